@@ -1,0 +1,3 @@
+from thermomilp.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The command line: thin wrappers that parse flags and call the library."""

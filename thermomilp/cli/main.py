@@ -1,0 +1,83 @@
+"""``thermomilp`` entry point: one sub-command per module in ``COMMANDS``.
+
+Each command module offers ``register(subparsers)`` (adds its parser and sets
+``func``) and does its work in the function it registers, returning the exit
+code. Library imports happen inside those functions so ``--help`` is instant.
+
+Exit codes: 0 every file has a solution; 1 some file is infeasible, timed
+out or hit an engine error; 2 bad input or usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from thermomilp.errors import ThermomilpError
+
+COMMANDS = [
+    "thermomilp.cli.solve_cmd",
+    "thermomilp.cli.show_cmd",
+    "thermomilp.cli.convert_cmd",
+    "thermomilp.cli.config_cmd",
+]
+
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="thermomilp",
+        description="MILP models, logic and generators for Thermometers and Aquarium puzzles.")
+    from thermomilp import __version__
+
+    parser.add_argument("--version", action="version", version=f"thermomilp {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+        return int(exc.code or 0)
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return int(args.func(args))
+    except ThermomilpError as exc:
+        print(f"thermomilp: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("thermomilp: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def add_solver_flags(parser: argparse.ArgumentParser) -> None:
+    """--backend, --solver, --time-limit, --threads, --seed, --presolve, --verbose."""
+    parser.add_argument("--backend", choices=("highs", "pulp", "pyomo"),
+                        help="modelling layer (default: highs = highspy direct)")
+    parser.add_argument("--solver", help="MILP engine: highs (default), cbc, glpk, scip, ...")
+    parser.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
+                        help="seconds allowed per puzzle")
+    parser.add_argument("--threads", type=int, help="engine threads")
+    parser.add_argument("--seed", type=int, help="engine random seed")
+    parser.add_argument("--presolve", choices=("none", "intervals", "probing"),
+                        help="fix cells by logic before the MILP (default: none)")
+    parser.add_argument("--verbose", action="store_true", help="show the engine's log (stderr)")
+
+
+def settings_from(args: argparse.Namespace):
+    """Resolve flags > environment > config file > defaults."""
+    from thermomilp.config import resolve
+
+    flags = {k: getattr(args, k, None) for k in
+             ("backend", "solver", "time_limit", "threads", "seed", "presolve")}
+    return resolve(flags)

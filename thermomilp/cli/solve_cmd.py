@@ -1,0 +1,63 @@
+"""``thermomilp solve FILE...``: solve, prove uniqueness, print text or JSON Lines."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE, add_solver_flags
+
+
+def register(sub) -> None:
+    p = sub.add_parser("solve", help="solve puzzle files and prove uniqueness",
+                       description="Solve each FILE; prove the solution unique unless "
+                                   "--no-unique. Exit 0 if every file has a solution, 1 if "
+                                   "some is infeasible, timed out or failed, 2 for bad input.")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    add_solver_flags(p)
+    p.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text board (default) or JSON Lines, one object per file")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from thermomilp.backends import SolverOptions
+    from thermomilp.cli.main import settings_from
+    from thermomilp.errors import PuzzleError
+    from thermomilp.formats import load
+    from thermomilp.solve import solve
+
+    settings = settings_from(args)
+    options = SolverOptions(settings.time_limit, settings.threads, settings.seed,
+                            bool(args.verbose))
+    worst = EXIT_OK
+    for n, path in enumerate(args.files):
+        try:
+            puzzle = load(path)
+        except PuzzleError as exc:
+            worst = max(worst, EXIT_USAGE)
+            _report_error(args, path, str(exc))
+            continue
+        result = solve(puzzle, settings.backend, settings.solver, unique=not args.no_unique,
+                       time_limit=settings.time_limit, options=options,
+                       presolve=settings.presolve)
+        if not result.ok:
+            worst = max(worst, EXIT_NO_SOLUTION)
+        if args.format == "json":
+            print(json.dumps(result.to_json(path)), flush=True)
+        else:
+            if n:
+                print()
+            print(f"== {path}")
+            print(result)
+    return worst
+
+
+def _report_error(args: argparse.Namespace, path: str, message: str) -> None:
+    if args.format == "json":
+        print(json.dumps({"file": path, "puzzle": None, "status": "error", "grid": None,
+                          "levels": None, "second": None, "backend": None, "solver": None,
+                          "time_s": 0.0, "error": message}), flush=True)
+    print(f"thermomilp: error: {message}", file=sys.stderr)

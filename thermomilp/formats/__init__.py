@@ -1,0 +1,98 @@
+"""Readers and writers: text <-> :class:`~thermomilp.puzzle.Puzzle`.
+
+Every reader raises :class:`~thermomilp.errors.PuzzleError` (with the file
+and, where it can, the line) for bad input -- never any other exception.
+The format is detected from the content, with the file suffix as a hint.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Callable
+
+from thermomilp.errors import PuzzleError
+from thermomilp.formats import janko, json_format, native, site
+from thermomilp.puzzle import Puzzle
+
+MAX_BYTES = 5_000_000
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    suffixes: tuple[str, ...]
+    looks_like: Callable[[str], bool]
+    read: Callable[[str], Puzzle]
+    write: Callable[[Puzzle], str] | None
+
+
+def _format(name: str, module: ModuleType, suffixes: tuple[str, ...]) -> Format:
+    return Format(name, suffixes, module.looks_like, module.read, getattr(module, "write", None))
+
+
+FORMATS: dict[str, Format] = {
+    f.name: f for f in (
+        _format("json", json_format, (".json",)),
+        _format("text", native, (".txt", ".thermo", ".aqua")),
+        _format("janko", janko, (".janko",)),
+        _format("site", site, (".task",)),
+    )
+}
+
+
+def register(fmt: Format) -> None:
+    """Add a format (used by the Aquarium and puzz.link modules)."""
+    FORMATS[fmt.name] = fmt
+
+
+def detect(text: str, filename: str | None = None) -> Format:
+    """The format of ``text``: by content first, the suffix breaks ties."""
+    matches = [f for f in FORMATS.values() if f.looks_like(text)]
+    if len(matches) > 1 and filename:
+        by_suffix = [f for f in matches if filename.lower().endswith(f.suffixes)]
+        matches = by_suffix or matches
+    if not matches:
+        if not text.strip():
+            raise PuzzleError("the file is empty")
+        raise PuzzleError("unrecognised puzzle format: expected interchange JSON, the native "
+                          "text format, janko's sections or a task string (see docs/formats.md)")
+    return matches[0]
+
+
+def loads(text: str, filename: str | None = None, fmt: str | None = None) -> Puzzle:
+    """Parse ``text``; errors name ``filename`` when given."""
+    try:
+        if fmt is not None and fmt not in FORMATS:
+            raise PuzzleError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
+        chosen = FORMATS[fmt] if fmt else detect(text, filename)
+        return chosen.read(text)
+    except PuzzleError as exc:
+        raise exc.located(file=filename) from None
+    except RecursionError:
+        raise PuzzleError("the input is nested too deeply", file=filename) from None
+
+
+def load(path: str | os.PathLike, fmt: str | None = None) -> Puzzle:
+    """Read a puzzle file in any supported format."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise PuzzleError(f"cannot read the file: {exc.strerror}", file=name) from None
+    if len(raw) > MAX_BYTES:
+        raise PuzzleError(f"the file is larger than {MAX_BYTES // 1_000_000} MB", file=name)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PuzzleError(f"the file is not UTF-8 text (byte {exc.start})", file=name) from None
+    return loads(text, name, fmt)
+
+
+def dumps(puzzle: Puzzle, fmt: str = "text") -> str:
+    if fmt not in FORMATS or FORMATS[fmt].write is None:
+        writable = [n for n, f in FORMATS.items() if f.write is not None]
+        raise PuzzleError(f"cannot write format {fmt!r}; writable: {', '.join(writable)}")
+    return FORMATS[fmt].write(puzzle)

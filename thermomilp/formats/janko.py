@@ -1,0 +1,135 @@
+"""janko.at's section format for Thermometers.
+
+```
+clabels
+2 4 3 3 5 3
+rlabels
+4 2 2 3 4 5
+labels
+2.1 2.2 2.3 2.4 2.5 10.3
+...
+solution
+x x x - - x
+...
+```
+
+``clabels`` / ``rlabels`` are the column / row clues (``-`` = missing);
+``labels`` has one token ``T.K`` per cell: thermometer ``T``, position ``K``
+from the bulb (``K = 1`` is the bulb). ``solution`` (optional) marks mercury
+with ``x`` and empty cells with ``-``. Other sections janko files carry
+(``begin``, ``size``, ``author``, ...) are read past.
+"""
+
+from __future__ import annotations
+
+import re
+
+from thermomilp.errors import PuzzleError
+from thermomilp.puzzle import Puzzle, thermometers
+
+SECTIONS = ("clabels", "rlabels", "labels", "solution")
+TOKEN = re.compile(r"^(\d+)\.(\d+)$")
+
+
+def looks_like(text: str) -> bool:
+    words = {line.strip().lower() for line in text.splitlines()}
+    return "labels" in words and ("clabels" in words or "rlabels" in words)
+
+
+def _sections(text: str) -> dict[str, list[tuple[int, str]]]:
+    sections: dict[str, list[tuple[int, str]]] = {}
+    current: list[tuple[int, str]] | None = None
+    for n, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        key = stripped.lower()
+        if " " not in key and key.isalpha():
+            if key in sections and key in SECTIONS:
+                raise PuzzleError(f"section {key!r} appears twice", line=n)
+            current = sections.setdefault(key, []) if key in SECTIONS else None
+            if key in ("end",):
+                current = None
+            continue
+        if current is not None:
+            current.append((n, stripped))
+    return sections
+
+
+def read(text: str) -> Puzzle:
+    sec = _sections(text)
+    for key in ("clabels", "rlabels", "labels"):
+        if not sec.get(key):
+            raise PuzzleError(f"the janko file has no {key!r} section (or it is empty)")
+    cols = _clues(sec["clabels"], "column")
+    rows = _clues(sec["rlabels"], "row")
+    labels = sec["labels"]
+    if len(labels) != len(rows):
+        raise PuzzleError(f"'labels' has {len(labels)} rows but 'rlabels' has {len(rows)} clues",
+                          line=labels[-1][0])
+    positions: dict[int, dict[int, tuple[int, int]]] = {}
+    for r, (n, line) in enumerate(labels):
+        tokens = line.split()
+        if len(tokens) != len(cols):
+            raise PuzzleError(f"labels row {r} has {len(tokens)} cells but 'clabels' has "
+                              f"{len(cols)} clues", line=n)
+        for c, tok in enumerate(tokens):
+            m = TOKEN.match(tok)
+            if not m:
+                raise PuzzleError(f"cell ({r},{c}) label {tok!r} is not T.K (thermometer.position)",
+                                  line=n)
+            t, k = int(m.group(1)), int(m.group(2))
+            if k in positions.setdefault(t, {}):
+                raise PuzzleError(f"thermometer {t} position {k} appears twice", line=n)
+            positions[t][k] = (r, c)
+    therms = []
+    for t in sorted(positions):
+        ks = sorted(positions[t])
+        if ks != list(range(1, len(ks) + 1)):
+            gap = next(k for k in range(1, len(ks) + 2) if k not in positions[t])
+            raise PuzzleError(f"thermometer {t} has no position {gap} (positions must run 1, 2, ...)")
+        therms.append([positions[t][k] for k in ks])
+    solution = None
+    if "solution" in sec:
+        solution = []
+        for r, (n, line) in enumerate(sec["solution"]):
+            tokens = line.split()
+            if len(tokens) != len(cols) or set(tokens) - {"x", "-"}:
+                raise PuzzleError(f"solution row {r} must be {len(cols)} tokens of 'x' and '-'",
+                                  line=n)
+            solution.append("".join("#" if t == "x" else "." for t in tokens))
+        if len(solution) != len(rows):
+            raise PuzzleError(f"the solution has {len(solution)} rows, the grid {len(rows)}")
+    return thermometers(rows, cols, therms, solution=solution)
+
+
+def _clues(lines: list[tuple[int, str]], what: str) -> list[int | None]:
+    if len(lines) != 1:
+        raise PuzzleError(f"the {what} clues must be on one line", line=lines[1][0])
+    n, line = lines[0]
+    out: list[int | None] = []
+    for tok in line.split():
+        if tok == "-":
+            out.append(None)
+        elif tok.isdigit() and tok.isascii():
+            out.append(int(tok))
+        else:
+            raise PuzzleError(f"{what} clue {tok!r} is not a number or '-'", line=n)
+    return out
+
+
+def write(puzzle: Puzzle) -> str:
+    if puzzle.kind != "thermometers":
+        raise PuzzleError("janko's thermometer format holds only Thermometers puzzles")
+    label = {}
+    for t, vessel in enumerate(puzzle.vessels, start=1):
+        for k, cell in enumerate(vessel.cells, start=1):
+            label[cell] = f"{t}.{k}"
+    clue = lambda v: "-" if v is None else str(v)  # noqa: E731
+    out = ["clabels", " ".join(map(clue, puzzle.cols)), "rlabels", " ".join(map(clue, puzzle.rows)),
+           "labels"]
+    out += [" ".join(label[(r, c)] for c in range(puzzle.width)) for r in range(puzzle.height)]
+    if puzzle.solution is not None:
+        out.append("solution")
+        out += [" ".join("x" if ch == "#" else "-" for ch in row) for row in puzzle.solution]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,112 @@
+"""The interchange JSON of DESIGN.md (read and write).
+
+```json
+{"puzzle": "thermometers", "rows": [4, 2, null], "cols": [2, 3, 1],
+ "thermometers": [[[0,0],[0,1]], [[1,0],[2,0],[2,1]]]}
+{"puzzle": "aquarium", "rows": [...], "cols": [...],
+ "regions": [[0,0,1], [0,1,1], [1,0,2]]}
+```
+
+Optional keys: ``name``, ``source``, ``solution`` (rows of ``#``/``.``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from thermomilp.errors import PuzzleError
+from thermomilp.puzzle import Puzzle, aquarium, thermometers
+
+KNOWN_KEYS = {"puzzle", "rows", "cols", "thermometers", "regions", "name", "source", "solution"}
+
+
+def looks_like(text: str) -> bool:
+    return text.lstrip().startswith("{")
+
+
+def read(text: str) -> Puzzle:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PuzzleError(f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
+    except RecursionError:
+        raise PuzzleError("invalid JSON: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise PuzzleError("the JSON document must be an object with a \"puzzle\" key")
+    kind = data.get("puzzle")
+    if kind not in ("thermometers", "aquarium"):
+        raise PuzzleError(f"unknown puzzle type {kind!r}: expected \"thermometers\" or \"aquarium\"")
+    unknown = sorted(set(data) - KNOWN_KEYS)
+    if unknown:
+        raise PuzzleError(f"unknown key {unknown[0]!r} in the puzzle object")
+    rows, cols = _clue_list(data, "rows"), _clue_list(data, "cols")
+    meta: dict[str, Any] = {}
+    for key in ("name", "source"):
+        if data.get(key) is not None:
+            if not isinstance(data[key], str):
+                raise PuzzleError(f"\"{key}\" must be a string")
+            meta[key] = data[key]
+    solution = data.get("solution")
+    if solution is not None and (not isinstance(solution, list)
+                                 or not all(isinstance(s, str) for s in solution)):
+        raise PuzzleError("\"solution\" must be a list of strings of '#' and '.'")
+    if kind == "thermometers":
+        therms = data.get("thermometers")
+        if not isinstance(therms, list):
+            raise PuzzleError("a thermometers puzzle needs a \"thermometers\" list")
+        return thermometers(rows, cols, therms, solution=solution, **meta)
+    regions = data.get("regions")
+    if not isinstance(regions, list):
+        raise PuzzleError("an aquarium puzzle needs a \"regions\" list of [row, col, id]")
+    return aquarium(rows, cols, _region_grid(regions, len(rows), len(cols)), solution=solution,
+                    **meta)
+
+
+def _clue_list(data: dict, key: str) -> list:
+    value = data.get(key)
+    if not isinstance(value, list):
+        raise PuzzleError(f"\"{key}\" must be a list of clues (numbers or null)")
+    return value
+
+
+def _region_grid(regions: list, height: int, width: int) -> list[list[object]]:
+    grid: list[list[object]] = [[None] * width for _ in range(height)]
+    for item in regions:
+        if (not isinstance(item, list) or len(item) != 3
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in item[:2])
+                or not isinstance(item[2], (int, str)) or isinstance(item[2], bool)):
+            raise PuzzleError(f"region entry {item!r} is not [row, col, id]")
+        r, c, label = item
+        if not (0 <= r < height and 0 <= c < width):
+            raise PuzzleError(f"region entry {item!r}: cell ({r},{c}) is outside the "
+                              f"{height}x{width} grid")
+        if grid[r][c] is not None:
+            raise PuzzleError(f"cell ({r},{c}) is listed in two regions")
+        grid[r][c] = str(label)
+    return grid
+
+
+def to_dict(puzzle: Puzzle) -> dict[str, Any]:
+    data: dict[str, Any] = {"puzzle": puzzle.kind, "rows": list(puzzle.rows),
+                            "cols": list(puzzle.cols)}
+    if puzzle.kind == "thermometers":
+        data["thermometers"] = [[list(c) for c in v.cells] for v in puzzle.vessels]
+    else:
+        data["regions"] = [[r, c, _region_id(label)]
+                           for r, line in enumerate(puzzle.region_grid())
+                           for c, label in enumerate(line)]
+    for key in ("name", "source"):
+        if getattr(puzzle, key) is not None:
+            data[key] = getattr(puzzle, key)
+    if puzzle.solution is not None:
+        data["solution"] = list(puzzle.solution)
+    return data
+
+
+def _region_id(label: str) -> int | str:
+    return int(label) if label.isdigit() else label
+
+
+def write(puzzle: Puzzle) -> str:
+    return json.dumps(to_dict(puzzle)) + "\n"

@@ -1,0 +1,207 @@
+"""thermomilp's native text format: a board a person can type and read.
+
+```
+thermometers 4x4
+name: a small example
+     3 2 1 1
+  2  > o > v
+  1  > > ^ v
+  ?  v < < o
+  2  > > > o
+solution
+##..
+...
+```
+
+* a header line: the puzzle type, then optionally the size ``HxW``;
+* optional ``key: value`` lines (``name``, ``source``); lines starting with
+  ``#`` before the grid are comments;
+* one line of column clues, then one line per row: its clue, then one token
+  per cell. ``?`` or ``-`` is a missing clue.
+* Thermometers: a cell's token says where the mercury goes next -- ``>``
+  ``<`` ``^`` ``v`` -- or ``o`` for the last cell of a thermometer. A bulb is
+  a cell no arrow points into. Thermometers are numbered by the position of
+  their bulbs, row by row.
+* Aquarium: a cell's token is the label of its tank (letters or digits).
+* Optionally ``solution`` followed by one line per row of ``#`` and ``.``.
+
+When every token is one character the spaces between cells may be left out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from thermomilp.errors import PuzzleError
+from thermomilp.puzzle import Cell, Puzzle, aquarium, thermometers
+
+ARROWS = {">": (0, 1), "<": (0, -1), "^": (-1, 0), "v": (1, 0)}
+TIP = "o"
+MISSING = ("?", "-")
+HEADER = re.compile(r"^(thermometers|aquarium)(?:\s+(\d+)\s*[xX]\s*(\d+))?\s*$")
+META = re.compile(r"^(name|source)\s*:\s?(.*)$")
+LABEL = re.compile(r"^[A-Za-z0-9]+$")
+
+
+def looks_like(text: str) -> bool:
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return HEADER.match(stripped) is not None
+    return False
+
+
+def read(text: str) -> Puzzle:
+    lines = [(n, line.rstrip()) for n, line in enumerate(text.splitlines(), start=1)]
+    lines = [(n, line) for n, line in lines if line.strip()]
+    i = 0
+    while i < len(lines) and lines[i][1].lstrip().startswith("#"):
+        i += 1
+    if i == len(lines):
+        raise PuzzleError("the file is empty: expected a header line 'thermometers' or 'aquarium'")
+    header_line, header = lines[i]
+    match = HEADER.match(header.strip())
+    if not match:
+        raise PuzzleError(f"unknown puzzle type in header {header.strip()!r}: expected "
+                          "'thermometers' or 'aquarium', optionally followed by HxW",
+                          line=header_line)
+    kind = match.group(1)
+    size = (int(match.group(2)), int(match.group(3))) if match.group(2) else None
+    i += 1
+    meta: dict[str, str] = {}
+    while i < len(lines):
+        n, line = lines[i]
+        stripped = line.strip()
+        meta_match = META.match(stripped)
+        if meta_match:
+            meta[meta_match.group(1)] = meta_match.group(2).strip()
+        elif not stripped.startswith("#"):
+            break
+        i += 1
+    if i == len(lines):
+        raise PuzzleError("the file ends before the column clues", line=lines[-1][0])
+    col_line, text_cols = lines[i]
+    cols = [_clue(tok, "column", col_line) for tok in text_cols.split()]
+    width = len(cols)
+    i += 1
+    grid_rows: list[tuple[int, list[str]]] = []
+    row_clues: list[int | None] = []
+    while i < len(lines) and lines[i][1].strip() != "solution":
+        n, line = lines[i]
+        tokens = line.split()
+        row_clues.append(_clue(tokens[0], "row", n))
+        cells = tokens[1:]
+        if len(cells) == 1 and len(cells[0]) == width and width > 1:
+            cells = list(cells[0])
+        if len(cells) != width:
+            raise PuzzleError(f"row {len(grid_rows)} has {len(cells)} cells but there are "
+                              f"{width} column clues", line=n)
+        grid_rows.append((n, cells))
+        i += 1
+    if not grid_rows:
+        raise PuzzleError("the file has no grid rows after the column clues", line=col_line)
+    if size is not None and size != (len(grid_rows), width):
+        raise PuzzleError(f"the header says {size[0]}x{size[1]} but the grid is "
+                          f"{len(grid_rows)}x{width}", line=header_line)
+    solution = None
+    if i < len(lines):
+        solution_line = lines[i][0]
+        sol = [line.strip() for _, line in lines[i + 1:]]
+        if len(sol) != len(grid_rows):
+            raise PuzzleError(f"the solution has {len(sol)} rows, the grid {len(grid_rows)}",
+                              line=solution_line)
+        for k, (n, row) in enumerate(lines[i + 1:]):
+            if len(row.strip()) != width or set(row.strip()) - {"#", "."}:
+                raise PuzzleError(f"solution row {k} must be {width} characters of '#' and '.'",
+                                  line=n)
+        solution = sol
+    if kind == "thermometers":
+        therms = _trace_thermometers(grid_rows, width)
+        return thermometers(row_clues, cols, therms, solution=solution, **meta)
+    for n, cells in grid_rows:
+        for tok in cells:
+            if not LABEL.match(tok):
+                raise PuzzleError(f"tank label {tok!r} must be letters or digits", line=n)
+    return aquarium(row_clues, cols, [cells for _, cells in grid_rows], solution=solution, **meta)
+
+
+def _clue(token: str, what: str, line: int) -> int | None:
+    if token in MISSING:
+        return None
+    if not token.isdigit() or not token.isascii():
+        raise PuzzleError(f"{what} clue {token!r} is not a number, '?' or '-'", line=line)
+    return int(token)
+
+
+def _trace_thermometers(grid_rows: list[tuple[int, list[str]]], width: int) -> list[list[Cell]]:
+    height = len(grid_rows)
+    succ: dict[Cell, Cell | None] = {}
+    pred: dict[Cell, Cell] = {}
+    for r, (n, cells) in enumerate(grid_rows):
+        for c, tok in enumerate(cells):
+            if tok == TIP:
+                succ[(r, c)] = None
+                continue
+            if tok not in ARROWS:
+                raise PuzzleError(f"cell ({r},{c}) has {tok!r}: expected one of > < ^ v o",
+                                  line=n)
+            dr, dc = ARROWS[tok]
+            nxt = (r + dr, c + dc)
+            if not (0 <= nxt[0] < height and 0 <= nxt[1] < width):
+                raise PuzzleError(f"cell ({r},{c}) points with {tok!r} out of the grid", line=n)
+            if nxt in pred:
+                raise PuzzleError(f"cells {pred[nxt]} and ({r},{c}) both point into {nxt}",
+                                  line=n)
+            succ[(r, c)] = nxt
+            pred[nxt] = (r, c)
+    therms: list[list[Cell]] = []
+    placed: set[Cell] = set()
+    for r in range(height):
+        for c in range(width):
+            if (r, c) in pred:
+                continue
+            chain: list[Cell] = [(r, c)]
+            nxt = succ[(r, c)]
+            while nxt is not None:
+                chain.append(nxt)
+                nxt = succ[nxt]
+            placed.update(chain)
+            therms.append(chain)
+    if len(placed) != height * width:
+        loop = min(set(succ) - placed)
+        raise PuzzleError(f"the arrows through cell {loop} go round in a loop with no bulb",
+                          line=grid_rows[loop[0]][0])
+    return therms
+
+
+def write(puzzle: Puzzle) -> str:
+    if puzzle.kind == "thermometers":
+        cells = _arrow_grid(puzzle)
+    else:
+        cells = [list(row) for row in puzzle.region_grid()]
+    clue = [("?" if v is None else str(v)) for v in puzzle.rows]
+    col = [("?" if v is None else str(v)) for v in puzzle.cols]
+    cw = max(len(t) for t in col + [tok for row in cells for tok in row])
+    rw = max(len(t) for t in clue)
+    out = [f"{puzzle.kind} {puzzle.height}x{puzzle.width}"]
+    for key in ("name", "source"):
+        value = getattr(puzzle, key)
+        if value is not None:
+            out.append(f"{key}: {value}")
+    out.append(" " * (rw + 2) + " ".join(t.rjust(cw) for t in col))
+    for k, row in enumerate(cells):
+        out.append(clue[k].rjust(rw) + "  " + " ".join(t.rjust(cw) for t in row))
+    if puzzle.solution is not None:
+        out.append("solution")
+        out.extend(puzzle.solution)
+    return "\n".join(out) + "\n"
+
+
+def _arrow_grid(puzzle: Puzzle) -> list[list[str]]:
+    glyph = {d: a for a, d in ARROWS.items()}
+    cells = [[TIP] * puzzle.width for _ in range(puzzle.height)]
+    for vessel in puzzle.vessels:
+        chain = vessel.cells
+        for (r0, c0), (r1, c1) in zip(chain, chain[1:]):
+            cells[r0][c0] = glyph[(r1 - r0, c1 - c0)]
+    return cells

@@ -1,0 +1,101 @@
+"""Task strings of the puzzle-thermometers.com family of sites.
+
+Thermometers: ``c1_..._cn_r1_..._rn;T1;T2;...`` on a square n x n board,
+each ``Ti`` either
+
+* ``d,len`` -- a straight thermometer of ``len`` cells starting at the first
+  cell not yet used (row-major). ``d`` = 1 runs left to right with the bulb
+  at that first cell; 2 runs right to left (bulb at the far, right end);
+  3 runs top to bottom (bulb at the top); 4 bottom to top (bulb at the bottom);
+* ``5,i1,i2,...`` -- the cells listed bulb first, as 0-based row-major indices.
+
+Example (4x4): ``3_2_1_1_2_1_2_2;1,2;5,2,3,7;5,4,8,12,13,14,15;5,9,5,6;1,2``.
+"""
+
+from __future__ import annotations
+
+
+import re
+
+from thermomilp.errors import PuzzleError
+from thermomilp.puzzle import Cell, Puzzle, thermometers
+
+SHAPE = re.compile(r"^[0-9_?-]+(;[0-9,]+)+$")
+
+
+def looks_like(text: str) -> bool:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return len(lines) == 1 and SHAPE.match(lines[0].strip()) is not None
+
+
+def _clues(head: str) -> tuple[list[int | None], list[int | None]]:
+    tokens = head.split("_")
+    if len(tokens) % 2:
+        raise PuzzleError(f"the clue part has {len(tokens)} numbers: expected n column clues "
+                          "then n row clues", line=1)
+    clues: list[int | None] = []
+    for tok in tokens:
+        if tok in ("", "-", "?"):
+            clues.append(None)
+        elif tok.isdigit():
+            clues.append(int(tok))
+        else:
+            raise PuzzleError(f"clue {tok!r} is not a number", line=1)
+    n = len(clues) // 2
+    return clues[n:], clues[:n]
+
+
+def read(text: str) -> Puzzle:
+    task = text.strip()
+    if not task or ";" not in task:
+        raise PuzzleError("a task string needs clues, then ';' and the thermometers", line=1)
+    head, *parts = task.split(";")
+    rows, cols = _clues(head)
+    n = len(cols)
+    used: set[Cell] = set()
+    therms: list[list[Cell]] = []
+    for t, part in enumerate(parts):
+        try:
+            nums = [int(v) for v in part.split(",")]
+        except ValueError:
+            raise PuzzleError(f"thermometer {t} ({part!r}) is not a list of numbers", line=1) from None
+        if not nums:
+            raise PuzzleError(f"thermometer {t} is empty", line=1)
+        if nums[0] == 5:
+            cells = []
+            for i in nums[1:]:
+                if not 0 <= i < n * n:
+                    raise PuzzleError(f"thermometer {t}: cell index {i} is outside the "
+                                      f"{n}x{n} grid", line=1)
+                cells.append(divmod(i, n))
+        elif nums[0] in (1, 2, 3, 4) and len(nums) == 2:
+            free = next(((r, c) for r in range(n) for c in range(n) if (r, c) not in used), None)
+            if free is None:
+                raise PuzzleError(f"thermometer {t}: no free cell is left to start it", line=1)
+            d, length = nums
+            if length < 1:
+                raise PuzzleError(f"thermometer {t} has length {length}", line=1)
+            step = (0, 1) if d in (1, 2) else (1, 0)
+            cells = [(free[0] + step[0] * k, free[1] + step[1] * k) for k in range(length)]
+            if d in (2, 4):
+                cells.reverse()
+        else:
+            raise PuzzleError(f"thermometer {t} ({part!r}) must be 'd,len' with d in 1..4 "
+                              "or '5,i1,i2,...'", line=1)
+        used.update(cells)
+        therms.append(cells)
+    return thermometers(rows, cols, therms)
+
+
+def write(puzzle: Puzzle) -> str:
+    if puzzle.kind != "thermometers":
+        raise PuzzleError("this task string form holds only Thermometers puzzles")
+    if puzzle.height != puzzle.width:
+        raise PuzzleError("task strings describe square boards only")
+    n = puzzle.width
+    clue = lambda v: "" if v is None else str(v)  # noqa: E731
+    head = "_".join(clue(v) for v in list(puzzle.cols) + list(puzzle.rows))
+    parts = ["5," + ",".join(str(r * n + c) for r, c in v.cells) for v in puzzle.vessels]
+    return head + ";" + ";".join(parts) + "\n"
+
+

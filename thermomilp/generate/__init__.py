@@ -1,0 +1,1 @@
+"""Boards with known solutions: random partitions, planted levels, unique-board generators."""

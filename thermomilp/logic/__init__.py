@@ -1,0 +1,1 @@
+"""Reasoning on vessel levels: brute force, propagation, probing, hints."""

@@ -1,0 +1,73 @@
+"""The cell formulation as plain data: sets and parameters, no solver.
+
+Sets and parameters (docs/formulation.md, same names everywhere)::
+
+    I, J         rows, columns;  cells (i, j) in I x J
+    R_i          row clue of row i        (rows with a clue only)
+    C_j          column clue of column j  (columns with a clue only)
+    A            precedence arcs (s, p): cell s fills only if cell p does
+    E            ties (a, b): cells a and b fill together (one tank row)
+
+Model::
+
+    x_ij in {0, 1}                                     (0)
+    sum_j x_ij = R_i           for every clued row i   (1)
+    sum_i x_ij = C_j           for every clued col j   (2)
+    x_s <= x_p                 for every (s, p) in A   (3)
+    x_a  = x_b                 for every (a, b) in E   (4)
+
+Arcs join consecutive layers of a vessel through one representative cell
+per layer (the first); ties chain the cells of one layer. For a
+thermometer, (3) is ``x_succ <= x_pred`` along the tube and E is empty.
+
+The optional ``fixed`` map (cell -> 0/1) carries what the logic presolve
+decided; every builder turns it into variable bounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from thermomilp.puzzle import Cell, Puzzle
+
+
+@dataclass(frozen=True)
+class Formulation:
+    height: int
+    width: int
+    row_clues: dict[int, int]
+    col_clues: dict[int, int]
+    arcs: tuple[tuple[Cell, Cell], ...]
+    ties: tuple[tuple[Cell, Cell], ...]
+    fixed: dict[Cell, int] = field(default_factory=dict)
+
+    @property
+    def cells(self) -> list[Cell]:
+        return [(i, j) for i in range(self.height) for j in range(self.width)]
+
+    def index(self, cell: Cell) -> int:
+        """Column index of ``x_cell`` in the row-major variable vector."""
+        return cell[0] * self.width + cell[1]
+
+
+def formulate(puzzle: Puzzle, fixed: dict[Cell, int] | None = None) -> Formulation:
+    arcs: list[tuple[Cell, Cell]] = []
+    ties: list[tuple[Cell, Cell]] = []
+    for vessel in puzzle.vessels:
+        for layer in vessel.layers:
+            ties.extend(zip(layer[1:], layer[:-1]))
+        for lower, upper in zip(vessel.layers, vessel.layers[1:]):
+            arcs.append((upper[0], lower[0]))
+    return Formulation(
+        height=puzzle.height,
+        width=puzzle.width,
+        row_clues={i: v for i, v in enumerate(puzzle.rows) if v is not None},
+        col_clues={j: v for j, v in enumerate(puzzle.cols) if v is not None},
+        arcs=tuple(arcs),
+        ties=tuple(ties),
+        fixed=dict(fixed or {}),
+    )
+
+
+def cell_name(cell: Cell) -> str:
+    return f"{cell[0]}_{cell[1]}"

@@ -1,0 +1,115 @@
+"""The cell formulation straight into highspy, from numpy arrays (the fast path).
+
+    x_ij in {0, 1}                                     (0)
+    sum_j x_ij = R_i           for every clued row i   (1)
+    sum_i x_ij = C_j           for every clued col j   (2)
+    x_s - x_p <= 0             for every (s, p) in A   (3)
+    x_a - x_b  = 0             for every (a, b) in E   (4)
+
+Column ``k`` is cell ``(k // W, k % W)``. The constraint matrix is assembled
+as CSR arrays with numpy -- no Python loop per constraint -- and handed to
+HiGHS in one ``addRows`` call. Rows are named only on request (``names=True``)
+because naming costs a call per row.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import numpy as np
+
+from thermomilp.model.formulation import Formulation, cell_name
+
+_BANNER_SHOWN = False
+
+
+def new_highs(verbose: bool = False) -> Any:
+    """A ``highspy.Highs`` whose start-up banner does not reach stdout.
+
+    HiGHS prints its banner on stdout when the first instance is created,
+    which would corrupt ``--format json`` output; we send it to stderr.
+    """
+    import highspy
+
+    global _BANNER_SHOWN
+    if _BANNER_SHOWN:
+        h = highspy.Highs()
+    else:
+        sys.stdout.flush()
+        saved = os.dup(1)
+        try:
+            os.dup2(2, 1)
+            h = highspy.Highs()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+        _BANNER_SHOWN = True
+    h.setOptionValue("output_flag", bool(verbose))
+    return h
+
+
+def matrix_arrays(form: Formulation) -> tuple[np.ndarray, ...]:
+    """CSR arrays ``(lower, upper, starts, indices, values)`` of rows (1)-(4)."""
+    H, W = form.height, form.width
+    rows_i = np.fromiter(form.row_clues.keys(), dtype=np.int64, count=len(form.row_clues))
+    cols_j = np.fromiter(form.col_clues.keys(), dtype=np.int64, count=len(form.col_clues))
+    # (1) row i covers columns i*W .. i*W+W-1
+    row_idx = (rows_i[:, None] * W + np.arange(W)[None, :]).ravel()
+    # (2) column j covers columns j, W+j, 2W+j, ...
+    col_idx = (np.arange(H)[None, :] * W + cols_j[:, None]).ravel()
+    # (3), (4): two entries per row, +1 on the first cell and -1 on the second
+    pairs = np.array(form.arcs + form.ties, dtype=np.int64).reshape(-1, 2, 2)
+    pair_idx = (pairs[:, :, 0] * W + pairs[:, :, 1]).ravel()
+
+    n_arc, n_tie = len(form.arcs), len(form.ties)
+    indices = np.concatenate([row_idx, col_idx, pair_idx]).astype(np.int32)
+    values = np.concatenate([
+        np.ones(row_idx.size + col_idx.size),
+        np.tile([1.0, -1.0], n_arc + n_tie),
+    ])
+    lengths = np.concatenate([
+        np.full(rows_i.size, W), np.full(cols_j.size, H), np.full(n_arc + n_tie, 2)
+    ]).astype(np.int32)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int32)
+    clue_rhs = np.concatenate([
+        np.fromiter(form.row_clues.values(), dtype=float, count=rows_i.size),
+        np.fromiter(form.col_clues.values(), dtype=float, count=cols_j.size),
+    ])
+    lower = np.concatenate([clue_rhs, np.full(n_arc, -np.inf), np.zeros(n_tie)])
+    upper = np.concatenate([clue_rhs, np.zeros(n_arc), np.zeros(n_tie)])
+    return lower, upper, starts, indices, values
+
+
+def row_names(form: Formulation) -> list[str]:
+    return ([f"row_{i}" for i in form.row_clues] + [f"col_{j}" for j in form.col_clues]
+            + [f"prec_{cell_name(s)}_{cell_name(p)}" for s, p in form.arcs]
+            + [f"tie_{cell_name(a)}_{cell_name(b)}" for a, b in form.ties])
+
+
+def build_highs(form: Formulation, *, names: bool = True, verbose: bool = False) -> Any:
+    """A ``highspy.Highs`` holding the cell model of ``form``."""
+    import highspy
+
+    h = new_highs(verbose)
+    n = form.height * form.width
+    # Variables (0): binaries, fixed cells get equal bounds
+    lb, ub = np.zeros(n), np.ones(n)
+    if form.fixed:
+        idx = np.fromiter((form.index(c) for c in form.fixed), dtype=np.int64)
+        val = np.fromiter(form.fixed.values(), dtype=float)
+        lb[idx] = val
+        ub[idx] = val
+    h.addVars(n, lb, ub)
+    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
+                            np.full(n, highspy.HighsVarType.kInteger))
+    # Constraints (1)-(4)
+    lower, upper, starts, indices, values = matrix_arrays(form)
+    h.addRows(lower.size, lower, upper, indices.size, starts, indices, values)
+    if names:
+        for k, cell in enumerate(form.cells):
+            h.passColName(k, f"x_{cell_name(cell)}")
+        for r, name in enumerate(row_names(form)):
+            h.passRowName(r, name)
+    return h

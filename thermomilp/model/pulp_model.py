@@ -1,0 +1,57 @@
+"""The cell formulation in PuLP.
+
+    x_ij in {0, 1}                                     (0)
+    sum_j x_ij = R_i           for every clued row i   (1)
+    sum_i x_ij = C_j           for every clued col j   (2)
+    x_s <= x_p                 for every (s, p) in A   (3)
+    x_a  = x_b                 for every (a, b) in E   (4)
+
+No objective: any feasible x is a solution. Constraint names (``row_3``,
+``col_0``, ``prec_2_1_2_0``, ``tie_4_1_4_0``) make an exported LP file
+readable. Variables are created by the problem (``add_variable``), which
+works on PuLP 3.3 and is the only way on PuLP 4.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pulp
+
+from thermomilp.model.formulation import Formulation, cell_name
+
+
+def build_pulp(form: Formulation, name: str = "thermomilp") -> tuple[Any, dict]:
+    """Return ``(problem, x)`` with ``x[(i, j)]`` the cell variables."""
+    prob = pulp.LpProblem(name, pulp.LpMinimize)
+
+    # Variables (0): x_ij binary; cells fixed by the presolve get equal bounds
+    x = {}
+    for cell in form.cells:
+        fixed = form.fixed.get(cell)
+        x[cell] = prob.add_variable(
+            f"x_{cell_name(cell)}", lowBound=0 if fixed is None else fixed,
+            upBound=1 if fixed is None else fixed, cat=pulp.LpBinary)
+
+    # Objective: none (a feasibility model)
+    prob += pulp.lpSum([])
+
+    # (1) row clues
+    for i, R_i in form.row_clues.items():
+        prob += pulp.lpSum(x[i, j] for j in range(form.width)) == R_i, f"row_{i}"
+    # (2) column clues
+    for j, C_j in form.col_clues.items():
+        prob += pulp.lpSum(x[i, j] for i in range(form.height)) == C_j, f"col_{j}"
+    # (3) precedence: a cell fills only if its predecessor does
+    for s, p in form.arcs:
+        prob += x[s] <= x[p], f"prec_{cell_name(s)}_{cell_name(p)}"
+    # (4) ties: cells of one tank row fill together
+    for a, b in form.ties:
+        prob += x[a] == x[b], f"tie_{cell_name(a)}_{cell_name(b)}"
+    return prob, x
+
+
+def add_nogood(prob: Any, x: dict, ones: set, name: str) -> None:
+    """Cut off one solution: sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1."""
+    prob += (pulp.lpSum(1 - var for cell, var in x.items() if cell in ones)
+             + pulp.lpSum(var for cell, var in x.items() if cell not in ones)) >= 1, name

@@ -1,0 +1,118 @@
+"""Terminal pictures of boards and results, with box-drawing characters.
+
+Thermometers: ``●``/``○`` a bulb with / without mercury, ``■``/``□`` a tube
+cell with / without mercury, ``━``/``┃`` join the cells of one thermometer.
+Aquarium: ``≈`` water, ``·`` air, walls between tanks drawn with lines.
+An unsolved board shows ``◌`` bulbs and ``·`` tube cells.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from thermomilp.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from thermomilp.solve import SolveResult
+
+
+def _clue(v: int | None) -> str:
+    return "?" if v is None else str(v)
+
+
+def render_board(puzzle: Puzzle, grid: Sequence[str] | None = None) -> str:
+    if puzzle.kind == "thermometers":
+        return _render_thermometers(puzzle, grid)
+    return _render_aquarium(puzzle, grid)
+
+
+def _render_thermometers(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
+    H, W = puzzle.shape
+    bulbs = {v.cells[0] for v in puzzle.vessels}
+    links = set()
+    for vessel in puzzle.vessels:
+        for a, b in zip(vessel.cells, vessel.cells[1:]):
+            links.add((min(a, b), max(a, b)))
+    cw = max(len(_clue(v)) for v in puzzle.cols)
+    rw = max(len(_clue(v)) for v in puzzle.rows)
+    step = max(cw, 1) + 1  # cell glyph plus one connector column
+
+    def glyph(r: int, c: int) -> str:
+        state = None if grid is None else grid[r][c] == "#"
+        if (r, c) in bulbs:
+            return "◌" if state is None else ("●" if state else "○")
+        return "·" if state is None else ("■" if state else "□")
+
+    lines = [" " * (rw + 3) + "".join(_clue(v).ljust(step) for v in puzzle.cols).rstrip()]
+    lines.append(" " * (rw + 1) + "┌" + "─" * (W * step + 1) + "┐")
+    for r in range(H):
+        text = ""
+        for c in range(W):
+            joined = ((r, c), (r, c + 1)) in links
+            text += glyph(r, c) + ("━" if joined else " ") * (step - 1)
+        lines.append(_clue(puzzle.rows[r]).rjust(rw) + " │ " + text[:-1].ljust(W * step - 1) + " │")
+        if r < H - 1:
+            below = "".join(("┃" if ((r, c), (r + 1, c)) in links else " ").ljust(step)
+                            for c in range(W))
+            lines.append(" " * (rw + 1) + "│ " + below[:-1].ljust(W * step - 1) + " │")
+    lines.append(" " * (rw + 1) + "└" + "─" * (W * step + 1) + "┘")
+    return "\n".join(lines)
+
+
+def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
+    H, W = puzzle.shape
+    region = puzzle.region_grid()
+    cw = max(1, max(len(_clue(v)) for v in puzzle.cols))
+    rw = max(len(_clue(v)) for v in puzzle.rows)
+    width = cw + 2
+
+    def cell(r: int, c: int) -> str:
+        if grid is None:
+            return " " * width
+        return ("≈" if grid[r][c] == "#" else "·").center(width)
+
+    lines = [" " * (rw + 2) + "".join(_clue(v).center(width + 1) for v in puzzle.cols).rstrip()]
+    for r in range(H + 1):
+        # horizontal wall line above row r
+        seg = ""
+        for c in range(W + 1):
+            seg += "+"
+            if c < W:
+                wall = r in (0, H) or region[r - 1][c] != region[r][c]
+                seg += ("─" if wall else " ") * width
+        lines.append(" " * (rw + 1) + seg)
+        if r == H:
+            break
+        row = ""
+        for c in range(W + 1):
+            wall = c in (0, W) or region[r][c - 1] != region[r][c]
+            row += "│" if wall else " "
+            if c < W:
+                row += cell(r, c)
+        lines.append(_clue(puzzle.rows[r]).rjust(rw) + " " + row)
+    return "\n".join(lines)
+
+
+def render_result(result: "SolveResult") -> str:
+    puzzle = result.puzzle
+    out = []
+    if puzzle is not None and result.grid is not None:
+        out.append(render_board(puzzle, result.grid))
+    head = f"status: {result.status}"
+    if result.proof:
+        head += f" (proven by {result.proof})"
+    head += f"   [{result.backend}/{result.solver}, {result.time_s:.3f} s]"
+    out.append(head)
+    if result.levels is not None and puzzle is not None:
+        name = "mercury levels" if puzzle.kind == "thermometers" else "wet rows per tank"
+        if puzzle.kind == "thermometers":
+            out.append(f"{name}: " + " ".join(map(str, result.levels)))
+        else:
+            out.append(f"{name}: " + " ".join(f"{v.label}={lvl}" for v, lvl in
+                                              zip(puzzle.vessels, result.levels)))
+    if result.second is not None and puzzle is not None:
+        out.append("another solution:")
+        out.append(render_board(puzzle, result.second))
+    if result.error:
+        out.append(f"error: {result.error}")
+    return "\n".join(out)

@@ -1,0 +1,223 @@
+"""Solve, prove uniqueness, count and enumerate -- on any backend.
+
+Uniqueness is one extra solve: after a solution ``x*`` is found, the
+canonical no-good cut
+
+    sum_{c : x*_c = 1} (1 - x_c) + sum_{c : x*_c = 0} x_c >= 1
+
+removes exactly ``x*`` (every other 0/1 vector differs from it in at least
+one cell); the puzzle is unique iff the cut model is infeasible. Counting
+repeats the cut until the model is infeasible or the limit is reached.
+
+Every grid a backend returns is checked by :mod:`thermomilp.verify` before
+it is used; a grid that breaks a rule turns the result into status
+``error`` -- a solver bug never becomes a printed answer.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Literal
+
+from thermomilp.backends import SolverOptions, open_session
+from thermomilp.backends.base import Session
+from thermomilp.errors import ThermomilpError
+from thermomilp.model.formulation import formulate
+from thermomilp.puzzle import Cell, Grid, Puzzle, levels_from_grid
+from thermomilp.verify import solution_problems
+
+Status = Literal["unique", "multiple", "infeasible", "solved", "timeout", "error"]
+STATUSES: tuple[str, ...] = ("unique", "multiple", "infeasible", "solved", "timeout", "error")
+
+
+class SolveError(ThermomilpError):
+    """A solve that ended in a timeout or an engine error where a count was needed."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What one solve found. ``grid``/``levels`` are set for unique, multiple and solved."""
+
+    status: Status
+    grid: Grid | None
+    levels: tuple[int, ...] | None
+    second: Grid | None
+    backend: str
+    solver: str
+    time_s: float
+    error: str | None = None
+    proof: str | None = None
+    puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("unique", "multiple", "solved")
+
+    def levels_json(self) -> Any:
+        """Thermometers: a list in input order; Aquarium: region id -> wet rows."""
+        if self.levels is None or self.puzzle is None:
+            return None
+        if self.puzzle.kind == "thermometers":
+            return list(self.levels)
+        return {v.label: lvl for v, lvl in zip(self.puzzle.vessels, self.levels)}
+
+    def to_json(self, file: str | None = None) -> dict[str, Any]:
+        """The DESIGN.md CLI record (one JSON Lines object)."""
+        record: dict[str, Any] = {
+            "file": file,
+            "puzzle": self.puzzle.kind if self.puzzle else None,
+            "status": self.status,
+            "grid": list(self.grid) if self.grid is not None else None,
+            "levels": self.levels_json(),
+            "second": list(self.second) if self.second is not None else None,
+            "backend": self.backend,
+            "solver": self.solver,
+            "time_s": round(self.time_s, 6),
+        }
+        if self.status == "error":
+            record["error"] = self.error
+        if self.proof is not None:
+            record["proof"] = self.proof
+        return record
+
+    def __str__(self) -> str:
+        from thermomilp.render import render_result
+
+        return render_result(self)
+
+
+def _grid_of(puzzle: Puzzle, ones: frozenset[Cell]) -> Grid:
+    return tuple("".join("#" if (r, c) in ones else "." for c in range(puzzle.width))
+                 for r in range(puzzle.height))
+
+
+class _Search:
+    """A session plus the bookkeeping of one solve call: deadline, verification."""
+
+    def __init__(self, puzzle: Puzzle, backend: str, solver: str, options: SolverOptions,
+                 time_limit: float | None, fixed: dict[Cell, int] | None = None):
+        self.puzzle = puzzle
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.session: Session = open_session(formulate(puzzle, fixed), backend, solver, options)
+
+    def remaining(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return max(self.deadline - time.perf_counter(), 1e-3)
+
+    def next_solution(self) -> tuple[str, Grid | None, str]:
+        """("feasible", grid, "") or (status, None, message); the grid is verified."""
+        outcome = self.session.solve(self.remaining())
+        if outcome.status != "feasible":
+            return outcome.status, None, outcome.message
+        grid = _grid_of(self.puzzle, outcome.ones or frozenset())
+        problems = solution_problems(self.puzzle, grid)
+        if problems:
+            return ("error", None, f"{self.session.solver} via {self.session.backend} returned "
+                    f"a grid that is not a solution: {problems[0]}")
+        return "feasible", grid, ""
+
+    def exclude(self, grid: Grid) -> None:
+        ones = frozenset((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row)
+                         if ch == "#")
+        self.session.exclude(ones)
+
+
+def solve(puzzle: Puzzle, backend: str = "highs", solver: str = "highs", *, unique: bool = True,
+          time_limit: float | None = None, options: SolverOptions | None = None,
+          presolve: str = "none") -> SolveResult:
+    """Solve ``puzzle`` and, unless ``unique=False``, prove whether it is unique.
+
+    Args:
+        backend: modelling layer, ``highs`` (highspy direct), ``pulp`` or ``pyomo``.
+        solver: engine, ``highs`` by default.
+        unique: make the extra no-good solve that decides uniqueness.
+        time_limit: seconds for the whole call (all solves together).
+        presolve: ``none``, ``intervals`` or ``probing``: fix the cells the
+            logic engine decides before the MILP sees the board.
+
+    Returns:
+        A :class:`SolveResult`; its status is ``error`` rather than a wrong grid
+        when an engine misbehaves.
+
+    Raises:
+        SolverUnavailable: the (backend, solver) pair is not installed.
+    """
+    options = options or SolverOptions()
+    start = time.perf_counter()
+
+    def result(status: Status, grid: Grid | None = None, second: Grid | None = None,
+               error: str | None = None, proof: str | None = None) -> SolveResult:
+        levels = levels_from_grid(puzzle, grid) if grid is not None else None
+        return SolveResult(status, grid, levels, second, backend, solver,
+                           time.perf_counter() - start, error, proof, puzzle)
+
+    fixed, logic_grid, logic_status = _presolve(puzzle, presolve)
+    if logic_status == "infeasible":
+        return result("infeasible", proof="logic")
+    if logic_grid is not None and solution_problems(puzzle, logic_grid) == []:
+        # The logic fixed every cell: the board is unique without a MILP solve.
+        return result("unique" if unique else "solved", logic_grid, proof="logic")
+
+    search = _Search(puzzle, backend, solver, options, time_limit, fixed)
+    status, first, message = search.next_solution()
+    if status != "feasible":
+        return result(status, error=message or None)  # type: ignore[arg-type]
+    if not unique:
+        return result("solved", first)
+    search.exclude(first)
+    status, second, message = search.next_solution()
+    if status == "infeasible":
+        return result("unique", first, proof="milp")
+    if status == "feasible":
+        return result("multiple", first, second)
+    if status == "timeout":
+        return result("timeout", first, error=message or None)
+    return result("error", error=message)
+
+
+def _presolve(puzzle: Puzzle, presolve: str) -> tuple[dict[Cell, int] | None, Grid | None, str]:
+    """Cells fixed by the logic engine, the grid when it decides all, and its status."""
+    if presolve == "none":
+        return None, None, "open"
+    from thermomilp.logic.presolve import presolve_cells
+
+    return presolve_cells(puzzle, presolve)
+
+
+def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, backend: str = "highs",
+                        solver: str = "highs", *, time_limit: float | None = None,
+                        options: SolverOptions | None = None) -> Iterator[Grid]:
+    """Yield distinct verified solutions, at most ``limit``, by repeated no-good cuts.
+
+    Raises:
+        SolveError: an engine timed out or failed before the enumeration ended.
+    """
+    search = _Search(puzzle, backend, solver, options or SolverOptions(), time_limit)
+    found = 0
+    while limit is None or found < limit:
+        status, grid, message = search.next_solution()
+        if status == "infeasible":
+            return
+        if status != "feasible" or grid is None:
+            raise SolveError(f"enumeration stopped after {found} solutions: {status}"
+                             + (f" ({message})" if message else ""))
+        yield grid
+        found += 1
+        search.exclude(grid)
+
+
+def count_solutions(puzzle: Puzzle, limit: int | None = None, backend: str = "highs",
+                    solver: str = "highs", *, time_limit: float | None = None,
+                    options: SolverOptions | None = None) -> int:
+    """The number of solutions, capped at ``limit`` (``None`` = count them all)."""
+    return sum(1 for _ in enumerate_solutions(puzzle, limit, backend, solver,
+                                              time_limit=time_limit, options=options))
+
+
+def is_unique(puzzle: Puzzle, backend: str = "highs", solver: str = "highs", *,
+              time_limit: float | None = None, options: SolverOptions | None = None) -> bool:
+    """True iff the puzzle has exactly one solution."""
+    return count_solutions(puzzle, 2, backend, solver, time_limit=time_limit,
+                           options=options) == 1
