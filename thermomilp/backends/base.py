@@ -8,9 +8,12 @@ uniqueness loops in :mod:`thermomilp.solve` need nothing more.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Literal
+from typing import Iterator, Literal
 
 from thermomilp.model.formulation import Formulation
 from thermomilp.puzzle import Cell
@@ -61,3 +64,26 @@ class Session(ABC):
 
     def close(self) -> None:
         """Release the engine (optional)."""
+
+
+@contextlib.contextmanager
+def engine_log_to_stderr(active: bool) -> Iterator[None]:
+    """While ``active``, file descriptor 1 points at stderr.
+
+    Engines that log (``--verbose``) write to stdout -- command-line solvers
+    through inherited descriptors, Python ones through ``sys.stdout`` -- which
+    would mix their log into ``--format json`` output. Redirecting the
+    descriptor catches both.
+    """
+    if not active:
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
