@@ -57,6 +57,25 @@ class Session(ABC):
     def exclude(self, ones: frozenset[Cell]) -> None:
         """Add sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1 for the solution ``ones``."""
 
+    def complete_values(self, values: list[float | None]) -> list[float] | None:
+        """Row-major values with the gaps of unconstrained cells filled; None if others miss.
+
+        A cell in no clued line and no chain (a one-cell thermometer in two
+        unclued lines) is in no constraint, so a layer may not pass it to the
+        engine at all and read back no value; any value in its bounds is
+        right, and its lower bound is one. A gap anywhere else is an engine
+        failure.
+        """
+        free = unconstrained_cells(self.form)
+        filled: list[float] = []
+        for cell, value in zip(self.form.cells, values):
+            if value is None:
+                if cell not in free:
+                    return None
+                value = float(self.form.fixed.get(cell, 0))
+            filled.append(float(value))
+        return filled
+
     def ones_from_values(self, values) -> frozenset[Cell]:
         """Cells whose variable is (close to) 1; values are row-major."""
         W = self.form.width
@@ -64,6 +83,14 @@ class Session(ABC):
 
     def close(self) -> None:
         """Release the engine (optional)."""
+
+
+def unconstrained_cells(form: Formulation) -> frozenset[Cell]:
+    """Cells that appear in no row, column, arc or tie constraint (before any cut)."""
+    touched = {cell for pair in form.arcs + form.ties for cell in pair}
+    touched.update(cell for cell in form.cells
+                   if cell[0] in form.row_clues or cell[1] in form.col_clues)
+    return frozenset(form.cells) - touched
 
 
 @contextlib.contextmanager

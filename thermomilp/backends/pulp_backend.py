@@ -152,8 +152,8 @@ class PulpSession(Session):
         if word == "infeasible":
             return Outcome("infeasible")
         if word == "optimal" or (has_solution and word == "timeout"):
-            values = [self.x[cell].value() for cell in self.form.cells]
-            if any(v is None for v in values):
+            values = self.complete_values([self.x[cell].value() for cell in self.form.cells])
+            if values is None:
                 return Outcome("error", message=f"{engine} returned no values")
             return Outcome("feasible", self.ones_from_values(values))
         if word == "timeout" or (time_limit and word in ("Not Solved", "NotSolved")):

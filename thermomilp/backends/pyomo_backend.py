@@ -171,8 +171,8 @@ class PyomoSession(Session):
         if word == "infeasible":
             return Outcome("infeasible")
         if word == "optimal" or (word == "timeout" and has_solution):
-            values = [self.model.x[cell].value for cell in self.form.cells]
-            if any(v is None for v in values):
+            values = self.complete_values([self.model.x[cell].value for cell in self.form.cells])
+            if values is None:
                 return Outcome("error", message=f"{self.engine_name} ended with {said} "
                                                 "but returned no values")
             return Outcome("feasible", self.ones_from_values(values))

@@ -21,6 +21,7 @@ COMMANDS = [
     "thermomilp.cli.show_cmd",
     "thermomilp.cli.convert_cmd",
     "thermomilp.cli.config_cmd",
+    "thermomilp.cli.solvers_cmd",
 ]
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE = 0, 1, 2
@@ -80,4 +81,5 @@ def settings_from(args: argparse.Namespace):
 
     flags = {k: getattr(args, k, None) for k in
              ("backend", "solver", "time_limit", "threads", "seed", "presolve")}
+    flags["verbose"] = True if getattr(args, "verbose", False) else None  # absent flag: ask env/file
     return resolve(flags)

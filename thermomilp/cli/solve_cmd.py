@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
 
     settings = settings_from(args)
     options = SolverOptions(settings.time_limit, settings.threads, settings.seed,
-                            bool(args.verbose))
+                            bool(settings.verbose))
     worst = EXIT_OK
     for n, path in enumerate(args.files):
         try:
