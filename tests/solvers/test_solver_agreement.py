@@ -8,9 +8,12 @@ so agreement between all pairs *and* it means something.
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
@@ -29,12 +32,18 @@ def random_board(height, width, seed, missing):
     return planted_board(height, width, random.Random(seed), missing=missing)
 
 
+@functools.lru_cache(maxsize=None)
+def brute_solutions(path) -> frozenset:
+    """Every solution of an instance, by brute force (once per file, not once per pair)."""
+    return frozenset(brute_force_solutions(load(path), None))
+
+
 @pytest.mark.parametrize("path", INSTANCE_FILES, ids=lambda p: p.stem)
 def test_pair_counts_instances_like_brute_force(solver_pair, path):
     backend, solver = solver_pair
     puzzle = load(path)
     found = set(enumerate_solutions(puzzle, CAP, backend, solver))
-    brute = set(brute_force_solutions(puzzle, None))
+    brute = brute_solutions(path)
     assert len(found) == min(len(brute), CAP)
     assert found <= brute  # every grid the pair found is a real solution
 
@@ -58,3 +67,16 @@ def test_pair_status_matches_highspy_direct(solver_pair, board):
     assert (result.status, result.backend, result.solver) == (reference.status, backend, solver)
     if reference.status == "unique":
         assert result.grid == reference.grid == puzzle.solution
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(height=st.integers(2, 5), width=st.integers(2, 5), seed=st.integers(0, 10**6),
+       missing=st.sampled_from([0.0, 0.3, 0.7]))
+def test_in_process_highs_pairs_agree_with_brute_force_on_any_board(height, width, seed,
+                                                                    missing):
+    """Property: on any random board, the three HiGHS routes count what the brute force does."""
+    puzzle = random_board(height, width, seed, missing)
+    expected = brute_force_count(puzzle, CAP)
+    for backend in ("highs", "pulp", "pyomo"):
+        found = list(enumerate_solutions(puzzle, CAP, backend, "highs"))
+        assert len(found) == len(set(found)) == expected, backend

@@ -109,7 +109,8 @@ def engine_log_to_stderr(active: bool) -> Iterator[None]:
     saved = os.dup(1)
     try:
         os.dup2(2, 1)
-        yield
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
     finally:
         sys.stdout.flush()
         os.dup2(saved, 1)

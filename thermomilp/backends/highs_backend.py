@@ -9,6 +9,26 @@ from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import build_highs
 
 
+_SCHEDULER_THREADS: int | None = None
+
+
+def set_highs_threads(threads: int | None) -> None:
+    """Make HiGHS's process-wide thread scheduler fit ``threads`` before a solve.
+
+    HiGHS starts one scheduler per process on its first solve and then refuses
+    (status "not set") any Highs whose ``threads`` option differs from it. A
+    CLI run uses one setting, but a library user may switch, so the
+    scheduler is reset whenever the requested count changes.
+    """
+    global _SCHEDULER_THREADS
+    if threads is None or threads == _SCHEDULER_THREADS:
+        return
+    import highspy
+
+    highspy.Highs.resetThreadScheduler(True)  # True: wait for the old workers to stop
+    _SCHEDULER_THREADS = threads
+
+
 class HighsSession(Session):
     backend = "highs"
     solver = "highs"
@@ -29,7 +49,11 @@ class HighsSession(Session):
     def solve(self, time_limit: float | None = None) -> Outcome:
         hs, h = self._hs, self.h
         h.setOptionValue("time_limit", float(time_limit) if time_limit else float("inf"))
-        h.run()
+        try:
+            set_highs_threads(self.options.threads)
+            h.run()
+        except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
+            return Outcome("error", message=f"HiGHS failed: {type(exc).__name__}: {exc}")
         status = h.getModelStatus()
         if status == hs.HighsModelStatus.kOptimal:
             values = np.asarray(h.getSolution().col_value)

@@ -23,10 +23,12 @@ into one word. CBC is ``PULP_CBC_CMD`` (bundled binary) on 3.x and
 from __future__ import annotations
 
 import math
+import time
 import warnings
 from typing import Any
 
 from thermomilp.backends.base import Outcome, Session, SolverOptions, engine_log_to_stderr
+from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.errors import SolverUnavailable
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import new_highs
@@ -101,6 +103,8 @@ def pulp_solver(name: str, options: SolverOptions, time_limit: float | None) -> 
     cls = pulp_class_for(name)
     if cls is None:
         raise SolverUnavailable(f"PuLP has no available solver {name!r}")
+    if time_limit and cls.__name__.startswith("GLPK"):
+        common["timeLimit"] = max(1, math.ceil(time_limit))
     return cls(**common)
 
 
@@ -143,9 +147,13 @@ class PulpSession(Session):
         engine = f"{self.solver} via PuLP"
         try:
             solver = pulp_solver(self.solver, self.options, time_limit)
+            if self.solver == "highs":
+                set_highs_threads(self.options.threads)
+            start = time.perf_counter()
             with engine_log_to_stderr(self.options.verbose), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 returned = self.prob.solve(solver)
+            elapsed = time.perf_counter() - start
             word, has_solution = read_status(returned, self.prob)
         except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
             return Outcome("error", message=f"{engine} failed: {type(exc).__name__}: {exc}")
@@ -156,7 +164,10 @@ class PulpSession(Session):
             if values is None:
                 return Outcome("error", message=f"{engine} returned no values")
             return Outcome("feasible", self.ones_from_values(values))
-        if word == "timeout" or (time_limit and word in ("Not Solved", "NotSolved")):
+        # PuLP 3 reports a time limit as plain "Not Solved": count it as one only
+        # when the engine really ran that long, else it is some other failure.
+        ran_out = bool(time_limit) and elapsed >= 0.9 * time_limit
+        if word == "timeout" or (ran_out and word in ("Not Solved", "NotSolved")):
             return Outcome("timeout", message=f"{engine} reached the time limit ({word})")
         return Outcome("error", message=f"{engine} ended with status {word}")
 

@@ -27,6 +27,7 @@ import math
 from typing import Any
 
 from thermomilp.backends.base import Outcome, Session, SolverOptions, engine_log_to_stderr
+from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.errors import SolverUnavailable
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import new_highs
@@ -52,6 +53,7 @@ class _Persistent:
     """A ``pyomo.contrib.solver`` engine: HiGHS or SCIP."""
 
     def __init__(self, solver: str, options: SolverOptions):
+        self.solver = solver
         if solver == "highs":
             from pyomo.contrib.solver.solvers.highs import Highs
 
@@ -76,6 +78,8 @@ class _Persistent:
         from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition as TC
 
         self.engine.config.time_limit = time_limit
+        if self.solver == "highs":
+            set_highs_threads(self.engine.config.threads)
         results = self.engine.solve(model)
         tc = results.termination_condition
         has_solution = results.solution_status in (SolutionStatus.feasible,
