@@ -121,3 +121,12 @@ def test_result_json_contract():
         assert key in record
     assert record["puzzle"] == "thermometers" and record["status"] == "unique"
     assert record["levels"] == list(levels_from_grid(p, tuple(record["grid"])))
+
+
+@pytest.mark.parametrize("backend", ["highs", "pulp"])
+def test_time_limit_gives_timeout_not_a_guess(backend):
+    p = planted_board(100, 100, random.Random(3))
+    r = solve(p, backend, time_limit=0.01)
+    assert r.status in ("timeout", "unique", "multiple")  # a very fast machine may finish
+    if r.status == "timeout":
+        assert r.second is None and r.error
