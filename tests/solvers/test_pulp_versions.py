@@ -17,7 +17,7 @@ from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.model.formulation import formulate
 from thermomilp.model.pulp_model import add_nogood, build_pulp
 
-from conftest import INSTANCES, use_pair
+from solver_pairs import INSTANCES, use_pair
 
 PULP_MAJOR = int(__import__("pulp").__version__.split(".")[0])
 

@@ -18,7 +18,7 @@ import pytest
 from thermomilp.backends.matrix import KNOWN_PAIRS
 from thermomilp.formats import load
 
-from conftest import INSTANCES, REPO, janko_dir
+from solver_pairs import INSTANCES, REPO, janko_dir, use_pair
 
 INSTANCE_FILES = sorted(str(p) for p in (INSTANCES / "thermometers").glob("*.txt"))
 EXPECTED = json.loads((INSTANCES / "expected.json").read_text())
@@ -72,8 +72,6 @@ def test_janko_corpus_present_or_skipped():
 
 @pytest.mark.parametrize("pair", KNOWN_PAIRS, ids=[f"{b}-{s}" for b, s in KNOWN_PAIRS])
 def test_cli_pair_gives_same_status_and_grid(pair, reference):
-    from conftest import use_pair
-
     backend, solver = use_pair(*pair)
     records = solve_records(backend, solver, list(reference))
     for path, record in records.items():

@@ -18,7 +18,7 @@ import pytest
 from thermomilp.config import resolve
 from thermomilp.errors import ConfigError
 
-from conftest import INSTANCES, REPO, use_pair
+from solver_pairs import INSTANCES, REPO, use_pair
 
 BOARD = str(INSTANCES / "thermometers" / "t03_6x6.txt")
 

@@ -18,7 +18,7 @@ from thermomilp.errors import SolverUnavailable
 from thermomilp.formats import load
 from thermomilp.solve import solve
 
-from conftest import INSTANCES, use_pair
+from solver_pairs import INSTANCES, use_pair
 
 BOARD = str(INSTANCES / "thermometers" / "t03_6x6.txt")
 

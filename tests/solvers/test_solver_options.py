@@ -8,7 +8,7 @@ from thermomilp.backends.base import SolverOptions
 from thermomilp.formats import load
 from thermomilp.solve import solve
 
-from conftest import INSTANCES, use_pair
+from solver_pairs import INSTANCES, use_pair
 
 OPTIONS = SolverOptions(time_limit=None, threads=2, seed=7, verbose=False)
 

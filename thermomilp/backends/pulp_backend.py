@@ -140,7 +140,7 @@ class PulpSession(Session):
         self.solver = solver
         self.prob, self.x = build_pulp(form)
         if solver == "highs":
-            new_highs()  # PuLP's HiGHS would print the HiGHS banner on stdout
+            new_highs(options.verbose)  # PuLP's HiGHS would print the HiGHS banner on stdout
         pulp_solver(solver, options, None)  # fail now, not at the first solve
 
     def solve(self, time_limit: float | None = None) -> Outcome:

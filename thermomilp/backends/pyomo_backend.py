@@ -57,7 +57,7 @@ class _Persistent:
         if solver == "highs":
             from pyomo.contrib.solver.solvers.highs import Highs
 
-            new_highs()  # keep the HiGHS banner off stdout
+            new_highs(options.verbose)  # keep the HiGHS banner off stdout
             self.engine = Highs()
             seed_option = "random_seed"
             if options.threads is not None:
