@@ -51,3 +51,20 @@ def test_pass_through_names_reach_other_interfaces():
     use_pair("pulp", "glpk")
     assert solve(puzzle, "pulp", "glpk_cmd", time_limit=60).status == "multiple"
     assert solve(puzzle, "pyomo", "appsi_highs", time_limit=60).status == "multiple"
+
+
+def test_pyomo_borrows_pulps_cbc_when_none_is_on_path(monkeypatch):
+    """No cbc on PATH: Pyomo runs the CBC that PuLP brings (bundled in 3.x, cbcbox in 4.x)."""
+    from thermomilp.backends import matrix
+
+    monkeypatch.setattr(matrix.shutil, "which", lambda name, *a, **k: None)
+    matrix.cbc_executable.cache_clear()
+    try:
+        path = matrix.cbc_executable()
+        if path is None:
+            pytest.skip("this PuLP brings no CBC of its own (PuLP 4 without pulp[cbc])")
+        assert "pulp" in path or "cbcbox" in path
+        puzzle = load(INSTANCES / "thermometers" / "t03_6x6.txt")
+        assert solve(puzzle, "pyomo", "cbc").grid == puzzle.solution
+    finally:
+        matrix.cbc_executable.cache_clear()

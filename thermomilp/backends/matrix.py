@@ -102,11 +102,9 @@ def cbc_executable() -> str | None:
         return found
     try:
         import cbcbox  # type: ignore[import-not-found]  # pulp[cbc] on PuLP 4
-        for attr in ("cbc_path", "get_cbc_path", "executable"):
-            value = getattr(cbcbox, attr, None)
-            path = value() if callable(value) else value
-            if _executable(path):
-                return path
+        path = _executable(cbcbox.cbc_bin_path())
+        if path:
+            return path
     except Exception:  # noqa: BLE001 - any failure just means "not this way"
         pass
     try:
