@@ -18,7 +18,7 @@ from thermomilp.errors import SolverUnavailable
 from thermomilp.formats import load
 from thermomilp.solve import solve
 
-from solver_pairs import INSTANCES, use_pair
+from solver_pairs import INSTANCES, solver_pair, use_pair  # noqa: F401 - the fixture
 
 BOARD = str(INSTANCES / "thermometers" / "t03_6x6.txt")
 
@@ -150,3 +150,20 @@ def test_verbose_engine_log_stays_off_stdout(capfd):
         assert code == 0
         assert json.loads(out)["status"] == "unique"  # one clean JSON line
         assert err.strip()  # the engine did talk
+
+
+def test_real_time_limit_gives_timeout_or_checked_answer_never_error(solver_pair):
+    """A 25x25 board with 0.05 s: each engine runs out of time its own way; all say timeout."""
+    import random
+
+    from thermomilp.generate.random_board import planted_board
+    from thermomilp.verify import solution_problems
+
+    backend, solver = solver_pair
+    puzzle = planted_board(25, 25, random.Random(5), missing=0.3)
+    result = solve(puzzle, backend, solver, time_limit=0.05)
+    assert result.status in ("timeout", "unique", "multiple"), result.error
+    if result.grid is not None:
+        assert solution_problems(puzzle, result.grid) == []
+    if result.status == "timeout":
+        assert "time limit" in result.error

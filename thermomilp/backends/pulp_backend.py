@@ -164,10 +164,11 @@ class PulpSession(Session):
             if values is None:
                 return Outcome("error", message=f"{engine} returned no values")
             return Outcome("feasible", self.ones_from_values(values))
-        # PuLP 3 reports a time limit as plain "Not Solved": count it as one only
-        # when the engine really ran that long, else it is some other failure.
+        # PuLP 3 reports a time limit as plain "Not Solved" (GLPK: "Undefined"):
+        # count it as one only when the engine really ran that long, else it is
+        # some other failure.
         ran_out = bool(time_limit) and elapsed >= 0.9 * time_limit
-        if word == "timeout" or (ran_out and word in ("Not Solved", "NotSolved")):
+        if word == "timeout" or ran_out:
             return Outcome("timeout", message=f"{engine} reached the time limit ({word})")
         return Outcome("error", message=f"{engine} ended with status {word}")
 

@@ -24,6 +24,7 @@ How the common options reach each engine (Pyomo's / the engine's names)::
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 from thermomilp.backends.base import Outcome, Session, SolverOptions, engine_log_to_stderr
@@ -167,6 +168,7 @@ class PyomoSession(Session):
         for var in self.model.x.values():
             if not var.fixed:
                 var.set_value(None)  # a stale value must never pass for a new solution
+        start = time.perf_counter()
         try:
             with engine_log_to_stderr(self.options.verbose):
                 word, has_solution, said = self.engine.solve(self.model, time_limit)
@@ -180,7 +182,10 @@ class PyomoSession(Session):
                 return Outcome("error", message=f"{self.engine_name} ended with {said} "
                                                 "but returned no values")
             return Outcome("feasible", self.ones_from_values(values))
-        if word == "timeout":
+        # CBC stopped by its clock says "intermediateNonInteger": a stop after
+        # (nearly) the whole time allowed is a timeout whatever the engine calls it.
+        ran_out = bool(time_limit) and time.perf_counter() - start >= 0.9 * time_limit
+        if word == "timeout" or ran_out:
             return Outcome("timeout", message=f"{self.engine_name} reached the time limit ({said})")
         return Outcome("error", message=f"{self.engine_name} ended with {said}")
 
