@@ -44,7 +44,7 @@ def pyomo_solver_available(name: str) -> bool:
 
         import pyomo.environ as pyo
 
-        logging.getLogger("pyomo.solvers").setLevel(logging.ERROR)
+        logging.getLogger("pyomo.solvers").setLevel(logging.ERROR)  # no "executable not found" noise
         return bool(pyo.SolverFactory(name).available(exception_flag=False))
     except Exception:  # noqa: BLE001 - any failure means "not reachable"
         return False
@@ -104,7 +104,7 @@ class _Shell:
 
         import pyomo.environ as pyo
 
-        logging.getLogger("pyomo.solvers").setLevel(logging.ERROR)
+        logging.getLogger("pyomo.solvers").setLevel(logging.ERROR)  # no "executable not found" noise
         self.solver, self.options = solver, options
         if solver == "cbc":
             from thermomilp.backends.matrix import cbc_executable
