@@ -53,7 +53,7 @@ def test_pass_through_names_reach_other_interfaces():
     assert solve(puzzle, "pyomo", "appsi_highs", time_limit=60).status == "multiple"
 
 
-def test_pyomo_borrows_pulps_cbc_when_none_is_on_path(monkeypatch):
+def test_pyomo_borrows_cbc_from_the_python_layer_when_none_on_path(monkeypatch):
     """No cbc on PATH: Pyomo runs the CBC that PuLP brings (bundled in 3.x, cbcbox in 4.x)."""
     from thermomilp.backends import matrix
 
