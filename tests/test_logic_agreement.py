@@ -131,3 +131,30 @@ def test_grades_of_fixtures():
     assert grade(unique_board()) == "intervals"
     assert grade(zero_board()) == "intervals"  # intervals prove infeasibility
     assert grade(two_solution_board()) == "search"
+
+
+# ---------------------------------------------------------------- Aquarium
+def _random_aquarium(size: int, rng: random.Random, missing: float):
+    from thermomilp.generate.random_board import clues_of, random_partition
+    from thermomilp.puzzle import aquarium, grid_from_levels
+
+    labels = [[""] * size for _ in range(size)]
+    for k, region in enumerate(random_partition(size, size, rng, max_length=6)):
+        for r, c in region:
+            labels[r][c] = f"t{k}"
+    skeleton = aquarium([0] * size, [0] * size, labels)
+    levels = [rng.randint(0, v.depth) for v in skeleton.vessels]
+    rows, cols = clues_of(grid_from_levels(skeleton, levels))
+    drop = lambda v: None if rng.random() < missing else v  # noqa: E731
+    return aquarium([drop(v) for v in rows], [drop(v) for v in cols], labels)
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 6])
+def test_counters_agree_on_aquarium_boards(size):
+    """The engine works on generic vessels: tanks (several cells per layer) too."""
+    rng = random.Random(4242 + size)
+    for i in range(5):
+        puzzle = _random_aquarium(size, rng, 0.3 if i % 2 else 0.0)
+        counts = _counts(puzzle)
+        assert len(set(counts.values())) == 1, (size, i, counts)
+        assert counts["brute"] >= 1
