@@ -29,7 +29,7 @@ def puzzle():
 
 
 def cli_json(capsys, *args):
-    code = main(["solve", BOARD, "--format", "json", *args])
+    code = main(["solve", BOARD, "--format", "json", "--presolve", "none", *args])
     out, err = capsys.readouterr()
     assert "Traceback" not in err
     return code, json.loads(out)
@@ -144,7 +144,7 @@ def test_verbose_engine_log_stays_off_stdout(capfd):
     """--verbose shows the engine's log on stderr; stdout stays valid JSON Lines."""
     for backend, solver in (("pulp", "cbc"), ("pyomo", "glpk")):
         use_pair(backend, solver)
-        code = main(["solve", BOARD, "--format", "json", "--verbose",
+        code = main(["solve", BOARD, "--format", "json", "--verbose", "--presolve", "none",
                      "--backend", backend, "--solver", solver])
         out, err = capfd.readouterr()
         assert code == 0

@@ -21,6 +21,8 @@ COMMANDS = [
     "thermomilp.cli.show_cmd",
     "thermomilp.cli.convert_cmd",
     "thermomilp.cli.config_cmd",
+    "thermomilp.cli.hint_cmd",
+    "thermomilp.cli.explain_cmd",
     "thermomilp.cli.solvers_cmd",
 ]
 
@@ -71,7 +73,7 @@ def add_solver_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, help="engine threads")
     parser.add_argument("--seed", type=int, help="engine random seed")
     parser.add_argument("--presolve", choices=("none", "intervals", "probing"),
-                        help="fix cells by logic before the MILP (default: none)")
+                        help="fix cells by logic before the MILP (default: probing)")
     parser.add_argument("--verbose", action="store_true", help="show the engine's log (stderr)")
 
 
