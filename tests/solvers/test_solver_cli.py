@@ -119,3 +119,12 @@ def test_solvers_command_lists_every_pair_text_and_json():
     for p in pairs.values():
         # an available pair names its engine version; a missing one names its install step
         assert (p["version"] if p["available"] else p["install"]), p
+
+
+def test_unavailable_pair_fails_even_when_logic_would_decide_the_board():
+    """The default presolve decides t01 alone; a missing pair is still an error, up front."""
+    done = run_cli("solve", INSTANCE_FILES[0], "--backend", "pyomo", "--solver", "nosuchsolver",
+                   "--presolve", "probing")
+    assert done.returncode == 2 and done.stdout == ""
+    assert "pyomo/nosuchsolver is not available" in done.stderr
+    assert "Traceback" not in done.stderr and "WARNING" not in done.stderr  # Pyomo kept quiet

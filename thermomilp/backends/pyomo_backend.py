@@ -23,9 +23,11 @@ How the common options reach each engine (Pyomo's / the engine's names)::
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import math
 import time
-from typing import Any
+from typing import Any, Iterator
 
 from thermomilp.backends.base import Outcome, Session, SolverOptions, engine_log_to_stderr
 from thermomilp.backends.highs_backend import set_highs_threads
@@ -37,15 +39,29 @@ from thermomilp.model.pyomo_model import build_pyomo, nogood_expr
 ENGINE_NAMES = {"highs": "HiGHS", "scip": "SCIP", "cbc": "CBC", "glpk": "GLPK"}
 
 
+@contextlib.contextmanager
+def quiet_pyomo() -> Iterator[None]:
+    """Silence Pyomo's warnings (with tracebacks) about solvers it cannot find.
+
+    We ask SolverFactory about names that may not exist; the answer we need
+    is ``available()``, and our own error message says the rest.
+    """
+    logger = logging.getLogger("pyomo")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 def pyomo_solver_available(name: str) -> bool:
     """Whether Pyomo's classic SolverFactory reaches ``name`` (pass-through pairs)."""
     try:
-        import logging
-
         import pyomo.environ as pyo
 
-        logging.getLogger("pyomo.solvers").setLevel(logging.ERROR)  # no "executable not found" noise
-        return bool(pyo.SolverFactory(name).available(exception_flag=False))
+        with quiet_pyomo():
+            return bool(pyo.SolverFactory(name).available(exception_flag=False))
     except Exception:  # noqa: BLE001 - any failure means "not reachable"
         return False
 
@@ -100,11 +116,8 @@ class _Shell:
     """A classic ``SolverFactory`` engine: cbc, glpk, or a pass-through name."""
 
     def __init__(self, solver: str, options: SolverOptions):
-        import logging
-
         import pyomo.environ as pyo
 
-        logging.getLogger("pyomo.solvers").setLevel(logging.ERROR)  # no "executable not found" noise
         self.solver, self.options = solver, options
         if solver == "cbc":
             from thermomilp.backends.matrix import cbc_executable
@@ -118,9 +131,11 @@ class _Shell:
             if options.seed is not None:
                 self.engine.options["randomCbcSeed"] = int(options.seed)
         else:
-            self.engine = pyo.SolverFactory(solver)
-        if not self.engine.available(exception_flag=False):
-            raise SolverUnavailable(f"Pyomo cannot reach solver {solver!r}")
+            with quiet_pyomo():
+                self.engine = pyo.SolverFactory(solver)
+        with quiet_pyomo():
+            if not self.engine.available(exception_flag=False):
+                raise SolverUnavailable(f"Pyomo cannot reach solver {solver!r}")
 
     def solve(self, model: Any, time_limit: float | None) -> tuple[str, bool, str]:
         from pyomo.opt import SolutionStatus, TerminationCondition as TC

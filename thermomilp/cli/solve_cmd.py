@@ -30,6 +30,11 @@ def run(args: argparse.Namespace) -> int:
     from thermomilp.solve import solve
 
     settings = settings_from(args)
+    from thermomilp.backends.matrix import require_pair
+
+    # Check the pair before any board: the logic presolve may decide a board without
+    # opening a session, and a missing pair must not go unnoticed because of it.
+    require_pair(settings.backend, settings.solver)
     options = SolverOptions(settings.time_limit, settings.threads, settings.seed,
                             bool(settings.verbose))
     worst = EXIT_OK
