@@ -55,6 +55,8 @@ class HighsSession(Session):
         except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
             return Outcome("error", message=f"HiGHS failed: {type(exc).__name__}: {exc}")
         status = h.getModelStatus()
+        if status == hs.HighsModelStatus.kSolveError:
+            status = self._rerun_without_presolve()
         if status == hs.HighsModelStatus.kOptimal:
             values = np.asarray(h.getSolution().col_value)
             return Outcome("feasible", self.ones_from_values(values))
@@ -63,6 +65,20 @@ class HighsSession(Session):
         if status == hs.HighsModelStatus.kTimeLimit:
             return Outcome("timeout", message="HiGHS reached the time limit")
         return Outcome("error", message=f"HiGHS ended with status {h.modelStatusToString(status)}")
+
+    def _rerun_without_presolve(self):
+        """HiGHS 1.16's MIP presolve can reduce a feasible board to an empty model
+        whose postsolved point violates a bound, ending in "Solve error"
+        (benchmarks/highs_solve_error_8x8.json). The same model solves cleanly
+        with presolve off, so we retry once that way; whatever comes back still
+        passes the independent checker in the solve layer."""
+        h = self.h
+        h.setOptionValue("presolve", "off")
+        try:
+            h.run()
+        finally:
+            h.setOptionValue("presolve", "choose")
+        return h.getModelStatus()
 
     def exclude(self, ones) -> None:
         W = self.form.width

@@ -99,6 +99,15 @@ class _Persistent:
             set_highs_threads(self.engine.config.threads)
         results = self.engine.solve(model)
         tc = results.termination_condition
+        if self.solver == "highs" and tc == TC.error:
+            # HiGHS's MIP presolve can end a feasible board in "Solve error"
+            # (see HighsSession._rerun_without_presolve): retry once without it.
+            self.engine.config.solver_options["presolve"] = "off"
+            try:
+                results = self.engine.solve(model)
+            finally:
+                del self.engine.config.solver_options["presolve"]
+            tc = results.termination_condition
         has_solution = results.solution_status in (SolutionStatus.feasible,
                                                    SolutionStatus.optimal)
         if has_solution:
