@@ -21,6 +21,8 @@ def register(sub) -> None:
                    help="do not look for the conflicting clues of an infeasible board")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text board (default) or JSON Lines, one object per file")
+    p.add_argument("--svg", metavar="FILE",
+                   help="also draw the solution as SVG (several inputs: FILE-<input>.svg)")
     p.set_defaults(func=run)
 
 
@@ -49,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
             worst = max(worst, EXIT_NO_SOLUTION)
         if result.status == "infeasible" and not args.no_explain:
             result = _explained(result, puzzle, settings)
+        if args.svg:
+            from thermomilp.svg import svg_path_for, write_svg
+
+            write_svg(svg_path_for(args.svg, path, len(args.files) > 1), puzzle, result.grid)
         if args.format == "json":
             print(json.dumps(result.to_json(path)), flush=True)
         else:
