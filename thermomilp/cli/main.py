@@ -22,6 +22,7 @@ COMMANDS = [
     "thermomilp.cli.convert_cmd",
     "thermomilp.cli.config_cmd",
     "thermomilp.cli.export_cmd",
+    "thermomilp.cli.grade_cmd",
 ]
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE = 0, 1, 2
