@@ -154,10 +154,11 @@ class _PulpModel:
             return Run("infeasible")
         if status != "Optimal":
             return Run("error", message=f"the solve ended with status {status}")
-        return Run("feasible", _grid(self.puzzle, {c: v.value() for c, v in self.x.items()}))
+        return Run("feasible", _grid(self.puzzle, self.values()))
 
     def values(self) -> dict:
-        return {c: v.value() for c, v in self.x.items()}
+        # a cell in no constraint gets no value from PuLP: it is free, so 0 is as good as any
+        return {c: (v.value() if v.value() is not None else 0.0) for c, v in self.x.items()}
 
     def size(self) -> Size:
         cons = _pulp_constraints(self.prob)
