@@ -23,6 +23,7 @@ COMMANDS = [
     "thermomilp.cli.config_cmd",
     "thermomilp.cli.export_cmd",
     "thermomilp.cli.grade_cmd",
+    "thermomilp.cli.analyze_cmd",
 ]
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE = 0, 1, 2
