@@ -19,7 +19,7 @@ from thermomilp.formats import dumps, load, loads
 from thermomilp.puzzle import Puzzle, Vessel, aquarium, grid_from_levels, levels_from_grid, thermometers
 from thermomilp.verify import is_solution, solution_problems
 
-__version__ = "0.1.0"
+from thermomilp.version import __version__  # noqa: E402,F401
 
 
 def __getattr__(name: str):

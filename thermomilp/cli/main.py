@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="thermomilp",
         description="MILP models, logic and generators for Thermometers and Aquarium puzzles.")
-    from thermomilp import __version__
+    from thermomilp.version import __version__
 
     parser.add_argument("--version", action="version", version=f"thermomilp {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
