@@ -83,11 +83,17 @@ class SolveResult:
         if self.proof is not None:
             record["proof"] = self.proof
         if self.status == "infeasible" and self.conflict is not None:
-            from thermomilp.conflict import describe
-
             record["conflict"] = {"parts": [part.to_json() for part in self.conflict],
-                                  "text": describe(self.conflict)}
+                                  "text": self.conflict_text()}
         return record
+
+    def conflict_text(self) -> str | None:
+        """``row 3 (clue 5), ... and thermometer 7 cannot all hold``, when explained."""
+        if self.conflict is None:
+            return None
+        from thermomilp.conflict import describe
+
+        return describe(self.conflict)
 
     def __str__(self) -> str:
         from thermomilp.render import render_result
