@@ -22,15 +22,12 @@ from thermomilp.verify import is_solution, solution_problems
 from thermomilp.version import __version__  # noqa: E402,F401
 
 
-# Imported eagerly (it is light: no solver library is loaded until a model is built).
-# A lazy attribute would be shadowed: once any code imports the submodule
-# thermomilp.solve, Python sets the package attribute ``solve`` to that module,
-# and ``thermomilp.solve(puzzle)`` would fail with "'module' object is not callable".
-from thermomilp.solve import (SolveResult, count_solutions, enumerate_solutions,  # noqa: E402
-                              is_unique, solve)
-
-
 def __getattr__(name: str):
+    # Solving pulls in numpy and the backends: load it on first use.
+    if name in ("solve", "is_unique", "count_solutions", "enumerate_solutions", "SolveResult"):
+        import thermomilp.solve as _solve
+
+        return getattr(_solve, name)
     if name == "build_model":
         from thermomilp.model import build_model
 
