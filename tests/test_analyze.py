@@ -90,3 +90,20 @@ def test_cli_analyze_text_and_json(capsys):
     assert record["solutions"] == 1 and record["solution_cap"] == 3
     assert record["sizes"][0]["variables"] == 16
     assert main(["analyze", path, "--max-solutions", "0"]) == 2
+
+
+def test_logic_lines_count_cells_the_presolve_fixes_and_they_agree_with_the_solution():
+    from thermomilp.analyze import logic_fixed
+    from thermomilp.logic.presolve import presolve_cells
+
+    puzzle = load(INSTANCES / "thermometers" / "t04_6x6_missing.txt")
+    counts = logic_fixed(puzzle)
+    assert set(counts) == {"intervals", "probing"}
+    grid = puzzle.solution or next(enumerate_solutions(puzzle, limit=1))
+    for mode, count in counts.items():
+        fixed, _, status = presolve_cells(puzzle, mode)
+        assert status != "infeasible" and count == len(fixed)
+        assert all((grid[r][c] == "#") == bool(v) for (r, c), v in fixed.items())
+    assert counts["probing"] >= counts["intervals"]
+    none = analyze(load(INSTANCES / "thermometers" / "t08_4x4_no_solution.txt"))
+    assert none.logic["intervals"] == "proves the board infeasible"

@@ -66,6 +66,20 @@ def test_glpsol_aquarium_mod_on_random_tanks(seed, tmp_path):
         assert tuple(grid) == solve(puzzle).grid
 
 
+# glpsol's branch and bound needs seconds on a 15x15 Aquarium (pairwise model):
+# the test keeps to boards up to 12x12 so the suite stays quick.
+SMALL_AQUARIUMS = [p for p in instance_files("aquarium")
+                   if load(p).height * load(p).width <= 144]
+
+
+@needs_glpsol
+@pytest.mark.parametrize("path", SMALL_AQUARIUMS, ids=lambda p: p.stem)
+def test_glpsol_aquarium_mod_reproduces_the_package_on_instances(path, tmp_path):
+    dat = tmp_path / "board.dat"
+    assert main(["export", str(path), "--to", "dat", "-o", str(dat)]) == 0
+    check_against_package(load(path), glpsol_grid("aquarium.mod", dat), expected_status(path))
+
+
 @needs_glpsol
 def test_glpsol_aquarium_mod_proves_an_impossible_board(tmp_path):
     base = random_aquarium(4, 4, random.Random(3))
