@@ -22,6 +22,21 @@ def verdicts(student: str) -> dict:
     return {g.file: g for g in grade(str(STUDENTS / student), BOARDS)}
 
 
+def test_level_variables_with_an_expression_x_pass():
+    grades = verdicts("correct_levels.py")
+    assert {name: g.verdict for name, g in grades.items()} == {n: "right" for n in NAMES}
+    # one variable per (thermometer, level): more variables than cells
+    assert all(g.size.variables > g.reference_size.variables for g in grades.values())
+
+
+def test_pulp_model_without_cell_variables_breaks_the_contract(tmp_path):
+    student = tmp_path / "levels_pulp.py"
+    student.write_text("from thermomilp.model.level_pulp import build_level_pulp\n\n"
+                       "def build(puzzle):\n    return build_level_pulp(puzzle)[0]\n")
+    (g,) = grade(str(student), BOARDS[:1])
+    assert g.verdict == "error" and "no variable named x_i_j" in g.findings[0].message
+
+
 @pytest.mark.parametrize("student", ["correct.py", "correct_pyomo.py"])
 def test_correct_models_pass_every_board(student):
     grades = verdicts(student)

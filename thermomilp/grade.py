@@ -117,6 +117,11 @@ class _PulpModel:
 
         self.pulp, self.prob, self.puzzle = pulp, prob, puzzle
         by_name = {v.name: v for v in prob.variables()}
+        if not any(f"x_{i}_{j}" in by_name for i in range(puzzle.height)
+                   for j in range(puzzle.width)):
+            raise GradeError("the model has no variable named x_i_j: the contract asks for one "
+                             "binary variable x_i_j per cell (row i, column j, 0-based), "
+                             "1 = filled (docs/course/exercise.md)")
         self.x = {}
         for i in range(puzzle.height):
             for j in range(puzzle.width):
