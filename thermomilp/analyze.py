@@ -38,6 +38,7 @@ class ModelSize:
 @dataclass(frozen=True)
 class LpRelaxation:
     feasible: bool
+    objective: float | None = None       # 0 when feasible: the model has no objective
     integral_share: float | None = None  # share of x integral at the returned vertex
     decided_cells: int | None = None     # cells with equal min and max over the polytope
     decided_filled: int | None = None
@@ -103,9 +104,10 @@ def lp_relaxation(puzzle: Puzzle, decide: bool = True) -> LpRelaxation:
     if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return LpRelaxation(False, cells=n)
     x = np.asarray(h.getSolution().col_value)
+    objective = float(h.getInfo().objective_function_value)
     integral = float(np.mean(np.minimum(np.abs(x), np.abs(1 - x)) < TOL))
     if not decide:
-        return LpRelaxation(True, integral, cells=n)
+        return LpRelaxation(True, objective, integral, cells=n)
     decided = filled = 0
     for k in range(n):
         bounds = []
@@ -117,7 +119,7 @@ def lp_relaxation(puzzle: Puzzle, decide: bool = True) -> LpRelaxation:
         if abs(bounds[0] - bounds[1]) < TOL:
             decided += 1
             filled += bounds[0] > 0.5
-    return LpRelaxation(True, integral, decided, filled, n)
+    return LpRelaxation(True, objective, integral, decided, filled, n)
 
 
 def logic_fixed(puzzle: Puzzle) -> dict[str, int | str]:
@@ -163,8 +165,9 @@ def report(a: Analysis) -> str:
     if not lp.feasible:
         lines.append("LP relaxation: infeasible (the board has no solution, and the LP proves it)")
     else:
-        lines.append(f"LP relaxation: feasible; {100 * (lp.integral_share or 0):.0f}% of the "
-                     "cell variables integral at HiGHS's vertex")
+        lines.append(f"LP relaxation: feasible, objective {lp.objective:g} (a feasibility model); "
+                     f"{100 * (lp.integral_share or 0):.0f}% of the cell variables integral at "
+                     "HiGHS's vertex")
         if lp.decided_cells is not None:
             lines.append(f"  cells decided by the LP alone (min = max over the polytope): "
                          f"{lp.decided_cells}/{lp.cells} ({lp.decided_filled} filled, "
