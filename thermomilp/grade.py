@@ -43,7 +43,7 @@ import importlib.util
 import os
 import sys
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from thermomilp.errors import ThermomilpError
