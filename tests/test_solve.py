@@ -97,7 +97,9 @@ class _LyingSession(Session):
 
 
 def test_a_wrong_engine_answer_becomes_an_error(monkeypatch):
-    import thermomilp.solve as solve_module
+    import importlib
+
+    solve_module = importlib.import_module("thermomilp.solve")  # the module, not the function
 
     p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
     monkeypatch.setattr(solve_module, "open_session",
