@@ -16,9 +16,7 @@ it is used; a grid that breaks a rule turns the result into status
 
 from __future__ import annotations
 
-import sys
 import time
-import types
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Literal
 
@@ -237,20 +235,3 @@ def is_unique(puzzle: Puzzle, backend: str = "highs", solver: str = "highs", *,
     """True iff the puzzle has exactly one solution."""
     return count_solutions(puzzle, 2, backend, solver, time_limit=time_limit,
                            options=options) == 1
-
-
-class _CallableModule(types.ModuleType):
-    """This module, callable as :func:`solve`.
-
-    ``thermomilp.solve`` is both this submodule and the classroom function. Once
-    any code imports the submodule, Python sets the package attribute ``solve``
-    to the module, hiding the package's lazy ``solve`` function; making the
-    module callable keeps ``thermomilp.solve(puzzle)`` working either way, while
-    ``import thermomilp.solve as m`` still gives the module.
-    """
-
-    def __call__(self, *args: Any, **kwargs: Any) -> SolveResult:
-        return solve(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
