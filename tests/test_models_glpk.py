@@ -100,7 +100,7 @@ def _abstract_model():
     return module
 
 
-@pytest.mark.parametrize("path", instance_files()[:4] + instance_files()[-2:],
+@pytest.mark.parametrize("path", instance_files(),
                          ids=lambda p: p.stem)
 def test_pyomo_abstract_model_reads_the_same_dat(path, tmp_path):
     dat = tmp_path / "board.dat"
