@@ -113,4 +113,6 @@ def render_result(result: Any) -> str:
         out.append(render_board(puzzle, result.second))
     if result.error:
         out.append(f"error: {result.error}")
+    if result.status == "infeasible" and getattr(result, "conflict", None) is not None:
+        out.append(f"conflict: {result.conflict_text()}")
     return "\n".join(out)

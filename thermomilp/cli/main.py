@@ -24,6 +24,9 @@ COMMANDS = [
     "thermomilp.cli.hint_cmd",
     "thermomilp.cli.explain_cmd",
     "thermomilp.cli.solvers_cmd",
+    "thermomilp.cli.export_cmd",
+    "thermomilp.cli.grade_cmd",
+    "thermomilp.cli.analyze_cmd",
 ]
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE = 0, 1, 2
