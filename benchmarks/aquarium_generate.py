@@ -1,11 +1,11 @@
 """How long does a unique Aquarium with a minimal clue set take to generate?
 
-For each size and seed the backward generator runs twice on the same random
-stream: once with the subset-sum DP counter (what ``generate_aquarium``
-uses) and once with the MILP counter (HiGHS, cell model, no-good cuts) as
-the baseline. Both counters are exact, so both runs delete the same clues
-and return the same board -- the script checks that -- and the ratio is a
-fair one. Also prints how many clues survive per size.
+For each size and seed the backward generator runs on the same random
+stream with three counters: the subset-sum DP with root probing (what
+``generate_aquarium`` uses), the DP without probing, and the MILP counter
+(HiGHS, cell model, no-good cuts) as the baseline. All are exact, so all
+runs delete the same clues and return the same board -- the script checks
+that -- and the ratios are fair. Also prints how many clues survive.
 
     PYTHONPATH=. python benchmarks/aquarium_generate.py [--sizes 6 8 10 12] [--seeds 5]
         [--no-milp]
@@ -20,11 +20,16 @@ import time
 from unittest import mock
 
 from thermomilp.generate import aquarium_gen
+from thermomilp.logic.aquarium_dp import dp_count
 from thermomilp.solve import count_solutions
 
 
 def milp_count(puzzle, limit=None, known=None):
     return count_solutions(puzzle, limit, "highs")
+
+
+def dp_count_no_probing(puzzle, limit=None, known=None):
+    return dp_count(puzzle, limit, known, probing="none")
 
 
 def timed_generate(n: int, seed: int, counter=None):
@@ -44,26 +49,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[6, 8, 10, 12])
     parser.add_argument("--seeds", type=int, default=5)
-    parser.add_argument("--no-milp", action="store_true", help="skip the MILP baseline")
+    parser.add_argument("--no-baselines", action="store_true",
+                        help="time only the DP with probing")
     args = parser.parse_args()
-    print(f"{'size':>6} {'clues kept (of 2n)':>20} {'DP s (median)':>14} {'DP s (max)':>11}"
-          f" {'MILP s (median)':>16} {'MILP/DP':>8}")
+    counters = {"DP+probe": None}
+    if not args.no_baselines:
+        counters.update({"DP": dp_count_no_probing, "MILP": milp_count})
+    print("size   clues kept (of 2n)        " + "".join(
+        f"{name + ' med s':>14}{name + ' max s':>14}" for name in counters)
+        + "".join(f"{name + '/DP+probe':>16}" for name in list(counters)[1:]))
     for n in args.sizes:
-        kept, dp_times, milp_times = [], [], []
+        kept: list[int] = []
+        times: dict[str, list[float]] = {name: [] for name in counters}
         for seed in range(args.seeds):
-            puzzle, t_dp = timed_generate(n, seed)
-            kept.append(sum(v is not None for v in puzzle.rows + puzzle.cols))
-            dp_times.append(t_dp)
-            if not args.no_milp:
-                again, t_milp = timed_generate(n, seed, milp_count)
-                assert again == puzzle, "the two exact counters must delete the same clues"
-                milp_times.append(t_milp)
-        milp = (f"{statistics.median(milp_times):16.3f} "
-                f"{statistics.median(milp_times) / statistics.median(dp_times):8.1f}"
-                if milp_times else f"{'-':>16} {'-':>8}")
-        print(f"{n:>3}x{n:<2} {statistics.mean(kept):>8.1f} of {2 * n:<2} "
-              f"(min {min(kept)}, max {max(kept)}) {statistics.median(dp_times):7.3f}"
-              f"       {max(dp_times):8.3f}  {milp}", flush=True)
+            first = None
+            for name, counter in counters.items():
+                puzzle, seconds = timed_generate(n, seed, counter)
+                times[name].append(seconds)
+                if first is None:
+                    first = puzzle
+                    kept.append(sum(v is not None for v in puzzle.rows + puzzle.cols))
+                assert puzzle == first, "exact counters must delete the same clues"
+        med = {name: statistics.median(t) for name, t in times.items()}
+        line = f"{n:>2}x{n:<2}  {statistics.mean(kept):5.1f} of {2 * n:<2} (min {min(kept)}, " \
+               f"max {max(kept)})  "
+        line += "".join(f"{med[name]:16.3f}{max(times[name]):16.3f}" for name in counters)
+        line += "".join(f"{med[name] / med['DP+probe']:16.1f}" for name in list(counters)[1:])
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -186,3 +186,42 @@ def test_fuzz_mutations_of_valid_files(text, edits):
             else:
                 del chars[k]
     _parse("".join(chars))
+
+
+@pytest.mark.parametrize("fmt, suffix", [("json", ".json"), ("text", ".txt"),
+                                         ("aquarium-task", ".task"), ("puzzlink", ".url")])
+def test_cli_solves_every_format_with_the_json_contract(tmp_path, fmt, suffix):
+    import json
+
+    path = tmp_path / f"public{suffix}"
+    path.write_text(dumps(public_6x6(), fmt))
+    for formulation in ("cell", "compact"):
+        out = subprocess.run([sys.executable, "-m", "thermomilp", "solve", str(path), "--format",
+                              "json", "--formulation", formulation],
+                             capture_output=True, text=True, check=False)
+        assert out.returncode == 0, out.stderr
+        record = json.loads(out.stdout)
+        assert record["puzzle"] == "aquarium" and record["status"] == "unique"
+        assert record["grid"][0] == "####.."
+        assert isinstance(record["levels"], dict) and len(record["levels"]) == 6
+        assert set(record) >= {"file", "second", "backend", "solver", "time_s"}
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"puzzle": "aquarium", "rows": [1, 1], "cols": [1, 1], '
+     '"regions": [[0, 0, 1], [0, 1, 1], [1, 0, 2]]}', "cell (1,1) is in no tank"),
+    ('{"puzzle": "aquarium", "rows": [1, 1], "cols": [1, 1], '
+     '"regions": [[0, 0, 1], [0, 1, 1], [1, 0, 2], [1, 1, 2], [2, 0, 2]]}', "outside the 2x2"),
+    ('{"puzzle": "aquarium", "rows": [1, 1], "cols": [1, 1], '
+     '"regions": [[0, 0, 1], [0, 1, 2], [1, 0, 2], [1, 1, 1]]}', "not orthogonally connected"),
+    ('{"puzzle": "aquarium", "rows": [1, 3], "cols": [1, 1], '
+     '"regions": [[0, 0, 1], [0, 1, 1], [1, 0, 2], [1, 1, 2]]}', "row 1 clue is 3"),
+    ('{"puzzle": "aquarium", "rows": [1, 1], "cols": [1, 1], '
+     '"regions": [[0, 0, 1], [0, 0, 1], [1, 0, 2], [1, 1, 2]]}', "listed in two regions"),
+    ('{"puzzle": "aquarium", "rows": [1, 1], "cols": [1, 1]}', 'needs a "regions" list'),
+])
+def test_json_errors(text, message):
+    import re
+
+    with pytest.raises(PuzzleError, match=re.escape(message)):
+        loads(text, "board.json")

@@ -22,6 +22,11 @@ in a fixed order ``v_1..v_m``:
 Fixpoint: lines are re-filtered whenever a vessel crossing them loses a
 level. An empty domain is a contradiction.
 
+Probing (singleton consistency, once at the root by default): a level whose
+choice alone makes some line filter fail after propagation is dropped,
+until nothing changes. It costs a propagation per level but cuts the search
+on sparse 15x15 boards by one to two orders of magnitude (docs/aquarium.md).
+
 Search: branch on the vessel with the fewest surviving levels (>1), each
 branch propagated again; a leaf with every domain a single level is a
 solution (every clued line's DP then holds with singletons, i.e. its sum is
@@ -154,16 +159,43 @@ class WaterlineDP:
                     queue.update(self.lines_of[v])
         return True
 
+    def probe(self, domains: list[int]) -> bool:
+        """Singleton consistency: drop every level whose choice alone makes the line
+        filters fail; repeat until nothing changes. False on a contradiction."""
+        changed = True
+        while changed:
+            changed = False
+            for v in range(len(domains)):
+                d = domains[v]
+                if not d & (d - 1):
+                    continue
+                for level in range(d.bit_length()):
+                    if not (domains[v] >> level) & 1:
+                        continue
+                    trial = list(domains)
+                    trial[v] = 1 << level
+                    if self.propagate(trial, set(self.lines_of[v])):
+                        continue
+                    domains[v] &= ~(1 << level)
+                    if not domains[v] or not self.propagate(domains, set(self.lines_of[v])):
+                        return False
+                    changed = True
+        return True
+
     def level_solutions(self, limit: int | None = None, domains: list[int] | None = None,
-                        avoid: Sequence[int] | None = None) -> Iterator[tuple[int, ...]]:
+                        avoid: Sequence[int] | None = None,
+                        probing: str = "root") -> Iterator[tuple[int, ...]]:
         """Every solution as a tuple of levels, at most ``limit``.
 
         ``avoid`` (a known solution's levels) only orders the branches: levels
-        other than the known one are tried first, so a *second* solution, when
-        there is one, is met early. The set of solutions is unchanged.
+        other than the known one are tried first. ``probing`` = ``root``
+        (default) runs :meth:`probe` once before branching, ``all`` at every
+        node, ``none`` never. Neither changes the set of solutions.
         """
         start = list(self.full_domains() if domains is None else domains)
         if not self.propagate(start):
+            return
+        if probing in ("root", "all") and not self.probe(start):
             return
         found = 0
         stack = [start]
@@ -187,11 +219,13 @@ class WaterlineDP:
             for level in reversed(levels):  # the stack pops the first level first
                 child = list(doms)
                 child[v] = 1 << level
-                if self.propagate(child, set(self.lines_of[v])):
+                if self.propagate(child, set(self.lines_of[v])) and (
+                        probing != "all" or self.probe(child)):
                     stack.append(child)
 
-    def count(self, limit: int | None = None, avoid: Sequence[int] | None = None) -> int:
-        return sum(1 for _ in self.level_solutions(limit, avoid=avoid))
+    def count(self, limit: int | None = None, avoid: Sequence[int] | None = None,
+              probing: str = "root") -> int:
+        return sum(1 for _ in self.level_solutions(limit, avoid=avoid, probing=probing))
 
 
 def filtered_domains(puzzle: Puzzle) -> list[int] | None:
@@ -208,8 +242,8 @@ def dp_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
 
 
 def dp_count(puzzle: Puzzle, limit: int | None = None,
-             known: Sequence[str] | None = None) -> int:
+             known: Sequence[str] | None = None, probing: str = "root") -> int:
     """The number of solutions, capped at ``limit``; ``dp_count(p, 2) == 1`` proves
-    uniqueness. ``known`` (a solution grid) only speeds up finding a second one."""
+    uniqueness. ``known`` (a solution grid) only orders the branches."""
     avoid = levels_from_grid(puzzle, known) if known is not None else None
-    return WaterlineDP(puzzle).count(limit, avoid)
+    return WaterlineDP(puzzle).count(limit, avoid, probing)
