@@ -56,7 +56,7 @@ def main() -> None:
     if not args.no_baselines:
         counters.update({"DP": dp_count_no_probing, "MILP": milp_count})
     print("size   clues kept (of 2n)        " + "".join(
-        f"{name + ' med s':>14}{name + ' max s':>14}" for name in counters)
+        f"{name + ' med s':>16}{name + ' max s':>16}" for name in counters)
         + "".join(f"{name + '/DP+probe':>16}" for name in list(counters)[1:]))
     for n in args.sizes:
         kept: list[int] = []
