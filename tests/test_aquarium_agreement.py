@@ -141,3 +141,12 @@ def test_dp_count_proves_uniqueness_of_the_public_board():
     assert dp.propagate(domains)
     # the line filters alone (no branching) solve the public board
     assert all(d & (d - 1) == 0 for d in domains)
+
+
+@pytest.mark.parametrize("probing", ["none", "all"])
+def test_probing_never_changes_the_solutions(probing):
+    for puzzle in BOARDS[:80]:
+        root = set(WaterlineDP(puzzle).level_solutions(LIMIT))
+        other = set(WaterlineDP(puzzle).level_solutions(LIMIT, probing=probing))
+        if len(root) < LIMIT:
+            assert other == root
