@@ -143,10 +143,13 @@ def test_dp_count_proves_uniqueness_of_the_public_board():
     assert all(d & (d - 1) == 0 for d in domains)
 
 
-@pytest.mark.parametrize("probing", ["none", "all"])
-def test_probing_never_changes_the_solutions(probing):
+@pytest.mark.parametrize("probing", ["none", "root", "all"])
+def test_probing_never_changes_the_solutions(probing, monkeypatch):
+    from thermomilp.logic import aquarium_dp
+
+    monkeypatch.setattr(aquarium_dp, "AUTO_PROBE_NODES", 3)  # make "auto" switch over too
     for puzzle in BOARDS[:80]:
-        root = set(WaterlineDP(puzzle).level_solutions(LIMIT))
+        auto = set(WaterlineDP(puzzle).level_solutions(LIMIT))
         other = set(WaterlineDP(puzzle).level_solutions(LIMIT, probing=probing))
-        if len(root) < LIMIT:
-            assert other == root
+        if len(auto) < LIMIT:
+            assert other == auto

@@ -22,10 +22,12 @@ in a fixed order ``v_1..v_m``:
 Fixpoint: lines are re-filtered whenever a vessel crossing them loses a
 level. An empty domain is a contradiction.
 
-Probing (singleton consistency, once at the root by default): a level whose
-choice alone makes some line filter fail after propagation is dropped,
-until nothing changes. It costs a propagation per level but cuts the search
-on sparse 15x15 boards by one to two orders of magnitude (docs/aquarium.md).
+Probing (singleton consistency at the root): a level whose choice alone
+makes some line filter fail after propagation is dropped, until nothing
+changes. It costs a propagation per level but cuts the search on sparse
+15x15 boards by one to two orders of magnitude (docs/aquarium.md). By
+default (``probing="auto"``) it is switched on only once a plain search has
+spent ``AUTO_PROBE_NODES`` nodes, so small boards do not pay for it.
 
 Search: branch on the vessel with the fewest surviving levels (>1), each
 branch propagated again; a leaf with every domain a single level is a
@@ -43,6 +45,8 @@ from functools import lru_cache
 from typing import Iterator, Sequence
 
 from thermomilp.puzzle import Grid, Puzzle, Vessel, grid_from_levels, levels_from_grid
+
+AUTO_PROBE_NODES = 100
 
 
 @dataclass(frozen=True)
@@ -184,23 +188,43 @@ class WaterlineDP:
 
     def level_solutions(self, limit: int | None = None, domains: list[int] | None = None,
                         avoid: Sequence[int] | None = None,
-                        probing: str = "root") -> Iterator[tuple[int, ...]]:
+                        probing: str = "auto") -> Iterator[tuple[int, ...]]:
         """Every solution as a tuple of levels, at most ``limit``.
 
         ``avoid`` (a known solution's levels) only orders the branches: levels
-        other than the known one are tried first. ``probing`` = ``root``
-        (default) runs :meth:`probe` once before branching, ``all`` at every
-        node, ``none`` never. Neither changes the set of solutions.
+        other than the known one are tried first. ``probing``: ``none``;
+        ``root`` runs :meth:`probe` once before branching; ``all`` at every
+        node; ``auto`` (default) searches without probing and, if that takes
+        more than ``AUTO_PROBE_NODES`` nodes, starts again with root probing
+        (small boards skip the probe's cost, hard ones get its pruning). None
+        of them changes the set of solutions.
         """
         start = list(self.full_domains() if domains is None else domains)
         if not self.propagate(start):
             return
+        if probing == "auto":
+            found: list[tuple[int, ...]] = []
+            try:
+                for levels in self._search(list(start), limit, avoid, "none", AUTO_PROBE_NODES):
+                    found.append(levels)
+            except _NodeBudgetSpent:
+                probing = "root"
+            else:
+                yield from found
+                return
         if probing in ("root", "all") and not self.probe(start):
             return
-        found = 0
+        yield from self._search(start, limit, avoid, probing, None)
+
+    def _search(self, start: list[int], limit: int | None, avoid: Sequence[int] | None,
+                probing: str, node_budget: int | None) -> Iterator[tuple[int, ...]]:
+        found = nodes = 0
         stack = [start]
         while stack:
             doms = stack.pop()
+            nodes += 1
+            if node_budget is not None and nodes > node_budget:
+                raise _NodeBudgetSpent
             # fewest surviving levels; ties: the vessel crossing the most clued lines
             open_vessels = [(bin(d).count("1"), self.tie_break[v], v)
                             for v, d in enumerate(doms) if d & (d - 1)]
@@ -224,8 +248,12 @@ class WaterlineDP:
                     stack.append(child)
 
     def count(self, limit: int | None = None, avoid: Sequence[int] | None = None,
-              probing: str = "root") -> int:
+              probing: str = "auto") -> int:
         return sum(1 for _ in self.level_solutions(limit, avoid=avoid, probing=probing))
+
+
+class _NodeBudgetSpent(Exception):
+    """The unprobed search of ``probing="auto"`` ran out of nodes."""
 
 
 def filtered_domains(puzzle: Puzzle) -> list[int] | None:
@@ -242,7 +270,7 @@ def dp_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
 
 
 def dp_count(puzzle: Puzzle, limit: int | None = None,
-             known: Sequence[str] | None = None, probing: str = "root") -> int:
+             known: Sequence[str] | None = None, probing: str = "auto") -> int:
     """The number of solutions, capped at ``limit``; ``dp_count(p, 2) == 1`` proves
     uniqueness. ``known`` (a solution grid) only orders the branches."""
     avoid = levels_from_grid(puzzle, known) if known is not None else None
