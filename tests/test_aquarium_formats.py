@@ -15,7 +15,6 @@ from aquarium_boards import partition, public_6x6, random_board
 from thermomilp import loads
 from thermomilp.errors import PuzzleError, WaterlineRuleWarning
 from thermomilp.formats import FORMATS, detect, dumps
-from thermomilp.formats import puzzlink
 from thermomilp.generate.aquarium_gen import generate_aquarium, random_tanks
 from thermomilp.puzzle import aquarium, grid_from_levels
 from thermomilp.verify import solution_problems
