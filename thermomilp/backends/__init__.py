@@ -15,13 +15,22 @@ BACKENDS = ("highs", "pulp", "pyomo")
 
 
 def open_session(form: Formulation, backend: str = "highs", solver: str = "highs",
-                 options: SolverOptions | None = None) -> Session:
-    """A session for the pair, or :class:`SolverUnavailable` naming the installed pairs."""
+                 options: SolverOptions | None = None, formulation: str = "cell") -> Session:
+    """A session for the pair, or :class:`SolverUnavailable` naming the installed pairs.
+
+    ``formulation="compact"`` solves the one-binary-per-layer model
+    (:mod:`thermomilp.model.compact`) and still returns cell sets."""
     from thermomilp.backends.matrix import require_pair
 
     options = options or SolverOptions()
     backend, solver = backend.lower(), solver.lower()
     require_pair(backend, solver)
+    if formulation == "compact" and form.kind == "cell":
+        from thermomilp.model.compact import compact_from
+
+        form = compact_from(form)
+    elif formulation not in ("cell", "compact"):
+        raise SolverUnavailable(f"unknown formulation {formulation!r}; choose cell or compact")
     if backend == "highs":
         from thermomilp.backends.highs_backend import HighsSession
         return HighsSession(form, options)

@@ -13,7 +13,7 @@ import os
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Iterator, Literal
+from typing import Any, Iterator, Literal
 
 from thermomilp.model.formulation import Formulation
 from thermomilp.puzzle import Cell
@@ -58,28 +58,27 @@ class Session(ABC):
         """Add sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1 for the solution ``ones``."""
 
     def complete_values(self, values: list[float | None]) -> list[float] | None:
-        """Row-major values with the gaps of unconstrained cells filled; None if others miss.
+        """The values of the model's variables (in ``form`` order) with the gaps of
+        unconstrained variables filled; None if any other value is missing.
 
-        A cell in no clued line and no chain (a one-cell thermometer in two
-        unclued lines) is in no constraint, so a layer may not pass it to the
-        engine at all and read back no value; any value in its bounds is
-        right, and its lower bound is one. A gap anywhere else is an engine
-        failure.
+        A variable in no constraint (a one-cell thermometer in two unclued
+        lines) may never reach the engine, so a layer may read back no value
+        for it; any value in its bounds is right, and its lower bound is one.
+        A gap anywhere else is an engine failure.
         """
-        free = unconstrained_cells(self.form)
+        free = unconstrained_vars(self.form)
         filled: list[float] = []
-        for cell, value in zip(self.form.cells, values):
+        for k, value in enumerate(values):
             if value is None:
-                if cell not in free:
+                if k not in free:
                     return None
-                value = float(self.form.fixed.get(cell, 0))
+                value = float(fixed_value(self.form, k))
             filled.append(float(value))
         return filled
 
     def ones_from_values(self, values) -> frozenset[Cell]:
-        """Cells whose variable is (close to) 1; values are row-major."""
-        W = self.form.width
-        return frozenset(divmod(k, W) for k, v in enumerate(values) if v > 0.5)
+        """Filled cells from the variable values (cell or compact formulation)."""
+        return self.form.ones_from_values(values)
 
     def close(self) -> None:
         """Release the engine (optional)."""
@@ -91,6 +90,23 @@ def unconstrained_cells(form: Formulation) -> frozenset[Cell]:
     touched.update(cell for cell in form.cells
                    if cell[0] in form.row_clues or cell[1] in form.col_clues)
     return frozenset(form.cells) - touched
+
+
+def unconstrained_vars(form: Any) -> frozenset[int]:
+    """Indices of the variables in no constraint, for either formulation."""
+    if getattr(form, "kind", "cell") == "compact":
+        touched = {k for chain in form.chains for k in chain}
+        for terms in (*form.row_terms.values(), *form.col_terms.values()):
+            touched.update(k for k, _ in terms)
+        return frozenset(range(form.n_vars)) - touched
+    return frozenset(form.index(cell) for cell in unconstrained_cells(form))
+
+
+def fixed_value(form: Any, k: int) -> int:
+    """The presolve value of variable ``k`` (0 when it is not fixed)."""
+    if getattr(form, "kind", "cell") == "compact":
+        return form.fixed.get(k, 0)
+    return form.fixed.get(divmod(k, form.width), 0)
 
 
 @contextlib.contextmanager

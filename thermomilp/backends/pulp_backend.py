@@ -32,7 +32,7 @@ from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.errors import SolverUnavailable
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import new_highs
-from thermomilp.model.pulp_model import add_nogood, build_pulp
+from thermomilp.model.pulp_model import add_nogood_vars, build_pulp, build_pulp_compact
 
 
 def pulp_class_for(name: str) -> Any:
@@ -138,7 +138,12 @@ class PulpSession(Session):
     def __init__(self, form: Formulation, options: SolverOptions, solver: str = "highs"):
         super().__init__(form, options)
         self.solver = solver
-        self.prob, self.x = build_pulp(form)
+        if form.kind == "compact":
+            self.prob, self.x = build_pulp_compact(form)
+            self.variables = [self.x[k] for k in range(form.n_vars)]
+        else:
+            self.prob, self.x = build_pulp(form)
+            self.variables = [self.x[cell] for cell in form.cells]
         if solver == "highs":
             new_highs(options.verbose)  # PuLP's HiGHS would print the HiGHS banner on stdout
         pulp_solver(solver, options, None)  # fail now, not at the first solve
@@ -160,7 +165,7 @@ class PulpSession(Session):
         if word == "infeasible":
             return Outcome("infeasible")
         if word == "optimal" or (has_solution and word == "timeout"):
-            values = self.complete_values([self.x[cell].value() for cell in self.form.cells])
+            values = self.complete_values([v.value() for v in self.variables])
             if values is None:
                 return Outcome("error", message=f"{engine} returned no values")
             return Outcome("feasible", self.ones_from_values(values))
@@ -173,5 +178,6 @@ class PulpSession(Session):
         return Outcome("error", message=f"{engine} ended with status {word}")
 
     def exclude(self, ones) -> None:
-        add_nogood(self.prob, self.x, ones, f"nogood_{self.cuts}")
+        add_nogood_vars(self.prob, self.variables, self.form.vars_of(frozenset(ones)),
+                        f"nogood_{self.cuts}")
         self.cuts += 1

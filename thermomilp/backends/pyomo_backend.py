@@ -34,7 +34,7 @@ from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.errors import SolverUnavailable
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import new_highs
-from thermomilp.model.pyomo_model import build_pyomo, nogood_expr
+from thermomilp.model.pyomo_model import build_pyomo, build_pyomo_compact, nogood_vars_expr
 
 ENGINE_NAMES = {"highs": "HiGHS", "scip": "SCIP", "cbc": "CBC", "glpk": "GLPK"}
 
@@ -181,7 +181,12 @@ class PyomoSession(Session):
     def __init__(self, form: Formulation, options: SolverOptions, solver: str = "highs"):
         super().__init__(form, options)
         self.solver = solver
-        self.model = build_pyomo(form)
+        if form.kind == "compact":
+            self.model = build_pyomo_compact(form)
+            self.variables = [self.model.y[k] for k in range(form.n_vars)]
+        else:
+            self.model = build_pyomo(form)
+            self.variables = [self.model.x[cell] for cell in form.cells]
         self.engine_name = f"{ENGINE_NAMES.get(solver, solver)} via Pyomo"
         if solver in ("highs", "scip"):
             self.engine: _Persistent | _Shell = _Persistent(solver, options)
@@ -189,7 +194,7 @@ class PyomoSession(Session):
             self.engine = _Shell(solver, options)
 
     def solve(self, time_limit: float | None = None) -> Outcome:
-        for var in self.model.x.values():
+        for var in self.variables:
             if not var.fixed:
                 var.set_value(None)  # a stale value must never pass for a new solution
         start = time.perf_counter()
@@ -201,7 +206,7 @@ class PyomoSession(Session):
         if word == "infeasible":
             return Outcome("infeasible")
         if word == "optimal" or (word == "timeout" and has_solution):
-            values = self.complete_values([self.model.x[cell].value for cell in self.form.cells])
+            values = self.complete_values([v.value for v in self.variables])
             if values is None:
                 return Outcome("error", message=f"{self.engine_name} ended with {said} "
                                                 "but returned no values")
@@ -214,5 +219,6 @@ class PyomoSession(Session):
         return Outcome("error", message=f"{self.engine_name} ended with {said}")
 
     def exclude(self, ones) -> None:
-        self.model.nogood.add(nogood_expr(self.model, ones))
+        self.model.nogood.add(nogood_vars_expr(self.variables,
+                                               self.form.vars_of(frozenset(ones))))
         self.cuts += 1
