@@ -103,7 +103,7 @@ def test_a_wrong_engine_answer_becomes_an_error(monkeypatch):
 
     p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
     monkeypatch.setattr(solve_module, "open_session",
-                        lambda form, backend, solver, options, **kw: _LyingSession(form, options))
+                        lambda form, backend, solver, options, *rest: _LyingSession(form, options))
     r = solve_module.solve(p)
     assert r.status == "error" and r.grid is None
     assert "not a solution" in r.error
