@@ -103,3 +103,10 @@ def test_config_precedence_flag_env_file(tmp_path):
     assert "environment THERMOMILP_BACKEND" in env_proc.stdout
     flag = run_cli("config", "--backend", "pyomo", cwd=tmp_path).stdout
     assert "backend     pyomo      (command line)" in flag
+
+
+@pytest.mark.parametrize("command", [["convert", "--to", "json"], ["export", "--to", "lp"]])
+def test_unwritable_output_is_a_clear_error(command):
+    proc = run_cli(command[0], str(T / "t01_4x4.txt"), *command[1:], "-o", "/nonexistent/dir/out")
+    assert proc.returncode == 2
+    assert "cannot write /nonexistent/dir/out" in proc.stderr and "Traceback" not in proc.stderr

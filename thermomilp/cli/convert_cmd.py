@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def register(sub) -> None:
@@ -18,10 +17,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.formats import dumps, load
 
-    text = dumps(load(args.file), args.to)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    else:
-        sys.stdout.write(text)
+    from thermomilp.cli.main import write_output
+
+    write_output(dumps(load(args.file), args.to), args.output)
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def register(sub) -> None:
@@ -23,10 +22,7 @@ def run(args: argparse.Namespace) -> int:
     from thermomilp.export import export
     from thermomilp.formats import load
 
-    text = export(load(args.file), args.to, args.backend)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    else:
-        sys.stdout.write(text)
+    from thermomilp.cli.main import write_output
+
+    write_output(export(load(args.file), args.to, args.backend), args.output)
     return 0

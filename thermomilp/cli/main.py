@@ -114,3 +114,15 @@ def settings_from(args: argparse.Namespace):
              ("backend", "solver", "time_limit", "threads", "seed", "presolve")}
     flags["verbose"] = True if getattr(args, "verbose", False) else None  # absent flag: ask env/file
     return resolve(flags)
+
+
+def write_output(text: str, path: str | None) -> None:
+    """Write ``text`` to ``path`` (``-o``), or to stdout when no path is given."""
+    if not path:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise ThermomilpError(f"cannot write {path}: {exc.strerror}") from None
