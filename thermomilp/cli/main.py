@@ -5,13 +5,15 @@ Each command module offers ``register(subparsers)`` (adds its parser and sets
 code. Library imports happen inside those functions so ``--help`` is instant.
 
 Exit codes: 0 every file has a solution; 1 some file is infeasible, timed
-out or hit an engine error; 2 bad input or usage.
+out or hit an engine error; 2 bad input or usage (including files that cannot
+be read or written); 3 an internal error (a bug: one line, no traceback).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from thermomilp.errors import ThermomilpError
@@ -29,7 +31,7 @@ COMMANDS = [
     "thermomilp.cli.analyze_cmd",
 ]
 
-EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,6 +67,16 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # a file we were told to write or read: the user's to fix
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"thermomilp: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - a bug of ours: say so in one line, no traceback
+        print(f"thermomilp: internal error: {type(exc).__name__}: {exc} "
+              "(please report it; THERMOMILP_DEBUG=1 shows the traceback)", file=sys.stderr)
+        if os.environ.get("THERMOMILP_DEBUG"):
+            raise
+        return EXIT_INTERNAL
 
 
 def _warnings_to_stderr():
