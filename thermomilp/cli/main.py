@@ -23,6 +23,8 @@ COMMANDS = [
     "thermomilp.cli.config_cmd",
     "thermomilp.cli.hint_cmd",
     "thermomilp.cli.explain_cmd",
+    "thermomilp.cli.generate_cmd",
+    "thermomilp.cli.check_cmd",
 ]
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE = 0, 1, 2

@@ -181,6 +181,17 @@ class PathTiling:
             if options:
                 self.join(*rng.choice(options))
 
+    def join_ends(self, cells: Iterable[Cell], rng: random.Random) -> None:
+        """Join each tip (bulb) among ``cells`` to a neighbouring bulb (tip) where allowed."""
+        for cell in cells:
+            options = []
+            if cell not in self.succ:
+                options += [(cell, nb) for nb in self.neighbours(cell) if self.can_join(cell, nb)]
+            if cell not in self.pred:
+                options += [(nb, cell) for nb in self.neighbours(cell) if self.can_join(nb, cell)]
+            if options:
+                self.join(*rng.choice(options))
+
     def set_level(self, bulb: Cell, level: int) -> None:
         """Plant a new mercury level in the thermometer starting at ``bulb``."""
         for k, cell in enumerate(self.path_from(bulb)):

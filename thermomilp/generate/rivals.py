@@ -67,8 +67,11 @@ def tiling_formulation(tiling: PathTiling, rows: list[int | None], cols: list[in
 
 def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
                cols: list[int | None] | None = None, *, window: Window | None = None,
-               time_limit: float | None = None) -> Grid | None:
+               time_limit: float | None = None, nearest: bool = False) -> Grid | None:
     """A solution other than the planted one (within ``window`` if given), or None.
+
+    ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
+    difference is the smallest local swap -- the one a repair kills best.
 
     ``rows``/``cols`` default to the clues of the planted filling (all given).
     With a window the model holds only the window's cells: clues lose what the
@@ -87,7 +90,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     else:
         form, box = _window_formulation(tiling, rows, cols, window)
     inside_ones = [(r - box.top, c - box.left) for r, c in tiling.ones if (r, c) in box]
-    x = _solve_with_nogood(form, inside_ones, time_limit)
+    x = _solve_with_nogood(form, inside_ones, time_limit, nearest)
     if x is None:
         return None
     grid = [["#" if (r, c) in tiling.ones else "." for c in range(tiling.width)]
@@ -125,8 +128,8 @@ def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[i
     return form, w
 
 
-def _solve_with_nogood(form: Formulation, ones: list[Cell],
-                       time_limit: float | None) -> np.ndarray | None:
+def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | None,
+                       nearest: bool) -> np.ndarray | None:
     """The 0/1 cell vector of a solution of ``form`` other than ``ones``, or None."""
     import highspy
 
@@ -144,6 +147,9 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell],
         idx = np.fromiter((r * W + c for r, c in ones), dtype=np.int64, count=len(ones))
         values[idx] = -1.0
         h.addRow(1.0 - len(ones), np.inf, n, np.arange(n, dtype=np.int32), values)
+        if nearest:
+            # minimise the Hamming distance to x*: the same row as the cut, as objective
+            h.changeColsCost(n, np.arange(n, dtype=np.int32), values)
         h.run()
         status = h.getModelStatus()
         if status == highspy.HighsModelStatus.kInfeasible:
