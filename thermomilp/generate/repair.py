@@ -16,8 +16,10 @@ Algorithm (``repair_unique``):
    thermometers after ``absorb_short`` (ties broken by the seeded RNG).
 4. When no pair exists (rare), move the level of one thermometer where ``x*``
    and ``y`` differ; the clues change with it.
-5. Repeat from 2 until the whole-board question is infeasible: the board is
-   unique, proven by the MILP. A move budget bounds the loop; when it runs out
+5. Repeat from 2 until the whole-board question is infeasible (its cells
+   decided by interval propagation are fixed first, a sound presolve), or
+   propagation alone decides every cell: the board is unique. The generator
+   proves it once more with the plain MILP before it returns it. A move budget bounds the loop; when it runs out
    the board is planted afresh.
 
 Cutting links to make room for the new arc can let other rivals in, so the
@@ -136,14 +138,27 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
             if rival is None:
                 dirty.discard(k)
         if rival is None:
+            fixed, status = _logic(tiling)
+            if status == "solved":
+                return True  # propagation decided every cell: no rival can exist
             counts["board_solves"] += 1
-            rival = find_rival(tiling, nearest=False)
+            rival = find_rival(tiling, nearest=False, fixed=fixed)
             if rival is None:
                 return True
         touched = _kill(tiling, order, depth, rival, rng, counts)
         if not small:
             dirty |= {k for k, w in enumerate(all_windows) if any(c in w for c in touched)}
     return False
+
+
+def _logic(tiling: PathTiling) -> tuple[dict[Cell, int] | None, str]:
+    """Cells interval propagation decides (sound, so they bound the rival search)."""
+    from thermomilp.logic.presolve import presolve_cells
+    from thermomilp.puzzle import thermometers
+
+    rows, cols = tiling.clues()
+    fixed, _, status = presolve_cells(thermometers(rows, cols, tiling.paths()), "intervals")
+    return fixed, status
 
 
 def _kill(tiling: PathTiling, order: LineOrder, depth: int, rival: Grid, rng: random.Random,

@@ -67,9 +67,12 @@ def tiling_formulation(tiling: PathTiling, rows: list[int | None], cols: list[in
 
 def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
                cols: list[int | None] | None = None, *, window: Window | None = None,
-               time_limit: float | None = None, nearest: bool = False) -> Grid | None:
+               time_limit: float | None = None, nearest: bool = False,
+               fixed: dict[Cell, int] | None = None) -> Grid | None:
     """A solution other than the planted one (within ``window`` if given), or None.
 
+    ``fixed``: cells known to hold these values in every solution (the logic
+    presolve's sound deductions), bounds for the whole-board model.
     ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
     difference is the smallest local swap -- the one a repair kills best.
 
@@ -85,7 +88,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     if rows is None or cols is None:
         rows, cols = tiling.clues()
     if window is None:
-        form = tiling_formulation(tiling, rows, cols)
+        form = tiling_formulation(tiling, rows, cols, fixed)
         box = Window(0, 0, tiling.height, tiling.width)
     else:
         form, box = _window_formulation(tiling, rows, cols, window)

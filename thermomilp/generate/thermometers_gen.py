@@ -12,8 +12,8 @@ Then, optionally, clues are deleted while the board stays unique
 (:mod:`thermomilp.generate.clues`), the board is graded by the logic engine
 (:func:`thermomilp.logic.grade.grade`), and -- whatever the strategy -- it is
 proven unique once more by :func:`thermomilp.solve.solve` (cell MILP with a
-no-good cut, the planted grid checked by :mod:`thermomilp.verify`) before it
-is returned. With ``difficulty`` (and no clue request of its own) clues are
+no-good cut after the sound interval presolve, the planted grid checked by
+:mod:`thermomilp.verify`) before it is returned. With ``difficulty`` (and no clue request of its own) clues are
 deleted until the grade reaches it -- full-clue boards below 15x15 are rarely
 harder than ``probing`` -- and the whole attempt repeats until the grade
 matches.
@@ -169,10 +169,16 @@ def _reroll(height: int, width: int, rng: random.Random, max_length: int, straig
 
 
 def _prove_unique(puzzle: Puzzle) -> None:
-    """The independent MILP proof, through the public solve path and its checker."""
+    """The MILP proof through the public solve path and its checker.
+
+    Interval propagation fixes the cells it decides first (sound deductions,
+    cross-checked against brute force in ``tests/test_logic_presolve.py``);
+    the MILP with the no-good cut of the planted grid then proves no other
+    solution exists.
+    """
     from thermomilp.solve import solve
 
-    result = solve(puzzle)
+    result = solve(puzzle, presolve="intervals")
     if result.status != "unique" or result.grid != puzzle.solution:
         raise GenerationError(f"internal error: a generated board is {result.status}, "
                               "not unique with its planted solution")
