@@ -140,7 +140,6 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
 
     for presolve in ("choose", "off"):  # "off": HiGHS 1.16 presolve can end in "Solve error"
         h = build_highs(form, names=False)
-        h.setOptionValue("threads", 1)
         h.setOptionValue("random_seed", 0)
         h.setOptionValue("presolve", presolve)
         if time_limit is not None:

@@ -19,8 +19,10 @@ harder than ``probing`` -- and the whole attempt repeats until the grade
 matches.
 
 Every random choice comes from one ``random.Random`` seeded with
-``"<seed>:<index>"``, and HiGHS runs single-threaded with a fixed seed, so the
-same seed gives the same board on any machine with the same HiGHS.
+``"<seed>:<index>"``, and HiGHS runs with a fixed random seed (its MIP solver
+is deterministic), so the same seed gives the same board on any machine with
+the same HiGHS. (We do not set HiGHS's ``threads``: it is process-wide once
+set, and a later change makes ``run()`` fail.)
 """
 
 from __future__ import annotations
@@ -115,7 +117,9 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                                                  until=hard_enough)
         puzzle = thermometers(rows_k, cols_k, tiling.paths(), solution=tiling.grid(),
                               name=f"thermomilp {height}x{width} seed {tag}",
-                              source=f"thermomilp generate --strategy {strategy}")
+                              source=_recipe(height, width, seed, index, strategy, straight,
+                                             max_length, missing_clues, minimal_clues,
+                                             difficulty))
         board_grade = grade(puzzle)
         if difficulty is None or GRADE_TO_DIFFICULTY[board_grade] == difficulty:
             _prove_unique(puzzle)
@@ -124,6 +128,22 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                              time.perf_counter() - start, attempt, stats)
         _check_time(deadline, height, width)
     raise GenerationError(f"no {difficulty} {height}x{width} board in {max_attempts} attempts")
+
+
+def _recipe(height: int, width: int, seed: int | str, index: int, strategy: str,
+            straight: bool, max_length: int, missing_clues: int, minimal_clues: bool,
+            difficulty: str | None) -> str:
+    """The command that makes this board again (board ``index`` of the series)."""
+    words = [f"thermomilp generate --size {height}x{width} --seed {seed}",
+             f"--strategy {strategy}", "--straight" if straight else "--curved",
+             f"--max-length {max_length}"]
+    if minimal_clues:
+        words.append("--minimal-clues")
+    elif missing_clues:
+        words.append(f"--missing-clues {missing_clues}")
+    if difficulty:
+        words.append(f"--difficulty {difficulty}")
+    return " ".join(words) + f" (board {index})"
 
 
 def _check_request(height: int, width: int, strategy: str, max_length: int,
