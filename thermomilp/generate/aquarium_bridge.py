@@ -1,4 +1,4 @@
-"""``generate --puzzle aquarium``: the Aquarium generator, when its module is present.
+"""``generate --puzzle aquarium``: the Aquarium generator, graded, when its module is present.
 
 The Aquarium generator (``thermomilp.generate.aquarium_gen.generate_aquarium``)
 is written on its own branch; until it is merged this bridge raises a clear
@@ -22,8 +22,14 @@ def aquarium_board(height: int, width: int, seed: int | str, index: int) -> Puzz
         raise AquariumUnavailable("generate --puzzle aquarium is not available in this build: "
                                   "the Aquarium generator (thermomilp.generate.aquarium_gen) "
                                   "is not installed") from exc
-    board = generate_aquarium(height, width, _int_seed(seed, index), minimal_clues=True)
-    return getattr(board, "puzzle", board)
+    try:
+        board = generate_aquarium(height, width, _int_seed(seed, index), minimal_clues=True)
+    except ValueError as exc:
+        raise AquariumUnavailable(f"cannot generate that Aquarium: {exc}") from exc
+    board = getattr(board, "puzzle", board)
+    from thermomilp.logic.grade import grade
+
+    return board.with_grade(grade(board))
 
 
 def _int_seed(seed: int | str, index: int) -> int:
