@@ -195,3 +195,22 @@ def test_bad_grade_line_is_a_puzzle_error():
     text = dumps(generate_thermometers(4, 4, 0).puzzle, "text").replace("grade: ", "grade: x")
     with pytest.raises(PuzzleError, match="grade"):
         loads(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 6), st.integers(2, 6), st.integers(0, 10**6))
+def test_backward_cell_cut_loses_no_rival(height, width, seed):
+    """Every rival changes a cell that runs against the line order (the lemma)."""
+    from thermomilp.puzzle import thermometers
+
+    rng = random.Random(seed)
+    paths = random_partition(height, width, rng, max_length=4)
+    tiling = PathTiling(height, width, paths, max_length=4)
+    order = LineOrder(height, width, rng)
+    for p in paths:  # any filling: the lemma needs no planting rule
+        tiling.set_level(p[0], rng.randint(0, len(p)))
+    rows, cols = tiling.clues()
+    unique = brute_force_count(thermometers(rows, cols, paths), 2) == 1
+    with_cut = find_rival(tiling, backward=order.backward(tiling.ones))
+    assert (with_cut is None) == unique
+    assert (find_rival(tiling) is None) == unique

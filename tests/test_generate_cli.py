@@ -13,6 +13,7 @@ from thermomilp.formats import load
 from thermomilp.logic.brute import brute_force_count
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances" / "thermometers"
+GENERATED = INSTANCES / "generated"
 
 
 def test_generate_writes_graded_unique_boards(tmp_path, capsys):
@@ -88,8 +89,15 @@ def test_check_bad_file_is_exit_2(tmp_path, capsys):
 def test_generated_instances_have_their_recorded_grade():
     from thermomilp.logic.grade import grade
 
-    generated = [p for p in sorted(INSTANCES.glob("*.txt")) if load(str(p)).grade]
-    assert len(generated) >= 6
+    from thermomilp.solve import enumerate_solutions
+
+    generated = sorted(GENERATED.glob("*.txt"))
+    expected = json.loads((INSTANCES.parent / "expected.json").read_text())
+    sizes = set()
     for path in generated:
         p = load(str(path))
+        sizes.add(p.shape)
         assert grade(p) == p.grade, path.name
+        assert list(enumerate_solutions(p, 2)) == [p.solution], path.name
+        assert expected[f"thermometers/generated/{path.name}"]["status"] == "unique"
+    assert {(10, 10), (12, 12), (15, 15)} <= sizes

@@ -4,10 +4,10 @@ Algorithm (``repair_unique``):
 
 1. Plant: a random tiling (``random_partition``) and a random level per
    thermometer give the filling ``x*``; the clues are read off ``x*``.
-2. Find a rival ``y != x*`` (``rivals.find_rival``): first in small windows
-   with everything outside fixed to ``x*`` (milliseconds each, only windows
-   where the tiling changed since they were last clean), then on the whole
-   board once every window is clean.
+2. Find a rival ``y != x*`` (``rivals.find_rival``): first in 6x6 windows,
+   then 12x12 windows, with everything outside fixed to ``x*`` (milliseconds
+   each, only windows where the board changed since they were last clean),
+   then on the whole board once every window is clean.
 3. Repair: pick adjacent cells ``p, s`` with ``y_p = 0, y_s = 1`` and make
    ``s`` follow ``p`` in one thermometer (``PathTiling.link``). The new arc
    ``x_s <= x_p`` holds in ``x*`` (we only pick pairs with ``x*_p = 1`` or
@@ -39,6 +39,7 @@ from thermomilp.generate.rivals import Window, find_rival, windows
 from thermomilp.puzzle import Cell, Grid
 
 WINDOW_SIZE, WINDOW_STEP = 6, 3
+WIDE_SIZE = 12
 NEAREST = True
 LEVEL_MOVE_SHARE = 0.5
 JOIN_ENDS = True
@@ -51,6 +52,7 @@ class RepairStats:
     level_moves: int     # level changes made
     window_solves: int   # window MILPs
     board_solves: int    # whole-board MILPs
+    proof: str = "milp"  # what ended the loop: "milp" (no rival) or "logic" (all decided)
 
 
 class LineOrder:
@@ -71,6 +73,15 @@ class LineOrder:
         pos = {node: k for k, node in enumerate(nodes)}
         self.label = {(r, c): "R" if pos[("r", r)] < pos[("c", c)] else "C"
                       for r in range(height) for c in range(width)}
+
+    def backward(self, ones: set[Cell]) -> set[Cell]:
+        """Cells whose change runs against the order: empty ``C`` cells, filled ``R`` cells.
+
+        Every rival of a board with all its clues changes one of them (the
+        difference of a rival is a balanced digraph, which has a cycle, and a
+        cycle cannot run forward only). The rival search uses this as its cut.
+        """
+        return {cell for cell, lab in self.label.items() if (cell in ones) == (lab == "R")}
 
     def levels(self, path: list[Cell], depth: int) -> list[int]:
         """Levels whose ``depth`` cells below are ``C`` and ``depth`` above are ``R``.
@@ -118,15 +129,19 @@ def repair_unique(height: int, width: int, rng: random.Random, *, max_length: in
     for plants in range(1, max_plants + 1):
         tiling, order = plant(height, width, rng, max_length=max_length, straight=straight,
                               depth=depth, ordered=ordered)
-        if _repair(tiling, order, depth, rng, budget, counts) and (accept is None
-                                                                     or accept(tiling)):
-            return tiling, RepairStats(plants, **counts)
+        proof = _repair(tiling, order, depth, rng, budget, counts)
+        if proof and (accept is None or accept(tiling)):
+            return tiling, RepairStats(plants, **counts, proof=proof)
     raise RuntimeError(f"no unique {height}x{width} board after {max_plants} plantings")
 
 
 def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random, budget: int,
-            counts: dict[str, int]) -> bool:
+            counts: dict[str, int]) -> str | None:
+    """Repair until unique; returns how uniqueness was shown, None when the budget ran out."""
+    # small windows first (lower indices are asked first), then wider ones
     all_windows = windows(tiling.height, tiling.width, WINDOW_SIZE, WINDOW_STEP)
+    if max(tiling.height, tiling.width) > WIDE_SIZE:
+        all_windows += windows(tiling.height, tiling.width, WIDE_SIZE, WIDE_SIZE // 2)
     small = len(all_windows) == 1  # the window is the board: ask the board directly
     dirty = set() if small else set(range(len(all_windows)))
     for _ in range(budget):
@@ -134,21 +149,23 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
         while dirty and rival is None:
             k = min(dirty)
             counts["window_solves"] += 1
-            rival = find_rival(tiling, window=all_windows[k], nearest=NEAREST)
+            rival = find_rival(tiling, window=all_windows[k], nearest=NEAREST,
+                               backward=order.backward(tiling.ones))
             if rival is None:
                 dirty.discard(k)
         if rival is None:
             fixed, status = _logic(tiling)
             if status == "solved":
-                return True  # propagation decided every cell: no rival can exist
+                return "logic"  # propagation decided every cell: no rival can exist
             counts["board_solves"] += 1
-            rival = find_rival(tiling, nearest=False, fixed=fixed)
+            rival = find_rival(tiling, nearest=False, fixed=fixed,
+                               backward=order.backward(tiling.ones))
             if rival is None:
-                return True
+                return "milp"
         touched = _kill(tiling, order, depth, rival, rng, counts)
         if not small:
             dirty |= {k for k, w in enumerate(all_windows) if any(c in w for c in touched)}
-    return False
+    return None
 
 
 def _logic(tiling: PathTiling) -> tuple[dict[Cell, int] | None, str]:

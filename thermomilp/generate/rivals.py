@@ -68,11 +68,17 @@ def tiling_formulation(tiling: PathTiling, rows: list[int | None], cols: list[in
 def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
                cols: list[int | None] | None = None, *, window: Window | None = None,
                time_limit: float | None = None, nearest: bool = False,
-               fixed: dict[Cell, int] | None = None) -> Grid | None:
+               fixed: dict[Cell, int] | None = None,
+               backward: set[Cell] | None = None) -> Grid | None:
     """A solution other than the planted one (within ``window`` if given), or None.
 
     ``fixed``: cells known to hold these values in every solution (the logic
     presolve's sound deductions), bounds for the whole-board model.
+    ``backward``: when every row and column has its clue and a line order
+    labels the cells (:class:`~thermomilp.generate.repair.LineOrder`), the
+    cells whose change would run against the order; every rival changes at
+    least one of them, so the no-good cut is written over these cells only
+    (a much stronger cut, see ``docs/generate.md``).
     ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
     difference is the smallest local swap -- the one a repair kills best.
 
@@ -93,7 +99,12 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     else:
         form, box = _window_formulation(tiling, rows, cols, window)
     inside_ones = [(r - box.top, c - box.left) for r, c in tiling.ones if (r, c) in box]
-    x = _solve_with_nogood(form, inside_ones, time_limit, nearest)
+    cut_cells = None
+    if backward is not None:
+        if any(v is None for v in list(rows) + list(cols)):
+            raise ValueError("the backward-cell cut needs every line clue")
+        cut_cells = {(r - box.top, c - box.left) for r, c in backward if (r, c) in box}
+    x = _solve_with_nogood(form, inside_ones, time_limit, nearest, cut_cells)
     if x is None:
         return None
     grid = [["#" if (r, c) in tiling.ones else "." for c in range(tiling.width)]
@@ -132,8 +143,12 @@ def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[i
 
 
 def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | None,
-                       nearest: bool) -> np.ndarray | None:
-    """The 0/1 cell vector of a solution of ``form`` other than ``ones``, or None."""
+                       nearest: bool, cut_cells: set[Cell] | None = None) -> np.ndarray | None:
+    """The 0/1 cell vector of a solution of ``form`` other than ``ones``, or None.
+
+    ``cut_cells``: write the no-good cut over these cells only (one of them
+    must change); None = over every cell (the canonical cut).
+    """
     import highspy
 
     from thermomilp.model.highs_model import build_highs
@@ -148,7 +163,14 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
         values = np.ones(n)
         idx = np.fromiter((r * W + c for r, c in ones), dtype=np.int64, count=len(ones))
         values[idx] = -1.0
-        h.addRow(1.0 - len(ones), np.inf, n, np.arange(n, dtype=np.int32), values)
+        if cut_cells is None:
+            h.addRow(1.0 - len(ones), np.inf, n, np.arange(n, dtype=np.int32), values)
+        else:
+            cols_k = np.array(sorted(r * W + c for r, c in cut_cells), dtype=np.int32)
+            if cols_k.size == 0:
+                return None  # no cell may change: no rival
+            coef = values[cols_k]
+            h.addRow(1.0 - float((coef < 0).sum()), np.inf, cols_k.size, cols_k, coef)
         if nearest:
             # minimise the Hamming distance to x*: the same row as the cut, as objective
             h.changeColsCost(n, np.arange(n, dtype=np.int32), values)

@@ -11,9 +11,9 @@ Two strategies:
 Then, optionally, clues are deleted while the board stays unique
 (:mod:`thermomilp.generate.clues`), the board is graded by the logic engine
 (:func:`thermomilp.logic.grade.grade`), and -- whatever the strategy -- it is
-proven unique once more by :func:`thermomilp.solve.solve` (cell MILP with a
-no-good cut after the sound interval presolve, the planted grid checked by
-:mod:`thermomilp.verify`) before it is returned. With ``difficulty`` (and no clue request of its own) clues are
+proven unique by the MILP (the cell model plus the no-good cut of the planted
+grid is infeasible, :func:`rivals.find_rival`) and its planted grid checked by
+:mod:`thermomilp.verify` before it is returned. With ``difficulty`` (and no clue request of its own) clues are
 deleted until the grade reaches it -- full-clue boards below 15x15 are rarely
 harder than ``probing`` -- and the whole attempt repeats until the grade
 matches.
@@ -83,6 +83,8 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
     depth, ordered = PLANTING[difficulty]
     stats: dict[str, Any] = {}
     for attempt in range(1, max_attempts + 1):
+        # has the MILP shown "no rival" for exactly the clues the board ends with?
+        milp_proven = True
         if strategy == "repair":
             from thermomilp.generate.repair import repair_unique
 
@@ -90,7 +92,9 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                                                  straight=straight, depth=depth,
                                                  ordered=ordered)
             for key, value in vars(repair_stats).items():
-                stats[key] = stats.get(key, 0) + value
+                if isinstance(value, int):
+                    stats[key] = stats.get(key, 0) + value
+            milp_proven = repair_stats.proof == "milp"
         else:
             tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
         rows, cols = tiling.clues()
@@ -101,6 +105,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
 
             rows_k, cols_k, deleted = delete_clues(
                 tiling, rows_k, cols_k, rng, count=None if minimal_clues else missing_clues)
+            milp_proven = milp_proven or deleted > 0  # the last deletion was a MILP proof
             if not minimal_clues and deleted < missing_clues:
                 _check_time(deadline, height, width)
                 continue  # this board cannot lose that many clues: try another
@@ -113,8 +118,9 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                 return GRADE_TO_DIFFICULTY[grade(board)] == difficulty
 
             if not hard_enough(rows_k, cols_k):
-                rows_k, cols_k, _ = delete_clues(tiling, rows_k, cols_k, rng,
-                                                 until=hard_enough)
+                rows_k, cols_k, deleted = delete_clues(tiling, rows_k, cols_k, rng,
+                                                       until=hard_enough)
+                milp_proven = milp_proven or deleted > 0
         puzzle = thermometers(rows_k, cols_k, tiling.paths(), solution=tiling.grid(),
                               name=f"thermomilp {height}x{width} seed {tag}",
                               source=_recipe(height, width, seed, index, strategy, straight,
@@ -122,7 +128,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                                              difficulty))
         board_grade = grade(puzzle)
         if difficulty is None or GRADE_TO_DIFFICULTY[board_grade] == difficulty:
-            _prove_unique(puzzle)
+            _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven)
             return Generated(puzzle.with_grade(board_grade), board_grade,
                              GRADE_TO_DIFFICULTY[board_grade], strategy, tag,
                              time.perf_counter() - start, attempt, stats)
@@ -188,20 +194,23 @@ def _reroll(height: int, width: int, rng: random.Random, max_length: int, straig
             raise
 
 
-def _prove_unique(puzzle: Puzzle) -> None:
-    """The MILP proof through the public solve path and its checker.
+def _prove_unique(puzzle: Puzzle, tiling: PathTiling, rows: list[int | None],
+                  cols: list[int | None], milp_proven: bool) -> None:
+    """The planted grid passes the independent checker, and the MILP finds no rival.
 
-    Interval propagation fixes the cells it decides first (sound deductions,
-    cross-checked against brute force in ``tests/test_logic_presolve.py``);
-    the MILP with the no-good cut of the planted grid then proves no other
-    solution exists.
+    The MILP question ("another solution than the planted one?") was usually
+    answered last by the loop that made the board (repair, reroll or clue
+    deletion) for exactly these clues: then it is not asked twice. When the
+    loop stopped because logic decided every cell, the MILP is asked here.
     """
-    from thermomilp.solve import solve
+    from thermomilp.generate.rivals import find_rival
+    from thermomilp.verify import solution_problems
 
-    result = solve(puzzle, presolve="intervals")
-    if result.status != "unique" or result.grid != puzzle.solution:
-        raise GenerationError(f"internal error: a generated board is {result.status}, "
-                              "not unique with its planted solution")
+    problems = solution_problems(puzzle, puzzle.solution or ())
+    if problems:
+        raise GenerationError(f"internal error: the planted grid breaks a rule: {problems[0]}")
+    if not milp_proven and find_rival(tiling, rows, cols) is not None:
+        raise GenerationError("internal error: a generated board has a second solution")
 
 
 def tiling_of(puzzle: Puzzle) -> PathTiling:
