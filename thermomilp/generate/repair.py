@@ -1,31 +1,38 @@
-"""The scaling strategy: plant a solution, then repair the tiling until no rival is left.
+"""The scaling strategy: plant a solution along a line order, then repair until no rival.
 
-Algorithm (``repair_unique``):
+Algorithm (``repair_unique``; the why is in ``docs/generate.md``):
 
-1. Plant: a random tiling (``random_partition``) and a random level per
-   thermometer give the filling ``x*``; the clues are read off ``x*``.
+1. Plant: a random tiling (``random_partition``) and a random order of the
+   rows and columns (:class:`LineOrder`). Each thermometer's level is put
+   where the ``depth`` cells below are ``C`` and the ``depth`` cells above are
+   ``R`` in that order (a share ``1 - ordered`` of thermometers get a free
+   random level). This rules out every rival that moves levels only near the
+   mercury surface. The clues are read off the planted filling ``x*``.
 2. Find a rival ``y != x*`` (``rivals.find_rival``): first in 6x6 windows,
    then 12x12 windows, with everything outside fixed to ``x*`` (milliseconds
    each, only windows where the board changed since they were last clean),
-   then on the whole board once every window is clean.
-3. Repair: pick adjacent cells ``p, s`` with ``y_p = 0, y_s = 1`` and make
-   ``s`` follow ``p`` in one thermometer (``PathTiling.link``). The new arc
-   ``x_s <= x_p`` holds in ``x*`` (we only pick pairs with ``x*_p = 1`` or
-   ``x*_s = 0``) and fails in ``y``, so ``y`` is gone while ``x*`` and the
-   clues stay. Of all such pairs we take one that leaves the fewest single-cell
-   thermometers after ``absorb_short`` (ties broken by the seeded RNG).
-4. When no pair exists (rare), move the level of one thermometer where ``x*``
-   and ``y`` differ; the clues change with it.
-5. Repeat from 2 until the whole-board question is infeasible (its cells
-   decided by interval propagation are fixed first, a sound presolve), or
-   propagation alone decides every cell: the board is unique. The generator
-   proves it once more with the plain MILP before it returns it. A move budget bounds the loop; when it runs out
-   the board is planted afresh.
+   then on the whole board once every window is clean, with the cells interval
+   propagation decides fixed. Every rival changes a *backward* cell of the
+   line order (``LineOrder.backward``), so the no-good cut runs over those only.
+3. Repair, either
+   a. (half the time, when the order allows it) re-plant the level of a
+      thermometer where ``y`` differs, one cell deeper in the order; or
+   b. pick adjacent cells ``p, s`` with ``y_p = 0, y_s = 1`` and make ``s``
+      follow ``p`` in one thermometer (``PathTiling.link``). The new arc
+      ``x_s <= x_p`` holds in ``x*`` (only pairs with ``x*_p = 1`` or
+      ``x*_s = 0`` qualify) and fails in ``y``: ``y`` is gone while ``x*`` and
+      the clues stay. The pair leaving the fewest single cells and cutting the
+      fewest links wins (ties by the seeded RNG); loose ends are joined to
+      neighbours where the filling allows.
+   When no pair qualifies (rare), a thermometer where ``y`` differs gets a
+   random level.
+4. Repeat from 2 until the whole-board question is infeasible, or propagation
+   alone decides every cell (the generator then asks the MILP itself). A move
+   budget bounds the loop; when it runs out the board is planted afresh.
 
-Cutting links to make room for the new arc can let other rivals in, so the
-loop is not monotone; in practice each repair kills a whole family of rivals
-(every rival using the same local swap) and the loop converges in a number of
-moves roughly proportional to the board's area.
+Cutting links to make room for a new arc can let other rivals in, so the
+loop is not monotone; the line-order planting keeps the number of rivals small
+enough that it converges in tens of moves even at 30x30.
 """
 
 from __future__ import annotations

@@ -133,7 +133,9 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                              GRADE_TO_DIFFICULTY[board_grade], strategy, tag,
                              time.perf_counter() - start, attempt, stats)
         _check_time(deadline, height, width)
-    raise GenerationError(f"no {difficulty} {height}x{width} board in {max_attempts} attempts")
+    raise GenerationError(f"no {difficulty} {height}x{width} board in {max_attempts} attempts"
+                          + (" (hard boards are rare below 15x15: try a larger size)"
+                             if difficulty == "hard" else ""))
 
 
 def _recipe(height: int, width: int, seed: int | str, index: int, strategy: str,
