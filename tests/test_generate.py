@@ -214,3 +214,8 @@ def test_backward_cell_cut_loses_no_rival(height, width, seed):
     with_cut = find_rival(tiling, backward=order.backward(tiling.ones))
     assert (with_cut is None) == unique
     assert (find_rival(tiling) is None) == unique
+
+
+def test_repair_respects_the_time_limit():
+    with pytest.raises(GenerationError, match="gave up"):
+        generate_thermometers(30, 30, 0, time_limit=0.3)

@@ -38,6 +38,7 @@ enough that it converges in tens of moves even at 30x30.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
 from thermomilp.generate.paths import PathTiling
@@ -124,26 +125,27 @@ def plant(height: int, width: int, rng: random.Random, *, max_length: int,
 
 def repair_unique(height: int, width: int, rng: random.Random, *, max_length: int = 6,
                   straight: bool = False, depth: int = 2, ordered: float = 1.0,
-                  max_plants: int = 50,
-                  accept=None) -> tuple[PathTiling, RepairStats]:
+                  max_plants: int = 50, accept=None,
+                  deadline: float | None = None) -> tuple[PathTiling, RepairStats]:
     """A tiling and planted filling whose clues have exactly one solution (module doc).
 
     ``accept(tiling)``, when given, may reject a unique board (e.g. wrong grade);
-    the search then plants afresh.
+    the search then plants afresh. ``deadline`` (a ``time.perf_counter()``
+    value): past it the loop raises :class:`TimeoutError`.
     """
     counts = {"moves": 0, "level_moves": 0, "window_solves": 0, "board_solves": 0}
     budget = 2 * (height + width) + 20
     for plants in range(1, max_plants + 1):
         tiling, order = plant(height, width, rng, max_length=max_length, straight=straight,
                               depth=depth, ordered=ordered)
-        proof = _repair(tiling, order, depth, rng, budget, counts)
+        proof = _repair(tiling, order, depth, rng, budget, counts, deadline)
         if proof and (accept is None or accept(tiling)):
             return tiling, RepairStats(plants, **counts, proof=proof)
     raise RuntimeError(f"no unique {height}x{width} board after {max_plants} plantings")
 
 
 def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random, budget: int,
-            counts: dict[str, int]) -> str | None:
+            counts: dict[str, int], deadline: float | None = None) -> str | None:
     """Repair until unique; returns how uniqueness was shown, None when the budget ran out."""
     # small windows first (lower indices are asked first), then wider ones
     all_windows = windows(tiling.height, tiling.width, WINDOW_SIZE, WINDOW_STEP)
@@ -152,6 +154,8 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
     small = len(all_windows) == 1  # the window is the board: ask the board directly
     dirty = set() if small else set(range(len(all_windows)))
     for _ in range(budget):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise TimeoutError("the repair loop ran out of time")
         rival = None
         while dirty and rival is None:
             k = min(dirty)

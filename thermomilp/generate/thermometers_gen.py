@@ -88,9 +88,13 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
         if strategy == "repair":
             from thermomilp.generate.repair import repair_unique
 
-            tiling, repair_stats = repair_unique(height, width, rng, max_length=max_length,
-                                                 straight=straight, depth=depth,
-                                                 ordered=ordered)
+            try:
+                tiling, repair_stats = repair_unique(height, width, rng, max_length=max_length,
+                                                     straight=straight, depth=depth,
+                                                     ordered=ordered, deadline=deadline)
+            except TimeoutError:
+                _check_time(deadline, height, width)
+                raise
             for key, value in vars(repair_stats).items():
                 if isinstance(value, int):
                     stats[key] = stats.get(key, 0) + value
