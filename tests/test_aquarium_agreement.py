@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pathlib
 import random
 
 import pytest
@@ -18,6 +19,7 @@ from thermomilp.model.formulation import formulate
 from thermomilp.solve import enumerate_solutions, solve
 
 LIMIT = 30
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def boards(n: int, seed: int) -> list:
@@ -69,7 +71,7 @@ def test_other_backends_agree(backend, formulation):
 @pytest.mark.parametrize("backend", ["highs", "pulp", "pyomo"])
 def test_compact_and_cell_agree_on_thermometers(backend):
     for name in ("t03_6x6", "t07_5x5_two_solutions", "t08_4x4_no_solution"):
-        puzzle = load(f"instances/thermometers/{name}.txt")
+        puzzle = load(ROOT / "instances" / "thermometers" / f"{name}.txt")
         cell = solve(puzzle, backend, formulation="cell")
         compact = solve(puzzle, backend, formulation="compact")
         assert (cell.status, cell.grid) == (compact.status, compact.grid) or (

@@ -15,7 +15,6 @@ from aquarium_boards import partition, public_6x6, random_board
 from thermomilp import loads
 from thermomilp.errors import PuzzleError, WaterlineRuleWarning
 from thermomilp.formats import FORMATS, detect, dumps
-from thermomilp.formats import puzzlink
 from thermomilp.generate.aquarium_gen import generate_aquarium, random_tanks
 from thermomilp.puzzle import aquarium, grid_from_levels
 from thermomilp.verify import solution_problems
@@ -225,3 +224,29 @@ def test_json_errors(text, message):
 
     with pytest.raises(PuzzleError, match=re.escape(message)):
         loads(text, "board.json")
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(VALID + [""]), st.binary(max_size=40), st.integers(0, 400))
+def test_fuzz_raw_bytes_through_load(text, noise, where):
+    """Bytes spliced into a valid file and read from disk: a puzzle or a PuzzleError."""
+    import os
+    import tempfile
+
+    from thermomilp import load
+
+    raw = text.encode()
+    k = where % (len(raw) + 1)
+    data = raw[:k] + noise + raw[k:]
+    fd, name = tempfile.mkstemp(suffix=".txt")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", WaterlineRuleWarning)
+            try:
+                load(name)
+            except PuzzleError as exc:
+                assert str(exc).startswith(name)
+    finally:
+        os.unlink(name)

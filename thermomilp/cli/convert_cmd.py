@@ -10,7 +10,7 @@ def register(sub) -> None:
     p = sub.add_parser("convert", help="convert a puzzle file to another format")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--to", required=True, metavar="FORMAT",
-                   help="json, text, janko, site, ... (see docs/formats.md)")
+                   help="json, text, janko, site, aquarium-task, puzzlink, ... (see docs/formats.md)")
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     p.set_defaults(func=run)
 

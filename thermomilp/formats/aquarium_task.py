@@ -13,9 +13,9 @@ The form we support, for an n x n board::
   tanks from 0; any numbering works, a tank is the set of cells sharing an
   id and must be orthogonally connected).
 
-Example (4x4)::
+Example (4x4, every clue given; ``generate_aquarium(4, 4, 1, minimal_clues=False)``)::
 
-    1_2_3_1_2_1_3_1;0,0,1,1,2,0,1,1,2,3,3,1,2,3,3,1
+    0_2_2_2_0_0_3_3;0,1,1,1,0,2,1,2,0,2,2,2,0,2,2,2
 
 Telling it from a Thermometers task string: that one has one group per
 thermometer, each starting with a direction code and so never a single group

@@ -17,10 +17,9 @@
 
 Uniqueness is proved by the subset-sum DP counter
 (:func:`thermomilp.logic.aquarium_dp.dp_count` with limit 2, the planted
-solution passed in to order the branches so a rival is met early). A
-minimal 10x10 takes a fraction of a second; 15x15 boards, whose minimal
-clue sets leave the line filters weak, take from one second to about a
-minute (``benchmarks/aquarium_generate.py``, ``docs/aquarium.md``). Everything is drawn from one
+solution passed in to order the branches). A minimal 10x10 takes about
+0.02 s, a 15x15 a few seconds (``benchmarks/aquarium_generate.py``,
+``docs/aquarium.md``). Everything is drawn from one
 ``random.Random(seed)``: the same seed gives the same board.
 """
 
