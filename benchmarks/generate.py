@@ -6,8 +6,9 @@ For each size and strategy it generates boards with seeds ``bench:0``,
 ``bench:1``, ... and reports the median and 90th-percentile seconds per
 board, the grades, and -- for ``reroll``, capped by ``--budget`` seconds per
 board -- how many boards it gave up on. Each board is proven unique by the
-MILP inside the generator; boards up to 8x8 are also counted by the
-independent brute force. Prints a Markdown table for ``docs/generate.md``.
+MILP inside the generator, and counted again outside the timing by the
+independent brute force (up to 8x8) and the logic engine's search counter
+(up to ``--verify-up-to``, 15 by default). Prints a Markdown table for ``docs/generate.md``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> None:
     from thermomilp.generate.thermometers_gen import GenerationError, generate_thermometers
     from thermomilp.logic.brute import brute_force_count
+    from thermomilp.logic.search import search_count
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--boards", type=int, default=10)
@@ -36,6 +38,8 @@ def main() -> None:
     ap.add_argument("--sizes", default="6,10,15,20,30")
     ap.add_argument("--strategies", default="repair,reroll")
     ap.add_argument("--straight", action="store_true")
+    ap.add_argument("--verify-up-to", type=int, default=15, dest="verify_up_to",
+                    help="count solutions with the logic search counter up to this size")
     args = ap.parse_args()
     rows = []
     for n in (int(s) for s in args.sizes.split(",")):
@@ -58,9 +62,11 @@ def main() -> None:
                     continue
                 times.append(time.perf_counter() - start)
                 grades[g.grade] += 1
+                # independent of the MILP: brute force when small, the logic's search counter
                 if n <= 8:
-                    assert brute_force_count(g.puzzle.with_clues(g.puzzle.rows, g.puzzle.cols),
-                                             2) == 1
+                    assert brute_force_count(g.puzzle, 2) == 1
+                if n <= args.verify_up_to:
+                    assert search_count(g.puzzle, "intervals", 2) == 1
                 print(f"{n}x{n} {strategy} board {i}: {times[-1]:.2f} s {g.grade} {g.stats}",
                       file=sys.stderr, flush=True)
             med = f"{statistics.median(times):.2f}" if times else "-"

@@ -89,6 +89,7 @@ def test_check_bad_file_is_exit_2(tmp_path, capsys):
 def test_generated_instances_have_their_recorded_grade():
     from thermomilp.logic.grade import grade
 
+    from thermomilp.logic.search import search_count
     from thermomilp.solve import enumerate_solutions
 
     generated = sorted(GENERATED.glob("*.txt"))
@@ -99,5 +100,6 @@ def test_generated_instances_have_their_recorded_grade():
         sizes.add(p.shape)
         assert grade(p) == p.grade, path.name
         assert list(enumerate_solutions(p, 2)) == [p.solution], path.name
+        assert search_count(p, "intervals", 2) == 1, path.name  # independent of the MILP
         assert expected[f"thermometers/generated/{path.name}"]["status"] == "unique"
     assert {(10, 10), (12, 12), (15, 15)} <= sizes
