@@ -219,3 +219,9 @@ def test_backward_cell_cut_loses_no_rival(height, width, seed):
 def test_repair_respects_the_time_limit():
     with pytest.raises(GenerationError, match="gave up"):
         generate_thermometers(30, 30, 0, time_limit=0.3)
+
+
+def test_grade_round_trips_in_json_too():
+    p = generate_thermometers(5, 5, 3).puzzle
+    q = loads(dumps(p, "json"))
+    assert q.grade == p.grade and q == p and q.solution == p.solution
