@@ -6,7 +6,6 @@ import importlib.util
 import json
 from pathlib import Path
 
-import pytest
 
 from thermomilp.cli.main import main
 from thermomilp.formats import load

@@ -95,12 +95,17 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             except TimeoutError:
                 _check_time(deadline, height, width)
                 raise
+            except RuntimeError as exc:  # budget exhausted, or HiGHS undecided
+                raise GenerationError(f"{height}x{width}: {exc}") from exc
             for key, value in vars(repair_stats).items():
                 if isinstance(value, int):
                     stats[key] = stats.get(key, 0) + value
             milp_proven = repair_stats.proof == "milp"
         else:
-            tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
+            try:
+                tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
+            except RuntimeError as exc:
+                raise GenerationError(f"{height}x{width}: {exc}") from exc
         rows, cols = tiling.clues()
         rows_k: list[int | None] = list(rows)
         cols_k: list[int | None] = list(cols)
@@ -196,7 +201,9 @@ def _reroll(height: int, width: int, rng: random.Random, max_length: int, straig
             if find_rival(tiling, time_limit=remaining) is None:
                 return tiling
         except RuntimeError:
-            _check_time(deadline, height, width)
+            if deadline is not None:  # HiGHS stopped at our time limit
+                raise GenerationError(f"gave up: no {height}x{width} board within the time "
+                                      "limit") from None
             raise
 
 
