@@ -102,3 +102,15 @@ def test_generated_instances_have_their_recorded_grade():
         assert search_count(p, "intervals", 2) == 1, path.name  # independent of the MILP
         assert expected[f"thermometers/generated/{path.name}"]["status"] == "unique"
     assert {(10, 10), (12, 12), (15, 15)} <= sizes
+
+
+def test_check_never_reports_a_wrong_infeasible(capsys):
+    """A board HiGHS 1.16 calls infeasible with default options (it has a solution)."""
+    repro = Path(__file__).resolve().parent.parent / "benchmarks" / \
+        "highs_wrong_infeasible_15x15.txt"
+    main(["check", "--format", "json", str(repro)])
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] in ("unique", "error")  # never "infeasible": the file's grid checks
+    from thermomilp.logic.search import search_count
+
+    assert search_count(load(str(repro)), "intervals", 2) == 1

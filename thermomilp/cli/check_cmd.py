@@ -10,7 +10,9 @@ not unique, and whether the solution stored in the file is the one found.
      "recorded_grade": "probing", "second": null, "solution_matches": true,
      "time_s": 0.01}
 
-``status`` is ``unique``, ``multiple``, ``infeasible`` or ``error``. Exit
+``status`` is ``unique``, ``multiple``, ``infeasible`` or ``error`` (also
+when the engine misses the solution stored in the file, which the
+independent checker accepts: a count that cannot be trusted is not printed). Exit
 code: 0 when every board is unique, 1 when some board is not (or the count
 failed), 2 for a file that cannot be read.
 """
@@ -47,6 +49,7 @@ def check_board(puzzle, limit: int, backend: str = "highs", solver: str = "highs
                 time_limit: float | None = None) -> dict[str, Any]:
     """The check record of one board (without the ``file`` key)."""
     from thermomilp.solve import SolveError, enumerate_solutions
+    from thermomilp.verify import solution_problems
 
     start = time.perf_counter()
     record: dict[str, Any] = {"puzzle": puzzle.kind}
@@ -61,6 +64,15 @@ def check_board(puzzle, limit: int, backend: str = "highs", solver: str = "highs
         record["capped"] = len(found) >= limit
         record["status"] = ("infeasible" if not found else
                             "unique" if len(found) == 1 else "multiple")
+        stored_ok = puzzle.solution is not None and not solution_problems(puzzle,
+                                                                           puzzle.solution)
+        if stored_ok and puzzle.solution not in found and len(found) < limit:
+            # the file's solution passes the independent checker but the engine
+            # missed it (HiGHS 1.16 can call a feasible model infeasible):
+            # report an error, never a wrong count
+            record.update(status="error", solutions=None,
+                          error=f"{solver} missed the file's own solution (checked by "
+                                "thermomilp.verify): the count cannot be trusted")
     record["grade"], record["difficulty"] = _grade(puzzle)
     record["recorded_grade"] = puzzle.grade
     record["second"] = list(found[1]) if len(found) > 1 else None

@@ -79,6 +79,10 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     cells whose change would run against the order; every rival changes at
     least one of them, so the no-good cut is written over these cells only
     (a much stronger cut, see ``docs/generate.md``).
+    Whole-board "no rival" answers are confirmed by a second solve with HiGHS
+    presolve off (see ``_solve_with_nogood``); window answers are not (a
+    window that misses a rival only costs time, never a wrong board). Every
+    rival returned is checked against the clues and the thermometers.
     ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
     difference is the smallest local swap -- the one a repair kills best.
 
@@ -104,7 +108,8 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         if any(v is None for v in list(rows) + list(cols)):
             raise ValueError("the backward-cell cut needs every line clue")
         cut_cells = {(r - box.top, c - box.left) for r, c in backward if (r, c) in box}
-    x = _solve_with_nogood(form, inside_ones, time_limit, nearest, cut_cells)
+    x = _solve_with_nogood(form, inside_ones, time_limit, nearest, cut_cells,
+                           confirm=window is None)
     if x is None:
         return None
     grid = [["#" if (r, c) in tiling.ones else "." for c in range(tiling.width)]
@@ -112,7 +117,28 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     for k, value in enumerate(x):
         r, c = divmod(k, box.width)
         grid[box.top + r][box.left + c] = "#" if value else "."
-    return tuple("".join(row) for row in grid)
+    rival = tuple("".join(row) for row in grid)
+    _check_rival(tiling, rows, cols, rival)
+    return rival
+
+
+def _check_rival(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
+                 rival: Grid) -> None:
+    """A rival must be a solution other than the planted one; else the engine erred."""
+    problems = []
+    if rival == tiling.grid():
+        problems.append("it is the planted grid")
+    for i, clue in enumerate(rows):
+        if clue is not None and rival[i].count("#") != clue:
+            problems.append(f"row {i} breaks its clue")
+    for j, clue in enumerate(cols):
+        if clue is not None and sum(row[j] == "#" for row in rival) != clue:
+            problems.append(f"column {j} breaks its clue")
+    for (ra, ca), (rb, cb) in tiling.succ.items():
+        if rival[rb][cb] == "#" and rival[ra][ca] != "#":
+            problems.append(f"mercury in {(rb, cb)} above an empty {(ra, ca)}")
+    if problems:
+        raise RuntimeError(f"HiGHS returned a rival that is not a solution: {problems[0]}")
 
 
 def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
@@ -143,7 +169,8 @@ def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[i
 
 
 def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | None,
-                       nearest: bool, cut_cells: set[Cell] | None = None) -> np.ndarray | None:
+                       nearest: bool, cut_cells: set[Cell] | None = None,
+                       confirm: bool = True) -> np.ndarray | None:
     """The 0/1 cell vector of a solution of ``form`` other than ``ones``, or None.
 
     ``cut_cells``: write the no-good cut over these cells only (one of them
@@ -153,7 +180,12 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
 
     from thermomilp.model.highs_model import build_highs
 
-    for presolve in ("choose", "off"):  # "off": HiGHS 1.16 presolve can end in "Solve error"
+    # HiGHS 1.16 with presolve on can end in "Solve error" and can even call a
+    # feasible model infeasible (benchmarks/highs_wrong_infeasible_15x15.txt).
+    # A "no rival" answer is what makes a board unique, so with ``confirm`` it
+    # must be given twice: with presolve on, then again with presolve off.
+    status = None
+    for presolve in ("choose", "off"):
         h = build_highs(form, names=False)
         h.setOptionValue("random_seed", 0)
         h.setOptionValue("presolve", presolve)
@@ -176,9 +208,9 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
             h.changeColsCost(n, np.arange(n, dtype=np.int32), values)
         h.run()
         status = h.getModelStatus()
-        if status == highspy.HighsModelStatus.kInfeasible:
-            return None
         if status == highspy.HighsModelStatus.kOptimal:
             return np.asarray(h.getSolution().col_value) > 0.5
+        if status == highspy.HighsModelStatus.kInfeasible and (presolve == "off" or not confirm):
+            return None
     raise RuntimeError(f"HiGHS could not decide the rival question: "
                        f"{h.modelStatusToString(status)}")
