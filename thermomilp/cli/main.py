@@ -29,6 +29,8 @@ COMMANDS = [
     "thermomilp.cli.export_cmd",
     "thermomilp.cli.grade_cmd",
     "thermomilp.cli.analyze_cmd",
+    "thermomilp.cli.generate_cmd",
+    "thermomilp.cli.check_cmd",
 ]
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3

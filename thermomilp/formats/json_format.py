@@ -7,7 +7,9 @@
  "regions": [[0,0,1], [0,1,1], [1,0,2]]}
 ```
 
-Optional keys: ``name``, ``source``, ``solution`` (rows of ``#``/``.``).
+Optional keys: ``name``, ``source``, ``solution`` (rows of ``#``/``.``),
+``grade`` (``intervals``, ``probing`` or ``search``: the logic grade a
+generator recorded).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from typing import Any
 from thermomilp.errors import PuzzleError
 from thermomilp.puzzle import Puzzle, aquarium, thermometers
 
-KNOWN_KEYS = {"puzzle", "rows", "cols", "thermometers", "regions", "name", "source", "solution"}
+KNOWN_KEYS = {"puzzle", "rows", "cols", "thermometers", "regions", "name", "source", "solution",
+              "grade"}
+GRADES = ("intervals", "probing", "search")  # thermomilp.logic.grade.GRADES
 
 
 def looks_like(text: str) -> bool:
@@ -47,6 +51,9 @@ def read(text: str) -> Puzzle:
             if not isinstance(data[key], str):
                 raise PuzzleError(f"\"{key}\" must be a string")
             meta[key] = data[key]
+    grade = data.get("grade")
+    if grade is not None and grade not in GRADES:
+        raise PuzzleError(f"\"grade\" must be one of {', '.join(GRADES)}")
     solution = data.get("solution")
     if solution is not None and (not isinstance(solution, list)
                                  or not all(isinstance(s, str) for s in solution)):
@@ -55,12 +62,12 @@ def read(text: str) -> Puzzle:
         therms = data.get("thermometers")
         if not isinstance(therms, list):
             raise PuzzleError("a thermometers puzzle needs a \"thermometers\" list")
-        return thermometers(rows, cols, therms, solution=solution, **meta)
+        return thermometers(rows, cols, therms, solution=solution, **meta).with_grade(grade)
     regions = data.get("regions")
     if not isinstance(regions, list):
         raise PuzzleError("an aquarium puzzle needs a \"regions\" list of [row, col, id]")
     return aquarium(rows, cols, _region_grid(regions, len(rows), len(cols)), solution=solution,
-                    **meta)
+                    **meta).with_grade(grade)
 
 
 def _clue_list(data: dict, key: str) -> list:
@@ -101,6 +108,8 @@ def to_dict(puzzle: Puzzle) -> dict[str, Any]:
             data[key] = getattr(puzzle, key)
     if puzzle.solution is not None:
         data["solution"] = list(puzzle.solution)
+    if puzzle.grade is not None:
+        data["grade"] = puzzle.grade
     return data
 
 
