@@ -144,3 +144,49 @@ def test_highs_presolve_solve_error_is_worked_around(backend):
     r = solve(p, backend)
     assert r.status == "unique"
     assert [r.grid] == list(brute_force_solutions(p, 2))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_highs_false_infeasible_is_caught_by_the_second_opinion(backend):
+    # HiGHS 1.16 with default options calls this feasible board infeasible;
+    # every "infeasible" verdict is re-asked in another configuration.
+    from conftest import ROOT
+
+    p = load(ROOT / "benchmarks" / "highs_wrong_infeasible_15x15.txt")
+    r = solve(p, backend)
+    assert r.status == "unique"
+    assert solution_problems(p, r.grid) == []
+
+
+class _DoubtingSession(Session):
+    """First says infeasible, then (second opinion) finds a solution."""
+
+    backend, solver = "highs", "doubt"
+
+    def __init__(self, form, options, grid):
+        super().__init__(form, options)
+        self.ones = frozenset((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row)
+                              if ch == "#")
+        self.asked = 0
+
+    def solve(self, time_limit=None):
+        return Outcome("infeasible")
+
+    def second_opinion(self, time_limit=None):
+        self.asked += 1
+        return Outcome("feasible", self.ones) if self.asked == 1 else Outcome("infeasible")
+
+    def exclude(self, ones):
+        pass
+
+
+def test_an_infeasible_verdict_is_always_re_asked(monkeypatch):
+    import importlib
+
+    solve_module = importlib.import_module("thermomilp.solve")
+    p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
+    monkeypatch.setattr(solve_module, "open_session",
+                        lambda form, backend, solver, options, *rest:
+                        _DoubtingSession(form, options, p.solution))
+    r = solve_module.solve(p)
+    assert r.status == "unique" and r.grid == p.solution

@@ -125,6 +125,9 @@ class _Search:
     def next_solution(self) -> tuple[str, Grid | None, str]:
         """("feasible", grid, "") or (status, None, message); the grid is verified."""
         outcome = self.session.solve(self.remaining())
+        if outcome.status == "infeasible":
+            # No checker can verify "infeasible": get a second opinion first.
+            outcome = self.session.second_opinion(self.remaining())
         if outcome.status != "feasible":
             return outcome.status, None, outcome.message
         grid = _grid_of(self.puzzle, outcome.ones or frozenset())

@@ -57,6 +57,19 @@ class Session(ABC):
     def exclude(self, ones: frozenset[Cell]) -> None:
         """Add sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1 for the solution ``ones``."""
 
+    def second_opinion(self, time_limit: float | None = None) -> Outcome:
+        """Solve again in a different configuration of the same engine.
+
+        The solve layer asks for it whenever an engine says "infeasible" --
+        the one verdict the checker cannot verify. HiGHS 1.16 has been caught
+        calling a feasible board infeasible
+        (benchmarks/highs_wrong_infeasible_15x15.txt), so its sessions re-solve
+        with presolve off and another random seed; a feasible answer then
+        goes through the checker like any other. Engines with no known fault
+        of this kind keep their first verdict.
+        """
+        return Outcome("infeasible")
+
     def complete_values(self, values: list[float | None]) -> list[float] | None:
         """The values of the model's variables (in ``form`` order) with the gaps of
         unconstrained variables filled; None if any other value is missing.

@@ -72,6 +72,16 @@ class HighsSession(Session):
             return Outcome("timeout", message="HiGHS reached the time limit")
         return Outcome("error", message=f"HiGHS ended with status {h.modelStatusToString(status)}")
 
+    def second_opinion(self, time_limit: float | None = None) -> Outcome:
+        h, seed = self.h, self.options.seed or 0
+        h.setOptionValue("presolve", "off")
+        h.setOptionValue("random_seed", seed + 1)
+        try:
+            return self.solve(time_limit)
+        finally:
+            h.setOptionValue("presolve", "choose")
+            h.setOptionValue("random_seed", seed)
+
     def _rerun_without_presolve(self):
         """HiGHS 1.16's MIP presolve can reduce a feasible board to an empty model
         whose postsolved point violates a bound, ending in "Solve error"

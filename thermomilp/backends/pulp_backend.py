@@ -148,10 +148,18 @@ class PulpSession(Session):
             new_highs(options.verbose)  # PuLP's HiGHS would print the HiGHS banner on stdout
         pulp_solver(solver, options, None)  # fail now, not at the first solve
 
-    def solve(self, time_limit: float | None = None) -> Outcome:
+    def second_opinion(self, time_limit: float | None = None) -> Outcome:
+        if self.solver != "highs":
+            return Outcome("infeasible")
+        return self.solve(time_limit, {"presolve": "off",
+                                       "random_seed": (self.options.seed or 0) + 1})
+
+    def solve(self, time_limit: float | None = None, engine_options: dict | None = None) -> Outcome:
         engine = f"{self.solver} via PuLP"
         try:
             solver = pulp_solver(self.solver, self.options, time_limit)
+            if engine_options:
+                solver.optionsDict.update(engine_options)
             if self.solver == "highs":
                 set_highs_threads(self.options.threads)
             start = time.perf_counter()

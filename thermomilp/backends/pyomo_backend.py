@@ -193,6 +193,21 @@ class PyomoSession(Session):
         else:
             self.engine = _Shell(solver, options)
 
+    def second_opinion(self, time_limit: float | None = None) -> Outcome:
+        if self.solver != "highs":
+            return Outcome("infeasible")
+        extra = self.engine.engine.config.solver_options
+        extra["presolve"] = "off"
+        extra["random_seed"] = (self.options.seed or 0) + 1
+        try:
+            return self.solve(time_limit)
+        finally:
+            del extra["presolve"]
+            if self.options.seed is None:
+                del extra["random_seed"]
+            else:
+                extra["random_seed"] = int(self.options.seed)
+
     def solve(self, time_limit: float | None = None) -> Outcome:
         for var in self.variables:
             if not var.fixed:
