@@ -18,6 +18,9 @@ class HighsSession(Session):
         import highspy
 
         self._hs = highspy
+        # Any feasible point answers a feasibility model: stopping at the first
+        # one (kSolutionLimit) is as good as optimal.
+        self._found = (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kSolutionLimit)
         self.h = build_highs(form, names=False, verbose=options.verbose)
         self.n = form.height * form.width
         h = self.h
@@ -31,7 +34,7 @@ class HighsSession(Session):
         h.setOptionValue("time_limit", float(time_limit) if time_limit else float("inf"))
         h.run()
         status = h.getModelStatus()
-        if status == hs.HighsModelStatus.kOptimal:
+        if status in self._found:
             values = np.asarray(h.getSolution().col_value)
             return Outcome("feasible", self.ones_from_values(values))
         if status == hs.HighsModelStatus.kInfeasible:
