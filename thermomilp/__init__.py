@@ -7,8 +7,8 @@ The classroom path::
     r = thermomilp.solve(p, backend="pyomo")
     print(r)
 
-Heavy libraries (PuLP, Pyomo, highspy) are imported only when a model is
-built, so importing the package is cheap.
+Heavy libraries (PuLP, Pyomo, highspy, numpy) are imported only when a
+model is built, so importing the package is cheap.
 """
 
 from __future__ import annotations
@@ -18,16 +18,15 @@ from thermomilp.errors import (ConfigError, NotMonotoneError, PuzzleError, Solve
 from thermomilp.formats import dumps, load, loads
 from thermomilp.puzzle import Puzzle, Vessel, aquarium, grid_from_levels, levels_from_grid, thermometers
 from thermomilp.verify import is_solution, solution_problems
+# Bound eagerly: the submodule ``thermomilp.solve`` would otherwise shadow the
+# function ``thermomilp.solve`` as soon as anything imported the submodule.
+from thermomilp.solve import (SolveResult, count_solutions, enumerate_solutions, is_unique,
+                              solve)
 
-__version__ = "0.1.0"
+from thermomilp.version import __version__  # noqa: E402,F401
 
 
 def __getattr__(name: str):
-    # Solving pulls in numpy and the backends: load it on first use.
-    if name in ("solve", "is_unique", "count_solutions", "enumerate_solutions", "SolveResult"):
-        import thermomilp.solve as _solve
-
-        return getattr(_solve, name)
     if name == "build_model":
         from thermomilp.model import build_model
 

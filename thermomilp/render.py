@@ -8,12 +8,9 @@ An unsolved board shows ``◌`` bulbs and ``·`` tube cells.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Any, Sequence
 
 from thermomilp.puzzle import Puzzle
-
-if TYPE_CHECKING:
-    from thermomilp.solve import SolveResult
 
 
 def _clue(v: int | None) -> str:
@@ -93,7 +90,8 @@ def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
     return "\n".join(lines)
 
 
-def render_result(result: "SolveResult") -> str:
+def render_result(result: Any) -> str:
+    """A :class:`thermomilp.solve.SolveResult` as text (duck-typed: render sits below solve)."""
     puzzle = result.puzzle
     out = []
     if puzzle is not None and result.grid is not None:

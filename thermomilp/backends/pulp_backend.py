@@ -33,7 +33,7 @@ class PulpSession(Session):
         self.solver = solver
         self.prob, self.x = build_pulp(form)
         if solver == "highs":
-            new_highs()  # PuLP's HiGHS would print the HiGHS banner on stdout
+            new_highs(options.verbose)  # PuLP's HiGHS would print the HiGHS banner on stdout
 
     def solve(self, time_limit: float | None = None) -> Outcome:
         import pulp

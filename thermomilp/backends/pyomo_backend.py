@@ -24,7 +24,7 @@ class PyomoSession(Session):
             raise SolverUnavailable(f"solver {solver!r} is not wired to the pyomo backend")
         from pyomo.contrib.solver.solvers.highs import Highs
 
-        new_highs()  # keep the HiGHS banner off stdout
+        new_highs(options.verbose)  # keep the HiGHS banner off stdout
 
         self.engine = Highs()
         self.engine.config.load_solutions = False

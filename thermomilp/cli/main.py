@@ -21,6 +21,8 @@ COMMANDS = [
     "thermomilp.cli.show_cmd",
     "thermomilp.cli.convert_cmd",
     "thermomilp.cli.config_cmd",
+    "thermomilp.cli.hint_cmd",
+    "thermomilp.cli.explain_cmd",
     "thermomilp.cli.batch_cmd",
 ]
 
@@ -31,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="thermomilp",
         description="MILP models, logic and generators for Thermometers and Aquarium puzzles.")
-    from thermomilp import __version__
+    from thermomilp.version import __version__
 
     parser.add_argument("--version", action="version", version=f"thermomilp {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -71,7 +73,7 @@ def add_solver_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, help="engine threads")
     parser.add_argument("--seed", type=int, help="engine random seed")
     parser.add_argument("--presolve", choices=("none", "intervals", "probing"),
-                        help="fix cells by logic before the MILP (default: none)")
+                        help="fix cells by logic before the MILP (default: probing)")
     parser.add_argument("--verbose", action="store_true", help="show the engine's log (stderr)")
 
 

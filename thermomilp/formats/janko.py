@@ -44,7 +44,7 @@ def _sections(text: str) -> dict[str, list[tuple[int, str]]]:
         if not stripped:
             continue
         key = stripped.lower()
-        if " " not in key and key.isalpha():
+        if " " not in key and key.isalpha() and len(key) > 1:  # "x" is a solution cell
             if key in sections and key in SECTIONS:
                 raise PuzzleError(f"section {key!r} appears twice", line=n)
             current = sections.setdefault(key, []) if key in SECTIONS else None

@@ -29,7 +29,8 @@ def new_highs(verbose: bool = False) -> Any:
     """A ``highspy.Highs`` whose start-up banner does not reach stdout.
 
     HiGHS prints its banner on stdout when the first instance is created,
-    which would corrupt ``--format json`` output; we send it to stderr.
+    which would corrupt ``--format json`` output; it goes to stderr when
+    ``verbose`` and nowhere otherwise.
     """
     import highspy
 
@@ -39,12 +40,14 @@ def new_highs(verbose: bool = False) -> Any:
     else:
         sys.stdout.flush()
         saved = os.dup(1)
+        sink = os.open(os.devnull, os.O_WRONLY)
         try:
-            os.dup2(2, 1)
+            os.dup2(2 if verbose else sink, 1)
             h = highspy.Highs()
         finally:
             os.dup2(saved, 1)
             os.close(saved)
+            os.close(sink)
         _BANNER_SHOWN = True
     h.setOptionValue("output_flag", bool(verbose))
     return h

@@ -1,0 +1,134 @@
+"""Solving on every backend: instances, the janko corpus, agreement with brute force,
+and the checker standing between a misbehaving engine and the user."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import INSTANCES, janko_files, needs_corpus
+from thermomilp.backends.base import Outcome, Session
+from thermomilp.formats import load
+from thermomilp.generate.random_board import planted_board
+from thermomilp.logic.brute import brute_force_count, brute_force_solutions
+from thermomilp.puzzle import levels_from_grid
+from thermomilp.solve import count_solutions, enumerate_solutions, is_unique, solve
+from thermomilp.verify import solution_problems
+
+BACKENDS = ["highs", "pulp", "pyomo"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_instances_give_their_expected_result(backend, expected):
+    for rel, want in expected.items():
+        if not rel.startswith("thermometers/"):
+            continue
+        p = load(INSTANCES / rel)
+        r = solve(p, backend)
+        assert r.status == want["status"], rel
+        if r.grid is not None:
+            assert solution_problems(p, r.grid) == []
+            assert r.levels == levels_from_grid(p, r.grid)
+        if p.solution is not None and want["status"] == "unique":
+            assert r.grid == p.solution, rel
+        if want["status"] == "multiple":
+            assert r.second is not None and r.second != r.grid
+            assert solution_problems(p, r.second) == []
+        assert brute_force_count(p, 5) == want["solutions"], rel
+
+
+@needs_corpus
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_janko_corpus_is_unique_and_matches_published_solution(backend):
+    for path in janko_files():
+        p = load(path)
+        r = solve(p, backend)
+        assert r.status == "unique", path.name
+        assert r.grid == p.solution, path.name
+
+
+def _random_boards(count: int, seed: int):
+    rng = random.Random(seed)
+    for k in range(count):
+        h, w = rng.randint(3, 8), rng.randint(3, 8)
+        yield planted_board(h, w, rng, max_length=rng.randint(2, 6),
+                            straight=rng.random() < 0.3, missing=0.0 if k % 2 else 0.25)
+
+
+CAP = 4
+
+
+def test_backends_agree_with_brute_force_on_200_random_boards():
+    disagreements = []
+    for k, p in enumerate(_random_boards(200, seed=20261129)):
+        truth = brute_force_count(p, CAP)
+        counts = {b: count_solutions(p, CAP, b) for b in BACKENDS}
+        if set(counts.values()) != {truth}:
+            disagreements.append((k, truth, counts))
+    assert disagreements == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_enumeration_finds_exactly_the_brute_force_solutions(backend):
+    for p in _random_boards(12, seed=5):
+        truth = set(brute_force_solutions(p, 30))
+        if len(truth) >= 30:
+            continue
+        assert set(enumerate_solutions(p, None, backend)) == truth
+
+
+def test_is_unique_matches_status():
+    for p in _random_boards(20, seed=9):
+        r = solve(p)
+        assert is_unique(p) == (r.status == "unique")
+
+
+class _LyingSession(Session):
+    """An engine that reports a grid breaking the rules."""
+
+    backend, solver = "highs", "liar"
+
+    def solve(self, time_limit=None):
+        return Outcome("feasible", frozenset({(0, 1)}))  # mercury without its bulb
+
+    def exclude(self, ones):
+        pass
+
+
+def test_a_wrong_engine_answer_becomes_an_error(monkeypatch):
+    import importlib
+
+    solve_module = importlib.import_module("thermomilp.solve")  # the module, not the function
+
+    p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
+    monkeypatch.setattr(solve_module, "open_session",
+                        lambda form, backend, solver, options: _LyingSession(form, options))
+    r = solve_module.solve(p)
+    assert r.status == "error" and r.grid is None
+    assert "not a solution" in r.error
+
+
+def test_no_unique_skips_the_second_solve():
+    p = load(INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt")
+    r = solve(p, unique=False)
+    assert r.status == "solved" and r.second is None
+
+
+def test_result_json_contract():
+    p = load(INSTANCES / "thermometers" / "t03_6x6.txt")
+    record = solve(p).to_json("t03.txt")
+    for key in ("file", "puzzle", "status", "grid", "levels", "second", "backend", "solver",
+                "time_s"):
+        assert key in record
+    assert record["puzzle"] == "thermometers" and record["status"] == "unique"
+    assert record["levels"] == list(levels_from_grid(p, tuple(record["grid"])))
+
+
+@pytest.mark.parametrize("backend", ["highs", "pulp"])
+def test_time_limit_gives_timeout_not_a_guess(backend):
+    p = planted_board(100, 100, random.Random(3))
+    r = solve(p, backend, time_limit=0.01)
+    assert r.status in ("timeout", "unique", "multiple")  # a very fast machine may finish
+    if r.status == "timeout":
+        assert r.second is None and r.error
