@@ -5,9 +5,10 @@
 
 Methods (each: build the model, solve, decide uniqueness):
 
-* ``thermomilp`` -- ``thermomilp.solve`` with each backend (highs = the
-  default, pulp, pyomo; engine HiGHS) and, on the highs backend, each logic
-  presolve setting the installed package offers (none / intervals / probing);
+* ``thermomilp`` -- ``thermomilp.solve`` with each backend (highs, pulp,
+  pyomo; engine HiGHS) and each logic presolve setting (none / intervals /
+  probing); the default is what ``thermomilp solve`` does with no flags
+  (:data:`thermomilp.config.DEFAULTS`);
 * ``pulp+cbc`` -- the textbook PuLP cell model with CBC (benchmarks/peer_models.py);
 * ``cp-sat 1w`` / ``cp-sat`` -- OR-Tools CP-SAT, one worker enumerating to two
   solutions / default workers with a no-good re-solve;
@@ -36,7 +37,10 @@ import machine  # noqa: E402
 import peer_models  # noqa: E402
 from report import replace_block  # noqa: E402
 
-DEFAULT = "thermomilp highs"
+from thermomilp.config import DEFAULTS  # noqa: E402
+
+PRESOLVES = ("none", "intervals", "probing")
+DEFAULT = f"thermomilp highs presolve={DEFAULTS['presolve']} (default)"
 
 
 def thermomilp_method(backend: str, presolve: str):
@@ -49,15 +53,12 @@ def thermomilp_method(backend: str, presolve: str):
 
 
 def methods(include_slow: bool = True) -> dict[str, object]:
-    out: dict[str, object] = {DEFAULT: thermomilp_method("highs", "none")}
-    try:
-        import thermomilp.logic.presolve  # noqa: F401
-        for setting in ("intervals", "probing"):
-            out[f"thermomilp highs +{setting}"] = thermomilp_method("highs", setting)
-    except ImportError:
-        pass
-    out["thermomilp pulp"] = thermomilp_method("pulp", "none")
-    out["thermomilp pyomo"] = thermomilp_method("pyomo", "none")
+    out: dict[str, object] = {DEFAULT: thermomilp_method("highs", DEFAULTS["presolve"])}
+    for backend in ("highs", "pulp", "pyomo"):
+        for setting in PRESOLVES:
+            if backend == "highs" and setting == DEFAULTS["presolve"]:
+                continue
+            out[f"thermomilp {backend} presolve={setting}"] = thermomilp_method(backend, setting)
     out["pulp+cbc (textbook)"] = peer_models.decide_pulp_cbc
     try:
         import ortools  # noqa: F401

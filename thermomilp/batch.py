@@ -29,20 +29,23 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
+from thermomilp.config import DEFAULTS
+
 PUZZLE_SUFFIXES = (".txt", ".json", ".thermo", ".aqua", ".janko", ".task")
 
 
 @dataclass(frozen=True)
 class BatchJob:
-    """Everything a worker needs besides the path (picklable, no live objects)."""
+    """Everything a worker needs besides the path (picklable, no live objects).
+    The defaults are the CLI's (:data:`thermomilp.config.DEFAULTS`)."""
 
-    backend: str = "highs"
-    solver: str = "highs"
+    backend: str = DEFAULTS["backend"]
+    solver: str = DEFAULTS["solver"]
     unique: bool = True
-    time_limit: float | None = None
-    threads: int | None = None
-    seed: int | None = None
-    presolve: str = "none"
+    time_limit: float | None = DEFAULTS["time_limit"]
+    threads: int | None = DEFAULTS["threads"]
+    seed: int | None = DEFAULTS["seed"]
+    presolve: str = DEFAULTS["presolve"]
 
 
 def solve_file(path: str, job: BatchJob) -> dict[str, Any]:
