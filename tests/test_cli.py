@@ -103,3 +103,29 @@ def test_config_precedence_flag_env_file(tmp_path):
     assert "environment THERMOMILP_BACKEND" in env_proc.stdout
     flag = run_cli("config", "--backend", "pyomo", cwd=tmp_path).stdout
     assert "backend     pyomo      (command line)" in flag
+
+
+@pytest.mark.parametrize("command", [["convert", "--to", "json"], ["export", "--to", "lp"]])
+def test_unwritable_output_is_a_clear_error(command):
+    proc = run_cli(command[0], str(T / "t01_4x4.txt"), *command[1:], "-o", "/nonexistent/dir/out")
+    assert proc.returncode == 2
+    assert "cannot write /nonexistent/dir/out" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["solve", "show"])
+def test_unwritable_svg_path_is_a_clear_error(command):
+    proc = run_cli(command, str(T / "t01_4x4.txt"), "--svg", "/nonexistent/dir/a.svg")
+    assert proc.returncode == 2
+    assert "/nonexistent/dir/a.svg" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_an_internal_error_is_one_line_exit_3(monkeypatch, capsys):
+    import thermomilp.cli.show_cmd as show_cmd
+
+    def broken(args):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(show_cmd, "run", broken)
+    code = main(["show", str(T / "t01_4x4.txt")])
+    err = capsys.readouterr().err
+    assert code == 3 and "internal error: ZeroDivisionError: boom" in err

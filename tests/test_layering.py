@@ -10,7 +10,7 @@ from conftest import ROOT
 # Lower number = more basic. A module may import only from its own layer or lower ones.
 LAYERS = {
     "errors": 0, "version": 0, "puzzle": 1, "verify": 1, "formats": 2, "logic": 2, "config": 2,
-    "model": 3, "backends": 4, "solve": 5, "generate": 6, "render": 2, "svg": 2,
+    "model": 3, "backends": 4, "solve": 5, "conflict": 5, "generate": 6, "render": 2, "svg": 2,
     "export": 6, "analyze": 6, "grade": 6, "batch": 7, "web": 7, "cli": 8, "__main__": 9,
     "__init__": 9,
 }

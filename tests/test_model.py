@@ -28,7 +28,7 @@ def test_pulp_lp_file_has_readable_names(tmp_path):
     for name in ("row_0:", "col_3:", "x_0_0"):
         assert name in text
     assert re.search(r"prec_\d+_\d+_\d+_\d+:", text)
-    assert len(prob.constraints) == _expected_rows(P)
+    assert prob.numConstraints() == _expected_rows(P)
 
 
 def test_pyomo_model_has_the_documented_blocks():

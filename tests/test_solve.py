@@ -103,7 +103,7 @@ def test_a_wrong_engine_answer_becomes_an_error(monkeypatch):
 
     p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
     monkeypatch.setattr(solve_module, "open_session",
-                        lambda form, backend, solver, options: _LyingSession(form, options))
+                        lambda form, backend, solver, options, *rest: _LyingSession(form, options))
     r = solve_module.solve(p)
     assert r.status == "error" and r.grid is None
     assert "not a solution" in r.error
@@ -132,3 +132,15 @@ def test_time_limit_gives_timeout_not_a_guess(backend):
     assert r.status in ("timeout", "unique", "multiple")  # a very fast machine may finish
     if r.status == "timeout":
         assert r.second is None and r.error
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_highs_presolve_solve_error_is_worked_around(backend):
+    # HiGHS 1.16's presolve ends this feasible board in "Solve error"; the
+    # sessions retry once without presolve, and the checker still stands guard.
+    from conftest import ROOT
+
+    p = load(ROOT / "benchmarks" / "highs_solve_error_8x8.json")
+    r = solve(p, backend)
+    assert r.status == "unique"
+    assert [r.grid] == list(brute_force_solutions(p, 2))

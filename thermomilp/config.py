@@ -5,7 +5,7 @@ Precedence, highest first:
 1. command-line flag (``--backend``, ``--solver``, ``--time-limit``, ...);
 2. environment: ``THERMOMILP_BACKEND``, ``THERMOMILP_SOLVER``,
    ``THERMOMILP_TIME_LIMIT``, ``THERMOMILP_THREADS``, ``THERMOMILP_SEED``,
-   ``THERMOMILP_PRESOLVE``;
+   ``THERMOMILP_PRESOLVE``, ``THERMOMILP_VERBOSE``;
 3. ``thermomilp.toml`` in the working directory, else ``[tool.thermomilp]``
    in ``pyproject.toml`` there;
 4. defaults: backend ``highs``, solver ``highs``, presolve ``probing``.
@@ -52,6 +52,17 @@ def _choice(*names: str) -> Callable[[Any], str]:
     return check
 
 
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError("must be true or false (1/0, yes/no, on/off)")
+
+
 def _name(value: Any) -> str:
     text = str(value).strip().lower()
     if not text:
@@ -66,9 +77,11 @@ KEYS.update({
     "threads": _positive_int,
     "seed": _int,
     "presolve": _choice("none", "intervals", "probing"),
+    "verbose": _bool,
 })
 DEFAULTS: dict[str, Any] = {"backend": "highs", "solver": "highs", "time_limit": None,
-                            "threads": None, "seed": None, "presolve": "probing"}
+                            "threads": None, "seed": None, "presolve": "probing",
+                            "verbose": False}
 # presolve "probing": measured in docs/logic.md (benchmarks/presolve.py) -- on unique boards
 # it decides 31 of 32 alone and cuts solve+uniqueness time to 0.04-0.06x on every backend.
 # solve() itself keeps presolve="none" so the library path always exercises the MILP.

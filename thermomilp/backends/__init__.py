@@ -2,6 +2,7 @@
 
 ``open_session(form, backend, solver, options)`` is the only entry point the
 solve layer uses. Each backend module imports its heavy library lazily.
+Which pairs exist and how to install a missing one: :mod:`thermomilp.backends.matrix`.
 """
 
 from __future__ import annotations
@@ -14,13 +15,23 @@ BACKENDS = ("highs", "pulp", "pyomo")
 
 
 def open_session(form: Formulation, backend: str = "highs", solver: str = "highs",
-                 options: SolverOptions | None = None) -> Session:
+                 options: SolverOptions | None = None, formulation: str = "cell") -> Session:
+    """A session for the pair, or :class:`SolverUnavailable` naming the installed pairs.
+
+    ``formulation="compact"`` solves the one-binary-per-layer model
+    (:mod:`thermomilp.model.compact`) and still returns cell sets."""
+    from thermomilp.backends.matrix import require_pair
+
     options = options or SolverOptions()
+    backend, solver = backend.lower(), solver.lower()
+    require_pair(backend, solver)
+    if formulation == "compact" and form.kind == "cell":
+        from thermomilp.model.compact import compact_from
+
+        form = compact_from(form)
+    elif formulation not in ("cell", "compact"):
+        raise SolverUnavailable(f"unknown formulation {formulation!r}; choose cell or compact")
     if backend == "highs":
-        if solver != "highs":
-            raise SolverUnavailable(
-                f"the highs backend drives only the HiGHS engine, not {solver!r}; "
-                "use --backend pulp or --backend pyomo for other solvers")
         from thermomilp.backends.highs_backend import HighsSession
         return HighsSession(form, options)
     if backend == "pulp":

@@ -8,9 +8,12 @@ uniqueness loops in :mod:`thermomilp.solve` need nothing more.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Iterator, Literal
 
 from thermomilp.model.formulation import Formulation
 from thermomilp.puzzle import Cell
@@ -54,10 +57,77 @@ class Session(ABC):
     def exclude(self, ones: frozenset[Cell]) -> None:
         """Add sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1 for the solution ``ones``."""
 
+    def complete_values(self, values: list[float | None]) -> list[float] | None:
+        """The values of the model's variables (in ``form`` order) with the gaps of
+        unconstrained variables filled; None if any other value is missing.
+
+        A variable in no constraint (a one-cell thermometer in two unclued
+        lines) may never reach the engine, so a layer may read back no value
+        for it; any value in its bounds is right, and its lower bound is one.
+        A gap anywhere else is an engine failure.
+        """
+        free = unconstrained_vars(self.form)
+        filled: list[float] = []
+        for k, value in enumerate(values):
+            if value is None:
+                if k not in free:
+                    return None
+                value = float(fixed_value(self.form, k))
+            filled.append(float(value))
+        return filled
+
     def ones_from_values(self, values) -> frozenset[Cell]:
-        """Cells whose variable is (close to) 1; values are row-major."""
-        W = self.form.width
-        return frozenset(divmod(k, W) for k, v in enumerate(values) if v > 0.5)
+        """Filled cells from the variable values (cell or compact formulation)."""
+        return self.form.ones_from_values(values)
 
     def close(self) -> None:
         """Release the engine (optional)."""
+
+
+def unconstrained_cells(form: Formulation) -> frozenset[Cell]:
+    """Cells that appear in no row, column, arc or tie constraint (before any cut)."""
+    touched = {cell for pair in form.arcs + form.ties for cell in pair}
+    touched.update(cell for cell in form.cells
+                   if cell[0] in form.row_clues or cell[1] in form.col_clues)
+    return frozenset(form.cells) - touched
+
+
+def unconstrained_vars(form: Any) -> frozenset[int]:
+    """Indices of the variables in no constraint, for either formulation."""
+    if getattr(form, "kind", "cell") == "compact":
+        touched = {k for chain in form.chains for k in chain}
+        for terms in (*form.row_terms.values(), *form.col_terms.values()):
+            touched.update(k for k, _ in terms)
+        return frozenset(range(form.n_vars)) - touched
+    return frozenset(form.index(cell) for cell in unconstrained_cells(form))
+
+
+def fixed_value(form: Any, k: int) -> int:
+    """The presolve value of variable ``k`` (0 when it is not fixed)."""
+    if getattr(form, "kind", "cell") == "compact":
+        return form.fixed.get(k, 0)
+    return form.fixed.get(divmod(k, form.width), 0)
+
+
+@contextlib.contextmanager
+def engine_log_to_stderr(active: bool) -> Iterator[None]:
+    """While ``active``, file descriptor 1 points at stderr.
+
+    Engines that log (``--verbose``) write to stdout -- command-line solvers
+    through inherited descriptors, Python ones through ``sys.stdout`` -- which
+    would mix their log into ``--format json`` output. Redirecting the
+    descriptor catches both.
+    """
+    if not active:
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)

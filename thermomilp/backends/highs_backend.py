@@ -1,4 +1,9 @@
-"""highspy direct: the model from numpy arrays, one Highs object reused for every cut."""
+"""highspy direct: the model from numpy arrays, one Highs object reused for every cut.
+
+Works on the cell model and on the compact one (``model.compact``): the
+variable vector, its map back to cells and the no-good cut all go through
+the formulation's ``n_vars`` / ``ones_from_values`` / ``vars_of``.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,27 @@ import numpy as np
 
 from thermomilp.backends.base import Outcome, Session, SolverOptions
 from thermomilp.model.formulation import Formulation
-from thermomilp.model.highs_model import build_highs
+from thermomilp.model.highs_model import build_highs, build_highs_compact
+
+
+_SCHEDULER_THREADS: int | None = None
+
+
+def set_highs_threads(threads: int | None) -> None:
+    """Make HiGHS's process-wide thread scheduler fit ``threads`` before a solve.
+
+    HiGHS starts one scheduler per process on its first solve and then refuses
+    (status "not set") any Highs whose ``threads`` option differs from it. A
+    CLI run uses one setting, but a library user may switch, so the
+    scheduler is reset whenever the requested count changes.
+    """
+    global _SCHEDULER_THREADS
+    if threads is None or threads == _SCHEDULER_THREADS:
+        return
+    import highspy
+
+    highspy.Highs.resetThreadScheduler(True)  # True: wait for the old workers to stop
+    _SCHEDULER_THREADS = threads
 
 
 class HighsSession(Session):
@@ -21,8 +46,9 @@ class HighsSession(Session):
         # Any feasible point answers a feasibility model: stopping at the first
         # one (kSolutionLimit) is as good as optimal.
         self._found = (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kSolutionLimit)
-        self.h = build_highs(form, names=False, verbose=options.verbose)
-        self.n = form.height * form.width
+        build = build_highs_compact if form.kind == "compact" else build_highs
+        self.h = build(form, names=False, verbose=options.verbose)
+        self.n = form.n_vars
         h = self.h
         if options.threads is not None:
             h.setOptionValue("threads", int(options.threads))
@@ -32,21 +58,41 @@ class HighsSession(Session):
     def solve(self, time_limit: float | None = None) -> Outcome:
         hs, h = self._hs, self.h
         h.setOptionValue("time_limit", float(time_limit) if time_limit else float("inf"))
-        h.run()
+        try:
+            set_highs_threads(self.options.threads)
+            h.run()
+        except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
+            return Outcome("error", message=f"HiGHS failed: {type(exc).__name__}: {exc}")
         status = h.getModelStatus()
+        if status == hs.HighsModelStatus.kSolveError:
+            status = self._rerun_without_presolve()
         if status in self._found:
             values = np.asarray(h.getSolution().col_value)
-            return Outcome("feasible", self.ones_from_values(values))
+            return Outcome("feasible", self.form.ones_from_values(values))
         if status == hs.HighsModelStatus.kInfeasible:
             return Outcome("infeasible")
         if status == hs.HighsModelStatus.kTimeLimit:
             return Outcome("timeout", message="HiGHS reached the time limit")
         return Outcome("error", message=f"HiGHS ended with status {h.modelStatusToString(status)}")
 
+    def _rerun_without_presolve(self):
+        """HiGHS 1.16's MIP presolve can reduce a feasible board to an empty model
+        whose postsolved point violates a bound, ending in "Solve error"
+        (benchmarks/highs_solve_error_8x8.json). The same model solves cleanly
+        with presolve off, so we retry once that way; whatever comes back still
+        passes the independent checker in the solve layer."""
+        h = self.h
+        h.setOptionValue("presolve", "off")
+        try:
+            h.run()
+        finally:
+            h.setOptionValue("presolve", "choose")
+        return h.getModelStatus()
+
     def exclude(self, ones) -> None:
-        W = self.form.width
+        on = self.form.vars_of(frozenset(ones))
         values = np.ones(self.n)
-        idx = np.fromiter((r * W + c for r, c in ones), dtype=np.int64, count=len(ones))
+        idx = np.fromiter(on, dtype=np.int64, count=len(on))
         values[idx] = -1.0
-        self.h.addRow(1.0 - len(ones), np.inf, self.n, np.arange(self.n, dtype=np.int32), values)
+        self.h.addRow(1.0 - len(on), np.inf, self.n, np.arange(self.n, dtype=np.int32), values)
         self.cuts += 1

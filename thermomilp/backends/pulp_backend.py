@@ -1,28 +1,135 @@
-"""PuLP: the model built once; each cut is one more named constraint."""
+"""PuLP: the model built once; each cut is one more named constraint.
+
+Engines and how the common options reach them (PuLP's own argument names)::
+
+    solver  PuLP class                 time limit     threads   seed                       log
+    highs   HiGHS (in-process)         timeLimit      threads   random_seed                msg
+    cbc     COIN_CMD | PULP_CBC_CMD    timeLimit      threads   -randomCbcSeed N           msg
+    glpk    GLPK_CMD                   timeLimit(*)   -         -                          msg
+    scip    SCIP_PY (pyscipopt)        timeLimit      -         randomization/randomseedshift  msg
+
+(*) glpsol takes whole seconds, so the limit is rounded up. GLPK and SCIP
+solve on one thread and have no solver seed worth mapping; those options are
+ignored for them. Any other name (``gurobi``, ``cplex``, ...) is passed to
+the PuLP class of that name with the time limit and log switch only.
+
+PuLP 3.x and 4.x differ in how a solve reports back: 3.x returns an int and
+keeps ``prob.status``; 4.x returns an ``LpSolveStats`` whose ``status`` is an
+``LpSolveStatus`` enum and drops ``prob.status``. ``read_status`` folds both
+into one word. CBC is ``PULP_CBC_CMD`` (bundled binary) on 3.x and
+``COIN_CMD`` (``pulp[cbc]`` extra or a ``cbc`` on PATH) on 4.x.
+"""
 
 from __future__ import annotations
 
-from thermomilp.backends.base import Outcome, Session, SolverOptions
+import math
+import time
+import warnings
+from typing import Any
+
+from thermomilp.backends.base import Outcome, Session, SolverOptions, engine_log_to_stderr
+from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.errors import SolverUnavailable
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import new_highs
-from thermomilp.model.pulp_model import add_nogood, build_pulp
+from thermomilp.model.pulp_model import add_nogood_vars, build_pulp, build_pulp_compact
 
 
-def pulp_solver(name: str, options: SolverOptions, time_limit: float | None):
+def pulp_class_for(name: str) -> Any:
+    """The PuLP solver class for a pass-through name, or None.
+
+    ``gurobi`` -> GUROBI, ``cplex`` -> the first available of CPLEX_PY,
+    CPLEX_CMD; an exact PuLP class name (``GUROBI_CMD``) works too.
+    """
+    import pulp
+
+    wanted = name.upper()
+    names = [n for n in pulp.listSolvers() if n.upper() == wanted]
+    names += [n for n in pulp.listSolvers() if n.upper().startswith(wanted + "_")]
+    for n in names:
+        cls = getattr(pulp, n, None)
+        if cls is None:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if cls(msg=False).available():
+                    return cls
+        except Exception:  # noqa: BLE001 - a broken interface is just "not this one"
+            continue
+    return None
+
+
+def _cbc_solver(common: dict, options: SolverOptions) -> Any:
+    import pulp
+
+    extra = []
+    if options.seed is not None:
+        extra.append(f"randomCbcSeed {int(options.seed)}")
+    kwargs = dict(common, threads=options.threads, options=extra)
+    with warnings.catch_warnings():
+        # PuLP 3.3 warns that PULP_CBC_CMD goes away in 4.x: we know, we fall back only.
+        warnings.simplefilter("ignore")
+        coin = pulp.COIN_CMD(**kwargs)
+        if coin.available():
+            return coin
+        bundled = getattr(pulp, "PULP_CBC_CMD", None)  # PuLP 3.x only
+        if bundled is not None:
+            solver = bundled(**kwargs)
+            if solver.available():
+                return solver
+    raise SolverUnavailable("CBC is not reachable from PuLP")
+
+
+def pulp_solver(name: str, options: SolverOptions, time_limit: float | None) -> Any:
     """The PuLP solver object for ``name`` with the common options mapped."""
     import pulp
 
-    msg = bool(options.verbose)
-    common = {"msg": msg}
+    common: dict[str, Any] = {"msg": bool(options.verbose)}
     if time_limit:
         common["timeLimit"] = time_limit
     if name == "highs":
-        solver = pulp.HiGHS(**common, threads=options.threads)
-        if options.seed is not None:
-            solver.optionsDict["random_seed"] = int(options.seed)
-        return solver
-    raise SolverUnavailable(f"solver {name!r} is not wired to the pulp backend")
+        params = {} if options.seed is None else {"random_seed": int(options.seed)}
+        return pulp.HiGHS(**common, threads=options.threads, **params)
+    if name == "cbc":
+        return _cbc_solver(common, options)
+    if name == "glpk":
+        if time_limit:
+            common["timeLimit"] = max(1, math.ceil(time_limit))  # glpsol --tmlim: whole seconds
+        return pulp.GLPK_CMD(**common)
+    if name == "scip":
+        extra = [] if options.seed is None else ["randomization/randomseedshift", int(options.seed)]
+        return pulp.SCIP_PY(**common, options=extra)
+    cls = pulp_class_for(name)
+    if cls is None:
+        raise SolverUnavailable(f"PuLP has no available solver {name!r}")
+    if time_limit and cls.__name__.startswith("GLPK"):
+        common["timeLimit"] = max(1, math.ceil(time_limit))
+    return cls(**common)
+
+
+def read_status(returned: Any, prob: Any) -> tuple[str, bool]:
+    """(word, has_solution) from what ``prob.solve`` returned, on PuLP 3.x or 4.x.
+
+    word is ``optimal``, ``infeasible``, ``timeout`` or the engine's own status name.
+    """
+    import pulp
+
+    if hasattr(returned, "status") and hasattr(returned, "has_solution"):  # PuLP 4 LpSolveStats
+        status = returned.status
+        word = getattr(status, "name", str(status))
+        has_solution = bool(returned.has_solution)
+        mapping = {"Optimal": "optimal", "Infeasible": "infeasible", "TimeLimit": "timeout"}
+        return mapping.get(word, word), has_solution
+    code = getattr(prob, "status", returned)
+    word = pulp.LpStatus.get(code, str(code))
+    sol_status = getattr(prob, "sol_status", None)
+    has_solution = sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)
+    if word == "Optimal":
+        return "optimal", True
+    if word == "Infeasible":
+        return "infeasible", False
+    return word, has_solution
 
 
 class PulpSession(Session):
@@ -31,30 +138,46 @@ class PulpSession(Session):
     def __init__(self, form: Formulation, options: SolverOptions, solver: str = "highs"):
         super().__init__(form, options)
         self.solver = solver
-        self.prob, self.x = build_pulp(form)
+        if form.kind == "compact":
+            self.prob, self.x = build_pulp_compact(form)
+            self.variables = [self.x[k] for k in range(form.n_vars)]
+        else:
+            self.prob, self.x = build_pulp(form)
+            self.variables = [self.x[cell] for cell in form.cells]
         if solver == "highs":
             new_highs(options.verbose)  # PuLP's HiGHS would print the HiGHS banner on stdout
+        pulp_solver(solver, options, None)  # fail now, not at the first solve
 
     def solve(self, time_limit: float | None = None) -> Outcome:
-        import pulp
-
-        solver = pulp_solver(self.solver, self.options, time_limit)
+        engine = f"{self.solver} via PuLP"
         try:
-            self.prob.solve(solver)
-        except pulp.PulpSolverError as exc:
-            return Outcome("error", message=f"{self.solver} via PuLP failed: {exc}")
-        status = pulp.LpStatus.get(self.prob.status, str(self.prob.status))
-        if status == "Optimal":
-            values = [self.x[cell].value() or 0.0 for cell in self.form.cells]
-            if any(v is None for v in values):
-                return Outcome("error", message="the solver returned no values")
-            return Outcome("feasible", self.ones_from_values(values))
-        if status == "Infeasible":
+            solver = pulp_solver(self.solver, self.options, time_limit)
+            if self.solver == "highs":
+                set_highs_threads(self.options.threads)
+            start = time.perf_counter()
+            with engine_log_to_stderr(self.options.verbose), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                returned = self.prob.solve(solver)
+            elapsed = time.perf_counter() - start
+            word, has_solution = read_status(returned, self.prob)
+        except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
+            return Outcome("error", message=f"{engine} failed: {type(exc).__name__}: {exc}")
+        if word == "infeasible":
             return Outcome("infeasible")
-        if status == "Not Solved" and time_limit:
-            return Outcome("timeout", message=f"{self.solver} reached the time limit")
-        return Outcome("error", message=f"{self.solver} via PuLP ended with status {status}")
+        if word == "optimal" or (has_solution and word == "timeout"):
+            values = self.complete_values([v.value() for v in self.variables])
+            if values is None:
+                return Outcome("error", message=f"{engine} returned no values")
+            return Outcome("feasible", self.ones_from_values(values))
+        # PuLP 3 reports a time limit as plain "Not Solved" (GLPK: "Undefined"):
+        # count it as one only when the engine really ran that long, else it is
+        # some other failure.
+        ran_out = bool(time_limit) and elapsed >= 0.9 * time_limit
+        if word == "timeout" or ran_out:
+            return Outcome("timeout", message=f"{engine} reached the time limit ({word})")
+        return Outcome("error", message=f"{engine} ended with status {word}")
 
     def exclude(self, ones) -> None:
-        add_nogood(self.prob, self.x, ones, f"nogood_{self.cuts}")
+        add_nogood_vars(self.prob, self.variables, self.form.vars_of(frozenset(ones)),
+                        f"nogood_{self.cuts}")
         self.cuts += 1

@@ -1,16 +1,178 @@
-"""Pyomo: HiGHS through the persistent ``pyomo.contrib.solver`` interface.
+"""Pyomo: one ConcreteModel per puzzle, handed to the engine the user chose.
 
-The solver object keeps the model between solves, so a no-good cut is an
-incremental update rather than a rebuild.
+Two kinds of engine interface:
+
+* persistent, the newer ``pyomo.contrib.solver`` one: ``highs`` (highspy)
+  and ``scip`` (``ScipPersistent``, pyscipopt). The solver object keeps the
+  model between solves, so a no-good cut is an incremental update rather
+  than a rebuild;
+* the classic ``SolverFactory`` shell interface: ``cbc`` (a ``cbc``
+  executable: Debian's coinor-cbc, else the one PuLP brings) and ``glpk``
+  (``glpsol``). Each solve writes the model to a file. Any other name
+  (``gurobi``, ``cplex``, ...) goes the same way when Pyomo reports it
+  available.
+
+How the common options reach each engine (Pyomo's / the engine's names)::
+
+    solver  time limit             threads          seed                            log
+    highs   config.time_limit      config.threads   random_seed                     tee
+    scip    config.time_limit      -                randomization/randomseedshift   tee
+    cbc     sec                    threads          randomCbcSeed                   tee
+    glpk    tmlim (whole seconds)  -                -                               tee
 """
 
 from __future__ import annotations
 
-from thermomilp.backends.base import Outcome, Session, SolverOptions
+import contextlib
+import logging
+import math
+import time
+from typing import Any, Iterator
+
+from thermomilp.backends.base import Outcome, Session, SolverOptions, engine_log_to_stderr
+from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.errors import SolverUnavailable
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import new_highs
-from thermomilp.model.pyomo_model import build_pyomo, nogood_expr
+from thermomilp.model.pyomo_model import build_pyomo, build_pyomo_compact, nogood_vars_expr
+
+ENGINE_NAMES = {"highs": "HiGHS", "scip": "SCIP", "cbc": "CBC", "glpk": "GLPK"}
+
+
+@contextlib.contextmanager
+def quiet_pyomo() -> Iterator[None]:
+    """Silence Pyomo's warnings (with tracebacks) about solvers it cannot find.
+
+    We ask SolverFactory about names that may not exist; the answer we need
+    is ``available()``, and our own error message says the rest.
+    """
+    logger = logging.getLogger("pyomo")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def pyomo_solver_available(name: str) -> bool:
+    """Whether Pyomo's classic SolverFactory reaches ``name`` (pass-through pairs)."""
+    try:
+        import pyomo.environ as pyo
+
+        with quiet_pyomo():
+            return bool(pyo.SolverFactory(name).available(exception_flag=False))
+    except Exception:  # noqa: BLE001 - any failure means "not reachable"
+        return False
+
+
+class _Persistent:
+    """A ``pyomo.contrib.solver`` engine: HiGHS or SCIP."""
+
+    def __init__(self, solver: str, options: SolverOptions):
+        self.solver = solver
+        if solver == "highs":
+            from pyomo.contrib.solver.solvers.highs import Highs
+
+            new_highs(options.verbose)  # keep the HiGHS banner off stdout
+            self.engine = Highs()
+            seed_option = "random_seed"
+            if options.threads is not None:
+                self.engine.config.threads = options.threads
+        else:
+            from pyomo.contrib.solver.solvers.scip.scip_persistent import ScipPersistent
+
+            self.engine = ScipPersistent()
+            seed_option = "randomization/randomseedshift"
+        config = self.engine.config
+        config.load_solutions = False
+        config.raise_exception_on_nonoptimal_result = False
+        config.tee = bool(options.verbose)
+        if options.seed is not None:
+            config.solver_options[seed_option] = int(options.seed)
+
+    def solve(self, model: Any, time_limit: float | None) -> tuple[str, bool, str]:
+        from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition as TC
+
+        self.engine.config.time_limit = time_limit
+        if self.solver == "highs":
+            set_highs_threads(self.engine.config.threads)
+        results = self.engine.solve(model)
+        tc = results.termination_condition
+        if self.solver == "highs" and tc == TC.error:
+            # HiGHS's MIP presolve can end a feasible board in "Solve error"
+            # (see HighsSession._rerun_without_presolve): retry once without it.
+            self.engine.config.solver_options["presolve"] = "off"
+            try:
+                results = self.engine.solve(model)
+            finally:
+                del self.engine.config.solver_options["presolve"]
+            tc = results.termination_condition
+        has_solution = results.solution_status in (SolutionStatus.feasible,
+                                                   SolutionStatus.optimal)
+        if has_solution:
+            results.solution_loader.load_vars()
+        if tc == TC.convergenceCriteriaSatisfied:
+            return "optimal", has_solution, tc.name
+        if tc in (TC.provenInfeasible, TC.infeasibleOrUnbounded):
+            return "infeasible", False, tc.name
+        if tc == TC.maxTimeLimit:
+            return "timeout", has_solution, tc.name
+        return "other", has_solution, tc.name
+
+
+class _Shell:
+    """A classic ``SolverFactory`` engine: cbc, glpk, or a pass-through name."""
+
+    def __init__(self, solver: str, options: SolverOptions):
+        import pyomo.environ as pyo
+
+        self.solver, self.options = solver, options
+        if solver == "cbc":
+            from thermomilp.backends.matrix import cbc_executable
+
+            path = cbc_executable()
+            if path is None:
+                raise SolverUnavailable("no cbc executable for Pyomo")
+            self.engine = pyo.SolverFactory("cbc", executable=path)
+            if options.threads is not None:
+                self.engine.options["threads"] = int(options.threads)
+            if options.seed is not None:
+                self.engine.options["randomCbcSeed"] = int(options.seed)
+        else:
+            with quiet_pyomo():
+                self.engine = pyo.SolverFactory(solver)
+        with quiet_pyomo():
+            if not self.engine.available(exception_flag=False):
+                raise SolverUnavailable(f"Pyomo cannot reach solver {solver!r}")
+
+    def solve(self, model: Any, time_limit: float | None) -> tuple[str, bool, str]:
+        from pyomo.opt import SolutionStatus, TerminationCondition as TC
+
+        options: dict[str, Any] = {}
+        if time_limit:
+            if self.solver == "cbc":
+                options["sec"] = time_limit
+            elif self.solver == "glpk":
+                options["tmlim"] = max(1, math.ceil(time_limit))  # whole seconds only
+        kwargs: dict[str, Any] = {"tee": bool(self.options.verbose), "load_solutions": False}
+        if options:
+            kwargs["options"] = options
+        elif time_limit:
+            kwargs["timelimit"] = time_limit  # pass-through engines: Pyomo's generic name
+        results = self.engine.solve(model, **kwargs)
+        tc = results.solver.termination_condition
+        has_solution = len(results.solution) > 0 and results.solution(0).status in (
+            SolutionStatus.optimal, SolutionStatus.feasible)
+        if has_solution:
+            model.solutions.load_from(results)
+        if tc in (TC.optimal, TC.feasible, TC.globallyOptimal, TC.locallyOptimal):
+            return "optimal", has_solution, str(tc)
+        if tc in (TC.infeasible, TC.infeasibleOrUnbounded, TC.noSolution) and not has_solution:
+            return "infeasible", False, str(tc)
+        if tc in (TC.maxTimeLimit, TC.maxIterations, TC.maxEvaluations):
+            return "timeout", has_solution, str(tc)
+        return "other", has_solution, str(tc)
 
 
 class PyomoSession(Session):
@@ -19,41 +181,44 @@ class PyomoSession(Session):
     def __init__(self, form: Formulation, options: SolverOptions, solver: str = "highs"):
         super().__init__(form, options)
         self.solver = solver
-        self.model = build_pyomo(form)
-        if solver != "highs":
-            raise SolverUnavailable(f"solver {solver!r} is not wired to the pyomo backend")
-        from pyomo.contrib.solver.solvers.highs import Highs
-
-        new_highs(options.verbose)  # keep the HiGHS banner off stdout
-
-        self.engine = Highs()
-        self.engine.config.load_solutions = False
-        self.engine.config.raise_exception_on_nonoptimal_result = False
-        self.engine.config.tee = bool(options.verbose)
-        if options.threads is not None:
-            self.engine.config.threads = options.threads
-        if options.seed is not None:
-            self.engine.config.solver_options["random_seed"] = int(options.seed)
+        if form.kind == "compact":
+            self.model = build_pyomo_compact(form)
+            self.variables = [self.model.y[k] for k in range(form.n_vars)]
+        else:
+            self.model = build_pyomo(form)
+            self.variables = [self.model.x[cell] for cell in form.cells]
+        self.engine_name = f"{ENGINE_NAMES.get(solver, solver)} via Pyomo"
+        if solver in ("highs", "scip"):
+            self.engine: _Persistent | _Shell = _Persistent(solver, options)
+        else:
+            self.engine = _Shell(solver, options)
 
     def solve(self, time_limit: float | None = None) -> Outcome:
-        from pyomo.contrib.solver.common.results import TerminationCondition as TC
-
-        self.engine.config.time_limit = time_limit
+        for var in self.variables:
+            if not var.fixed:
+                var.set_value(None)  # a stale value must never pass for a new solution
+        start = time.perf_counter()
         try:
-            results = self.engine.solve(self.model)
-        except Exception as exc:  # the engine's own failure becomes an error status
-            return Outcome("error", message=f"HiGHS via Pyomo failed: {exc}")
-        tc = results.termination_condition
-        if tc == TC.convergenceCriteriaSatisfied:
-            results.solution_loader.load_vars()
-            values = [self.model.x[cell].value or 0.0 for cell in self.form.cells]
-            return Outcome("feasible", self.ones_from_values(values))
-        if tc in (TC.provenInfeasible, TC.infeasibleOrUnbounded):
+            with engine_log_to_stderr(self.options.verbose):
+                word, has_solution, said = self.engine.solve(self.model, time_limit)
+        except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
+            return Outcome("error", message=f"{self.engine_name} failed: {type(exc).__name__}: {exc}")
+        if word == "infeasible":
             return Outcome("infeasible")
-        if tc == TC.maxTimeLimit:
-            return Outcome("timeout", message="HiGHS via Pyomo reached the time limit")
-        return Outcome("error", message=f"HiGHS via Pyomo ended with {tc.name}")
+        if word == "optimal" or (word == "timeout" and has_solution):
+            values = self.complete_values([v.value for v in self.variables])
+            if values is None:
+                return Outcome("error", message=f"{self.engine_name} ended with {said} "
+                                                "but returned no values")
+            return Outcome("feasible", self.ones_from_values(values))
+        # CBC stopped by its clock says "intermediateNonInteger": a stop after
+        # (nearly) the whole time allowed is a timeout whatever the engine calls it.
+        ran_out = bool(time_limit) and time.perf_counter() - start >= 0.9 * time_limit
+        if word == "timeout" or ran_out:
+            return Outcome("timeout", message=f"{self.engine_name} reached the time limit ({said})")
+        return Outcome("error", message=f"{self.engine_name} ended with {said}")
 
     def exclude(self, ones) -> None:
-        self.model.nogood.add(nogood_expr(self.model, ones))
+        self.model.nogood.add(nogood_vars_expr(self.variables,
+                                               self.form.vars_of(frozenset(ones))))
         self.cuts += 1

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def register(sub) -> None:
     p = sub.add_parser("convert", help="convert a puzzle file to another format")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--to", required=True, metavar="FORMAT",
-                   help="json, text, janko, site, ... (see docs/formats.md)")
+                   help="json, text, janko, site, aquarium-task, puzzlink, ... (see docs/formats.md)")
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     p.set_defaults(func=run)
 
@@ -18,10 +17,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.formats import dumps, load
 
-    text = dumps(load(args.file), args.to)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    else:
-        sys.stdout.write(text)
+    from thermomilp.cli.main import write_output
+
+    write_output(dumps(load(args.file), args.to), args.output)
     return 0

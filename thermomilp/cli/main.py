@@ -5,13 +5,15 @@ Each command module offers ``register(subparsers)`` (adds its parser and sets
 code. Library imports happen inside those functions so ``--help`` is instant.
 
 Exit codes: 0 every file has a solution; 1 some file is infeasible, timed
-out or hit an engine error; 2 bad input or usage.
+out or hit an engine error; 2 bad input or usage (including files that cannot
+be read or written); 3 an internal error (a bug: one line, no traceback).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from thermomilp.errors import ThermomilpError
@@ -23,10 +25,14 @@ COMMANDS = [
     "thermomilp.cli.config_cmd",
     "thermomilp.cli.hint_cmd",
     "thermomilp.cli.explain_cmd",
+    "thermomilp.cli.solvers_cmd",
+    "thermomilp.cli.export_cmd",
+    "thermomilp.cli.grade_cmd",
+    "thermomilp.cli.analyze_cmd",
     "thermomilp.cli.batch_cmd",
 ]
 
-EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
-        return int(args.func(args))
+        with _warnings_to_stderr():
+            return int(args.func(args))
     except ThermomilpError as exc:
         print(f"thermomilp: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -61,6 +68,41 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # a file we were told to write or read: the user's to fix
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"thermomilp: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - a bug of ours: say so in one line, no traceback
+        print(f"thermomilp: internal error: {type(exc).__name__}: {exc} "
+              "(please report it; THERMOMILP_DEBUG=1 shows the traceback)", file=sys.stderr)
+        if os.environ.get("THERMOMILP_DEBUG"):
+            raise
+        return EXIT_INTERNAL
+
+
+def _warnings_to_stderr():
+    """Our own warnings (e.g. a puzz.link rule note) as one ``thermomilp: warning:`` line."""
+    import contextlib
+    import warnings
+
+    from thermomilp.errors import ThermomilpWarning
+
+    @contextlib.contextmanager
+    def scope():
+        with warnings.catch_warnings():
+            shown = warnings.showwarning
+
+            def show(message, category, filename, lineno, file=None, line=None):
+                if issubclass(category, ThermomilpWarning):
+                    print(f"thermomilp: warning: {message}", file=sys.stderr)
+                else:
+                    shown(message, category, filename, lineno, file, line)
+
+            warnings.showwarning = show
+            warnings.simplefilter("always", ThermomilpWarning)
+            yield
+
+    return scope()
 
 
 def add_solver_flags(parser: argparse.ArgumentParser) -> None:
@@ -83,4 +125,17 @@ def settings_from(args: argparse.Namespace):
 
     flags = {k: getattr(args, k, None) for k in
              ("backend", "solver", "time_limit", "threads", "seed", "presolve")}
+    flags["verbose"] = True if getattr(args, "verbose", False) else None  # absent flag: ask env/file
     return resolve(flags)
+
+
+def write_output(text: str, path: str | None) -> None:
+    """Write ``text`` to ``path`` (``-o``), or to stdout when no path is given."""
+    if not path:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise ThermomilpError(f"cannot write {path}: {exc.strerror}") from None

@@ -1,0 +1,51 @@
+"""One fixture drives the solver tests: ``solver_pair``, over every (backend, solver) pair.
+
+Test modules import it (``from solver_pairs import solver_pair``) rather than
+find it in a conftest.py, so this folder's helpers never shadow the
+``conftest`` module of ``tests/``.
+
+A pair that is not installed here is skipped with the reason and the install
+step -- or, with ``THERMOMILP_REQUIRE_ALL_SOLVERS=1`` (as ``.ci/run`` sets),
+fails, so CI cannot go green with a pair silently missing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from thermomilp.backends.matrix import KNOWN_PAIRS, pair_info
+
+REPO = Path(__file__).resolve().parents[2]
+INSTANCES = REPO / "instances"
+
+
+def require_all() -> bool:
+    return os.environ.get("THERMOMILP_REQUIRE_ALL_SOLVERS", "") not in ("", "0")
+
+
+def janko_dir() -> Path | None:
+    """The shared janko corpus beside the repo (CI) or at /work/shared (dev), else None."""
+    for base in (REPO.parent / "shared" / "corpus", Path("/work/shared/corpus")):
+        folder = base / "janko-6x6"
+        if folder.is_dir() and any(folder.glob("*.txt")):
+            return folder
+    return None
+
+
+def use_pair(backend: str, solver: str) -> tuple[str, str]:
+    info = pair_info(backend, solver)
+    if not info.available:
+        reason = f"{backend}/{solver} not installed ({info.detail}); install: {info.install}"
+        if require_all():
+            pytest.fail(f"THERMOMILP_REQUIRE_ALL_SOLVERS=1 but {reason}")
+        pytest.skip(reason)
+    return backend, solver
+
+
+@pytest.fixture(params=KNOWN_PAIRS, ids=[f"{b}-{s}" for b, s in KNOWN_PAIRS])
+def solver_pair(request) -> tuple[str, str]:
+    """(backend, solver), installed on this machine."""
+    return use_pair(*request.param)

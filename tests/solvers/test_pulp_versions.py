@@ -1,0 +1,108 @@
+"""PuLP 3.x and 4.x both work: status reading, CBC's class, no removed API.
+
+``.ci/run`` runs this file (and every ``pulp`` case of the others) a second
+time in a Python 3.12 venv with PuLP 4, so both branches run on real PuLP.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from thermomilp.backends.base import SolverOptions
+from thermomilp.backends.pulp_backend import pulp_solver, read_status
+from thermomilp.formats import load
+from thermomilp.logic.brute import brute_force_solutions
+from thermomilp.model.formulation import formulate
+from thermomilp.model.pulp_model import add_nogood, build_pulp
+
+from solver_pairs import INSTANCES, use_pair
+
+PULP_MAJOR = int(__import__("pulp").__version__.split(".")[0])
+
+
+def board(name):
+    return load(INSTANCES / "thermometers" / name)
+
+
+@pytest.mark.parametrize("solver", ["highs", "cbc", "glpk", "scip"])
+def test_pulp_read_status_on_installed_pulp(solver):
+    use_pair("pulp", solver)
+    unique, none = board("t03_6x6.txt"), board("t08_4x4_no_solution.txt")
+    prob, _ = build_pulp(formulate(unique))
+    assert read_status(prob.solve(pulp_solver(solver, SolverOptions(), None)), prob) == (
+        "optimal", True)
+    prob, _ = build_pulp(formulate(none))
+    word, has_solution = read_status(prob.solve(pulp_solver(solver, SolverOptions(), None)), prob)
+    assert (word, has_solution) == ("infeasible", False)
+
+
+def test_pulp_model_and_cuts_use_no_api_pulp4_removed():
+    """PuLP 3.3 warns (DeprecationWarning) on every call 4.0 removes: make them errors."""
+    use_pair("pulp", "highs")
+    puzzle = board("t07_5x5_two_solutions.txt")
+    first = next(brute_force_solutions(puzzle))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        prob, x = build_pulp(formulate(puzzle))
+        add_nogood(prob, x, {cell for cell in x if first[cell[0]][cell[1]] == "#"}, "nogood_0")
+        returned = prob.solve(pulp_solver("highs", SolverOptions(), None))
+    assert read_status(returned, prob) == ("optimal", True)
+
+
+def test_pulp_cbc_class_matches_pulp_version():
+    import pulp
+
+    use_pair("pulp", "cbc")
+    solver = pulp_solver("cbc", SolverOptions(), None)
+    if PULP_MAJOR >= 4:
+        assert not hasattr(pulp, "PULP_CBC_CMD")
+        assert type(solver).__name__ == "COIN_CMD"
+    else:
+        assert type(solver).__name__ in ("COIN_CMD", "PULP_CBC_CMD")
+
+
+def test_pulp_options_reach_each_engine_under_its_own_name():
+    options = SolverOptions(time_limit=None, threads=2, seed=7, verbose=True)
+    highs = pulp_solver("highs", options, 12.5)
+    assert (highs.msg, highs.timeLimit, highs.threads) == (True, 12.5, 2)
+    assert highs.optionsDict["random_seed"] == 7
+    use_pair("pulp", "cbc")
+    cbc = pulp_solver("cbc", options, 12.5)
+    assert (cbc.msg, cbc.timeLimit, cbc.optionsDict.get("threads")) == (True, 12.5, 2)
+    assert "randomCbcSeed 7" in cbc.options
+    glpk = pulp_solver("glpk", options, 12.5)
+    assert glpk.timeLimit == 13  # glpsol: whole seconds, rounded up
+    scip = pulp_solver("scip", options, 12.5)
+    assert scip.timeLimit == 12.5 and scip.options == ["randomization/randomseedshift", 7]
+
+
+@pytest.mark.parametrize("solver", ["highs", "cbc", "glpk", "scip"])
+def test_pulp_pair_solves_with_every_common_option_set(solver):
+    """Options mapped to the engine's names must be names it accepts."""
+    from thermomilp.solve import solve
+
+    use_pair("pulp", solver)
+    puzzle = board("t05_8x8.txt")
+    result = solve(puzzle, "pulp", solver, time_limit=60,
+                   options=SolverOptions(time_limit=60, threads=1, seed=3))
+    assert (result.status, result.grid) == ("unique", puzzle.solution)
+
+
+def test_pulp_read_status_pulp4_shape():
+    """The LpSolveStats branch, fed the 4.x shape (real on 4.x, a stand-in on 3.x)."""
+    import enum
+    from dataclasses import dataclass
+
+    Status = enum.Enum("LpSolveStatus", "Optimal Infeasible TimeLimit NotSolved")
+
+    @dataclass
+    class Stats:
+        status: Status
+        has_solution: bool
+
+    assert read_status(Stats(Status.Optimal, True), None) == ("optimal", True)
+    assert read_status(Stats(Status.Infeasible, False), None) == ("infeasible", False)
+    assert read_status(Stats(Status.TimeLimit, True), None) == ("timeout", True)
+    assert read_status(Stats(Status.NotSolved, False), None) == ("NotSolved", False)

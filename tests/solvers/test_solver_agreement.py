@@ -1,0 +1,82 @@
+"""Every (backend, solver) pair counts the same solutions as the brute force.
+
+Counts are capped at 3 (enough to tell none / unique / multiple / many), on
+the project's instances and on seeded random boards with a planted solution
+(so each has at least one). The brute force shares no code with the MILP,
+so agreement between all pairs *and* it means something.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from thermomilp.formats import load
+from thermomilp.generate.random_board import planted_board
+from thermomilp.logic.brute import brute_force_count, brute_force_solutions
+from thermomilp.solve import enumerate_solutions, solve
+
+from solver_pairs import INSTANCES, solver_pair  # noqa: F401 - the fixture
+
+CAP = 3
+INSTANCE_FILES = sorted((INSTANCES / "thermometers").glob("*.txt"))
+# (height, width, seed, missing-clue rate): small enough for the brute force
+BOARDS = [(5, 5, 1, 0.0), (5, 6, 2, 0.2), (6, 6, 3, 0.0), (6, 6, 4, 0.3), (4, 7, 5, 0.5)]
+
+
+def random_board(height, width, seed, missing):
+    return planted_board(height, width, random.Random(seed), missing=missing)
+
+
+@functools.lru_cache(maxsize=None)
+def brute_solutions(path) -> frozenset:
+    """Every solution of an instance, by brute force (once per file, not once per pair)."""
+    return frozenset(brute_force_solutions(load(path), None))
+
+
+@pytest.mark.parametrize("path", INSTANCE_FILES, ids=lambda p: p.stem)
+def test_pair_counts_instances_like_brute_force(solver_pair, path):
+    backend, solver = solver_pair
+    puzzle = load(path)
+    found = set(enumerate_solutions(puzzle, CAP, backend, solver))
+    brute = brute_solutions(path)
+    assert len(found) == min(len(brute), CAP)
+    assert found <= brute  # every grid the pair found is a real solution
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=lambda b: "x".join(map(str, b[:2])) + f"-s{b[2]}")
+def test_pair_counts_random_boards_like_brute_force(solver_pair, board):
+    backend, solver = solver_pair
+    puzzle = random_board(*board)
+    found = list(enumerate_solutions(puzzle, CAP, backend, solver))
+    assert len(set(found)) == len(found)
+    assert len(found) == brute_force_count(puzzle, CAP) >= 1
+
+
+@pytest.mark.parametrize("board", BOARDS[:3], ids=lambda b: f"s{b[2]}")
+def test_pair_status_matches_highspy_direct(solver_pair, board):
+    """Same status for every pair; a unique board has the same grid everywhere."""
+    backend, solver = solver_pair
+    puzzle = random_board(*board)
+    reference = solve(puzzle, "highs", "highs")
+    result = solve(puzzle, backend, solver)
+    assert (result.status, result.backend, result.solver) == (reference.status, backend, solver)
+    if reference.status == "unique":
+        assert result.grid == reference.grid == puzzle.solution
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(height=st.integers(2, 5), width=st.integers(2, 5), seed=st.integers(0, 10**6),
+       missing=st.sampled_from([0.0, 0.3, 0.7]))
+def test_in_process_highs_pairs_agree_with_brute_force_on_any_board(height, width, seed,
+                                                                    missing):
+    """Property: on any random board, the three HiGHS routes count what the brute force does."""
+    puzzle = random_board(height, width, seed, missing)
+    expected = brute_force_count(puzzle, CAP)
+    for backend in ("highs", "pulp", "pyomo"):
+        found = list(enumerate_solutions(puzzle, CAP, backend, "highs"))
+        assert len(found) == len(set(found)) == expected, backend

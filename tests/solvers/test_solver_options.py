@@ -1,0 +1,70 @@
+"""Pyomo engines get the common options under their own names, and accept them."""
+
+from __future__ import annotations
+
+import pytest
+
+from thermomilp.backends.base import SolverOptions
+from thermomilp.formats import load
+from thermomilp.solve import solve
+
+from solver_pairs import INSTANCES, use_pair
+
+OPTIONS = SolverOptions(time_limit=None, threads=2, seed=7, verbose=False)
+
+
+def test_pyomo_persistent_engines_option_names():
+    from thermomilp.backends.pyomo_backend import _Persistent
+
+    use_pair("pyomo", "highs")
+    highs = _Persistent("highs", OPTIONS).engine.config
+    assert highs.threads == 2 and highs.solver_options["random_seed"] == 7
+    use_pair("pyomo", "scip")
+    scip = _Persistent("scip", OPTIONS).engine.config
+    assert scip.solver_options["randomization/randomseedshift"] == 7
+
+
+def test_pyomo_shell_engines_option_names():
+    from thermomilp.backends.pyomo_backend import _Shell
+
+    use_pair("pyomo", "cbc")
+    cbc = _Shell("cbc", OPTIONS).engine.options
+    assert (cbc["threads"], cbc["randomCbcSeed"]) == (2, 7)
+    use_pair("pyomo", "glpk")
+    assert dict(_Shell("glpk", OPTIONS).engine.options) == {}  # GLPK: one thread, no seed
+
+
+@pytest.mark.parametrize("solver", ["highs", "cbc", "glpk", "scip"])
+def test_pyomo_pair_solves_with_every_common_option_set(solver):
+    use_pair("pyomo", solver)
+    puzzle = load(INSTANCES / "thermometers" / "t05_8x8.txt")
+    result = solve(puzzle, "pyomo", solver, time_limit=60,
+                   options=SolverOptions(time_limit=60, threads=1, seed=3))
+    assert (result.status, result.grid) == ("unique", puzzle.solution)
+
+
+def test_pass_through_names_reach_other_interfaces():
+    """A name outside the matrix goes to the layer as is (here: classes the layers ship)."""
+    puzzle = load(INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt")
+    use_pair("pulp", "cbc")
+    assert solve(puzzle, "pulp", "coin_cmd", time_limit=60).status == "multiple"
+    use_pair("pulp", "glpk")
+    assert solve(puzzle, "pulp", "glpk_cmd", time_limit=60).status == "multiple"
+    assert solve(puzzle, "pyomo", "appsi_highs", time_limit=60).status == "multiple"
+
+
+def test_pyomo_borrows_cbc_from_the_python_layer_when_none_on_path(monkeypatch):
+    """No cbc on PATH: Pyomo runs the CBC that PuLP brings (bundled in 3.x, cbcbox in 4.x)."""
+    from thermomilp.backends import matrix
+
+    monkeypatch.setattr(matrix.shutil, "which", lambda name, *a, **k: None)
+    matrix.cbc_executable.cache_clear()
+    try:
+        path = matrix.cbc_executable()
+        if path is None:
+            pytest.skip("this PuLP brings no CBC of its own (PuLP 4 without pulp[cbc])")
+        assert "pulp" in path or "cbcbox" in path
+        puzzle = load(INSTANCES / "thermometers" / "t03_6x6.txt")
+        assert solve(puzzle, "pyomo", "cbc").grid == puzzle.solution
+    finally:
+        matrix.cbc_executable.cache_clear()

@@ -1,0 +1,173 @@
+"""The documentation site builds with ``mkdocs build --strict`` and every example in it runs.
+
+A page opts in with the line ``<!-- examples: tested -->``; every page of
+the teaching kit does, and the test below fails if a page with a
+``python`` or ``console`` example does not. Rules (docs/index.md says the same):
+
+* ```` ```python ```` blocks of one page run in order in one namespace;
+* ```` ```console ```` blocks: each ``$ command`` line runs; the lines shown
+  under it must appear in what it prints (lines with a timing such as
+  ``0.004 s`` are skipped). A trailing ``# exit N`` expects exit code N;
+* ```` ```sh ```` blocks: every line is a command, exit 0 expected;
+* commands ``thermomilp ...`` / ``python -m thermomilp ...`` go through the
+  CLI's ``main`` in-process; ``glpsol ...`` and ``python FILE ...`` run as
+  programs (skipped when glpsol is missing); ``pip install ...`` is not run
+  (the test run has installed the package); other programs are refused;
+* ```` ```puzzle ```` and ```` ```json ```` blocks that hold a puzzle must load.
+
+Everything runs in a scratch folder holding links to ``instances/`` and
+``models/``, so examples may write files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+DOCS = ROOT / "docs"
+ALL_PAGES = sorted(p for p in DOCS.rglob("*.md"))
+MARKER = "<!-- examples: tested -->"
+PAGES = [p for p in ALL_PAGES if MARKER in p.read_text(encoding="utf-8")]
+FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w+-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
+                   re.S | re.M)
+TIMING = re.compile(r"\d+\.\d+ ?s\b")
+
+
+def blocks(page: Path, *langs: str) -> list[str]:
+    text = page.read_text(encoding="utf-8")
+    out = []
+    for m in FENCE.finditer(text):
+        if m.group("lang") in langs:
+            indent = m.group("indent")
+            out.append("\n".join(line[len(indent):] if line.startswith(indent) else line
+                                 for line in m.group("body").splitlines()))
+    return out
+
+
+def page_id(page: Path) -> str:
+    return page.relative_to(DOCS).as_posix()
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch):
+    for name in ("instances", "models", "benchmarks"):
+        (tmp_path / name).symlink_to(ROOT / name, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return tmp_path
+
+
+def test_site_builds_offline_with_strict_warnings(tmp_path):
+    pytest.importorskip("mkdocs", reason="the docs extra (mkdocs) is not installed")
+    pytest.importorskip("pymdownx", reason="the docs extra (pymdown-extensions) is not installed")
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f",
+                          str(ROOT / "mkdocs.yml"), "-d", str(tmp_path / "site")],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (tmp_path / "site" / "index.html").is_file()
+    assert (tmp_path / "site" / "js" / "mathjax" / "tex-svg.js").is_file()
+    html = (tmp_path / "site" / "formulation" / "index.html").read_text(encoding="utf-8")
+    assert 'class="arithmatex"' in html  # math went through arithmatex
+    # offline: no page loads a script or a stylesheet from the network
+    remote = re.compile(r'<(?:script|link)\b[^>]*(?:src|href)="(?:https?:)?//')
+    for page in (tmp_path / "site").rglob("*.html"):
+        found = remote.search(page.read_text(encoding="utf-8"))
+        assert found is None, f"{page.relative_to(tmp_path)} loads {found.group(0)}"
+
+
+def test_every_page_is_in_the_nav():
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    missing = [page_id(p) for p in ALL_PAGES if page_id(p) not in nav]
+    assert missing == [], "add these pages to the nav of mkdocs.yml"
+
+
+def test_teaching_pages_have_their_examples_tested():
+    kit = ["index.md", "tutorial.md", "formulation.md", "aquarium-model.md", "uniqueness.md",
+           "lp-relaxation.md", "infeasibility.md", "models.md", "analysis.md", "cli.md",
+           "formats.md", "course/exercise.md"]
+    assert [k for k in kit if (DOCS / k).is_file() and DOCS / k not in PAGES] == []
+    assert all((DOCS / k).is_file() for k in kit)
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if blocks(p, "python")], ids=page_id)
+def test_python_examples_run(page, scratch):
+    namespace: dict = {"__name__": "__docs__"}
+    for k, code in enumerate(blocks(page, "python")):
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(code, f"{page_id(page)}[python block {k}]", "exec"), namespace)
+        except Exception as exc:  # name the block that failed
+            raise AssertionError(f"{page_id(page)} python block {k} failed: {exc!r}\n{code}") from exc
+
+
+def run_command(command: str) -> tuple[int, str]:
+    from thermomilp.cli.main import main
+
+    expected_exit = 0
+    m = re.search(r"\s+#\s*exit\s+(\d+)\s*$", command)
+    if m:
+        expected_exit = int(m.group(1))
+        command = command[:m.start()]
+    args = shlex.split(command)
+    if args[:1] == ["thermomilp"] or args[:3] == ["python", "-m", "thermomilp"]:
+        rest = args[1:] if args[0] == "thermomilp" else args[3:]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = main(rest)
+        return code - expected_exit, out.getvalue()
+    if args[0] == "pip":
+        return 0, ""
+    if args[0] not in ("python", "glpsol"):
+        raise AssertionError(f"`{command}`: examples may run thermomilp, python or glpsol only")
+    program = sys.executable if args[0] == "python" else shutil.which(args[0])
+    if program is None:
+        pytest.skip(f"{args[0]} is not installed")
+    run = subprocess.run([program] + args[1:], capture_output=True, text=True, timeout=300)
+    return run.returncode - expected_exit, run.stdout
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if blocks(p, "console", "sh")], ids=page_id)
+def test_command_examples_run(page, scratch):
+    for block in blocks(page, "sh"):
+        for line in block.splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                status, _ = run_command(line.strip())
+                assert status == 0, f"{page_id(page)}: `{line}` exited with another code"
+    for block in blocks(page, "console"):
+        command, shown = None, []
+        for line in block.splitlines() + ["$ "]:
+            if line.startswith("$ "):
+                if command:
+                    status, printed = run_command(command)
+                    assert status == 0, f"{page_id(page)}: `{command}` exited with another code"
+                    printed_lines = {p.rstrip() for p in printed.splitlines()}
+                    for want in shown:
+                        if want.strip() and not TIMING.search(want):
+                            assert want.rstrip() in printed_lines, (
+                                f"{page_id(page)}: `{command}` did not print {want!r}; "
+                                f"it printed:\n{printed}")
+                command, shown = line[2:].strip(), []
+            else:
+                shown.append(line)
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if blocks(p, "puzzle", "json")], ids=page_id)
+def test_puzzle_examples_load(page):
+    from thermomilp.formats import loads
+
+    puzzles = [b for b in blocks(page, "json") if b.lstrip().startswith('{"puzzle"')]
+    for block in blocks(page, "puzzle") + puzzles:
+        for doc in (block.split("\n\n") if block.lstrip().startswith("{") else [block]):
+            if doc.strip():
+                loads(doc)

@@ -1,0 +1,37 @@
+"""``thermomilp solvers``: every (backend, solver) pair, installed or not, and how to get it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("solvers", help="list every backend/solver pair and how to install it",
+                       description="Print the solver matrix: each (backend, solver) pair, "
+                                   "whether it is available here, the engine's version, and "
+                                   "the install step for each missing one.")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="a table (default) or one JSON object")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from thermomilp.backends.matrix import matrix, pulp_version, pyomo_version
+
+    rows = matrix()
+    if args.format == "json":
+        print(json.dumps({"layers": {"pulp": pulp_version(), "pyomo": pyomo_version()},
+                          "pairs": [row.to_json() for row in rows]}))
+        return 0
+    print(f"layers: PuLP {pulp_version() or 'not installed'}, "
+          f"Pyomo {pyomo_version() or 'not installed'}, highs = highspy direct")
+    print(f"{'backend':<8} {'solver':<7} {'available':<10} {'version':<26} install")
+    for row in rows:
+        install = "" if row.available else row.install or ""
+        note = "" if row.available or not row.detail else f"  ({row.detail})"
+        print(f"{row.backend:<8} {row.solver:<7} {'yes' if row.available else 'no':<10} "
+              f"{row.version or '-':<26} {install}{note}".rstrip())
+    print("Other engines a layer reaches (gurobi, cplex, ...) pass through by name: "
+          "--backend pulp|pyomo --solver NAME.")
+    return 0
