@@ -139,6 +139,29 @@ def corpus_table(name: str, rows, names) -> str:
     return "\n".join(lines)
 
 
+def target_lines(results) -> list[str]:
+    """The issue's ratio targets, checked on this run's totals."""
+    def total(corpus_prefix, method):
+        for cname, rows in results.items():
+            if cname.startswith(corpus_prefix):
+                return sum(r["times"][method] for r in rows)
+        return None
+
+    checks = [("published", "cp-sat 1 worker", 0.5), ("published", "cp-sat default", 0.5),
+              ("planted 60x60", "cp-sat 1 worker", 0.3),
+              ("planted 60x60", "highs plain model", 1.0)]
+    lines = ["| corpus | default total s | peer | peer total s | ratio | target | met |",
+             "|---|---:|---|---:|---:|---:|---|"]
+    for corpus, peer, limit in checks:
+        ours, theirs = total(corpus, DEFAULT), total(corpus, peer)
+        if ours is None or theirs is None:
+            continue
+        ratio = ours / theirs
+        lines.append(f"| {corpus} | {ours:.3f} | {peer} | {theirs:.3f} | {ratio:.2f}x | "
+                     f"<= {limit:g}x | {'yes' if ratio <= limit else '**no**'} |")
+    return lines
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small smoke run, print only")
@@ -162,7 +185,9 @@ def main(argv=None) -> int:
     body = "\n\n".join([f"Machine: {machine.describe()}.",
                         f"Command: `python benchmarks/peers.py` (time limit "
                         f"{args.time_limit:g} s per method and board; a timeout counts "
-                        f"as the limit).", *tables])
+                        f"as the limit).",
+                        "Targets on this run's totals:\n\n" + "\n".join(target_lines(results)),
+                        *tables])
     print(body)
     if not args.quick:
         replace_block(Path(args.page), "peers", body)
