@@ -68,3 +68,31 @@ def test_large_planted_board_is_decided_by_the_swap():
     puzzle = planted_board(40, 40, random.Random(3))
     rival = swap_rival(puzzle, puzzle.solution)
     assert rival is not None and solution_problems(puzzle, rival) == []
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6))
+def test_deferred_probing_gives_the_same_verdicts(seed):
+    """Boards at or above LARGE_BOARD probe only after the swap fails; force that
+    path on small boards (brute-forceable) and compare with counting."""
+    import importlib
+
+    solve_module = importlib.import_module("thermomilp.solve")  # the module, not the function
+
+    rng = random.Random(seed)
+    n = rng.randint(3, 6)
+    puzzle = planted_board(n, n, rng, max_length=rng.choice((3, 6, 9)))
+    if rng.random() < 0.2:  # an impossible clue set now and then
+        rows = list(puzzle.rows)
+        rows[0] = min(n, (rows[0] or 0) + 1)
+        puzzle = puzzle.with_clues(rows, puzzle.cols)
+    saved = solve_module.LARGE_BOARD
+    solve_module.LARGE_BOARD = 1
+    try:
+        result = solve(puzzle, presolve="probing")
+    finally:
+        solve_module.LARGE_BOARD = saved
+    count = brute_force_count(puzzle, 2)
+    assert result.status == {0: "infeasible", 1: "unique", 2: "multiple"}[count]
+    if result.grid is not None:
+        assert solution_problems(puzzle, result.grid) == []
