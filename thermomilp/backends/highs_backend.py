@@ -43,6 +43,9 @@ class HighsSession(Session):
         import highspy
 
         self._hs = highspy
+        # Any feasible point answers a feasibility model: stopping at the first
+        # one (kSolutionLimit) is as good as optimal.
+        self._found = (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kSolutionLimit)
         build = build_highs_compact if form.kind == "compact" else build_highs
         self.h = build(form, names=False, verbose=options.verbose)
         self.n = form.n_vars
@@ -63,7 +66,7 @@ class HighsSession(Session):
         status = h.getModelStatus()
         if status == hs.HighsModelStatus.kSolveError:
             status = self._rerun_without_presolve()
-        if status == hs.HighsModelStatus.kOptimal:
+        if status in self._found:
             values = np.asarray(h.getSolution().col_value)
             return Outcome("feasible", self.form.ones_from_values(values))
         if status == hs.HighsModelStatus.kInfeasible:

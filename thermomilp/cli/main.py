@@ -31,6 +31,7 @@ COMMANDS = [
     "thermomilp.cli.analyze_cmd",
     "thermomilp.cli.generate_cmd",
     "thermomilp.cli.check_cmd",
+    "thermomilp.cli.batch_cmd",
 ]
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3

@@ -1,0 +1,104 @@
+"""The benchmark corpora, rebuilt from fixed seeds on every run (nothing stored).
+
+* ``published``: boards with a unique solution, 6x6 to 15x15 -- the sizes
+  puzzle sites publish. A planted board is *rerolled* until it is unique:
+  while a second solution exists, every thermometer on which the two
+  solutions differ gets a new extreme level (empty or full) and the clues are
+  recomputed from the planted grid. Extreme levels pin a thermometer's cells,
+  so a few rerolls usually remove every alternative.
+* ``planted-N``: plain planted random N x N boards (N = 20, 40, 60, 100);
+  the task is to *decide* uniqueness (a second solution, or a proof of none).
+* ``aquarium``: random tanks (connected random walks) with random water
+  levels, 6x6 to 15x15, clues from the planted grid.
+
+Uniqueness of the rerolled boards is decided with thermomilp while building
+the corpus; the harness checks every method's verdict against the others.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from thermomilp.generate.random_board import clues_of, random_partition
+from thermomilp.puzzle import Puzzle, aquarium, grid_from_levels, thermometers
+
+
+@dataclass(frozen=True)
+class Board:
+    name: str
+    puzzle: Puzzle
+
+
+def _planted(therms, levels, h, w) -> Puzzle:
+    skeleton = thermometers([0] * h, [0] * w, therms)
+    grid = grid_from_levels(skeleton, levels)
+    rows, cols = clues_of(grid)
+    return thermometers(rows, cols, therms, solution=grid)
+
+
+def unique_board(size: int, rng: random.Random, max_rerolls: int = 200) -> Puzzle:
+    """A planted board rerolled until its solution is unique (see module doc)."""
+    from thermomilp.solve import solve
+
+    while True:
+        therms = random_partition(size, size, rng, max_length=6)
+        levels = [rng.choice((0, len(t))) if rng.random() < 0.5 else rng.randint(0, len(t))
+                  for t in therms]
+        for _ in range(max_rerolls):
+            puzzle = _planted(therms, levels, size, size)
+            result = solve(puzzle)
+            if result.status == "unique":
+                return puzzle
+            first, second = result.grid, result.second
+            differ = {(r, c) for r in range(size) for c in range(size)
+                      if first[r][c] != second[r][c]}
+            for t, cells in enumerate(therms):
+                if differ.intersection(map(tuple, cells)):
+                    levels[t] = rng.choice((0, len(cells)))
+
+
+def random_regions(h: int, w: int, rng: random.Random, max_size: int = 7) -> list[list[int]]:
+    grid = [[0] * w for _ in range(h)]
+    for k, cells in enumerate(random_partition(h, w, rng, max_length=max_size)):
+        for r, c in cells:
+            grid[r][c] = k
+    return grid
+
+
+def aquarium_board(size: int, rng: random.Random) -> Puzzle:
+    regions = random_regions(size, size, rng)
+    skeleton = aquarium([0] * size, [0] * size, regions)
+    levels = [rng.randint(0, v.depth) for v in skeleton.vessels]
+    grid = grid_from_levels(skeleton, levels)
+    rows, cols = clues_of(grid)
+    return aquarium(rows, cols, regions, solution=grid)
+
+
+def published(per_size: int = 4, sizes=(6, 8, 10, 12, 15), seed: int = 2026) -> list[Board]:
+    rng = random.Random(seed)
+    return [Board(f"u{n}x{n}-{k}", unique_board(n, rng)) for n in sizes for k in range(per_size)]
+
+
+def planted(size: int, count: int, seed: int = 60) -> list[Board]:
+    from thermomilp.generate.random_board import planted_board
+
+    rng = random.Random(seed * 1000 + size)
+    return [Board(f"p{size}x{size}-{k}", planted_board(size, size, rng)) for k in range(count)]
+
+
+def aquariums(per_size: int = 3, sizes=(6, 8, 10, 12, 15), seed: int = 7) -> list[Board]:
+    try:  # the generator branch's Aquarium generator, when it is there
+        from thermomilp.generate.aquarium_gen import generate_aquarium  # type: ignore
+    except ImportError:
+        generate_aquarium = None
+    rng = random.Random(seed)
+    boards = []
+    for n in sizes:
+        for k in range(per_size):
+            if generate_aquarium is not None:
+                puzzle = generate_aquarium(n, n, seed=rng.randrange(1 << 30))
+            else:
+                puzzle = aquarium_board(n, rng)
+            boards.append(Board(f"a{n}x{n}-{k}", puzzle))
+    return boards
