@@ -21,6 +21,7 @@ COMMANDS = [
     "thermomilp.cli.show_cmd",
     "thermomilp.cli.convert_cmd",
     "thermomilp.cli.config_cmd",
+    "thermomilp.cli.serve_cmd",
 ]
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE = 0, 1, 2
