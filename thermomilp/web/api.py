@@ -210,10 +210,9 @@ class Api:
         kind = payload.get("kind", "thermometers")
         if kind not in ("thermometers", "aquarium"):
             raise ApiError(400, "\"kind\" must be \"thermometers\" or \"aquarium\"")
-        size = payload.get("size", 5)
-        height = _int_field(payload, "height", MIN_NEW_SIDE, MAX_NEW_SIDE,
-                            size if isinstance(size, int) else None)
-        width = _int_field(payload, "width", MIN_NEW_SIDE, MAX_NEW_SIDE, height)
+        size = _int_field(payload, "size", MIN_NEW_SIDE, MAX_NEW_SIDE, 5)
+        height = _int_field(payload, "height", MIN_NEW_SIDE, MAX_NEW_SIDE, size)
+        width = _int_field(payload, "width", MIN_NEW_SIDE, MAX_NEW_SIDE, size)
         seed = payload.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ApiError(400, "\"seed\" must be a whole number")
