@@ -135,8 +135,11 @@ def bookkeeping(puzzle: Puzzle, known: dict[Cell, str]) -> Hint | None:
         low_empty = min((k for k, layer in enumerate(vessel.layers)
                          if any(known.get(c) == EMPTY for c in layer)), default=vessel.depth)
         if top_filled >= low_empty:
-            raise Contradiction(f"{_vessel_name(puzzle, index)} is filled above an empty cell",
-                                vessel.layers[top_filled] + vessel.layers[low_empty])
+            what = ("has a tank row that is partly wet: water in a tank row is level"
+                    if top_filled == low_empty else "is filled above an empty cell")
+            raise Contradiction(f"{_vessel_name(puzzle, index)} {what}",
+                                tuple(dict.fromkeys(vessel.layers[top_filled]
+                                                    + vessel.layers[low_empty])))
         fill = [c for layer in vessel.layers[:top_filled + 1] for c in layer if c not in known]
         if fill:
             why = tuple(c for c in vessel.layers[top_filled] if known.get(c) == FILLED)
@@ -164,11 +167,12 @@ def one_line_count(puzzle: Puzzle, known: dict[Cell, str]) -> Hint | None:
             raise Contradiction(f"{name} can reach at most {filled + len(unknown)} filled "
                                 f"cells but its clue is {clue}", cells)
         if unknown and filled == clue:
-            return Hint("one line's count", f"{name} already has its {clue} filled cells: "
-                        "the rest are empty", tuple(unknown), EMPTY)
+            return Hint("one line's count", f"{name} already has its {clue} filled "
+                        f"cell{'' if clue == 1 else 's'}: the rest are empty", tuple(unknown), EMPTY)
         if unknown and filled + len(unknown) == clue:
-            return Hint("one line's count", f"{name} needs {clue - filled} more filled cells "
-                        f"and has exactly {len(unknown)} unknown", tuple(unknown), FILLED)
+            return Hint("one line's count", f"{name} needs {clue - filled} more filled "
+                        f"cell{'' if clue - filled == 1 else 's'} and has exactly "
+                        f"{len(unknown)} unknown", tuple(unknown), FILLED)
     return None
 
 
