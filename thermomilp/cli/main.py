@@ -21,6 +21,8 @@ COMMANDS = [
     "thermomilp.cli.show_cmd",
     "thermomilp.cli.convert_cmd",
     "thermomilp.cli.config_cmd",
+    "thermomilp.cli.hint_cmd",
+    "thermomilp.cli.explain_cmd",
     "thermomilp.cli.serve_cmd",
 ]
 

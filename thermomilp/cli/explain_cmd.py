@@ -1,0 +1,50 @@
+"""``thermomilp explain FILE``: the whole logical solution, step by step.
+
+Each step names its rule (bookkeeping, line_count, chained_count, probe);
+the run ends solved, stalled (pure logic stops: the undecided cells are
+shown) or in a contradiction. Exit 0 when solved, 1 otherwise, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
+
+
+def register(sub) -> None:
+    from thermomilp.cli.hint_cmd import MARKS_HELP
+
+    p = sub.add_parser("explain", help="solve by logic alone, step by step",
+                       description="Print every deduction of a logical solution of each FILE, "
+                                   "or where pure logic stalls.")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--marks", metavar="SPEC", help=MARKS_HELP + " (one FILE only)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default) or JSON Lines, one object per file")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from thermomilp.errors import ConfigError
+    from thermomilp.formats import load
+    from thermomilp.logic.hints import explain, render_explanation
+    from thermomilp.logic.marks import parse_marks
+
+    if args.marks and len(args.files) > 1:
+        raise ConfigError("--marks applies to one FILE; give a single file")
+    worst = EXIT_OK
+    for n, path in enumerate(args.files):
+        puzzle = load(path)
+        result = explain(puzzle, parse_marks(args.marks, puzzle))
+        if result.status != "solved":
+            worst = EXIT_NO_SOLUTION
+        if args.format == "json":
+            print(json.dumps({"file": path, **result.to_json()}), flush=True)
+        else:
+            if n:
+                print()
+            print(f"== {path}")
+            print(render_explanation(result))
+    return worst

@@ -1,0 +1,44 @@
+"""``thermomilp hint FILE [--marks SPEC]``: the next logical deduction and its rule.
+
+Rule names (stable identifiers): bookkeeping, line_count, chained_count,
+probe; terminal: solved, stalled, contradiction (``docs/logic.md``).
+Exit 0 when a deduction is given or the board is solved, 1 when logic is
+stalled or the marks contradict the clues, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
+
+MARKS_HELP = ("cells already decided: a list '0,1=# 2,3=x' (# filled, x empty, 0-based "
+              "ROW,COL), an inline grid '#x../..../...' (rows split by /, . undecided), "
+              "or a file holding such a grid")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("hint", help="the next logical deduction and the rule that fired",
+                       description="Print the next deduction on FILE from the cells marked "
+                                   "so far, the rule that fired and the cells it sets.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--marks", metavar="SPEC", help=MARKS_HELP)
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default) or one JSON object")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from thermomilp.formats import load
+    from thermomilp.logic.hints import TERMINAL, next_hint, render_step
+    from thermomilp.logic.marks import parse_marks
+
+    puzzle = load(args.file)
+    marks = parse_marks(args.marks, puzzle)
+    step = next_hint(puzzle, marks)
+    if args.format == "json":
+        print(json.dumps({"file": args.file, **step.to_json()}))
+    else:
+        print(render_step(None, step))
+    return EXIT_NO_SOLUTION if step.rule in TERMINAL and step.rule != "solved" else EXIT_OK

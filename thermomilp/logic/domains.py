@@ -1,0 +1,162 @@
+"""Level domains of vessels and the per-line contribution tables.
+
+A vessel ``v`` (thermometer or tank) stands at one level ``L in 0..depth(v)``.
+Its **contribution** to a line (row or column) is the number of its filled
+cells in that line,
+
+    c_{v,l}(L) = |{cells of layers[:L] lying in line l}|,
+
+a non-decreasing function of ``L`` (filling never empties a cell). That
+monotonicity is the only property the propagators use, so the same engine
+serves Thermometers and Aquarium.
+
+Lines are numbered ``0..H-1`` for the rows and ``H..H+W-1`` for the columns.
+A **domain** is a list of Python ints used as bitsets: bit ``L`` of
+``dom[v]`` is set iff level ``L`` of vessel ``v`` is still possible. The
+interval propagator only ever looks at the lowest and highest bit; probing
+may punch holes in between.
+
+User marks (this cell holds mercury / this cell is empty) only clamp the
+domains: mercury at rank ``k`` means ``L >= k``, empty at rank ``k`` means
+``L < k``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Mapping
+
+from thermomilp.puzzle import Cell, Grid, Puzzle
+
+Domains = list[int]
+UNKNOWN = -1
+
+
+@dataclass(frozen=True)
+class LineTables:
+    """What the propagators need, precomputed once per puzzle.
+
+    ``line_vessels[l]`` / ``line_tables[l]`` list the vessels with a cell in
+    clued line ``l`` and their contribution tables (``table[L]`` for every
+    level ``L``); ``vessel_lines[v]`` the clued lines vessel ``v`` crosses.
+    """
+
+    height: int
+    width: int
+    depths: tuple[int, ...]
+    clues: tuple[int | None, ...]
+    line_vessels: tuple[tuple[int, ...], ...]
+    line_tables: tuple[tuple[tuple[int, ...], ...], ...]
+    vessel_lines: tuple[tuple[int, ...], ...]
+    cell_rank: Mapping[Cell, tuple[int, int]]
+    vessel_cells: tuple[tuple[tuple[Cell, int], ...], ...]  # (cell, rank) in fill order
+
+    @property
+    def n_vessels(self) -> int:
+        return len(self.depths)
+
+    def line_name(self, line: int) -> str:
+        return f"row {line}" if line < self.height else f"column {line - self.height}"
+
+
+@lru_cache(maxsize=512)
+def line_tables(puzzle: Puzzle) -> LineTables:
+    H, W = puzzle.height, puzzle.width
+    clues = tuple(puzzle.rows) + tuple(puzzle.cols)
+    line_vessels: list[list[int]] = [[] for _ in clues]
+    line_tabs: list[list[tuple[int, ...]]] = [[] for _ in clues]
+    vessel_lines: list[list[int]] = []
+    for v, vessel in enumerate(puzzle.vessels):
+        # per line, the running count of this vessel's cells after each level
+        counts: dict[int, list[int]] = {}
+        for k, layer in enumerate(vessel.layers):
+            for r, c in layer:
+                for line in (r, H + c):
+                    counts.setdefault(line, [0] * (vessel.depth + 1))[k + 1] += 1
+        mine = []
+        for line in sorted(counts):
+            if clues[line] is None:
+                continue
+            steps = counts[line]
+            table, total = [], 0
+            for step in steps:
+                total += step
+                table.append(total)
+            line_vessels[line].append(v)
+            line_tabs[line].append(tuple(table))
+            mine.append(line)
+        vessel_lines.append(mine)
+    cell_rank = {cell: (v, k + 1) for v, vessel in enumerate(puzzle.vessels)
+                 for k, layer in enumerate(vessel.layers) for cell in layer}
+    vessel_cells = tuple(tuple((cell, k + 1) for k, layer in enumerate(vessel.layers)
+                               for cell in layer) for vessel in puzzle.vessels)
+    return LineTables(H, W, tuple(v.depth for v in puzzle.vessels), clues,
+                      tuple(map(tuple, line_vessels)),
+                      tuple(tuple(t) for t in line_tabs),
+                      tuple(map(tuple, vessel_lines)), cell_rank, vessel_cells)
+
+
+def full_domains(tables: LineTables) -> Domains:
+    return [(1 << (d + 1)) - 1 for d in tables.depths]
+
+
+def low(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def high(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def levels_in(mask: int) -> list[int]:
+    return [L for L in range(mask.bit_length()) if mask >> L & 1]
+
+
+def at_least(level: int) -> int:
+    """Bitmask of every level >= ``level`` (infinite to the left, fine for AND)."""
+    return ~((1 << level) - 1)
+
+
+def below(level: int) -> int:
+    """Bitmask of every level < ``level``."""
+    return (1 << level) - 1
+
+
+def clamp_with_marks(tables: LineTables, dom: Domains, marks: Mapping[Cell, int]) -> bool:
+    """Apply user marks (cell -> 1 mercury / 0 empty); False if a domain empties."""
+    for cell, value in marks.items():
+        v, rank = tables.cell_rank[cell]
+        dom[v] &= at_least(rank) if value else below(rank)
+        if not dom[v]:
+            return False
+    return True
+
+
+def cell_states(tables: LineTables, dom: Domains) -> dict[Cell, int]:
+    """cell -> 1 (filled under every surviving level), 0 (empty under all), or UNKNOWN."""
+    states: dict[Cell, int] = {}
+    for v, cells in enumerate(tables.vessel_cells):
+        lo, hi = low(dom[v]), high(dom[v])
+        for cell, rank in cells:
+            states[cell] = 1 if lo >= rank else 0 if hi < rank else UNKNOWN
+    return states
+
+
+def is_decided(dom: Domains) -> bool:
+    """Every vessel has exactly one level left."""
+    return all(m and not m & (m - 1) for m in dom)
+
+
+def grid_of(tables: LineTables, dom: Domains) -> Grid:
+    """The grid of a fully decided domain."""
+    states = cell_states(tables, dom)
+    return tuple("".join("#" if states[(r, c)] == 1 else "." for c in range(tables.width))
+                 for r in range(tables.height))
+
+
+def partial_grid(tables: LineTables, states: Mapping[Cell, int]) -> Grid:
+    """``#`` filled, ``x`` empty, ``.`` unknown -- the marks grid syntax."""
+    glyph = {1: "#", 0: "x", UNKNOWN: "."}
+    return tuple("".join(glyph[states.get((r, c), UNKNOWN)] for c in range(tables.width))
+                 for r in range(tables.height))

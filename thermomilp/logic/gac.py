@@ -1,0 +1,91 @@
+"""The rival: per-line generalised arc consistency by witness sets.
+
+A level ``L`` of vessel ``t`` survives line ``l`` iff some choice of levels
+of the other vessels crossing ``l``, each from its domain, makes the line
+sum equal the clue: a *witness*. Enumerating witnesses one by one is
+exponential; we enumerate the set of sums they reach instead (a bitset,
+bit ``s`` = some assignment of the vessels so far contributes ``s``),
+prefix and suffix over the line's vessels, so ``L`` survives iff
+``clue - c_t(L)`` lies in prefix ⊕ suffix. This makes no interval
+assumption at all: holes in domains and jumps in contributions (tank rows)
+are handled exactly.
+
+It deliberately shares no code with :mod:`thermomilp.logic.intervals` --
+not even the contribution tables, which it recomputes from the vessels --
+so that ``tests/test_logic_gac.py`` can falsify the claim that both reach
+the same fixpoint on Thermometers (``docs/logic.md`` has the proof).
+"""
+
+from __future__ import annotations
+
+from thermomilp.puzzle import Puzzle
+
+
+def _contributions(puzzle: Puzzle) -> list[tuple[int | None, list[tuple[int, list[int]]]]]:
+    """Per line (rows then columns): clue and [(vessel, contribution per level)]."""
+    H, W = puzzle.height, puzzle.width
+    lines: list[tuple[int | None, list[tuple[int, list[int]]]]] = [
+        (clue, []) for clue in list(puzzle.rows) + list(puzzle.cols)]
+    for v, vessel in enumerate(puzzle.vessels):
+        for line in range(H + W):
+            in_line = [sum(1 for r, c in layer if (r if line < H else H + c) == line)
+                       for layer in vessel.layers]
+            if any(in_line):
+                contrib = [0]
+                for n in in_line:
+                    contrib.append(contrib[-1] + n)
+                lines[line][1].append((v, contrib))
+    return lines
+
+
+def _sumset(a: int, b: int) -> int:
+    out = 0
+    s = 0
+    while a:
+        if a & 1:
+            out |= b << s
+        a >>= 1
+        s += 1
+    return out
+
+
+def _reach(dom_mask: int, contrib: list[int]) -> int:
+    """Bitset of contributions reachable by the levels in ``dom_mask``."""
+    out = 0
+    for L, c in enumerate(contrib):
+        if dom_mask >> L & 1:
+            out |= 1 << c
+    return out
+
+
+def gac_fixpoint(puzzle: Puzzle, dom: list[int]) -> bool:
+    """Erase unsupported levels line by line until nothing changes; False if a domain empties."""
+    lines = [(clue, members) for clue, members in _contributions(puzzle) if clue is not None]
+    changed = True
+    while changed:
+        changed = False
+        for clue, members in lines:
+            reach = [_reach(dom[v], contrib) for v, contrib in members]
+            prefix = [1]
+            for r in reach:
+                prefix.append(_sumset(prefix[-1], r))
+            suffix = [1]
+            for r in reversed(reach):
+                suffix.append(_sumset(suffix[-1], r))
+            suffix.reverse()
+            if not members:
+                if clue != 0:
+                    return False
+                continue
+            for i, (v, contrib) in enumerate(members):
+                others = _sumset(prefix[i], suffix[i + 1])
+                keep = 0
+                for L, c in enumerate(contrib):
+                    if dom[v] >> L & 1 and clue >= c and others >> (clue - c) & 1:
+                        keep |= 1 << L
+                if keep != dom[v]:
+                    if not keep:
+                        return False
+                    dom[v] = keep
+                    changed = True
+    return True

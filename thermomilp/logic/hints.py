@@ -1,0 +1,301 @@
+"""Hints and step-by-step explanations, each step naming the rule that fired.
+
+The solver's state is the level domain of every vessel plus the cells it has
+*written* (user marks and earlier steps). The next step is the first rule,
+in this order of simplicity, that decides something new:
+
+``bookkeeping``
+    mercury below mercury / empty above empty: a written cell decides the
+    rest of its vessel (a filled cell fills every cell of lower rank, an
+    empty one empties every cell of higher rank).
+``line_count``
+    one line counted cell by cell: the clue is already reached (the line's
+    undecided cells are empty) or needs every undecided cell (they are filled).
+``chained_count``
+    one line counted vessel by vessel: each vessel crossing the line can add
+    between ``cmin`` and ``cmax`` cells in thermometer order, which bounds
+    every other vessel's level (the interval rule, ``intervals.py``).
+``probe``
+    assuming some level for a vessel makes interval propagation contradict
+    itself, so that level is erased.
+
+Terminal states: ``solved`` (every cell decided), ``stalled`` (no rule
+fires: the board needs search), ``contradiction`` (the marks or the clues
+cannot all hold). These names are stable identifiers: other tools (a web UI)
+show them. Steps that only erase an inner level (no new cell) are reported
+too, with an empty cell list, so an explanation never hides a deduction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from thermomilp.logic.domains import (UNKNOWN, Domains, LineTables, clamp_with_marks,
+                                      cell_states, full_domains, is_decided, levels_in,
+                                      line_tables, partial_grid)
+from thermomilp.logic.intervals import OK, propagate_conflict, revise_line
+from thermomilp.puzzle import Cell, Grid, Puzzle
+
+RULES = ("bookkeeping", "line_count", "chained_count", "probe")
+TERMINAL = ("solved", "stalled", "contradiction")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: the rule, the cells it sets (cell, 1 filled / 0 empty), and why."""
+
+    rule: str
+    cells: tuple[tuple[Cell, int], ...]
+    text: str
+    line: str | None = None
+    vessel: str | None = None
+    levels_out: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "text": self.text, "line": self.line, "vessel": self.vessel,
+                "levels_out": list(self.levels_out),
+                "cells": [{"cell": [r, c], "value": "#" if v else "x"}
+                          for (r, c), v in self.cells]}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A whole logical solution: the steps, how it ended, and the board reached."""
+
+    status: str  # solved | stalled | contradiction
+    steps: tuple[Step, ...]
+    grid: Grid  # '#' filled, 'x' empty, '.' undecided
+    final: Step = field(repr=False, default=None)  # type: ignore[assignment]
+
+    @property
+    def undecided(self) -> int:
+        return sum(row.count(".") for row in self.grid)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status, "steps": [s.to_json() for s in self.steps],
+                "grid": list(self.grid), "undecided": self.undecided,
+                "rules": {r: sum(s.rule == r for s in self.steps) for r in RULES},
+                "final": self.final.to_json() if self.final else None}
+
+
+def _vessel_name(puzzle: Puzzle, v: int) -> str:
+    word = "thermometer" if puzzle.kind == "thermometers" else "tank"
+    return f"{word} {puzzle.vessels[v].label}"
+
+
+def _cells_text(cells: tuple[tuple[Cell, int], ...]) -> str:
+    filled = [f"({r},{c})" for (r, c), v in cells if v]
+    empty = [f"({r},{c})" for (r, c), v in cells if not v]
+    parts = []
+    if filled:
+        parts.append("filled " + " ".join(filled))
+    if empty:
+        parts.append("empty " + " ".join(empty))
+    return "; ".join(parts)
+
+
+class _Solver:
+    """Domains plus written cells; :meth:`step` finds and applies the next deduction."""
+
+    def __init__(self, puzzle: Puzzle, marks: Mapping[Cell, int]):
+        self.puzzle = puzzle
+        self.tables: LineTables = line_tables(puzzle)
+        self.dom: Domains = full_domains(self.tables)
+        self.written: dict[Cell, int] = dict(marks)
+        self.broken = not clamp_with_marks(self.tables, self.dom, marks)
+
+    # -- helpers ---------------------------------------------------------
+    def _new_cells(self, dom: Domains) -> tuple[tuple[Cell, int], ...]:
+        states = cell_states(self.tables, dom)
+        return tuple((cell, s) for cell, s in sorted(states.items())
+                     if s != UNKNOWN and cell not in self.written)
+
+    def _apply(self, step: Step, dom: Domains | None = None) -> Step:
+        if dom is not None:
+            self.dom = dom
+        for cell, value in step.cells:
+            self.written[cell] = value
+        return step
+
+    def _line_cells(self, line: int) -> list[Cell]:
+        t = self.tables
+        if line < t.height:
+            return [(line, c) for c in range(t.width)]
+        return [(r, line - t.height) for r in range(t.height)]
+
+    # -- rules -----------------------------------------------------------
+    def _contradiction(self) -> Step | None:
+        if self.broken:
+            return Step("contradiction", (), "the marks break a vessel's order: a filled cell "
+                        "sits above an empty cell of the same vessel")
+        for line, clue in enumerate(self.tables.clues):
+            if clue is None:
+                continue
+            values = [self.written.get(cell, UNKNOWN) for cell in self._line_cells(line)]
+            filled, open_ = values.count(1), values.count(UNKNOWN)
+            name = self.tables.line_name(line)
+            if filled > clue:
+                return Step("contradiction", (), f"{name} has {filled} filled cells but its "
+                            f"clue is {clue}", line=name)
+            if filled + open_ < clue:
+                return Step("contradiction", (), f"{name} can reach at most {filled + open_} "
+                            f"filled cells but its clue is {clue}", line=name)
+            if revise_line(self.tables, self.dom.copy(), line) is None:
+                return Step("contradiction", (), f"the vessels crossing {name} cannot add up "
+                            f"to its clue {clue}", line=name)
+        return None
+
+    def _bookkeeping(self) -> Step | None:
+        states = cell_states(self.tables, self.dom)
+        for v, cells in enumerate(self.tables.vessel_cells):
+            new = tuple((cell, states[cell]) for cell, _ in cells
+                        if states[cell] != UNKNOWN and cell not in self.written)
+            if new:
+                name = _vessel_name(self.puzzle, v)
+                return self._apply(Step(
+                    "bookkeeping", new, f"{name} fills from the bottom: cells below mercury "
+                    f"are filled, cells above an empty cell are empty: {_cells_text(new)}",
+                    vessel=name))
+        return None
+
+    def _line_count(self) -> Step | None:
+        for line, clue in enumerate(self.tables.clues):
+            if clue is None:
+                continue
+            cells = self._line_cells(line)
+            filled = sum(self.written.get(c) == 1 for c in cells)
+            open_cells = [c for c in cells if c not in self.written]
+            if not open_cells:
+                continue
+            name = self.tables.line_name(line)
+            if filled == clue:
+                value, why = 0, f"{name} already has its {clue} filled cells"
+            elif filled + len(open_cells) == clue:
+                value, why = 1, f"{name} needs every undecided cell to reach {clue}"
+            else:
+                continue
+            new = tuple((c, value) for c in open_cells)
+            dom = self.dom.copy()
+            clamp_with_marks(self.tables, dom, dict(new))
+            return self._apply(Step("line_count", new, f"{why}: {_cells_text(new)}",
+                                    line=name), dom)
+        return None
+
+    def _chained_count(self, need_cells: bool) -> Step | None:
+        for line, clue in enumerate(self.tables.clues):
+            if clue is None:
+                continue
+            dom = self.dom.copy()
+            changed = revise_line(self.tables, dom, line)
+            if not changed:
+                continue
+            new = self._new_cells(dom)
+            if need_cells and not new:
+                continue
+            name = self.tables.line_name(line)
+            who = ", ".join(_vessel_name(self.puzzle, v) for v in changed)
+            text = (f"{name} (clue {clue}): counting what each vessel crossing it can still "
+                    f"add bounds {who}")
+            text += f": {_cells_text(new)}" if new else " (an inner level is ruled out)"
+            return self._apply(Step("chained_count", new, text, line=name, vessel=who), dom)
+        return None
+
+    def _probe(self, need_cells: bool) -> Step | None:
+        t = self.tables
+        for v, mask in enumerate(self.dom):
+            if not mask & (mask - 1):
+                continue
+            for level in levels_in(mask):
+                trial = self.dom.copy()
+                trial[v] = 1 << level
+                broken = propagate_conflict(t, trial, t.vessel_lines[v])
+                if broken == OK:
+                    continue
+                dom = self.dom.copy()
+                dom[v] &= ~(1 << level)
+                new = self._new_cells(dom)
+                if need_cells and not new:
+                    continue
+                name = _vessel_name(self.puzzle, v)
+                text = (f"if {name} stood at level {level}, propagation would break "
+                        f"{t.line_name(broken)}; so level {level} is impossible")
+                text += f": {_cells_text(new)}" if new else ""
+                return self._apply(Step("probe", new, text, line=t.line_name(broken),
+                                        vessel=name, levels_out=(level,)), dom)
+        return None
+
+    def step(self) -> Step:
+        """Apply and return the next deduction, or a terminal step (not applied)."""
+        found = self._bookkeeping() if not self.broken else None
+        if found:
+            return found
+        wrong = self._contradiction()
+        if wrong:
+            return wrong
+        if is_decided(self.dom) and len(self.written) == t_cells(self.tables):
+            return Step("solved", (), "every cell is decided")
+        for rule in (self._line_count, lambda: self._chained_count(True),
+                     lambda: self._chained_count(False), lambda: self._probe(True),
+                     lambda: self._probe(False)):
+            found = rule()
+            if found:
+                return found
+        undecided = t_cells(self.tables) - len(self.written)
+        return Step("stalled", (), f"no rule decides anything more: {undecided} cells are "
+                    "undecided; the rest needs search (trying a level and backtracking)")
+
+    def board(self) -> Grid:
+        return partial_grid(self.tables, self.written)
+
+
+def t_cells(tables: LineTables) -> int:
+    return tables.height * tables.width
+
+
+def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None) -> Step:
+    """The next deduction from ``marks`` (cell -> 1 filled / 0 empty).
+
+    A step that only erases an inner level (no cell) cannot be written as a
+    mark, so the hint runs on to the first step that sets a cell, and reports
+    that one; the inner erasures it needed are folded into its text.
+    """
+    solver = _Solver(puzzle, marks or {})
+    quiet: list[Step] = []
+    while True:
+        step = solver.step()
+        if step.cells or step.rule in TERMINAL:
+            if quiet and step.rule not in TERMINAL:
+                why = "; ".join(s.text for s in quiet)
+                step = Step(step.rule, step.cells, f"{step.text} (after: {why})", step.line,
+                            step.vessel, step.levels_out)
+            return step
+        quiet.append(step)
+
+
+def explain(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
+            max_steps: int = 100_000) -> Explanation:
+    """Every step of the logical solution, until solved, stalled or a contradiction."""
+    solver = _Solver(puzzle, marks or {})
+    steps: list[Step] = []
+    for _ in range(max_steps):
+        step = solver.step()
+        if step.rule in TERMINAL:
+            return Explanation(step.rule, tuple(steps), solver.board(), step)
+        steps.append(step)
+    raise RuntimeError("explanation did not finish")  # every step shrinks a finite state
+
+
+def render_step(n: int | None, step: Step) -> str:
+    head = f"{n}. " if n is not None else ""
+    return f"{head}[{step.rule}] {step.text}"
+
+
+def render_explanation(explanation: Explanation) -> str:
+    lines = [render_step(i, s) for i, s in enumerate(explanation.steps, start=1)]
+    if explanation.final is not None:
+        lines.append(render_step(None, explanation.final))
+    counts = ", ".join(f"{r} {sum(s.rule == r for s in explanation.steps)}" for r in RULES)
+    lines.append(f"status: {explanation.status} ({len(explanation.steps)} steps: {counts})")
+    lines.extend(explanation.grid)
+    return "\n".join(lines)

@@ -1,0 +1,91 @@
+"""Interval reasoning on vessel levels, line by line, to a fixpoint.
+
+For a clued line ``l`` with clue ``K`` and the vessels ``s`` crossing it,
+let ``cmin(s) = c_{s,l}(lo_s)`` and ``cmax(s) = c_{s,l}(hi_s)`` (the
+contribution table is non-decreasing, so these are its extremes over the
+domain). Then vessel ``t`` must contribute
+
+    needMin(t) = K - sum_{s != t} cmax(s)   <=   c_{t,l}(L)   <=   needMax(t) = K - sum_{s != t} cmin(s)
+
+and every level ``L`` whose contribution falls outside ``[needMin, needMax]``
+is erased. Because ``c_{t,l}`` is monotone the survivors are one run of
+levels, found by bisection in the table. A line is a contradiction when
+``sum cmin > K`` or ``sum cmax < K``. A thermometer may cross a line several
+times (its cells there need not be contiguous): the table, built in
+thermometer order, already accounts for that.
+
+The fixpoint keeps a queue of lines; a line whose vessel changed is revised
+again. Pure Python on bitset domains: at these sizes (<= a few hundred
+table entries) numpy's per-call overhead costs more than it saves
+(``docs/logic.md``).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import deque
+from typing import Iterable
+
+from thermomilp.logic.domains import Domains, LineTables
+
+OK = -1
+
+
+def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None:
+    """Tighten the vessels of one line; the vessels changed, or None on contradiction."""
+    clue = tables.clues[line]
+    vessels = tables.line_vessels[line]
+    tabs = tables.line_tables[line]
+    cmins, cmaxs = [], []
+    for v, tab in zip(vessels, tabs):
+        m = dom[v]
+        cmins.append(tab[(m & -m).bit_length() - 1])
+        cmaxs.append(tab[m.bit_length() - 1])
+    smin, smax = sum(cmins), sum(cmaxs)
+    if smin > clue or smax < clue:  # type: ignore[operator]
+        return None
+    changed = []
+    for v, tab, a, b in zip(vessels, tabs, cmins, cmaxs):
+        need_min = clue - (smax - b)  # type: ignore[operator]
+        need_max = clue - (smin - a)  # type: ignore[operator]
+        if need_min <= a and b <= need_max:
+            continue
+        first = bisect_left(tab, need_min)
+        last = bisect_right(tab, need_max) - 1
+        m = dom[v]
+        keep = m & ((1 << (last + 1)) - 1) & ~((1 << first) - 1) if first <= last else 0
+        if not keep:
+            return None
+        if keep != m:
+            dom[v] = keep
+            changed.append(v)
+    return changed
+
+
+def propagate_conflict(tables: LineTables, dom: Domains,
+                       lines: Iterable[int] | None = None) -> int:
+    """Run to the fixpoint in place; ``OK`` (-1) or the line found contradictory."""
+    if lines is None:
+        lines = (l for l, clue in enumerate(tables.clues) if clue is not None)
+    queue = deque(lines)
+    queued = [False] * len(tables.clues)
+    for line in queue:
+        queued[line] = True
+    vessel_lines = tables.vessel_lines
+    while queue:
+        line = queue.popleft()
+        queued[line] = False
+        changed = revise_line(tables, dom, line)
+        if changed is None:
+            return line
+        for v in changed:
+            for other in vessel_lines[v]:
+                if not queued[other]:
+                    queued[other] = True
+                    queue.append(other)
+    return OK
+
+
+def propagate(tables: LineTables, dom: Domains, lines: Iterable[int] | None = None) -> bool:
+    """Interval fixpoint in place; False when some line is contradictory."""
+    return propagate_conflict(tables, dom, lines) == OK

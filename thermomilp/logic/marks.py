@@ -1,0 +1,88 @@
+"""User marks: which cells a solver has already decided.
+
+A mark says a cell holds mercury / water (``1``) or is empty (``0``). Three
+spellings are accepted (``docs/logic.md``):
+
+* a **list**: ``"0,1=# 2,3=x"`` -- items ``ROW,COL=#`` (filled) or
+  ``ROW,COL=x`` (empty), 0-based, separated by spaces or ``;``
+  (``1``/``0`` and ``.``/``-`` are accepted for ``#``/``x``);
+* a **grid** inline, rows separated by ``/``: ``"#x../..#./..../...."``;
+* a **grid file**: one line per row, ``#`` filled, ``x`` empty, ``.`` or
+  ``?`` not decided (spaces ignored, blank lines skipped).
+
+In grids ``.`` means *not decided* (a pencil-and-paper board), not *empty*.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from thermomilp.errors import PuzzleError
+from thermomilp.puzzle import Cell, Grid, Puzzle
+
+FILLED_MARKS = {"#": 1, "1": 1}
+EMPTY_MARKS = {"x": 0, "X": 0, "0": 0, ".": 0, "-": 0}
+GRID_GLYPHS = {"#": 1, "x": 0, "X": 0, ".": None, "?": None}
+_ITEM = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*=\s*(\S)\s*$")
+
+
+def parse_marks(spec: str | None, puzzle: Puzzle) -> dict[Cell, int]:
+    """Marks from a list, an inline grid or a grid file; raises PuzzleError."""
+    if spec is None or not spec.strip():
+        return {}
+    if os.path.isfile(spec):
+        try:
+            with open(spec, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PuzzleError(f"cannot read marks file: {exc}", file=spec) from None
+        rows = [line.replace(" ", "") for line in text.splitlines() if line.strip()]
+        return _grid_marks(rows, puzzle, spec)
+    if "=" not in spec:
+        return _grid_marks([row.replace(" ", "") for row in spec.split("/")], puzzle, None)
+    marks: dict[Cell, int] = {}
+    for item in re.split(r"[;\s]+(?=\d)", spec.strip()):
+        match = _ITEM.match(item)
+        if not match:
+            raise PuzzleError(f"mark {item!r} is not ROW,COL=# or ROW,COL=x")
+        r, c, glyph = int(match[1]), int(match[2]), match[3]
+        if not (0 <= r < puzzle.height and 0 <= c < puzzle.width):
+            raise PuzzleError(f"mark {item!r}: cell ({r},{c}) is outside the "
+                              f"{puzzle.height}x{puzzle.width} grid")
+        if glyph in FILLED_MARKS:
+            value = FILLED_MARKS[glyph]
+        elif glyph in EMPTY_MARKS:
+            value = EMPTY_MARKS[glyph]
+        else:
+            raise PuzzleError(f"mark {item!r}: {glyph!r} is neither # (filled) nor x (empty)")
+        if marks.get((r, c), value) != value:
+            raise PuzzleError(f"cell ({r},{c}) is marked both filled and empty")
+        marks[(r, c)] = value
+    return marks
+
+
+def _grid_marks(rows: list[str], puzzle: Puzzle, file: str | None) -> dict[Cell, int]:
+    if len(rows) != puzzle.height:
+        raise PuzzleError(f"the marks grid has {len(rows)} rows, the puzzle {puzzle.height}",
+                          file=file)
+    marks: dict[Cell, int] = {}
+    for r, row in enumerate(rows):
+        if len(row) != puzzle.width:
+            raise PuzzleError(f"marks row {r} has {len(row)} cells, the puzzle "
+                              f"{puzzle.width} (use # filled, x empty, . undecided)",
+                              file=file, line=r + 1 if file else None)
+        for c, glyph in enumerate(row):
+            if glyph not in GRID_GLYPHS:
+                raise PuzzleError(f"marks row {r}: {glyph!r} is not # (filled), x (empty) "
+                                  "or . (undecided)", file=file, line=r + 1 if file else None)
+            if GRID_GLYPHS[glyph] is not None:
+                marks[(r, c)] = GRID_GLYPHS[glyph]  # type: ignore[assignment]
+    return marks
+
+
+def marks_grid(puzzle: Puzzle, marks: dict[Cell, int]) -> Grid:
+    """The marks as an inline-grid-compatible picture (``#``, ``x``, ``.``)."""
+    glyph = {1: "#", 0: "x"}
+    return tuple("".join(glyph.get(marks.get((r, c), -1), ".") for c in range(puzzle.width))
+                 for r in range(puzzle.height))

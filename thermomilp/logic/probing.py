@@ -1,0 +1,45 @@
+"""Probing (singleton consistency over interval propagation).
+
+For every vessel ``v`` and every level ``L`` still in its domain: assume
+``v = L``, run interval propagation to its fixpoint, and erase ``L`` if that
+reaches a contradiction. Erasures may punch holes in a domain (the interval
+propagator then reads only the lowest and highest survivor). Sweep until a
+whole pass erases nothing.
+
+Every erasure is sound (a level leading to a contradiction is in no
+solution) and the test is monotone (smaller domains refute at least as
+much), so the order of probes does not change the fixpoint.
+"""
+
+from __future__ import annotations
+
+from thermomilp.logic.domains import Domains, LineTables, levels_in
+from thermomilp.logic.intervals import propagate
+
+
+def refuted(tables: LineTables, dom: Domains, v: int, level: int) -> bool:
+    """True if assuming ``v = level`` makes interval propagation fail."""
+    trial = dom.copy()
+    trial[v] = 1 << level
+    return not propagate(tables, trial, tables.vessel_lines[v])
+
+
+def probe_fixpoint(tables: LineTables, dom: Domains) -> bool:
+    """Interval fixpoint plus probing, in place; False when the board has no solution."""
+    if not propagate(tables, dom):
+        return False
+    progress = True
+    while progress:
+        progress = False
+        for v in range(len(dom)):
+            m = dom[v]
+            if not m & (m - 1):
+                continue
+            for level in levels_in(m):
+                if refuted(tables, dom, v, level):
+                    dom[v] &= ~(1 << level)
+            if dom[v] != m:
+                progress = True
+                if not dom[v] or not propagate(tables, dom, tables.vessel_lines[v]):
+                    return False
+    return True
