@@ -298,22 +298,38 @@ def walk_with_hints(client: Client, board: dict) -> None:
     assert solution["status"] == "unique"
     grid = solution["grid"]
     marks = ["?" * board["width"] for _ in range(board["height"])]
-    rules = set()
+    rules, engines = set(), set()
     for _ in range(board["height"] * board["width"] + 1):
         answer = client.api("hint", {"puzzle": puzzle, "marks": marks})
         hint = answer["hint"]
         if hint is None:
             break
         assert hint["rule"] in KNOWN_RULES and hint["message"] and hint["cells"]
+        assert len(hint["values"]) == len(hint["cells"])
         rules.add(hint["rule"])
-        for r, c in hint["cells"]:
+        engines.add(hint["engine"])
+        for (r, c), value in zip(hint["cells"], hint["values"]):
             assert marks[r][c] == "?", "a hint about a cell already marked"
-            assert grid[r][c] == hint["value"], f"{hint['rule']} deduced a wrong value"
-        marks = apply(marks, hint["cells"], hint["value"])
+            assert grid[r][c] == value, f"{hint['rule']} deduced a wrong value"
+            marks = apply(marks, [(r, c)], value)
     assert marks == grid
     check = client.api("check", {"puzzle": puzzle, "marks": marks})
     assert check["consistent"] and check["complete"]
     assert rules
+    # The logic engine answers whenever it is installed; the built-in rules are the fallback.
+    assert engines <= {logic_engine(board["kind"]), "built-in"} and logic_engine(board["kind"]) \
+        in engines | {"built-in"}
+
+
+def logic_engine(kind: str) -> str:
+    import importlib.util
+
+    names = (["thermomilp.logic.aquarium_hints"] if kind == "aquarium" else []) \
+        + ["thermomilp.logic.hints"]
+    for name in names:
+        if importlib.util.find_spec(name) is not None:
+            return name
+    return "built-in"
 
 
 def test_a_wrong_mark_is_named_by_hint_and_check(client):

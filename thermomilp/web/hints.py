@@ -1,10 +1,13 @@
 """Hints for the page: the next deduction from the player's marks, with its rule's name.
 
 ``next_hint(puzzle, marks)`` is the one call the API makes. It asks the
-logic engine (``thermomilp.logic.hints`` for Thermometers,
-``thermomilp.logic.aquarium_hints`` for Aquarium) when that module is
-installed, and otherwise uses the small rule set below, so the page works on
-any build. The built-in rules, tried in order, each on the marks as they are:
+logic engine when it is installed -- ``thermomilp.logic.aquarium_hints`` for
+Aquarium (subset-sum, gravity) if present, else ``thermomilp.logic.hints``
+(bookkeeping, line_count, chained_count, probe; it handles both kinds) -- and
+shows its stable rule ids by the names in :data:`RULE_NAMES`. When the engine
+stalls (the board needs search), the ``reveal`` rule reads one cell from the
+MILP solution. Without any logic module, the small built-in rule set below
+keeps the page working:
 
 * **bookkeeping** -- a vessel fills from the bottom: a filled cell fills every
   lower rank of its vessel (and its whole tank row); an empty cell empties
@@ -14,14 +17,16 @@ any build. The built-in rules, tried in order, each on the marks as they are:
 * **probe** -- assume a cell filled (or empty), apply the two rules above until
   nothing changes; a contradiction proves the opposite value.
 * **reveal** -- none of the above applies: one cell is read from the MILP
-  solution (the board needs a longer chain of reasoning than these rules).
+  solution.
 
-Marks are rows of ``#`` (filled), ``.`` (empty) and ``?`` (unknown).
-A mark that breaks a rule is reported first (rule ``mistake``).
+Marks are rows of ``#`` (filled), ``.`` (empty) and ``?`` (unknown); rows and
+columns are numbered from 0, as everywhere in thermomilp. Marks that break a
+rule are reported first (rule ``mistake``).
 """
 
 from __future__ import annotations
 
+import importlib
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -34,19 +39,31 @@ PROBE_SECONDS = 2.0
 
 @dataclass(frozen=True)
 class Hint:
-    """One deduction: ``cells`` get ``value`` because of ``reasons``."""
+    """One deduction: ``cells[k]`` gets ``values[k]`` (``#``/``.``) because of ``reasons``."""
 
     rule: str
     message: str
     cells: tuple[Cell, ...]
-    value: str | None
+    values: tuple[str, ...]
     reasons: tuple[Cell, ...] = field(default_factory=tuple)
     engine: str = "built-in"
 
+    @property
+    def value(self) -> str | None:
+        """The one value every cell gets, or None when they differ (or there are none)."""
+        return self.values[0] if self.values and len(set(self.values)) == 1 else None
+
     def to_json(self) -> dict:
         return {"rule": self.rule, "message": self.message, "value": self.value,
-                "cells": [list(c) for c in self.cells],
+                "cells": [list(c) for c in self.cells], "values": list(self.values),
                 "reasons": [list(c) for c in self.reasons], "engine": self.engine}
+
+
+def _hint(rule: str, message: str, cells: Sequence[Cell], value: str | None,
+          reasons: Sequence[Cell] = ()) -> Hint:
+    cells = tuple(cells)
+    return Hint(rule, message, cells, tuple(value for _ in cells) if value else (),
+                tuple(reasons))
 
 
 class Contradiction(Exception):
@@ -56,57 +73,66 @@ class Contradiction(Exception):
         self.cells = tuple(cells)
 
 
+# The logic engine's stable rule ids -> the names the page shows.
+RULE_NAMES = {"bookkeeping": "bookkeeping", "line_count": "one line's count",
+              "chained_count": "chained counts", "probe": "probe", "contradiction": "mistake",
+              "subset_sum": "subset-sum", "gravity": "gravity"}
+
+
 def next_hint(puzzle: Puzzle, marks: Sequence[str],
               solution: Callable[[], Sequence[str] | None] | None = None) -> Hint | None:
-    """The next deduction, or ``None`` when every cell is marked.
+    """The next deduction, or ``None`` when every cell is marked and nothing is wrong.
 
     ``solution`` is called (lazily) only by the last-resort ``reveal`` rule.
     """
-    engine = _logic_engine(puzzle.kind)
-    if engine is not None:
-        return engine(puzzle, marks)
+    for module_name in _engines(puzzle.kind):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        engine = getattr(module, "next_hint", None)
+        if engine is not None:
+            return _from_logic(puzzle, marks, engine, module_name, solution)
     return builtin_hint(puzzle, marks, solution)
 
 
-def _logic_engine(kind: str) -> Callable[[Puzzle, Sequence[str]], Hint | None] | None:
-    """The logic helper's hint function for ``kind``, adapted, if installed."""
-    module_name = ("thermomilp.logic.hints" if kind == "thermometers"
-                   else "thermomilp.logic.aquarium_hints")
-    try:
-        module = __import__(module_name, fromlist=["next_hint"])
-    except ImportError:
+def _engines(kind: str) -> tuple[str, ...]:
+    if kind == "aquarium":
+        return ("thermomilp.logic.aquarium_hints", "thermomilp.logic.hints")
+    return ("thermomilp.logic.hints",)
+
+
+def _from_logic(puzzle: Puzzle, marks: Sequence[str], engine: Callable, module_name: str,
+                solution: Callable[[], Sequence[str] | None] | None) -> Hint | None:
+    """Ask the logic engine (marks as cell -> 1/0) and translate its step."""
+    written = {(r, c): 1 if ch == FILLED else 0 for r, row in enumerate(marks)
+               for c, ch in enumerate(row) if ch in (FILLED, EMPTY)}
+    step = engine(puzzle, written)
+    rule = str(getattr(step, "rule", "") or "")
+    text = str(getattr(step, "text", "") or getattr(step, "message", "") or "")
+    if step is None or rule == "solved":
         return None
-    engine = getattr(module, "next_hint", None)
-    if engine is None:
-        return None
-
-    def adapted(puzzle: Puzzle, marks: Sequence[str]) -> Hint | None:
-        return _adapt(engine(puzzle, marks), module_name)
-    return adapted
-
-
-def _adapt(found: object, module_name: str) -> Hint | None:
-    """Accept the logic engine's hint object, whatever its exact field names."""
-    if found is None or isinstance(found, Hint):
-        return found
-
-    def pick(*names: str, default=None):
-        for name in names:
-            if isinstance(found, dict) and name in found:
-                return found[name]
-            if hasattr(found, name):
-                return getattr(found, name)
-        return default
-    cells = tuple(tuple(c) for c in pick("cells", default=()) or ())
-    value = pick("value")
-    if isinstance(value, bool):
-        value = FILLED if value else EMPTY
-    elif isinstance(value, int):
-        value = FILLED if value else EMPTY
-    return Hint(str(pick("rule", "name", default="logic")),
-                str(pick("message", "explanation", "text", default="")),
-                cells, value, tuple(tuple(c) for c in pick("reasons", "because", default=()) or ()),
+    if rule == "stalled":
+        return _reveal(puzzle, marks, solution, f"{text}.") or None
+    pairs = tuple(getattr(step, "cells", ()) or ())
+    cells = tuple(tuple(cell) for cell, _ in pairs)
+    values = tuple(FILLED if value in (1, True, FILLED) else EMPTY for _, value in pairs)
+    return Hint(RULE_NAMES.get(rule, rule.replace("_", " ")), text, cells, values, (),
                 module_name)
+
+
+def _reveal(puzzle: Puzzle, marks: Sequence[str],
+            solution: Callable[[], Sequence[str] | None] | None, why: str) -> Hint | None:
+    grid = solution() if solution is not None else None
+    if grid is None:
+        return _hint("stuck", f"{why} The board has no solution to reveal a cell from.", (), None)
+    for r, row in enumerate(grid):
+        for c, ch in enumerate(row):
+            if marks[r][c] not in (FILLED, EMPTY):
+                word = "filled" if ch == FILLED else "empty"
+                return _hint("reveal", f"{why} The MILP solution has cell ({r},{c}) {word}.",
+                             ((r, c),), ch)
+    return None
 
 
 # --------------------------------------------------------------------------
@@ -117,9 +143,9 @@ def _adapt(found: object, module_name: str) -> Hint | None:
 def _lines(puzzle: Puzzle) -> list[tuple[str, int | None, list[Cell]]]:
     lines: list[tuple[str, int | None, list[Cell]]] = []
     for i, clue in enumerate(puzzle.rows):
-        lines.append((f"row {i + 1}", clue, [(i, j) for j in range(puzzle.width)]))
+        lines.append((f"row {i}", clue, [(i, j) for j in range(puzzle.width)]))
     for j, clue in enumerate(puzzle.cols):
-        lines.append((f"column {j + 1}", clue, [(i, j) for i in range(puzzle.height)]))
+        lines.append((f"column {j}", clue, [(i, j) for i in range(puzzle.height)]))
     return lines
 
 
@@ -143,13 +169,13 @@ def bookkeeping(puzzle: Puzzle, known: dict[Cell, str]) -> Hint | None:
         fill = [c for layer in vessel.layers[:top_filled + 1] for c in layer if c not in known]
         if fill:
             why = tuple(c for c in vessel.layers[top_filled] if known.get(c) == FILLED)
-            return Hint("bookkeeping", f"{_vessel_name(puzzle, index)} fills from the "
+            return _hint("bookkeeping", f"{_vessel_name(puzzle, index)} fills from the "
                         "bottom: below a filled cell every cell is filled", tuple(fill), FILLED,
                         why[:1])
         empty = [c for layer in vessel.layers[low_empty:] for c in layer if c not in known]
         if empty:
             why = tuple(c for c in vessel.layers[low_empty] if known.get(c) == EMPTY)
-            return Hint("bookkeeping", f"{_vessel_name(puzzle, index)} fills from the "
+            return _hint("bookkeeping", f"{_vessel_name(puzzle, index)} fills from the "
                         "bottom: above an empty cell every cell is empty", tuple(empty), EMPTY,
                         why[:1])
     return None
@@ -167,10 +193,10 @@ def one_line_count(puzzle: Puzzle, known: dict[Cell, str]) -> Hint | None:
             raise Contradiction(f"{name} can reach at most {filled + len(unknown)} filled "
                                 f"cells but its clue is {clue}", cells)
         if unknown and filled == clue:
-            return Hint("one line's count", f"{name} already has its {clue} filled "
+            return _hint("one line's count", f"{name} already has its {clue} filled "
                         f"cell{'' if clue == 1 else 's'}: the rest are empty", tuple(unknown), EMPTY)
         if unknown and filled + len(unknown) == clue:
-            return Hint("one line's count", f"{name} needs {clue - filled} more filled "
+            return _hint("one line's count", f"{name} needs {clue - filled} more filled "
                         f"cell{'' if clue - filled == 1 else 's'} and has exactly "
                         f"{len(unknown)} unknown", tuple(unknown), FILLED)
     return None
@@ -200,7 +226,7 @@ def probe(puzzle: Puzzle, known: dict[Cell, str], budget: float = PROBE_SECONDS)
                     propagate(puzzle, {**known, (r, c): guess})
                 except Contradiction as exc:
                     word = "filled" if guess == FILLED else "empty"
-                    return Hint("probe", f"if cell ({r + 1},{c + 1}) were {word}, then "
+                    return _hint("probe", f"if cell ({r},{c}) were {word}, then "
                                 f"{exc.message}: so it is the opposite", ((r, c),), other,
                                 exc.cells[:4])
     return None
@@ -213,17 +239,7 @@ def builtin_hint(puzzle: Puzzle, marks: Sequence[str],
     try:
         hint = bookkeeping(puzzle, known) or one_line_count(puzzle, known) or probe(puzzle, known)
     except Contradiction as exc:
-        return Hint("mistake", f"your marks break a rule: {exc.message}", exc.cells, None)
+        return Hint("mistake", f"your marks break a rule: {exc.message}", exc.cells, ())
     if hint is not None or len(known) == puzzle.height * puzzle.width:
         return hint
-    grid = solution() if solution is not None else None
-    if grid is None:
-        return Hint("stuck", "no rule applies and the board has no solution to reveal from",
-                    (), None)
-    for r, row in enumerate(grid):
-        for c, ch in enumerate(row):
-            if (r, c) not in known:
-                return Hint("reveal", f"no short deduction applies: the MILP solution has "
-                            f"cell ({r + 1},{c + 1}) {'filled' if ch == FILLED else 'empty'}",
-                            ((r, c),), ch)
-    return None
+    return _reveal(puzzle, marks, solution, "No short deduction applies.")

@@ -274,9 +274,12 @@ function wire() {
       kind: hint.rule === "mistake" ? "wrong" : "hint" };
     $("rule").textContent = "Rule: " + hint.rule;
     render();
-    const what = hint.value === "#" ? "filled" : hint.value === "." ? "empty" : null;
-    say(hint.message + (what ? ` (highlighted: ${hint.cells.length} cell` +
-      `${hint.cells.length === 1 ? "" : "s"} → ${what})` : ""));
+    const filled = hint.values.filter((v) => v === "#").length;
+    const empty = hint.values.length - filled;
+    const parts = [];
+    if (filled) parts.push(`${filled} → filled`);
+    if (empty) parts.push(`${empty} → empty`);
+    say(hint.message + (parts.length ? ` (highlighted: ${parts.join(", ")})` : ""));
   }));
 
   $("check").addEventListener("click", () => run("Checking", async () => {
