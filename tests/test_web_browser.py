@@ -124,7 +124,7 @@ def press(driver, ident: str) -> None:
 
 
 def play(driver, puzzle_name: str, shots: Path) -> None:
-    """Click cells, Hint (a rule name shows), Check, Model, Solve (the solved board shows)."""
+    """Click cells, Hint (a rule name shows), Apply, Check, Model, Solve (the solved board shows)."""
     puzzle = current_puzzle(driver)
     h, w = puzzle.height, puzzle.width
     assert board_state(driver, h, w) == ["?" * w] * h
@@ -150,6 +150,16 @@ def play(driver, puzzle_name: str, shots: Path) -> None:
     assert rule in RULES, rule
     assert by_id(driver, "message").text
     driver.save_screenshot(str(shots / f"{puzzle_name}-hint.png"))
+
+    # From a clear board a hint always decides cells; Apply hint marks them.
+    by_id(driver, "reset").click()
+    press(driver, "hint")
+    hint = driver.execute_script("return state.hint")
+    assert hint and hint["cells"] and hint["rule"] in RULES
+    press(driver, "apply")
+    marked = board_state(driver, h, w)
+    assert all(marked[r][c] == v for (r, c), v in zip(hint["cells"], hint["values"]))
+    assert by_id(driver, "apply").get_attribute("disabled")
 
     press(driver, "check")
     assert by_id(driver, "message").text

@@ -13,7 +13,7 @@ const RULES = {
     "dry, and a wet row has every lower row of its tank wet. The numbers count wet cells.",
 };
 
-const state = { board: null, marks: null, highlight: null, busy: false };
+const state = { board: null, marks: null, highlight: null, hint: null, busy: false };
 
 const $ = (id) => document.getElementById(id);
 
@@ -197,9 +197,15 @@ function render() {
 
 // ------------------------------------------------------------------ actions
 
+function forgetHint() {
+  state.hint = null;
+  $("apply").disabled = true;
+}
+
 function cycle(r, c) {
   state.marks[r][c] = CYCLE[state.marks[r][c]];
   state.highlight = null;
+  forgetHint();
   $("rule").textContent = "";
   render();
 }
@@ -208,6 +214,7 @@ function setBoard(board, note) {
   state.board = board;
   state.marks = Array.from({ length: board.height }, () => Array(board.width).fill("?"));
   state.highlight = null;
+  forgetHint();
   $("title").textContent = (board.name || "untitled") +
     ` — ${board.kind} ${board.height}×${board.width}`;
   $("rules").textContent = RULES[board.kind] || "";
@@ -269,6 +276,11 @@ function wire() {
   $("hint").addEventListener("click", () => run("Thinking", async () => {
     const data = await api("hint", request());
     const hint = data.hint;
+    forgetHint();
+    if (hint && hint.cells.length && hint.values.length === hint.cells.length) {
+      state.hint = hint;
+      $("apply").disabled = false;
+    }
     if (!hint) { state.highlight = null; $("rule").textContent = ""; render(); say(data.message); return; }
     state.highlight = { cells: hint.cells, reasons: hint.reasons,
       kind: hint.rule === "mistake" ? "wrong" : "hint" };
@@ -281,6 +293,16 @@ function wire() {
     if (empty) parts.push(`${empty} → empty`);
     say(hint.message + (parts.length ? ` (highlighted: ${parts.join(", ")})` : ""));
   }));
+
+  $("apply").addEventListener("click", () => {
+    const hint = state.hint;
+    if (!hint) return;
+    hint.cells.forEach(([r, c], k) => { state.marks[r][c] = hint.values[k]; });
+    forgetHint();
+    state.highlight = { cells: hint.cells, reasons: [], kind: "hint" };
+    render();
+    say(`Applied: ${hint.rule}.`);
+  });
 
   $("check").addEventListener("click", () => run("Checking", async () => {
     const data = await api("check", request());
@@ -300,6 +322,7 @@ function wire() {
     $("second-wrap").hidden = !data.second;
     $("second").textContent = "";
     if (data.second) drawBoard($("second"), state.board, data.second, null, false);
+    forgetHint();
     if (data.grid) {
       state.marks = data.grid.map((row) => row.split(""));
       state.highlight = null;
