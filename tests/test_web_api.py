@@ -147,6 +147,19 @@ def test_static_table_skips_symlinks_and_climbs_detects_encodings(tmp_path):
     assert not climbs("/static/app.js") and not climbs("/static/a..b.js")
 
 
+def test_the_catalogue_skips_symlinks_and_non_puzzles(tmp_path):
+    root = tmp_path / "instances"
+    (root / "thermometers").mkdir(parents=True)
+    source = REPO / "instances" / "thermometers" / "t01_4x4.txt"
+    (root / "thermometers" / "mine.txt").write_text(source.read_text())
+    outside = tmp_path / "outside.txt"
+    outside.write_text(source.read_text())
+    (root / "thermometers" / "link.txt").symlink_to(outside)
+    (root / "linked_dir").symlink_to(tmp_path, target_is_directory=True)
+    (root / "notes.txt").write_text("not a puzzle")
+    assert sorted(catalogue(root)) == ["thermometers/mine.txt"]
+
+
 def test_instance_ids_cannot_reach_other_files(client):
     for ident in ("../pyproject.toml", "/etc/passwd", "thermometers/../../pyproject.toml",
                   "thermometers/%2e%2e/expected.json", "expected.json", "", 3, None):
@@ -171,6 +184,10 @@ def test_garbage_uploads_get_clear_errors(client):
     assert_error(status, data, 400)
     status, data = client.post("/api/load", {"nothing": 1})
     assert_error(status, data, 400, "instance")
+    status, data = client.post("/api/load", raw=b'{"size": 1' + b"0" * 5000 + b"}")
+    assert_error(status, data, 400, "not JSON")
+    status, data = client.post("/api/load", raw=b"[" * 100_000)
+    assert_error(status, data, 400, "not JSON")
     status, data = client.post("/api/load", [1, 2, 3])
     assert_error(status, data, 400, "JSON object")
     still_serving(client)

@@ -179,7 +179,7 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(400, f"the request body is not UTF-8 (byte {exc.start})") from None
         try:
             return json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
+        except (ValueError, RecursionError) as exc:  # ValueError: also 5000-digit numbers
             raise ApiError(400, f"the request body is not JSON: {exc}") from None
 
     def _drain(self, length: int) -> None:
