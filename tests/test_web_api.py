@@ -228,6 +228,7 @@ def test_bad_requests_to_each_endpoint(client):
         ("generate", {"kind": "thermometers", "size": 500}, 413, "size"),
         ("generate", {"kind": "thermometers", "size": "big"}, 400, "whole number"),
         ("generate", {"kind": "thermometers", "size": 5, "seed": "x"}, 400, "seed"),
+        ("generate", {"kind": "thermometers", "size": 2}, 400, "size"),
     ]
     for endpoint, payload, expected, word in cases:
         status, data = client.post(f"/api/{endpoint}", payload)
@@ -386,6 +387,18 @@ def test_generate_gives_a_unique_board_confirmed_by_brute_force(client, kind):
     assert made["unique"]  # 5x5 boards are unique within the reroll budget
     again = client.api("generate", {"kind": kind, "size": 5, "seed": 7})
     assert again["board"]["puzzle"] == made["board"]["puzzle"]  # seeded = reproducible
+
+
+def test_generate_honours_a_difficulty_wish_and_reports_the_grade(client):
+    grader = pytest.importorskip("thermomilp.logic.grade")
+    for wish in ("easy", "medium"):
+        made = client.api("generate", {"kind": "thermometers", "size": 6, "seed": 1,
+                                       "difficulty": wish})
+        puzzle = json_format.read(json.dumps(made["board"]["puzzle"]))
+        assert made["unique"] and brute_force_count(puzzle, 2) == 1
+        assert made["difficulty"] == grader.GRADE_TO_DIFFICULTY[grader.grade(puzzle)] == wish
+    status, data = client.post("/api/generate", {"kind": "aquarium", "difficulty": "brutal"})
+    assert_error(status, data, 400, "difficulty")
 
 
 def test_uploads_in_each_text_format_load(client):

@@ -11,7 +11,7 @@ endpoint   method  request -> response
 =========  ======  ==============================================================
 instances  GET     -> ``{"instances": [{id, kind, name, height, width}]}``
 load       POST    ``{"instance": id}`` or ``{"text", "filename"?}`` -> ``{"board"}``
-generate   POST    ``{"kind", "size" | "height"+"width", "seed"?}`` -> ``{"board", "unique"}``
+generate   POST    ``{"kind", "size", "difficulty"?, "seed"?}`` -> ``{"board", "unique", ...}``
 hint       POST    ``{"puzzle", "marks"}`` -> ``{"hint": {rule, message, cells, ...} | null}``
 check      POST    ``{"puzzle", "marks"}`` -> ``{"consistent", "wrong", "message"}``
 solve      POST    ``{"puzzle"}`` -> the CLI's SolveResult JSON (+ ``message``)
@@ -205,7 +205,7 @@ class Api:
         return {"board": board_json(puzzle), "source": f"upload {filename or ''}".strip()}
 
     def api_generate(self, payload: dict[str, Any]) -> dict[str, Any]:
-        from thermomilp.web.newboard import new_board
+        from thermomilp.web.newboard import DIFFICULTIES, new_board
 
         kind = payload.get("kind", "thermometers")
         if kind not in ("thermometers", "aquarium"):
@@ -216,11 +216,14 @@ class Api:
         seed = payload.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ApiError(400, "\"seed\" must be a whole number")
+        difficulty = payload.get("difficulty", "any")
+        if difficulty not in DIFFICULTIES:
+            raise ApiError(400, f"\"difficulty\" must be one of {', '.join(DIFFICULTIES)}")
         with self._solving():
-            made = new_board(kind, height, width, seed, backend=self.engine.backend,
-                             solver=self.engine.solver)
+            made = new_board(kind, height, width, seed, difficulty=difficulty,
+                             backend=self.engine.backend, solver=self.engine.solver)
         return {"board": board_json(made.puzzle), "unique": made.unique, "tries": made.tries,
-                "seed": made.seed}
+                "seed": made.seed, "difficulty": made.difficulty}
 
     # -- playing -----------------------------------------------------------
 

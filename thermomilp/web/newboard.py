@@ -24,33 +24,58 @@ from thermomilp.puzzle import Cell, Puzzle, aquarium, grid_from_levels
 REROLL_SECONDS = 4.0
 
 
+DIFFICULTIES = ("any", "easy", "medium", "hard")
+
+
 @dataclass(frozen=True)
 class NewBoard:
     puzzle: Puzzle
     unique: bool
     tries: int
     seed: int
+    difficulty: str | None = None  # easy | medium | hard, when the logic grader is installed
 
 
 def new_board(kind: str, height: int, width: int, seed: int | None = None, *,
-              backend: str = "highs", solver: str = "highs",
+              difficulty: str = "any", backend: str = "highs", solver: str = "highs",
               budget: float = REROLL_SECONDS) -> NewBoard:
-    """A random board of ``kind``, unique when the reroll finds one in ``budget`` seconds."""
+    """A random board of ``kind``, unique when the reroll finds one in ``budget`` seconds.
+
+    ``difficulty`` (easy / medium / hard, graded by ``thermomilp.logic.grade``:
+    the weakest rule set that finishes the board) is a wish: when no unique
+    board of that grade turns up in time, the last unique board of another
+    grade is returned, and its ``difficulty`` says which.
+    """
     from thermomilp.solve import count_solutions
 
     seed = random.randrange(1 << 30) if seed is None else seed
     rng = random.Random(seed)
     make = _thermometers if kind == "thermometers" else _aquarium_maker()
     deadline = time.perf_counter() + budget
-    tries, puzzle = 0, None
+    tries, puzzle, fallback = 0, None, None
     while True:
         tries += 1
         puzzle = make(height, width, rng)
         count = count_solutions(puzzle, 2, backend, solver, time_limit=max(budget, 1.0))
         if count == 1:
-            return NewBoard(_named(puzzle, kind, seed), True, tries, seed)
+            graded = difficulty_of(puzzle)
+            found = NewBoard(_named(puzzle, kind, seed), True, tries, seed, graded)
+            if difficulty == "any" or graded is None or graded == difficulty:
+                return found
+            fallback = found
         if time.perf_counter() > deadline:
-            return NewBoard(_named(puzzle, kind, seed), False, tries, seed)
+            if fallback is not None:
+                return NewBoard(fallback.puzzle, True, tries, seed, fallback.difficulty)
+            return NewBoard(_named(puzzle, kind, seed), False, tries, seed, "hard")
+
+
+def difficulty_of(puzzle: Puzzle) -> str | None:
+    """easy / medium / hard from the logic grader, or None when it is not installed."""
+    try:
+        from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
+    except ImportError:
+        return None
+    return GRADE_TO_DIFFICULTY[grade(puzzle)]
 
 
 def _named(puzzle: Puzzle, kind: str, seed: int) -> Puzzle:

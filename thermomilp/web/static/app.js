@@ -267,10 +267,13 @@ function wire() {
 
   $("new").addEventListener("click", () => run("Generating (with the uniqueness check)", async () => {
     const size = parseInt($("new-size").value, 10);
-    const data = await api("generate", { kind: $("new-kind").value, size });
-    setBoard(data.board, data.unique
+    const wish = $("new-difficulty").value;
+    const data = await api("generate", { kind: $("new-kind").value, size, difficulty: wish });
+    const graded = data.difficulty ? ` Difficulty: ${data.difficulty}` +
+      (wish !== "any" && wish !== data.difficulty ? ` (no ${wish} board turned up in time).` : ".") : "";
+    setBoard(data.board, (data.unique
       ? `A new board with a unique solution (found in ${data.tries} tries).`
-      : `No unique board found in time (${data.tries} tries): this one has several solutions.`);
+      : `No unique board found in time (${data.tries} tries): this one has several solutions.`) + graded);
   }));
 
   $("hint").addEventListener("click", () => run("Thinking", async () => {
