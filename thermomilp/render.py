@@ -115,4 +115,8 @@ def render_result(result: "SolveResult") -> str:
         out.append(render_board(puzzle, result.second))
     if result.error:
         out.append(f"error: {result.error}")
+    if result.status == "infeasible" and result.conflict is not None:
+        from thermomilp.conflict import describe
+
+        out.append(f"conflict: {describe(result.conflict)}")
     return "\n".join(out)

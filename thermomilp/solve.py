@@ -49,6 +49,9 @@ class SolveResult:
     error: str | None = None
     proof: str | None = None
     puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
+    # For an infeasible board: an irreducible set of conflicting rules, a tuple of
+    # thermomilp.conflict.Part (set by the caller that asked for an explanation).
+    conflict: tuple[Any, ...] | None = field(default=None, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -79,6 +82,11 @@ class SolveResult:
             record["error"] = self.error
         if self.proof is not None:
             record["proof"] = self.proof
+        if self.status == "infeasible" and self.conflict is not None:
+            from thermomilp.conflict import describe
+
+            record["conflict"] = {"parts": [part.to_json() for part in self.conflict],
+                                  "text": describe(self.conflict)}
         return record
 
     def __str__(self) -> str:

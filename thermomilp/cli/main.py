@@ -23,6 +23,9 @@ COMMANDS = [
     "thermomilp.cli.config_cmd",
     "thermomilp.cli.hint_cmd",
     "thermomilp.cli.explain_cmd",
+    "thermomilp.cli.export_cmd",
+    "thermomilp.cli.grade_cmd",
+    "thermomilp.cli.analyze_cmd",
     "thermomilp.cli.serve_cmd",
 ]
 

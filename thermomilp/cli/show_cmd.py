@@ -10,6 +10,8 @@ def register(sub) -> None:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--solution", action="store_true",
                    help="draw the solution stored in the file, if any")
+    p.add_argument("--svg", metavar="FILE",
+                   help="also draw the board as SVG (several inputs: FILE-<input>.svg)")
     p.set_defaults(func=run)
 
 
@@ -23,5 +25,10 @@ def run(args: argparse.Namespace) -> int:
             print()
         title = f"== {path}: {puzzle.kind} {puzzle.height}x{puzzle.width}"
         print(title + (f" ({puzzle.name})" if puzzle.name else ""))
-        print(render_board(puzzle, puzzle.solution if args.solution else None))
+        grid = puzzle.solution if args.solution else None
+        print(render_board(puzzle, grid))
+        if args.svg:
+            from thermomilp.svg import svg_path_for, write_svg
+
+            write_svg(svg_path_for(args.svg, path, len(args.files) > 1), puzzle, grid)
     return 0

@@ -17,8 +17,12 @@ def register(sub) -> None:
     p.add_argument("files", nargs="+", metavar="FILE")
     add_solver_flags(p)
     p.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
+    p.add_argument("--no-explain", action="store_true",
+                   help="do not look for the conflicting clues of an infeasible board")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text board (default) or JSON Lines, one object per file")
+    p.add_argument("--svg", metavar="FILE",
+                   help="also draw the solution as SVG (several inputs: FILE-<input>.svg)")
     p.set_defaults(func=run)
 
 
@@ -45,6 +49,12 @@ def run(args: argparse.Namespace) -> int:
                        presolve=settings.presolve)
         if not result.ok:
             worst = max(worst, EXIT_NO_SOLUTION)
+        if result.status == "infeasible" and not args.no_explain:
+            result = _explained(result, puzzle, settings)
+        if args.svg:
+            from thermomilp.svg import svg_path_for, write_svg
+
+            write_svg(svg_path_for(args.svg, path, len(args.files) > 1), puzzle, result.grid)
         if args.format == "json":
             print(json.dumps(result.to_json(path)), flush=True)
         else:
@@ -53,6 +63,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"== {path}")
             print(result)
     return worst
+
+
+def _explained(result, puzzle, settings):
+    """The result with an irreducible set of conflicting rules (docs/infeasibility.md)."""
+    import dataclasses
+
+    from thermomilp.conflict import find_conflict
+
+    # The filter re-solves small subsets; HiGHS direct is the fast path whatever the flags.
+    return dataclasses.replace(result, conflict=find_conflict(puzzle))
 
 
 def _report_error(args: argparse.Namespace, path: str, message: str) -> None:

@@ -1,0 +1,180 @@
+"""Model analysis of one board: size, LP relaxation, solution count, logic.
+
+* **Size per formulation**: variables, constraints and non-zeros of the cell
+  formulation (0)-(4) and of the level formulation (L0)-(L4)
+  (docs/formulation.md), counted from the same data the builders use.
+* **LP relaxation** of the cell formulation, 0 <= x <= 1: whether it is
+  feasible, the share of variables integral at the vertex HiGHS returns, and
+  the cells the LP alone decides -- those whose minimum and maximum over the
+  LP polytope are equal (2 LPs per cell, warm-started on one HiGHS object).
+  The objective is 0 (a feasibility model), so "the LP objective" says
+  nothing; which cells the polytope pins down says a lot.
+* **Solution count**, by no-good cuts, capped.
+* **Cells fixed by each logic rule set** of
+  :func:`thermomilp.logic.presolve.presolve_cells`, when that module is
+  installed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from thermomilp.model.formulation import formulate
+from thermomilp.puzzle import Puzzle
+
+LOGIC_MODES = ("intervals", "probing")
+TOL = 1e-6
+
+
+@dataclass(frozen=True)
+class ModelSize:
+    formulation: str
+    variables: int
+    constraints: int
+    nonzeros: int
+
+
+@dataclass(frozen=True)
+class LpRelaxation:
+    feasible: bool
+    integral_share: float | None = None  # share of x integral at the returned vertex
+    decided_cells: int | None = None     # cells with equal min and max over the polytope
+    decided_filled: int | None = None
+    cells: int = 0
+
+
+@dataclass(frozen=True)
+class Analysis:
+    name: str
+    kind: str
+    shape: tuple[int, int]
+    sizes: tuple[ModelSize, ...]
+    lp: LpRelaxation
+    solutions: int
+    solution_cap: int
+    logic: dict[str, int | str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["shape"] = list(self.shape)
+        return data
+
+
+def cell_model_size(puzzle: Puzzle) -> ModelSize:
+    form = formulate(puzzle)
+    n_lines = len(form.row_clues) + len(form.col_clues)
+    return ModelSize("cell (0)-(4)", form.height * form.width,
+                     n_lines + len(form.arcs) + len(form.ties),
+                     len(form.row_clues) * form.width + len(form.col_clues) * form.height
+                     + 2 * (len(form.arcs) + len(form.ties)))
+
+
+def level_model_size(puzzle: Puzzle) -> ModelSize:
+    """(L1) one row per vessel; (L3)/(L4) one row per clued line, z merged per row."""
+    variables = sum(v.depth + 1 for v in puzzle.vessels)
+    nonzeros = variables  # (L1)
+    constraints = len(puzzle.vessels)
+    for axis, clues in ((0, puzzle.rows), (1, puzzle.cols)):
+        for k, clue in enumerate(clues):
+            if clue is None:
+                continue
+            constraints += 1
+            terms: set[tuple[int, int]] = set()
+            for cell, (v, rank) in puzzle.rank_of.items():
+                if cell[axis] == k:
+                    terms.update((v, level) for level in range(rank, puzzle.vessels[v].depth + 1))
+            nonzeros += len(terms)
+    return ModelSize("level (L0)-(L4)", variables, constraints, nonzeros)
+
+
+def lp_relaxation(puzzle: Puzzle, decide: bool = True) -> LpRelaxation:
+    import highspy
+    import numpy as np
+
+    from thermomilp.model.highs_model import build_highs
+
+    form = formulate(puzzle)
+    h = build_highs(form, names=False)
+    n = form.height * form.width
+    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
+                            np.full(n, highspy.HighsVarType.kContinuous))
+    h.run()
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return LpRelaxation(False, cells=n)
+    x = np.asarray(h.getSolution().col_value)
+    integral = float(np.mean(np.minimum(np.abs(x), np.abs(1 - x)) < TOL))
+    if not decide:
+        return LpRelaxation(True, integral, cells=n)
+    decided = filled = 0
+    for k in range(n):
+        bounds = []
+        for sense in (1.0, -1.0):  # min x_k, then max x_k
+            h.changeColCost(k, sense)
+            h.run()
+            bounds.append(h.getSolution().col_value[k])
+        h.changeColCost(k, 0.0)
+        if abs(bounds[0] - bounds[1]) < TOL:
+            decided += 1
+            filled += bounds[0] > 0.5
+    return LpRelaxation(True, integral, decided, filled, n)
+
+
+def logic_fixed(puzzle: Puzzle) -> dict[str, int | str]:
+    """Cells each logic rule set fixes, or why it cannot say."""
+    try:
+        from thermomilp.logic.presolve import presolve_cells
+    except ImportError:
+        return {}
+    out: dict[str, int | str] = {}
+    for mode in LOGIC_MODES:
+        fixed, grid, status = presolve_cells(puzzle, mode)
+        if status == "infeasible":
+            out[mode] = "proves the board infeasible"
+        elif grid is not None:
+            out[mode] = puzzle.height * puzzle.width
+        else:
+            out[mode] = len(fixed or {})
+    return out
+
+
+def analyze(puzzle: Puzzle, solution_cap: int = 10) -> Analysis:
+    from thermomilp.solve import count_solutions
+
+    return Analysis(
+        name=puzzle.name or "",
+        kind=puzzle.kind,
+        shape=puzzle.shape,
+        sizes=(cell_model_size(puzzle), level_model_size(puzzle)),
+        lp=lp_relaxation(puzzle),
+        solutions=count_solutions(puzzle, solution_cap),
+        solution_cap=solution_cap,
+        logic=logic_fixed(puzzle),
+    )
+
+
+def report(a: Analysis) -> str:
+    H, W = a.shape
+    lines = [f"{a.kind} {H}x{W}" + (f" ({a.name})" if a.name else ""), "model size:"]
+    for s in a.sizes:
+        lines.append(f"  {s.formulation:16s} {s.variables:5d} variables {s.constraints:5d} "
+                     f"constraints {s.nonzeros:6d} non-zeros")
+    lp = a.lp
+    if not lp.feasible:
+        lines.append("LP relaxation: infeasible (the board has no solution, and the LP proves it)")
+    else:
+        lines.append(f"LP relaxation: feasible; {100 * (lp.integral_share or 0):.0f}% of the "
+                     "cell variables integral at HiGHS's vertex")
+        if lp.decided_cells is not None:
+            lines.append(f"  cells decided by the LP alone (min = max over the polytope): "
+                         f"{lp.decided_cells}/{lp.cells} ({lp.decided_filled} filled, "
+                         f"{lp.decided_cells - (lp.decided_filled or 0)} empty)")
+    more = "+" if a.solutions >= a.solution_cap else ""
+    lines.append(f"solutions: {a.solutions}{more}" + (" (unique)" if a.solutions == 1 else ""))
+    if a.logic:
+        for mode, fixed in a.logic.items():
+            value = fixed if isinstance(fixed, str) else f"{fixed}/{H * W} cells fixed"
+            lines.append(f"logic presolve {mode}: {value}")
+    else:
+        lines.append("logic presolve: not available (thermomilp.logic.presolve is not installed)")
+    return "\n".join(lines)

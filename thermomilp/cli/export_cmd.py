@@ -1,0 +1,32 @@
+"""``thermomilp export FILE --to lp|mps|dat|latex``: the model of a puzzle as a file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub) -> None:
+    p = sub.add_parser("export", help="write a puzzle's model as LP, MPS, GMPL .dat or LaTeX",
+                       description="Write the cell model of FILE: lp / mps through the chosen "
+                                   "modelling layer's writer, dat for models/*.mod (glpsol, "
+                                   "AMPL, Pyomo AbstractModel), latex for slides (small boards).")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--to", required=True, choices=("lp", "mps", "dat", "latex"))
+    p.add_argument("--backend", choices=("pulp", "pyomo", "highs"), default="pulp",
+                   help="modelling layer whose writer makes lp/mps (default: pulp)")
+    p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from thermomilp.export import export
+    from thermomilp.formats import load
+
+    text = export(load(args.file), args.to, args.backend)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0

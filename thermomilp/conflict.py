@@ -1,0 +1,122 @@
+"""Why a board has no solution: an irreducible infeasible subset of its rules.
+
+The rules of a board come in **parts**: each clued row (constraint (1)),
+each clued column (2), and each vessel's fill order ((3) and (4) of that
+thermometer or tank). A subset S of parts is *infeasible* when no 0/1 grid
+satisfies all of them; it is *irreducible* (an IIS over parts) when, in
+addition, dropping any one part of S leaves a feasible system.
+
+Deletion filter (Chinneck & Dravnieks 1991), over parts::
+
+    S := all parts                       (infeasible, or there is nothing to explain)
+    for each part p, vessels first, then rows, then columns:
+        if S \\ {p} is infeasible: S := S \\ {p}
+    return S
+
+Why the result is irreducible: a part p kept in S was kept because the set
+S_p tested at its turn was feasible without it; the final S minus p is a
+subset of that set, hence feasible too (fewer rules never lose solutions).
+Vessels are tried first so that an explanation that only needs clue
+arithmetic ("rows add to 8, columns to 7") names no vessel.
+
+A subset of parts is itself a :class:`~thermomilp.puzzle.Puzzle`:
+:func:`restrict` drops the missing clues (``None``) and splits each dropped
+vessel into one-cell vessels, which carry no fill-order rule. Each test of
+the filter is one MILP solve of that puzzle; the result can be re-checked
+by anybody with any solver, or by the brute-force counter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Literal
+
+from thermomilp.puzzle import Puzzle, Vessel
+
+PartKind = Literal["row", "column", "thermometer", "tank"]
+
+
+@dataclass(frozen=True)
+class Part:
+    """One rule group of a board: a clued line or one vessel's fill order."""
+
+    kind: PartKind
+    index: int
+    clue: int | None = None
+    label: str | None = None
+
+    def __str__(self) -> str:
+        if self.kind in ("row", "column"):
+            return f"{self.kind} {self.index} (clue {self.clue})"
+        return f"{self.kind} {self.label}"
+
+    def to_json(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"kind": self.kind, "index": self.index}
+        if self.kind in ("row", "column"):
+            record["clue"] = self.clue
+        else:
+            record["label"] = self.label
+        return record
+
+
+def parts_of(puzzle: Puzzle) -> tuple[Part, ...]:
+    """Every part that constrains the board: vessels with more than one cell, clued lines."""
+    vessel_kind: PartKind = "thermometer" if puzzle.kind == "thermometers" else "tank"
+    vessels = [Part(vessel_kind, v, label=vessel.label) for v, vessel in enumerate(puzzle.vessels)
+               if len(vessel.cells) > 1]
+    rows = [Part("row", i, clue) for i, clue in enumerate(puzzle.rows) if clue is not None]
+    cols = [Part("column", j, clue) for j, clue in enumerate(puzzle.cols) if clue is not None]
+    return tuple(vessels + rows + cols)
+
+
+def restrict(puzzle: Puzzle, parts: Iterable[Part]) -> Puzzle:
+    """The board with only ``parts`` as rules: other clues missing, other vessels split."""
+    keep = set(parts)
+    rows = tuple(clue if Part("row", i, clue) in keep else None
+                 for i, clue in enumerate(puzzle.rows))
+    cols = tuple(clue if Part("column", j, clue) in keep else None
+                 for j, clue in enumerate(puzzle.cols))
+    vessel_kind = "thermometer" if puzzle.kind == "thermometers" else "tank"
+    vessels: list[Vessel] = []
+    for v, vessel in enumerate(puzzle.vessels):
+        if Part(vessel_kind, v, label=vessel.label) in keep or len(vessel.cells) == 1:
+            vessels.append(vessel)
+        else:
+            vessels.extend(Vessel(f"{vessel.label}.{k}", ((cell,),))
+                           for k, cell in enumerate(vessel.cells))
+    return Puzzle(puzzle.kind, rows, cols, tuple(vessels), puzzle.name, puzzle.source)
+
+
+def is_feasible(puzzle: Puzzle, parts: Iterable[Part], backend: str = "highs",
+                solver: str = "highs") -> bool:
+    """Whether some grid satisfies all of ``parts`` (one MILP solve)."""
+    from thermomilp.solve import SolveError, solve
+
+    result = solve(restrict(puzzle, parts), backend, solver, unique=False)
+    if result.status in ("timeout", "error"):
+        raise SolveError(f"cannot decide a subset of the rules: {result.status} "
+                         f"({result.error})")
+    return result.status == "solved"
+
+
+def find_conflict(puzzle: Puzzle, backend: str = "highs",
+                  solver: str = "highs") -> tuple[Part, ...] | None:
+    """An irreducible infeasible subset of the board's parts; None if the board is feasible."""
+    current = list(parts_of(puzzle))
+    if is_feasible(puzzle, current, backend, solver):
+        return None
+    for part in list(current):
+        trial = [p for p in current if p != part]
+        if not is_feasible(puzzle, trial, backend, solver):
+            current = trial
+    return tuple(current)
+
+
+def describe(parts: Iterable[Part]) -> str:
+    """``row 3 (clue 5), column 2 (clue 0) and thermometer 7 cannot all hold``."""
+    names = [str(p) for p in parts]
+    if not names:
+        return "the board has no solution even without any clue"
+    if len(names) == 1:
+        return f"{names[0]} cannot hold"
+    return f"{', '.join(names[:-1])} and {names[-1]} cannot all hold"
