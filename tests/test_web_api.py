@@ -378,6 +378,23 @@ def test_model_is_the_lp_of_the_cell_formulation(client):
     assert sum(n.startswith("prec_") for n in names) == arcs
 
 
+def test_model_offers_the_teaching_exports_when_installed(client):
+    board = client.api("load", {"instance": "thermometers/t01_4x4.txt"})["board"]
+    answer = client.api("model", {"puzzle": board["puzzle"]})
+    assert answer["format"] == "lp" and "lp" in answer["formats"]
+    status, data = client.post("/api/model", {"puzzle": board["puzzle"], "format": "docx"})
+    assert_error(status, data, 400, "format")
+    export = pytest.importorskip("thermomilp.export")
+    assert set(answer["formats"]) == set(export.TARGETS)
+    puzzle = json_format.read(json.dumps(board["puzzle"]))
+    for fmt in answer["formats"]:
+        text = client.api("model", {"puzzle": board["puzzle"], "format": fmt})["text"]
+        assert text == export.export(puzzle, fmt, "pulp")
+    big = client.api("load", {"instance": "thermometers/t06_10x10.txt"})["board"]
+    status, data = client.post("/api/model", {"puzzle": big["puzzle"], "format": "latex"})
+    assert_error(status, data, 400, "latex")
+
+
 @pytest.mark.parametrize("kind", ["thermometers", "aquarium"])
 def test_generate_gives_a_unique_board_confirmed_by_brute_force(client, kind):
     made = client.api("generate", {"kind": kind, "size": 5, "seed": 7})

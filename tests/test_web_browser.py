@@ -166,6 +166,13 @@ def play(driver, puzzle_name: str, shots: Path) -> None:
 
     press(driver, "model")
     wait(driver, lambda d: "Subject To" in by_id(d, "model-text").text)
+    formats = [o.get_attribute("value") for o in
+               by_id(driver, "model-format").find_elements("css selector", "option")]
+    if "mps" in formats:  # the teaching exports are installed: switch format
+        from selenium.webdriver.support.ui import Select
+
+        Select(by_id(driver, "model-format")).select_by_value("mps")
+        wait(driver, lambda d: "ROWS" in by_id(d, "model-text").text)
 
     press(driver, "solve")
     wait(driver, lambda d: by_id(d, "solve-status").text)

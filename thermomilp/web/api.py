@@ -15,7 +15,7 @@ generate   POST    ``{"kind", "size", "difficulty"?, "seed"?}`` -> ``{"board", "
 hint       POST    ``{"puzzle", "marks"}`` -> ``{"hint": {rule, message, cells, ...} | null}``
 check      POST    ``{"puzzle", "marks"}`` -> ``{"consistent", "wrong", "message"}``
 solve      POST    ``{"puzzle"}`` -> the CLI's SolveResult JSON (+ ``message``)
-model      POST    ``{"puzzle"}`` -> ``{"format": "lp", "text"}``
+model      POST    ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats"}``
 =========  ======  ==============================================================
 
 Limits: a request body of at most :data:`MAX_BODY` bytes (enforced by the
@@ -279,8 +279,17 @@ class Api:
         return record
 
     def api_model(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The model of this board: LP by default; MPS, GMPL .dat, LaTeX via thermomilp.export."""
         puzzle = puzzle_from(payload)
-        return {"format": "lp", "text": lp_text(puzzle)}
+        fmt = payload.get("format", "lp")
+        formats, export = model_exporter()
+        if fmt not in formats:
+            raise ApiError(400, f"\"format\" must be one of {', '.join(formats)}")
+        try:
+            text = export(puzzle, fmt)
+        except ThermomilpError as exc:  # e.g. LaTeX of a board too large for a slide
+            raise ApiError(400, str(exc)) from None
+        return {"format": fmt, "text": text, "formats": list(formats)}
 
     # -- helpers -----------------------------------------------------------
 
@@ -321,6 +330,19 @@ class Api:
             raise ApiError(500, "the engine returned a grid that is not a solution: "
                                 + (problems[0] if problems else "it ignores a fixed cell"))
         return grid
+
+
+def model_exporter() -> tuple[tuple[str, ...], Callable[[Puzzle, str], str]]:
+    """The export formats on offer and the function writing them.
+
+    ``thermomilp.export`` (the teaching kit: LP, MPS, GMPL .dat, LaTeX) when it
+    is installed, else the LP file written here through PuLP.
+    """
+    try:
+        from thermomilp.export import TARGETS, export
+    except ImportError:
+        return ("lp",), lambda puzzle, fmt: lp_text(puzzle)
+    return tuple(TARGETS), lambda puzzle, fmt: export(puzzle, fmt, "pulp")
 
 
 def lp_text(puzzle: Puzzle) -> str:

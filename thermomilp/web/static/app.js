@@ -336,12 +336,27 @@ function wire() {
       data.grid ? "good" : "error");
   }));
 
-  $("model").addEventListener("click", () => run("Building the model", async () => {
-    const data = await api("model", { puzzle: state.board.puzzle });
+  const FORMAT_NAMES = { lp: "LP", mps: "MPS", dat: "GMPL data (.dat)", latex: "LaTeX" };
+  const showModel = () => run("Building the model", async () => {
+    const format = $("model-format").value || "lp";
+    const data = await api("model", { puzzle: state.board.puzzle, format });
+    const select = $("model-format");
+    if (select.options.length !== data.formats.length) {
+      select.textContent = "";
+      for (const name of data.formats) {
+        const option = document.createElement("option");
+        option.value = name;
+        option.textContent = FORMAT_NAMES[name] || name;
+        select.appendChild(option);
+      }
+      select.value = data.format;
+    }
     $("model-panel").hidden = false;
     $("model-text").textContent = data.text;
-    say("The LP model of this board is shown on the right.");
-  }));
+    say(`The ${FORMAT_NAMES[data.format] || data.format} model of this board is shown on the right.`);
+  });
+  $("model").addEventListener("click", showModel);
+  $("model-format").addEventListener("change", showModel);
 
   $("reset").addEventListener("click", () => {
     if (!state.board) return;
