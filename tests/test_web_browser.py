@@ -222,6 +222,11 @@ def test_a_bad_upload_shows_an_error_and_the_page_keeps_working(browser, site, t
     by_id(browser, "upload").send_keys(str(garbage))
     wait(browser, lambda d: "error" in by_id(d, "message").get_attribute("class"))
     assert "unrecognised" in by_id(browser, "message").text
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"thermometers 4x4\n" + b"x" * (300 * 1024))
+    by_id(browser, "upload").send_keys(str(big))
+    wait(browser, lambda d: "KB" in by_id(d, "message").text)
+    assert "the limit is 256 KB" in by_id(browser, "message").text
     good = tmp_path / "mine.json"
     text = Path(__file__).resolve().parent.parent / "instances" / "thermometers" / "t01_4x4.txt"
     from thermomilp.formats import load

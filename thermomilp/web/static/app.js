@@ -13,7 +13,7 @@ const RULES = {
     "dry, and a wet row has every lower row of its tank wet. The numbers count wet cells.",
 };
 
-const state = { board: null, marks: null, highlight: null, hint: null, busy: false };
+const state = { board: null, marks: null, highlight: null, hint: null, busy: false, limits: null };
 
 const $ = (id) => document.getElementById(id);
 
@@ -232,6 +232,8 @@ function request() {
 
 async function loadInstances() {
   const info = await api("info");
+  state.limits = info.limits;
+  $("new-size").max = String(info.limits.max_new_side);
   $("engine").textContent = `MILP engine: ${info.backend} / ${info.solver}`;
   const data = await api("instances");
   const select = $("instance");
@@ -260,6 +262,11 @@ function wire() {
   $("upload").addEventListener("change", () => run("Reading your file", async () => {
     const file = $("upload").files[0];
     if (!file) return;
+    const limit = state.limits ? state.limits.max_body_bytes : Infinity;
+    if (file.size > limit) {
+      throw new Error(`${file.name} is ${Math.ceil(file.size / 1024)} KB; ` +
+        `the limit is ${Math.floor(limit / 1024)} KB`);
+    }
     const text = await file.text();
     const data = await api("load", { text, filename: file.name });
     setBoard(data.board, `Loaded ${file.name}.`);
