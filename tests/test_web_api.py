@@ -465,3 +465,11 @@ def test_serve_rejects_a_bad_port():
     done = subprocess.run([sys.executable, "-m", "thermomilp", "serve", "--port", "70000"],
                           capture_output=True, text=True, env=env, timeout=30)
     assert done.returncode == 2 and "port" in done.stderr
+
+
+def test_serve_refuses_an_unusable_solver_at_start():
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", "thermomilp", "serve", "--port", "0",
+                           "--backend", "highs", "--solver", "nonesuch"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 2 and "nonesuch" in done.stderr

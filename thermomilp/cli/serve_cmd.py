@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"thermomilp: error: port {args.port} is outside 0..65535", file=sys.stderr)
         return EXIT_USAGE
     engine = EngineSettings.from_settings(settings_from(args))
+    _check_engine(engine)  # an unusable backend/solver pair fails now, not at the first Solve
     try:
         server = make_server(args.host, args.port, Api(engine))
     except OSError as exc:
@@ -56,3 +57,18 @@ def run(args: argparse.Namespace) -> int:
     finally:
         server.server_close()
     return EXIT_OK
+
+
+def _check_engine(engine) -> None:
+    """Solve a 1x1 board with the configured pair; raises SolverUnavailable if it cannot."""
+    from thermomilp.puzzle import thermometers
+    from thermomilp.solve import solve
+
+    tiny = thermometers([1], [1], [[[0, 0]]])
+    result = solve(tiny, engine.backend, engine.solver, unique=False,
+                   time_limit=engine.time_limit, options=engine.options())
+    if not result.ok:
+        from thermomilp.errors import ConfigError
+
+        raise ConfigError(f"the engine {engine.backend}/{engine.solver} cannot solve a 1x1 "
+                          f"board: {result.status} {result.error or ''}".strip())
