@@ -54,3 +54,11 @@ class SolverUnavailable(ConfigError):
 
 class NotMonotoneError(ThermomilpError):
     """A cell grid in which some vessel is not filled from its bottom rank up."""
+
+
+class ThermomilpWarning(UserWarning):
+    """Base class of the warnings thermomilp issues (the CLI prints them to stderr)."""
+
+
+class WaterlineRuleWarning(ThermomilpWarning):
+    """An imported Aquarium was published under a weaker water rule than the one we apply."""

@@ -104,10 +104,12 @@ class _Search:
     """A session plus the bookkeeping of one solve call: deadline, verification."""
 
     def __init__(self, puzzle: Puzzle, backend: str, solver: str, options: SolverOptions,
-                 time_limit: float | None, fixed: dict[Cell, int] | None = None):
+                 time_limit: float | None, fixed: dict[Cell, int] | None = None,
+                 formulation: str = "cell"):
         self.puzzle = puzzle
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
-        self.session: Session = open_session(formulate(puzzle, fixed), backend, solver, options)
+        self.session: Session = open_session(formulate(puzzle, fixed), backend, solver, options,
+                                             formulation)
 
     def remaining(self) -> float | None:
         if self.deadline is None:
@@ -134,7 +136,7 @@ class _Search:
 
 def solve(puzzle: Puzzle, backend: str = "highs", solver: str = "highs", *, unique: bool = True,
           time_limit: float | None = None, options: SolverOptions | None = None,
-          presolve: str = "none") -> SolveResult:
+          presolve: str = "none", formulation: str = "cell") -> SolveResult:
     """Solve ``puzzle`` and, unless ``unique=False``, prove whether it is unique.
 
     Args:
@@ -144,6 +146,8 @@ def solve(puzzle: Puzzle, backend: str = "highs", solver: str = "highs", *, uniq
         time_limit: seconds for the whole call (all solves together).
         presolve: ``none``, ``intervals`` or ``probing``: fix the cells the
             logic engine decides before the MILP sees the board.
+        formulation: ``cell`` (one binary per cell) or ``compact`` (one per
+            tank row / vessel layer); both give the same solutions.
 
     Returns:
         A :class:`SolveResult`; its status is ``error`` rather than a wrong grid
@@ -168,7 +172,7 @@ def solve(puzzle: Puzzle, backend: str = "highs", solver: str = "highs", *, uniq
         # The logic fixed every cell: the board is unique without a MILP solve.
         return result("unique" if unique else "solved", logic_grid, proof="logic")
 
-    search = _Search(puzzle, backend, solver, options, time_limit, fixed)
+    search = _Search(puzzle, backend, solver, options, time_limit, fixed, formulation)
     status, first, message = search.next_solution()
     if status != "feasible":
         return result(status, error=message or None)  # type: ignore[arg-type]
@@ -196,13 +200,15 @@ def _presolve(puzzle: Puzzle, presolve: str) -> tuple[dict[Cell, int] | None, Gr
 
 def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, backend: str = "highs",
                         solver: str = "highs", *, time_limit: float | None = None,
-                        options: SolverOptions | None = None) -> Iterator[Grid]:
+                        options: SolverOptions | None = None,
+                        formulation: str = "cell") -> Iterator[Grid]:
     """Yield distinct verified solutions, at most ``limit``, by repeated no-good cuts.
 
     Raises:
         SolveError: an engine timed out or failed before the enumeration ended.
     """
-    search = _Search(puzzle, backend, solver, options or SolverOptions(), time_limit)
+    search = _Search(puzzle, backend, solver, options or SolverOptions(), time_limit,
+                     formulation=formulation)
     found = 0
     while limit is None or found < limit:
         status, grid, message = search.next_solution()
@@ -218,14 +224,16 @@ def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, backend: str =
 
 def count_solutions(puzzle: Puzzle, limit: int | None = None, backend: str = "highs",
                     solver: str = "highs", *, time_limit: float | None = None,
-                    options: SolverOptions | None = None) -> int:
+                    options: SolverOptions | None = None, formulation: str = "cell") -> int:
     """The number of solutions, capped at ``limit`` (``None`` = count them all)."""
     return sum(1 for _ in enumerate_solutions(puzzle, limit, backend, solver,
-                                              time_limit=time_limit, options=options))
+                                              time_limit=time_limit, options=options,
+                                              formulation=formulation))
 
 
 def is_unique(puzzle: Puzzle, backend: str = "highs", solver: str = "highs", *,
-              time_limit: float | None = None, options: SolverOptions | None = None) -> bool:
+              time_limit: float | None = None, options: SolverOptions | None = None,
+              formulation: str = "cell") -> bool:
     """True iff the puzzle has exactly one solution."""
     return count_solutions(puzzle, 2, backend, solver, time_limit=time_limit,
-                           options=options) == 1
+                           options=options, formulation=formulation) == 1

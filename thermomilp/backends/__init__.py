@@ -14,8 +14,16 @@ BACKENDS = ("highs", "pulp", "pyomo")
 
 
 def open_session(form: Formulation, backend: str = "highs", solver: str = "highs",
-                 options: SolverOptions | None = None) -> Session:
+                 options: SolverOptions | None = None, formulation: str = "cell") -> Session:
+    """A session on ``form``; ``formulation="compact"`` solves the one-binary-per-layer
+    model (:mod:`thermomilp.model.compact`) and still returns cell sets."""
     options = options or SolverOptions()
+    if formulation == "compact" and form.kind == "cell":
+        from thermomilp.model.compact import compact_from
+
+        form = compact_from(form)
+    elif formulation not in ("cell", "compact"):
+        raise SolverUnavailable(f"unknown formulation {formulation!r}; choose cell or compact")
     if backend == "highs":
         if solver != "highs":
             raise SolverUnavailable(

@@ -1,4 +1,9 @@
-"""highspy direct: the model from numpy arrays, one Highs object reused for every cut."""
+"""highspy direct: the model from numpy arrays, one Highs object reused for every cut.
+
+Works on the cell model and on the compact one (``model.compact``): the
+variable vector, its map back to cells and the no-good cut all go through
+the formulation's ``n_vars`` / ``ones_from_values`` / ``vars_of``.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import numpy as np
 
 from thermomilp.backends.base import Outcome, Session, SolverOptions
 from thermomilp.model.formulation import Formulation
-from thermomilp.model.highs_model import build_highs
+from thermomilp.model.highs_model import build_highs, build_highs_compact
 
 
 class HighsSession(Session):
@@ -18,8 +23,9 @@ class HighsSession(Session):
         import highspy
 
         self._hs = highspy
-        self.h = build_highs(form, names=False, verbose=options.verbose)
-        self.n = form.height * form.width
+        build = build_highs_compact if form.kind == "compact" else build_highs
+        self.h = build(form, names=False, verbose=options.verbose)
+        self.n = form.n_vars
         h = self.h
         if options.threads is not None:
             h.setOptionValue("threads", int(options.threads))
@@ -33,7 +39,7 @@ class HighsSession(Session):
         status = h.getModelStatus()
         if status == hs.HighsModelStatus.kOptimal:
             values = np.asarray(h.getSolution().col_value)
-            return Outcome("feasible", self.ones_from_values(values))
+            return Outcome("feasible", self.form.ones_from_values(values))
         if status == hs.HighsModelStatus.kInfeasible:
             return Outcome("infeasible")
         if status == hs.HighsModelStatus.kTimeLimit:
@@ -41,9 +47,9 @@ class HighsSession(Session):
         return Outcome("error", message=f"HiGHS ended with status {h.modelStatusToString(status)}")
 
     def exclude(self, ones) -> None:
-        W = self.form.width
+        on = self.form.vars_of(frozenset(ones))
         values = np.ones(self.n)
-        idx = np.fromiter((r * W + c for r, c in ones), dtype=np.int64, count=len(ones))
+        idx = np.fromiter(on, dtype=np.int64, count=len(on))
         values[idx] = -1.0
-        self.h.addRow(1.0 - len(ones), np.inf, self.n, np.arange(self.n, dtype=np.int32), values)
+        self.h.addRow(1.0 - len(on), np.inf, self.n, np.arange(self.n, dtype=np.int32), values)
         self.cuts += 1

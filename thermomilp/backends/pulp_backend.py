@@ -6,7 +6,7 @@ from thermomilp.backends.base import Outcome, Session, SolverOptions
 from thermomilp.errors import SolverUnavailable
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import new_highs
-from thermomilp.model.pulp_model import add_nogood, build_pulp
+from thermomilp.model.pulp_model import add_nogood_vars, build_pulp, build_pulp_compact
 
 
 def pulp_solver(name: str, options: SolverOptions, time_limit: float | None):
@@ -31,7 +31,12 @@ class PulpSession(Session):
     def __init__(self, form: Formulation, options: SolverOptions, solver: str = "highs"):
         super().__init__(form, options)
         self.solver = solver
-        self.prob, self.x = build_pulp(form)
+        if form.kind == "compact":
+            self.prob, self.x = build_pulp_compact(form)
+            self.variables = [self.x[k] for k in range(form.n_vars)]
+        else:
+            self.prob, self.x = build_pulp(form)
+            self.variables = [self.x[cell] for cell in form.cells]
         if solver == "highs":
             new_highs()  # PuLP's HiGHS would print the HiGHS banner on stdout
 
@@ -45,10 +50,10 @@ class PulpSession(Session):
             return Outcome("error", message=f"{self.solver} via PuLP failed: {exc}")
         status = pulp.LpStatus.get(self.prob.status, str(self.prob.status))
         if status == "Optimal":
-            values = [self.x[cell].value() or 0.0 for cell in self.form.cells]
+            values = [v.value() for v in self.variables]
             if any(v is None for v in values):
                 return Outcome("error", message="the solver returned no values")
-            return Outcome("feasible", self.ones_from_values(values))
+            return Outcome("feasible", self.form.ones_from_values(values))
         if status == "Infeasible":
             return Outcome("infeasible")
         if status == "Not Solved" and time_limit:
@@ -56,5 +61,6 @@ class PulpSession(Session):
         return Outcome("error", message=f"{self.solver} via PuLP ended with status {status}")
 
     def exclude(self, ones) -> None:
-        add_nogood(self.prob, self.x, ones, f"nogood_{self.cuts}")
+        add_nogood_vars(self.prob, self.variables, self.form.vars_of(frozenset(ones)),
+                        f"nogood_{self.cuts}")
         self.cuts += 1

@@ -10,7 +10,7 @@ from thermomilp.backends.base import Outcome, Session, SolverOptions
 from thermomilp.errors import SolverUnavailable
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import new_highs
-from thermomilp.model.pyomo_model import build_pyomo, nogood_expr
+from thermomilp.model.pyomo_model import build_pyomo, build_pyomo_compact, nogood_vars_expr
 
 
 class PyomoSession(Session):
@@ -19,7 +19,12 @@ class PyomoSession(Session):
     def __init__(self, form: Formulation, options: SolverOptions, solver: str = "highs"):
         super().__init__(form, options)
         self.solver = solver
-        self.model = build_pyomo(form)
+        if form.kind == "compact":
+            self.model = build_pyomo_compact(form)
+            self.variables = [self.model.y[k] for k in range(form.n_vars)]
+        else:
+            self.model = build_pyomo(form)
+            self.variables = [self.model.x[cell] for cell in form.cells]
         if solver != "highs":
             raise SolverUnavailable(f"solver {solver!r} is not wired to the pyomo backend")
         from pyomo.contrib.solver.solvers.highs import Highs
@@ -46,8 +51,8 @@ class PyomoSession(Session):
         tc = results.termination_condition
         if tc == TC.convergenceCriteriaSatisfied:
             results.solution_loader.load_vars()
-            values = [self.model.x[cell].value or 0.0 for cell in self.form.cells]
-            return Outcome("feasible", self.ones_from_values(values))
+            values = [v.value or 0.0 for v in self.variables]
+            return Outcome("feasible", self.form.ones_from_values(values))
         if tc in (TC.provenInfeasible, TC.infeasibleOrUnbounded):
             return Outcome("infeasible")
         if tc == TC.maxTimeLimit:
@@ -55,5 +60,6 @@ class PyomoSession(Session):
         return Outcome("error", message=f"HiGHS via Pyomo ended with {tc.name}")
 
     def exclude(self, ones) -> None:
-        self.model.nogood.add(nogood_expr(self.model, ones))
+        self.model.nogood.add(nogood_vars_expr(self.variables,
+                                               self.form.vars_of(frozenset(ones))))
         self.cuts += 1

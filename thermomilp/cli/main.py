@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
-        return int(args.func(args))
+        with _warnings_to_stderr():
+            return int(args.func(args))
     except ThermomilpError as exc:
         print(f"thermomilp: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -64,6 +65,31 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+
+
+def _warnings_to_stderr():
+    """Our own warnings (e.g. a puzz.link rule note) as one ``thermomilp: warning:`` line."""
+    import contextlib
+    import warnings
+
+    from thermomilp.errors import ThermomilpWarning
+
+    @contextlib.contextmanager
+    def scope():
+        with warnings.catch_warnings():
+            shown = warnings.showwarning
+
+            def show(message, category, filename, lineno, file=None, line=None):
+                if issubclass(category, ThermomilpWarning):
+                    print(f"thermomilp: warning: {message}", file=sys.stderr)
+                else:
+                    shown(message, category, filename, lineno, file, line)
+
+            warnings.showwarning = show
+            warnings.simplefilter("always", ThermomilpWarning)
+            yield
+
+    return scope()
 
 
 def add_solver_flags(parser: argparse.ArgumentParser) -> None:

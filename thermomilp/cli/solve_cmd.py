@@ -19,6 +19,8 @@ def register(sub) -> None:
     p.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
     p.add_argument("--no-explain", action="store_true",
                    help="do not look for the conflicting clues of an infeasible board")
+    p.add_argument("--formulation", choices=("cell", "compact"), default="cell",
+                   help="MILP: one binary per cell (default) or per tank row / vessel layer")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text board (default) or JSON Lines, one object per file")
     p.add_argument("--svg", metavar="FILE",
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         result = solve(puzzle, settings.backend, settings.solver, unique=not args.no_unique,
                        time_limit=settings.time_limit, options=options,
-                       presolve=settings.presolve)
+                       presolve=settings.presolve, formulation=args.formulation)
         if not result.ok:
             worst = max(worst, EXIT_NO_SOLUTION)
         if result.status == "infeasible" and not args.no_explain:

@@ -47,6 +47,12 @@ def register(fmt: Format) -> None:
     FORMATS[fmt.name] = fmt
 
 
+from thermomilp.formats import aquarium_task, puzzlink  # noqa: E402  (Aquarium formats)
+
+register(_format("aquarium-task", aquarium_task, (".task", ".aqtask")))
+register(_format("puzzlink", puzzlink, (".url", ".puzzlink")))
+
+
 def detect(text: str, filename: str | None = None) -> Format:
     """The format of ``text``: by content first, the suffix breaks ties."""
     matches = [f for f in FORMATS.values() if f.looks_like(text)]
@@ -57,7 +63,8 @@ def detect(text: str, filename: str | None = None) -> Format:
         if not text.strip():
             raise PuzzleError("the file is empty")
         raise PuzzleError("unrecognised puzzle format: expected interchange JSON, the native "
-                          "text format, janko's sections or a task string (see docs/formats.md)")
+                          "text format, janko's sections, a task string or a puzz.link URL "
+                          "(see docs/formats.md)")
     return matches[0]
 
 

@@ -25,7 +25,12 @@ SHAPE = re.compile(r"^[0-9_?-]+(;[0-9,]+)+$")
 
 def looks_like(text: str) -> bool:
     lines = [line for line in text.splitlines() if line.strip()]
-    return len(lines) == 1 and SHAPE.match(lines[0].strip()) is not None
+    if len(lines) != 1 or SHAPE.match(lines[0].strip()) is None:
+        return False
+    # Same clue head as Aquarium task strings; one group of exactly n*n ids is Aquarium.
+    from thermomilp.formats.aquarium_task import is_aquarium_task
+
+    return not is_aquarium_task(text)
 
 
 def _clues(head: str) -> tuple[list[int | None], list[int | None]]:

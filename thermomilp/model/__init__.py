@@ -15,13 +15,31 @@ from thermomilp.puzzle import Puzzle
 BACKENDS = ("highs", "pulp", "pyomo")
 
 
-def build_model(puzzle: Puzzle, backend: str = "highs") -> Any:
+def build_model(puzzle: Puzzle, backend: str = "highs", formulation: str = "cell") -> Any:
     """The raw model of ``puzzle`` in the chosen modelling layer, for inspection.
 
     ``pulp`` gives an ``LpProblem``, ``pyomo`` a ``ConcreteModel``, ``highs``
-    a ``highspy.Highs`` holding the model.
+    a ``highspy.Highs`` holding the model. ``formulation`` is ``cell`` (one
+    binary per cell) or ``compact`` (one binary per tank row / vessel layer,
+    :mod:`thermomilp.model.compact`).
     """
     form = formulate(puzzle)
+    if formulation == "compact":
+        from thermomilp.model.compact import compact_from
+
+        compact = compact_from(form)
+        if backend == "pulp":
+            from thermomilp.model.pulp_model import build_pulp_compact
+            return build_pulp_compact(compact)[0]
+        if backend == "pyomo":
+            from thermomilp.model.pyomo_model import build_pyomo_compact
+            return build_pyomo_compact(compact)
+        if backend == "highs":
+            from thermomilp.model.highs_model import build_highs_compact
+            return build_highs_compact(compact)
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if formulation != "cell":
+        raise ValueError(f"unknown formulation {formulation!r}; choose cell or compact")
     if backend == "pulp":
         from thermomilp.model.pulp_model import build_pulp
         return build_pulp(form)[0]
@@ -34,4 +52,6 @@ def build_model(puzzle: Puzzle, backend: str = "highs") -> Any:
     raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
 
 
-__all__ = ["BACKENDS", "Formulation", "build_model", "formulate"]
+FORMULATIONS = ("cell", "compact")
+
+__all__ = ["BACKENDS", "FORMULATIONS", "Formulation", "build_model", "formulate"]

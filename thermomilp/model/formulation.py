@@ -40,6 +40,7 @@ class Formulation:
     arcs: tuple[tuple[Cell, Cell], ...]
     ties: tuple[tuple[Cell, Cell], ...]
     fixed: dict[Cell, int] = field(default_factory=dict)
+    kind: str = "cell"
 
     @property
     def cells(self) -> list[Cell]:
@@ -48,6 +49,19 @@ class Formulation:
     def index(self, cell: Cell) -> int:
         """Column index of ``x_cell`` in the row-major variable vector."""
         return cell[0] * self.width + cell[1]
+
+    # The variable interface shared with model.compact.CompactFormulation:
+    @property
+    def n_vars(self) -> int:
+        return self.height * self.width
+
+    def ones_from_values(self, values) -> frozenset[Cell]:
+        """Cells whose variable is (close to) 1; values are row-major."""
+        return frozenset(divmod(k, self.width) for k, v in enumerate(values) if v > 0.5)
+
+    def vars_of(self, ones: frozenset[Cell]) -> set[int]:
+        """Indices of the variables that are 1 in the solution ``ones``."""
+        return {self.index(cell) for cell in ones}
 
 
 def formulate(puzzle: Puzzle, fixed: dict[Cell, int] | None = None) -> Formulation:

@@ -113,3 +113,55 @@ def build_highs(form: Formulation, *, names: bool = True, verbose: bool = False)
         for r, name in enumerate(row_names(form)):
             h.passRowName(r, name)
     return h
+
+
+def compact_arrays(form) -> tuple[np.ndarray, ...]:
+    """CSR arrays ``(lower, upper, starts, indices, values)`` of rows (1')-(3')."""
+    indices: list[int] = []
+    values: list[float] = []
+    starts: list[int] = []
+    lower: list[float] = []
+    upper: list[float] = []
+    for clues, terms in ((form.row_clues, form.row_terms), (form.col_clues, form.col_terms)):
+        for line, clue in clues.items():
+            starts.append(len(indices))
+            for layer, weight in terms[line]:
+                indices.append(layer)
+                values.append(float(weight))
+            lower.append(float(clue))
+            upper.append(float(clue))
+    for u, l in form.chains:  # (3') y_u - y_l <= 0
+        starts.append(len(indices))
+        indices.extend((u, l))
+        values.extend((1.0, -1.0))
+        lower.append(-np.inf)
+        upper.append(0.0)
+    return (np.array(lower), np.array(upper), np.array(starts, dtype=np.int32),
+            np.array(indices, dtype=np.int32), np.array(values))
+
+
+def build_highs_compact(form, *, names: bool = True, verbose: bool = False) -> Any:
+    """A ``highspy.Highs`` holding the compact model (one binary per layer)."""
+    import highspy
+
+    h = new_highs(verbose)
+    n = form.n_vars
+    # Variables (0'): y_l binary; layers fixed by the presolve get equal bounds
+    lb, ub = np.zeros(n), np.ones(n)
+    for layer, value in form.fixed.items():
+        lb[layer] = ub[layer] = value
+    h.addVars(n, lb, ub)
+    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
+                            np.full(n, highspy.HighsVarType.kInteger))
+    # Constraints (1')-(3')
+    lower, upper, starts, indices, values = compact_arrays(form)
+    if lower.size:
+        h.addRows(lower.size, lower, upper, indices.size, starts, indices, values)
+    if names:
+        for k in range(n):
+            h.passColName(k, form.var_name(k))
+        row_names = ([f"row_{i}" for i in form.row_clues] + [f"col_{j}" for j in form.col_clues]
+                     + [f"prec_{form.var_name(u)}_{form.var_name(l)}" for u, l in form.chains])
+        for r, name in enumerate(row_names):
+            h.passRowName(r, name)
+    return h

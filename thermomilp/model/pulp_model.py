@@ -55,3 +55,36 @@ def add_nogood(prob: Any, x: dict, ones: set, name: str) -> None:
     """Cut off one solution: sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1."""
     prob += (pulp.lpSum(1 - var for cell, var in x.items() if cell in ones)
              + pulp.lpSum(var for cell, var in x.items() if cell not in ones)) >= 1, name
+
+
+def build_pulp_compact(form, name: str = "thermomilp_compact") -> tuple[Any, dict]:
+    """Return ``(problem, y)`` with ``y[l]`` the layer variables (docs: compact model)."""
+    prob = pulp.LpProblem(name, pulp.LpMinimize)
+
+    # Variables (0'): y_l binary, one per layer (a tank row, a thermometer cell)
+    y = {}
+    for layer in range(form.n_vars):
+        fixed = form.fixed.get(layer)
+        y[layer] = prob.add_variable(
+            form.var_name(layer), lowBound=0 if fixed is None else fixed,
+            upBound=1 if fixed is None else fixed, cat=pulp.LpBinary)
+
+    # Objective: none (a feasibility model)
+    prob += pulp.lpSum([])
+
+    # (1') row clues: each layer counts with its number of cells in the row
+    for i, R_i in form.row_clues.items():
+        prob += pulp.lpSum(n * y[l] for l, n in form.row_terms[i]) == R_i, f"row_{i}"
+    # (2') column clues
+    for j, C_j in form.col_clues.items():
+        prob += pulp.lpSum(m * y[l] for l, m in form.col_terms[j]) == C_j, f"col_{j}"
+    # (3') a layer fills only if the layer below it does
+    for u, l in form.chains:
+        prob += y[u] <= y[l], f"prec_{form.var_name(u)}_{form.var_name(l)}"
+    return prob, y
+
+
+def add_nogood_vars(prob: Any, variables: list, on: set[int], name: str) -> None:
+    """The no-good cut over any variable list: sum_{on} (1 - v) + sum_{off} v >= 1."""
+    prob += (pulp.lpSum(1 - v for k, v in enumerate(variables) if k in on)
+             + pulp.lpSum(v for k, v in enumerate(variables) if k not in on)) >= 1, name

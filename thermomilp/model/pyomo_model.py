@@ -62,3 +62,43 @@ def build_pyomo(form: Formulation) -> Any:
 def nogood_expr(m: Any, ones: set) -> Any:
     """sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1."""
     return sum((1 - m.x[c]) if c in ones else m.x[c] for c in m.x) >= 1
+
+
+def build_pyomo_compact(form) -> Any:
+    """The compact model (docs: (0')-(3')) as a ``ConcreteModel`` with variables ``y``."""
+    import pyomo.environ as pyo
+
+    m = pyo.ConcreteModel(name="thermomilp_compact")
+
+    # Sets
+    m.L = pyo.RangeSet(0, form.n_vars - 1, doc="layers (a tank row, a thermometer cell)")
+    m.RowsClued = pyo.Set(initialize=sorted(form.row_clues), doc="rows with a clue")
+    m.ColsClued = pyo.Set(initialize=sorted(form.col_clues), doc="columns with a clue")
+    m.P = pyo.Set(dimen=2, initialize=list(form.chains),
+                  doc="chain pairs (u, l): layer u sits directly above layer l")
+
+    # Parameters
+    m.R = pyo.Param(m.RowsClued, initialize=form.row_clues, doc="row clues")
+    m.C = pyo.Param(m.ColsClued, initialize=form.col_clues, doc="column clues")
+
+    # Variables (0')
+    m.y = pyo.Var(m.L, domain=pyo.Binary, doc="1 = the layer is filled")
+    for layer, value in form.fixed.items():
+        m.y[layer].fix(value)
+
+    m.obj = pyo.Objective(expr=0)
+
+    # Equations
+    m.row = pyo.Constraint(m.RowsClued, rule=lambda m, i: sum(
+        n * m.y[l] for l, n in form.row_terms[i]) == m.R[i], doc="(1') row clues")
+    m.col = pyo.Constraint(m.ColsClued, rule=lambda m, j: sum(
+        n * m.y[l] for l, n in form.col_terms[j]) == m.C[j], doc="(2') column clues")
+    m.prec = pyo.Constraint(m.P, rule=lambda m, u, l: m.y[u] <= m.y[l],
+                            doc="(3') a layer fills only above a filled layer")
+    m.nogood = pyo.ConstraintList(doc="no-good cuts of solutions already found")
+    return m
+
+
+def nogood_vars_expr(variables: list, on: set[int]) -> Any:
+    """sum_{on} (1 - v) + sum_{off} v >= 1 over any variable list."""
+    return sum((1 - v) if k in on else v for k, v in enumerate(variables)) >= 1

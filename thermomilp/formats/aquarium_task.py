@@ -1,0 +1,102 @@
+"""Aquarium task strings of puzzle-aquarium.com (read and write).
+
+The form we support, for an n x n board::
+
+    c1_c2_..._cn_r1_r2_..._rn;g1,g2,...,g(n*n)
+
+* the head is the same as the Thermometers task strings of
+  :mod:`thermomilp.formats.site`: ``n`` column clues (left to right), then
+  ``n`` row clues (top to bottom), joined by ``_``; an empty token, ``-`` or
+  ``?`` is a missing clue;
+* after the single ``;`` come exactly ``n*n`` tank ids, comma-separated,
+  row by row from the top-left cell. Ids are whole numbers (the site numbers
+  tanks from 0; any numbering works, a tank is the set of cells sharing an
+  id and must be orthogonally connected).
+
+Example (4x4)::
+
+    1_2_3_1_2_1_3_1;0,0,1,1,2,0,1,1,2,3,3,1,2,3,3,1
+
+Telling it from a Thermometers task string: that one has one group per
+thermometer, each starting with a direction code and so never a single group
+of exactly ``n*n`` entries (see :func:`is_aquarium_task`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from thermomilp.errors import PuzzleError
+from thermomilp.puzzle import Puzzle, aquarium
+
+SHAPE = re.compile(r"^[0-9_?-]*;[0-9]+(,[0-9]+)*$")
+
+
+def _single_line(text: str) -> str | None:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if len(lines) == 1 else None
+
+
+def is_aquarium_task(text: str) -> bool:
+    """One clue head, one ``;`` group of exactly n*n ids (n = half the clue count)."""
+    line = _single_line(text)
+    if line is None or SHAPE.match(line) is None:
+        return False
+    head, body = line.split(";")
+    n2 = len(head.split("_"))
+    if n2 % 2:
+        return False
+    n = n2 // 2
+    return len(body.split(",")) == n * n
+
+
+looks_like = is_aquarium_task
+
+
+def _clue(tok: str) -> int | None:
+    if tok in ("", "-", "?"):
+        return None
+    if not tok.isdigit():
+        raise PuzzleError(f"clue {tok!r} is not a number, '-' or '?'", line=1)
+    return int(tok)
+
+
+def read(text: str) -> Puzzle:
+    line = _single_line(text)
+    if line is None:
+        raise PuzzleError("an Aquarium task string is one line: clues ';' tank ids", line=1)
+    if line.count(";") != 1:
+        raise PuzzleError("an Aquarium task string has exactly one ';' between the clues "
+                          "and the tank ids", line=1)
+    head, body = line.split(";")
+    tokens = head.split("_")
+    if len(tokens) % 2:
+        raise PuzzleError(f"the clue part has {len(tokens)} entries: expected n column clues "
+                          "then n row clues", line=1)
+    clues = [_clue(tok) for tok in tokens]
+    n = len(clues) // 2
+    cols, rows = clues[:n], clues[n:]
+    ids = body.split(",")
+    if len(ids) != n * n:
+        raise PuzzleError(f"{len(ids)} tank ids given but a {n}x{n} board has {n * n} cells",
+                          line=1)
+    for tok in ids:
+        if not tok.isdigit() or not tok.isascii():
+            raise PuzzleError(f"tank id {tok!r} is not a whole number", line=1)
+    grid = [[str(int(ids[r * n + c])) for c in range(n)] for r in range(n)]
+    try:
+        return aquarium(rows, cols, grid)
+    except PuzzleError as exc:
+        raise exc.located(line=1) from None
+
+
+def write(puzzle: Puzzle) -> str:
+    if puzzle.kind != "aquarium":
+        raise PuzzleError("the Aquarium task string holds only Aquarium puzzles")
+    if puzzle.height != puzzle.width:
+        raise PuzzleError("Aquarium task strings describe square boards only")
+    number = {v.label: k for k, v in enumerate(puzzle.vessels)}
+    clue = lambda v: "" if v is None else str(v)  # noqa: E731
+    head = "_".join(clue(v) for v in list(puzzle.cols) + list(puzzle.rows))
+    ids = ",".join(str(number[label]) for line in puzzle.region_grid() for label in line)
+    return f"{head};{ids}\n"

@@ -1,0 +1,203 @@
+"""puzz.link / pzprjs URLs for Aquarium (read and write).
+
+The form (our reading of pzprjs' ``aquarium`` encoder; documented in
+``docs/formats.md``)::
+
+    https://puzz.link/p?aquarium/[r/]<cols>/<rows>/<borders>/<clues>
+
+* ``r`` (optional flag) -- the site then checks *our* rule: one waterline per
+  tank. Without it the site checks a weaker rule (each connected body of
+  water is level, so two arms of a tank joined only through air may stand at
+  different heights); reading such a URL warns with :class:`WaterlineRuleWarning`
+  that thermomilp applies the one-waterline-per-tank rule.
+* ``<borders>`` -- one bit per interior edge, 1 = a tank wall. First the
+  ``(cols-1)*rows`` vertical edges (row by row; in each row the edge right of
+  column 0, 1, ...), then the ``cols*(rows-1)`` horizontal edges (the edge
+  below row 0, columns left to right, then below row 1, ...). Each of the two
+  runs is packed separately into base-32 digits ``0-9a-v``, 5 bits per digit,
+  most significant bit first, the last digit zero-padded.
+* ``<clues>`` -- the ``cols`` column clues (left to right) then the ``rows``
+  row clues (top to bottom): a hex digit ``0-f``; ``-`` and two hex digits
+  for 16..255; ``.`` an unknown clue; ``g``..``z`` skip 1..20 cells without a
+  clue. Both ``.`` and a skipped clue read as a missing clue; we write skips.
+
+Tanks are the connected components of the cells under the walls, numbered in
+order of their top-left cell. Any host and any leading path work
+(``puzz.link``, ``pzv.jp``, ``pzprxs.vercel.app``); a bare ``aquarium/...``
+is accepted too.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+from thermomilp.errors import PuzzleError, WaterlineRuleWarning
+from thermomilp.puzzle import Cell, Puzzle, aquarium
+
+PID = re.compile(r"(?:^|[?/])aquarium(?:_edit|_play)?/")
+B32 = "0123456789abcdefghijklmnopqrstuv"
+HEX = "0123456789abcdef"
+MAX_SIDE = 255
+
+
+def looks_like(text: str) -> bool:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return len(lines) == 1 and PID.search(lines[0]) is not None and " " not in lines[0]
+
+
+def read(text: str) -> Puzzle:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) != 1:
+        raise PuzzleError("a puzz.link URL is one line", line=1)
+    url = lines[0]
+    match = PID.search(url)
+    if match is None:
+        raise PuzzleError("not a puzz.link Aquarium URL: expected '...?aquarium/...'", line=1)
+    parts = url[match.end():].split("/")
+    flags = ""
+    if parts and parts[0] and not parts[0].isdigit():
+        flags = parts.pop(0)
+        if flags.startswith("v:"):
+            raise PuzzleError(f"puzz.link variant {flags!r} is not supported", line=1)
+        if parts and parts[0] and not parts[0].isdigit():
+            raise PuzzleError(f"unexpected URL part {parts[0]!r} before the board size", line=1)
+    if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
+        raise PuzzleError("the URL needs <cols>/<rows> after 'aquarium/'", line=1)
+    cols, rows = int(parts[0]), int(parts[1])
+    if not (1 <= cols <= MAX_SIDE and 1 <= rows <= MAX_SIDE):
+        raise PuzzleError(f"board size {cols}x{rows} (cols x rows) is outside 1..{MAX_SIDE}",
+                          line=1)
+    body = "/".join(parts[2:]).rstrip("/")
+    # pzprjs writes '<borders>/<clues>'; a board with no clues may end after the borders
+    borders, _, clue_text = body.partition("/")
+    walls = _decode_borders(borders, rows, cols)
+    clues = _decode_clues(clue_text, cols + rows)
+    region = _rooms(walls, rows, cols)
+    if "r" not in flags:
+        warnings.warn(
+            "this puzz.link URL has no 'r' flag: the site checks only that each connected "
+            "body of water is level; thermomilp applies the stricter Aquarium rule of one "
+            "waterline per tank", WaterlineRuleWarning, stacklevel=2)
+    try:
+        return aquarium(clues[cols:], clues[:cols], region, source=url)
+    except PuzzleError as exc:
+        raise exc.located(line=1) from None
+
+
+def _unpack(text: str, count: int, what: str) -> list[int]:
+    bits: list[int] = []
+    for ch in text:
+        value = B32.find(ch)
+        if value < 0:
+            raise PuzzleError(f"{what}: {ch!r} is not a base-32 digit 0-9a-v", line=1)
+        bits.extend((value >> (4 - k)) & 1 for k in range(5))
+    return bits[:count]
+
+
+def _decode_borders(text: str, rows: int, cols: int) -> set[tuple[Cell, Cell]]:
+    n_vert, n_horiz = (cols - 1) * rows, cols * (rows - 1)
+    len_vert, len_horiz = (n_vert + 4) // 5, (n_horiz + 4) // 5
+    if len(text) != len_vert + len_horiz:
+        raise PuzzleError(f"the border part has {len(text)} characters; a {cols}x{rows} board "
+                          f"needs {len_vert + len_horiz}", line=1)
+    vert = _unpack(text[:len_vert], n_vert, "borders")
+    horiz = _unpack(text[len_vert:], n_horiz, "borders")
+    walls: set[tuple[Cell, Cell]] = set()
+    for i, bit in enumerate(vert):
+        if bit:
+            r, c = divmod(i, cols - 1)
+            walls.add(((r, c), (r, c + 1)))
+    for i, bit in enumerate(horiz):
+        if bit:
+            r, c = divmod(i, cols)
+            walls.add(((r, c), (r + 1, c)))
+    return walls
+
+
+def _decode_clues(text: str, count: int) -> list[int | None]:
+    clues: list[int | None] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if len(clues) >= count:
+            raise PuzzleError(f"the clue part has more than {count} clues", line=1)
+        if ch in HEX:
+            clues.append(int(ch, 16))
+        elif ch == "-":
+            pair = text[i + 1:i + 3]
+            if len(pair) != 2 or any(c not in HEX for c in pair):
+                raise PuzzleError(f"clue '-{pair}' needs two hex digits", line=1)
+            clues.append(int(pair, 16))
+            i += 2
+        elif ch == ".":
+            clues.append(None)
+        elif "g" <= ch <= "z":
+            clues.extend([None] * (ord(ch) - ord("g") + 1))
+        else:
+            raise PuzzleError(f"{ch!r} is not a clue character (0-f, -xx, ., g-z)", line=1)
+        i += 1
+    if len(clues) > count:
+        raise PuzzleError(f"the clue part skips past the {count} clue places", line=1)
+    return clues + [None] * (count - len(clues))
+
+
+def _rooms(walls: set[tuple[Cell, Cell]], rows: int, cols: int) -> list[list[str]]:
+    label: dict[Cell, str] = {}
+    for start in ((r, c) for r in range(rows) for c in range(cols)):
+        if start in label:
+            continue
+        name = str(len(set(label.values())))
+        label[start] = name
+        todo = [start]
+        while todo:
+            r, c = todo.pop()
+            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if (0 <= nb[0] < rows and 0 <= nb[1] < cols and nb not in label
+                        and (min((r, c), nb), max((r, c), nb)) not in walls):
+                    label[nb] = name
+                    todo.append(nb)
+    return [[label[r, c] for c in range(cols)] for r in range(rows)]
+
+
+def _pack(bits: list[int]) -> str:
+    out = []
+    for k in range(0, len(bits), 5):
+        chunk = bits[k:k + 5] + [0] * (5 - len(bits[k:k + 5]))
+        out.append(B32[sum(b << (4 - n) for n, b in enumerate(chunk))])
+    return "".join(out)
+
+
+def _encode_clues(clues: list[int | None]) -> str:
+    out, skip = [], 0
+    for clue in clues:
+        if clue is None:
+            skip += 1
+            if skip == 20:
+                out.append("z")
+                skip = 0
+            continue
+        if skip:
+            out.append(chr(ord("g") + skip - 1))
+            skip = 0
+        if clue < 16:
+            out.append(HEX[clue])
+        elif clue < 256:
+            out.append(f"-{clue:02x}")
+        else:
+            raise PuzzleError(f"clue {clue} is too large for a puzz.link URL (max 255)")
+    if skip:
+        out.append(chr(ord("g") + skip - 1))
+    return "".join(out)
+
+
+def write(puzzle: Puzzle) -> str:
+    """A puzz.link URL with the ``r`` flag (one waterline per tank)."""
+    if puzzle.kind != "aquarium":
+        raise PuzzleError("puzz.link URLs are written for Aquarium puzzles only")
+    H, W = puzzle.shape
+    region = puzzle.region_grid()
+    vert = [int(region[r][c] != region[r][c + 1]) for r in range(H) for c in range(W - 1)]
+    horiz = [int(region[r][c] != region[r + 1][c]) for r in range(H - 1) for c in range(W)]
+    clues = _encode_clues(list(puzzle.cols) + list(puzzle.rows))
+    return f"https://puzz.link/p?aquarium/r/{W}/{H}/{_pack(vert)}{_pack(horiz)}/{clues}\n"

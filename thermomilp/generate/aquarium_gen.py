@@ -1,0 +1,124 @@
+"""Aquarium boards authored backwards: partition, waterlines, clues, then deletions.
+
+1. **Partition** by random frontier growth: ``round(H*W / 5)`` seed cells
+   start one tank each; repeatedly a random (tank, neighbouring cell) pair is
+   drawn from the frontier and the cell joins the tank if it is still free.
+   Tanks are orthogonally connected by construction.
+2. **Waterlines**: every tank gets a uniformly random level ``0..depth``
+   (the number of wet rows counted from its bottom row).
+3. **Full clues** are read off the planted grid; the board must be unique
+   with every clue present, else the levels are redrawn (and after a few
+   failures the partition too).
+4. **Deletions**: clues are visited in random order; a clue is deleted when
+   the board stays uniquely solvable without it, else it is kept. The
+   survivors are therefore each *load-bearing*: deleting any one of them
+   gives a second solution (deleting clues only adds solutions, so a clue
+   needed once is needed at the end).
+
+Uniqueness is proved by the subset-sum DP counter
+(:func:`thermomilp.logic.aquarium_dp.dp_count` with limit 2, the planted
+solution passed in to order the branches so a rival is met early). A
+minimal 10x10 takes a fraction of a second; 15x15 boards, whose minimal
+clue sets leave the line filters weak, take from one second to about a
+minute (``benchmarks/aquarium_generate.py``, ``docs/aquarium.md``). Everything is drawn from one
+``random.Random(seed)``: the same seed gives the same board.
+"""
+
+from __future__ import annotations
+
+import random
+
+from thermomilp.logic.aquarium_dp import dp_count
+from thermomilp.puzzle import Cell, Puzzle, aquarium, grid_from_levels
+
+MEAN_TANK_CELLS = 5
+LEVEL_TRIES = 8
+PARTITION_TRIES = 500
+
+
+def random_tanks(height: int, width: int, rng: random.Random,
+                 n_tanks: int | None = None) -> list[list[str]]:
+    """A region grid of ``n_tanks`` connected tanks grown from random seeds."""
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    if n_tanks is None:
+        n_tanks = max(1, round(height * width / MEAN_TANK_CELLS))
+    n_tanks = min(n_tanks, len(cells))
+    owner: dict[Cell, int] = {}
+    frontier: list[tuple[int, Cell]] = []
+
+    def claim(tank: int, cell: Cell) -> None:
+        owner[cell] = tank
+        r, c = cell
+        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if 0 <= nb[0] < height and 0 <= nb[1] < width and nb not in owner:
+                frontier.append((tank, nb))
+
+    for tank, seed_cell in enumerate(rng.sample(cells, n_tanks)):
+        claim(tank, seed_cell)
+    while frontier:
+        k = rng.randrange(len(frontier))
+        frontier[k], frontier[-1] = frontier[-1], frontier[k]
+        tank, cell = frontier.pop()
+        if cell not in owner:
+            claim(tank, cell)
+    # Label tanks in reading order of their first cell (a stable, readable numbering).
+    order: dict[int, str] = {}
+    for cell in cells:
+        order.setdefault(owner[cell], str(len(order) + 1))
+    return [[order[owner[(r, c)]] for c in range(width)] for r in range(height)]
+
+
+def planted_aquarium(height: int, width: int, rng: random.Random) -> Puzzle:
+    """A board with every clue, made unique by redrawing levels / partitions."""
+    for _ in range(PARTITION_TRIES):
+        regions = random_tanks(height, width, rng)
+        board = aquarium([0] * height, [0] * width, regions)
+        for _ in range(LEVEL_TRIES):
+            levels = [rng.randint(0, v.depth) for v in board.vessels]
+            grid = grid_from_levels(board, levels)
+            rows = [row.count("#") for row in grid]
+            cols = [sum(row[j] == "#" for row in grid) for j in range(width)]
+            puzzle = aquarium(rows, cols, regions, solution=grid)
+            if dp_count(puzzle, 2, known=grid) == 1:
+                return puzzle
+    raise RuntimeError(f"no unique {height}x{width} Aquarium in {PARTITION_TRIES} partitions")
+
+
+def delete_clues(puzzle: Puzzle, rng: random.Random) -> Puzzle:
+    """Delete clues in random order, keeping a deletion only while exactly one solution
+    remains (``puzzle`` must be unique and carry its solution)."""
+    rows, cols = list(puzzle.rows), list(puzzle.cols)
+    places = [("row", i) for i, v in enumerate(rows) if v is not None]
+    places += [("col", j) for j, v in enumerate(cols) if v is not None]
+    rng.shuffle(places)
+    for axis, k in places:
+        line = rows if axis == "row" else cols
+        saved, line[k] = line[k], None
+        # the planted solution only orders the search: a rival is met sooner
+        if dp_count(puzzle.with_clues(rows, cols), 2, known=puzzle.solution) != 1:
+            line[k] = saved
+    return puzzle.with_clues(rows, cols)
+
+
+def generate_aquarium(height: int, width: int, seed: int | None = None,
+                      minimal_clues: bool = True) -> Puzzle:
+    """A uniquely solvable Aquarium with its solution attached.
+
+    Args:
+        height, width: board size (each at least 1).
+        seed: the same seed gives the same board; ``None`` draws one (it is
+            recorded in the puzzle's name either way).
+        minimal_clues: delete clues while the board stays unique (every
+            surviving clue is then load-bearing); ``False`` keeps all clues.
+    """
+    if height < 1 or width < 1:
+        raise ValueError(f"board size {height}x{width} must be at least 1x1")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    rng = random.Random(f"aquarium:{height}x{width}:{seed}")
+    puzzle = planted_aquarium(height, width, rng)
+    if minimal_clues:
+        puzzle = delete_clues(puzzle, rng)
+    name = f"aquarium {height}x{width} seed {seed}" + ("" if minimal_clues else " full clues")
+    return Puzzle(puzzle.kind, puzzle.rows, puzzle.cols, puzzle.vessels, name,
+                  "thermomilp generate_aquarium", puzzle.solution)

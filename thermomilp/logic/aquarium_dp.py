@@ -1,0 +1,215 @@
+"""Subset-sum DP filtering of waterlines, and a counter built on it.
+
+State: the **domain** of every vessel is a bitmask over its levels
+``0..depth`` (bit ``L`` set = level ``L`` still possible). For a tank the
+level is its waterline: the number of wet rows, counted from the bottom.
+
+Line rule (one clued row or column is a knapsack). Vessel ``v`` at level
+``L`` puts ``w_v(L)`` filled cells into the line (for a tank and a row: 0
+below that row's rank, else the tank's cell count in the row). The line is
+satisfied iff ``sum_v w_v(L_v) = clue``. With the vessels crossing the line
+in a fixed order ``v_1..v_m``:
+
+* prefix sums reachable by the first ``i`` vessels
+  ``P_0 = {0}``, ``P_{i+1} = union_{L in D(v_{i+1})} (P_i + w(L))``;
+* sums still *completable* by the last ones
+  ``N_m = {clue}``, ``N_i = union_{L in D(v_{i+1})} (N_{i+1} - w(L))``;
+* level ``L`` of ``v_i`` survives iff ``(P_{i-1} + w(L)) ∩ N_i ≠ ∅``: some
+  completion of the knapsack uses it. That is exactly generalized arc
+  consistency for one line, in ``O(m · |levels| · clue)`` bit operations
+  (sets are Python ints used as bitsets).
+
+Fixpoint: lines are re-filtered whenever a vessel crossing them loses a
+level. An empty domain is a contradiction.
+
+Search: branch on the vessel with the fewest surviving levels (>1), each
+branch propagated again; a leaf with every domain a single level is a
+solution (every clued line's DP then holds with singletons, i.e. its sum is
+exact). ``count(limit=2) == 1`` is the uniqueness proof the generator uses.
+
+Works for any vessels (a thermometer's layers are single cells), imports
+only :mod:`thermomilp.puzzle`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator, Sequence
+
+from thermomilp.puzzle import Grid, Puzzle, Vessel, grid_from_levels, levels_from_grid
+
+
+@dataclass(frozen=True)
+class Line:
+    """One clued row or column as a knapsack over the vessels crossing it."""
+
+    axis: str  # "row" or "column"
+    index: int
+    clue: int
+    vessels: tuple[int, ...]
+    groups: tuple[tuple[tuple[int, int], ...], ...]
+    """Per crossing vessel: (contribution w, bitmask of the levels giving w)."""
+
+    @property
+    def name(self) -> str:
+        return f"{self.axis} {self.index}"
+
+
+@lru_cache(maxsize=64)
+def _line_groups(vessels: tuple[Vessel, ...], height: int, width: int,
+                 ) -> tuple[tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], ...], ...]:
+    """For axis 0 (rows) and 1 (columns), per line: (vessel, groups) of every vessel
+    crossing it. Depends on the tanks only, so boards differing in clues share it."""
+    out = []
+    for pos, size in ((0, height), (1, width)):
+        per_line: list[list[tuple[int, tuple[tuple[int, int], ...]]]] = [[] for _ in range(size)]
+        for v, vessel in enumerate(vessels):
+            counts: dict[int, list[int]] = {}
+            for k, layer in enumerate(vessel.layers):
+                for cell in layer:
+                    counts.setdefault(cell[pos], [0] * vessel.depth)[k] += 1
+            for index, per_layer in counts.items():
+                by_w: dict[int, int] = {}
+                w = 0
+                for level in range(vessel.depth + 1):
+                    if level:
+                        w += per_layer[level - 1]
+                    by_w[w] = by_w.get(w, 0) | (1 << level)
+                per_line[index].append((v, tuple(sorted(by_w.items()))))
+        out.append(tuple(tuple(items) for items in per_line))
+    return tuple(out)
+
+
+def _lines(puzzle: Puzzle) -> tuple[Line, ...]:
+    groups = _line_groups(puzzle.vessels, puzzle.height, puzzle.width)
+    lines = []
+    for axis, clues, pos in (("row", puzzle.rows, 0), ("column", puzzle.cols, 1)):
+        for index, clue in enumerate(clues):
+            if clue is None:
+                continue
+            items = groups[pos][index]
+            lines.append(Line(axis, index, clue, tuple(v for v, _ in items),
+                              tuple(g for _, g in items)))
+    return tuple(lines)
+
+
+def filter_line(line: Line, domains: list[int]) -> list[int] | None:
+    """The surviving domain of each vessel of ``line`` (same order), or None if the
+    line cannot reach its clue."""
+    full = (1 << (line.clue + 1)) - 1
+    allowed = [[(w, mask & domains[v]) for w, mask in groups if mask & domains[v]]
+               for v, groups in zip(line.vessels, line.groups)]
+    prefix = [1]
+    for options in allowed:
+        reach = 0
+        for w, _ in options:
+            reach |= prefix[-1] << w
+        prefix.append(reach & full)
+    if not (prefix[-1] >> line.clue) & 1:
+        return None
+    need = 1 << line.clue
+    out = [0] * len(allowed)
+    for i in range(len(allowed) - 1, -1, -1):
+        kept, before = 0, prefix[i]
+        next_need = 0
+        for w, mask in allowed[i]:
+            if (before << w) & need:
+                kept |= mask
+            next_need |= need >> w
+        out[i] = kept
+        need = next_need & full
+    return out
+
+
+class WaterlineDP:
+    """The line filters of one puzzle, propagation to a fixpoint and a counting search."""
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self.lines = _lines(puzzle)
+        self.lines_of: list[list[int]] = [[] for _ in puzzle.vessels]
+        for k, line in enumerate(self.lines):
+            for v in line.vessels:
+                self.lines_of[v].append(k)
+        self.tie_break = [-len(ks) for ks in self.lines_of]
+
+    def full_domains(self) -> list[int]:
+        return [(1 << (v.depth + 1)) - 1 for v in self.puzzle.vessels]
+
+    def propagate(self, domains: list[int], todo: set[int] | None = None) -> bool:
+        """Filter ``domains`` in place to the fixpoint; False on a contradiction."""
+        queue = set(range(len(self.lines))) if todo is None else set(todo)
+        while queue:
+            k = queue.pop()
+            line = self.lines[k]
+            kept = filter_line(line, domains)
+            if kept is None:
+                return False
+            for v, mask in zip(line.vessels, kept):
+                if mask != domains[v]:
+                    if not mask:
+                        return False
+                    domains[v] = mask
+                    queue.update(self.lines_of[v])
+        return True
+
+    def level_solutions(self, limit: int | None = None, domains: list[int] | None = None,
+                        avoid: Sequence[int] | None = None) -> Iterator[tuple[int, ...]]:
+        """Every solution as a tuple of levels, at most ``limit``.
+
+        ``avoid`` (a known solution's levels) only orders the branches: levels
+        other than the known one are tried first, so a *second* solution, when
+        there is one, is met early. The set of solutions is unchanged.
+        """
+        start = list(self.full_domains() if domains is None else domains)
+        if not self.propagate(start):
+            return
+        found = 0
+        stack = [start]
+        while stack:
+            doms = stack.pop()
+            # fewest surviving levels; ties: the vessel crossing the most clued lines
+            open_vessels = [(bin(d).count("1"), self.tie_break[v], v)
+                            for v, d in enumerate(doms) if d & (d - 1)]
+            if not open_vessels:
+                yield tuple(d.bit_length() - 1 for d in doms)
+                found += 1
+                if limit is not None and found >= limit:
+                    return
+                continue
+            _, _, v = min(open_vessels)
+            d = doms[v]
+            levels = [L for L in range(d.bit_length()) if (d >> L) & 1]
+            if avoid is not None and avoid[v] in levels:
+                levels.remove(avoid[v])
+                levels.append(avoid[v])
+            for level in reversed(levels):  # the stack pops the first level first
+                child = list(doms)
+                child[v] = 1 << level
+                if self.propagate(child, set(self.lines_of[v])):
+                    stack.append(child)
+
+    def count(self, limit: int | None = None, avoid: Sequence[int] | None = None) -> int:
+        return sum(1 for _ in self.level_solutions(limit, avoid=avoid))
+
+
+def filtered_domains(puzzle: Puzzle) -> list[int] | None:
+    """The root fixpoint of the line filters (level bitmasks), None if infeasible."""
+    dp = WaterlineDP(puzzle)
+    domains = dp.full_domains()
+    return domains if dp.propagate(domains) else None
+
+
+def dp_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
+    """Solutions as grids, from the DP search (any vessel kind)."""
+    for levels in WaterlineDP(puzzle).level_solutions(limit):
+        yield grid_from_levels(puzzle, levels)
+
+
+def dp_count(puzzle: Puzzle, limit: int | None = None,
+             known: Sequence[str] | None = None) -> int:
+    """The number of solutions, capped at ``limit``; ``dp_count(p, 2) == 1`` proves
+    uniqueness. ``known`` (a solution grid) only speeds up finding a second one."""
+    avoid = levels_from_grid(puzzle, known) if known is not None else None
+    return WaterlineDP(puzzle).count(limit, avoid)

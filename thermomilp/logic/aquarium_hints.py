@@ -1,0 +1,118 @@
+"""Hints for a person solving an Aquarium: the next deduction and the rule behind it.
+
+``next_hint(puzzle, marks)`` looks at the cells the player has marked
+(``marks[cell] = 1`` water, ``0`` air; unmarked cells are absent) and returns
+the simplest deduction that adds at least one cell, or ``None``:
+
+* ``gravity`` -- one tank on its own: water in a cell means every cell of the
+  tank in that row and below is water (all arms, communicating vessels); air
+  means every cell of the tank in that row and above is air.
+* ``subset-sum`` -- one clued line: the tanks crossing it are a knapsack
+  whose items are their waterlines; only waterlines used by some completion
+  of the line's sum survive (the line filter of
+  :mod:`thermomilp.logic.aquarium_dp`), and cells on which every surviving
+  waterline agrees are decided.
+
+Gravity is tried first (it is the simpler rule), then the lines in order:
+rows top to bottom, then columns left to right. Marks that contradict
+gravity give a ``gravity`` hint naming the clash, with no values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from thermomilp.logic.aquarium_dp import WaterlineDP, filter_line
+from thermomilp.puzzle import Cell, Puzzle, Vessel
+
+RULES = ("gravity", "subset-sum")
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One deduction: the rule, the cells it decides, their values (1 water, 0 air)."""
+
+    rule: str
+    cells: frozenset[Cell]
+    values: Mapping[Cell, int] = field(hash=False)
+    message: str
+
+
+def _domain(vessel: Vessel, marks: Mapping[Cell, int]) -> int:
+    lo, hi = 0, vessel.depth
+    for k, layer in enumerate(vessel.layers, start=1):
+        for cell in layer:
+            if cell in marks:
+                if marks[cell]:
+                    lo = max(lo, k)
+                else:
+                    hi = min(hi, k - 1)
+    return sum(1 << level for level in range(lo, hi + 1))
+
+
+def _decided(vessel: Vessel, domain: int) -> dict[Cell, int]:
+    """Cells on which every level of ``domain`` agrees."""
+    lo, hi = (domain & -domain).bit_length() - 1, domain.bit_length() - 1
+    out: dict[Cell, int] = {}
+    for k, layer in enumerate(vessel.layers, start=1):
+        if k <= lo or k > hi:
+            for cell in layer:
+                out[cell] = int(k <= lo)
+    return out
+
+
+def _new(decided: dict[Cell, int], marks: Mapping[Cell, int]) -> dict[Cell, int]:
+    return {cell: v for cell, v in decided.items() if cell not in marks}
+
+
+def _clash(puzzle: Puzzle, vessel: Vessel, marks: Mapping[Cell, int]) -> Hint:
+    wet = [c for layer in vessel.layers for c in layer if marks.get(c) == 1]
+    dry = [c for layer in vessel.layers for c in layer if marks.get(c) == 0]
+    rank = puzzle.rank_of
+    high_wet = max(wet, key=lambda c: rank[c][1])
+    low_dry = min(dry, key=lambda c: rank[c][1])
+    return Hint("gravity", frozenset({high_wet, low_dry}), {},
+                f"tank {vessel.label}: water at {high_wet} cannot stand above or level with "
+                f"air at {low_dry}; one of these marks is wrong")
+
+
+def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Hint | None:
+    """The next deduction from ``marks``, or None when these two rules find nothing."""
+    domains = [_domain(v, marks) for v in puzzle.vessels]
+    for vessel, domain in zip(puzzle.vessels, domains):
+        if not domain:
+            return _clash(puzzle, vessel, marks)
+    for vessel, domain in zip(puzzle.vessels, domains):
+        new = _new(_decided(vessel, domain), marks)
+        if new:
+            rank = puzzle.rank_of
+            mine = [c for c in vessel.cells if c in marks]
+            why = []
+            if any(new.values()):
+                source = max((c for c in mine if marks[c]), key=lambda c: rank[c][1])
+                why.append(f"water at {source} fills every cell of the tank in row "
+                           f"{source[0]} and below")
+            if not all(new.values()):
+                source = min((c for c in mine if not marks[c]), key=lambda c: rank[c][1])
+                why.append(f"air at {source} empties every cell of the tank in row "
+                           f"{source[0]} and above")
+            return Hint("gravity", frozenset(new), new,
+                        f"gravity in tank {vessel.label}: " + "; ".join(why))
+    dp = WaterlineDP(puzzle)
+    for line in dp.lines:
+        kept = filter_line(line, domains)
+        if kept is None:
+            return Hint("subset-sum", frozenset(), {},
+                        f"{line.name} (clue {line.clue}): no choice of waterlines of the "
+                        "tanks crossing it adds up to the clue; some mark is wrong")
+        new: dict[Cell, int] = {}
+        for v, mask in zip(line.vessels, kept):
+            new.update(_new(_decided(puzzle.vessels[v], mask), marks))
+        if new:
+            tanks = ", ".join(puzzle.vessels[v].label for v in line.vessels)
+            return Hint("subset-sum", frozenset(new), new,
+                        f"{line.name} (clue {line.clue}) is a subset sum over the tanks "
+                        f"crossing it ({tanks}): only some waterlines can make {line.clue}, "
+                        f"and they all agree on {len(new)} cell(s)")
+    return None
