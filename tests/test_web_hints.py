@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from thermomilp.generate.random_board import planted_board
 from thermomilp.web.hints import builtin_hint
-from thermomilp.web.newboard import planted_aquarium
+from thermomilp.generate.aquarium_gen import planted_aquarium
 
 RULES = {"bookkeeping", "one line's count", "probe", "reveal"}
 

@@ -1,13 +1,14 @@
 """Hints for the page: the next deduction from the player's marks, with its rule's name.
 
 ``next_hint(puzzle, marks)`` is the one call the API makes. It asks the
-logic engine when it is installed -- ``thermomilp.logic.aquarium_hints`` for
-Aquarium (subset-sum, gravity) if present, else ``thermomilp.logic.hints``
-(bookkeeping, line_count, chained_count, probe; it handles both kinds) -- and
-shows its stable rule ids by the names in :data:`RULE_NAMES`. When the engine
-stalls (the board needs search), the ``reveal`` rule reads one cell from the
-MILP solution. Without any logic module, the small built-in rule set below
-keeps the page working:
+logic engines when they are installed, in turn, until one decides something:
+for Aquarium ``thermomilp.logic.aquarium_hints`` (gravity, subset-sum) and
+then ``thermomilp.logic.hints``; for Thermometers ``thermomilp.logic.hints``
+(bookkeeping, line_count, chained_count, probe). Their stable rule ids are
+shown by the names in :data:`RULE_NAMES`. When no engine decides more (the
+board needs search), the ``reveal`` rule reads one cell from the MILP
+solution. Without any logic module, the small built-in rule set below keeps
+the page working:
 
 * **bookkeeping** -- a vessel fills from the bottom: a filled cell fills every
   lower rank of its vessel (and its whole tank row); an empty cell empties
@@ -29,7 +30,7 @@ from __future__ import annotations
 import importlib
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from thermomilp.puzzle import Cell, Puzzle
 
@@ -39,7 +40,10 @@ PROBE_SECONDS = 2.0
 
 @dataclass(frozen=True)
 class Hint:
-    """One deduction: ``cells[k]`` gets ``values[k]`` (``#``/``.``) because of ``reasons``."""
+    """One deduction: ``cells[k]`` gets ``values[k]`` (``#``/``.``) because of ``reasons``.
+
+    ``mistake`` hints carry no values: ``cells`` are the marks that clash.
+    """
 
     rule: str
     message: str
@@ -47,6 +51,7 @@ class Hint:
     values: tuple[str, ...]
     reasons: tuple[Cell, ...] = field(default_factory=tuple)
     engine: str = "built-in"
+    mistake: bool = False
 
     @property
     def value(self) -> str | None:
@@ -56,7 +61,8 @@ class Hint:
     def to_json(self) -> dict:
         return {"rule": self.rule, "message": self.message, "value": self.value,
                 "cells": [list(c) for c in self.cells], "values": list(self.values),
-                "reasons": [list(c) for c in self.reasons], "engine": self.engine}
+                "reasons": [list(c) for c in self.reasons], "engine": self.engine,
+                "mistake": self.mistake}
 
 
 def _hint(rule: str, message: str, cells: Sequence[Cell], value: str | None,
@@ -73,27 +79,41 @@ class Contradiction(Exception):
         self.cells = tuple(cells)
 
 
-# The logic engine's stable rule ids -> the names the page shows.
+# The logic engines' stable rule ids -> the names the page shows.
 RULE_NAMES = {"bookkeeping": "bookkeeping", "line_count": "one line's count",
               "chained_count": "chained counts", "probe": "probe", "contradiction": "mistake",
-              "subset_sum": "subset-sum", "gravity": "gravity"}
+              "subset-sum": "subset-sum", "subset_sum": "subset-sum", "gravity": "gravity"}
 
 
 def next_hint(puzzle: Puzzle, marks: Sequence[str],
               solution: Callable[[], Sequence[str] | None] | None = None) -> Hint | None:
     """The next deduction, or ``None`` when every cell is marked and nothing is wrong.
 
-    ``solution`` is called (lazily) only by the last-resort ``reveal`` rule.
+    The logic engines for the puzzle's kind are asked in turn (the first one
+    that decides something wins); when none does, ``reveal`` reads a cell from
+    ``solution()`` (called lazily). Without any logic engine the built-in
+    rules answer.
     """
-    for module_name in _engines(puzzle.kind):
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
+    written = {(r, c): 1 if ch == FILLED else 0 for r, row in enumerate(marks)
+               for c, ch in enumerate(row) if ch in (FILLED, EMPTY)}
+    engines = [(name, engine) for name in _engines(puzzle.kind)
+               if (engine := _load(name)) is not None]
+    if not engines:
+        return builtin_hint(puzzle, marks, solution)
+    why = "No rule decides more."
+    for module_name, engine in engines:
+        step = engine(puzzle, written)
+        rule = str(getattr(step, "rule", "") or "")
+        text = str(getattr(step, "text", None) or getattr(step, "message", None) or "")
+        if step is None or rule == "stalled":
+            why = f"{text}." if text else why
             continue
-        engine = getattr(module, "next_hint", None)
-        if engine is not None:
-            return _from_logic(puzzle, marks, engine, module_name, solution)
-    return builtin_hint(puzzle, marks, solution)
+        if rule == "solved":
+            return None
+        return _translate(step, rule, text, module_name)
+    if len(written) == puzzle.height * puzzle.width:
+        return None
+    return _reveal(puzzle, marks, solution, why)
 
 
 def _engines(kind: str) -> tuple[str, ...]:
@@ -102,23 +122,35 @@ def _engines(kind: str) -> tuple[str, ...]:
     return ("thermomilp.logic.hints",)
 
 
-def _from_logic(puzzle: Puzzle, marks: Sequence[str], engine: Callable, module_name: str,
-                solution: Callable[[], Sequence[str] | None] | None) -> Hint | None:
-    """Ask the logic engine (marks as cell -> 1/0) and translate its step."""
-    written = {(r, c): 1 if ch == FILLED else 0 for r, row in enumerate(marks)
-               for c, ch in enumerate(row) if ch in (FILLED, EMPTY)}
-    step = engine(puzzle, written)
-    rule = str(getattr(step, "rule", "") or "")
-    text = str(getattr(step, "text", "") or getattr(step, "message", "") or "")
-    if step is None or rule == "solved":
+def _load(module_name: str) -> Callable | None:
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
         return None
-    if rule == "stalled":
-        return _reveal(puzzle, marks, solution, f"{text}.") or None
-    pairs = tuple(getattr(step, "cells", ()) or ())
+    return getattr(module, "next_hint", None)
+
+
+def _translate(step: object, rule: str, text: str, module_name: str) -> Hint:
+    """A logic engine's step as a Hint, whichever of the two step shapes it has.
+
+    ``thermomilp.logic.hints.Step.cells`` is ``((cell, 1|0), ...)``;
+    ``thermomilp.logic.aquarium_hints.Hint`` has ``cells`` (a set) and
+    ``values`` (cell -> 1|0), empty when the marks clash.
+    """
+    values_map = getattr(step, "values", None)
+    raw_cells = getattr(step, "cells", ()) or ()
+    if isinstance(values_map, Mapping):
+        pairs = sorted(values_map.items())
+        clash = sorted(tuple(c) for c in raw_cells)
+    else:
+        pairs = [(tuple(cell), value) for cell, value in raw_cells]
+        clash = []
+    name = RULE_NAMES.get(rule, rule.replace("_", " "))
+    if rule == "contradiction" or not pairs:
+        return Hint(name, text, tuple(clash), (), (), module_name, mistake=True)
     cells = tuple(tuple(cell) for cell, _ in pairs)
     values = tuple(FILLED if value in (1, True, FILLED) else EMPTY for _, value in pairs)
-    return Hint(RULE_NAMES.get(rule, rule.replace("_", " ")), text, cells, values, (),
-                module_name)
+    return Hint(name, text, cells, values, (), module_name)
 
 
 def _reveal(puzzle: Puzzle, marks: Sequence[str],
@@ -239,7 +271,8 @@ def builtin_hint(puzzle: Puzzle, marks: Sequence[str],
     try:
         hint = bookkeeping(puzzle, known) or one_line_count(puzzle, known) or probe(puzzle, known)
     except Contradiction as exc:
-        return Hint("mistake", f"your marks break a rule: {exc.message}", exc.cells, ())
+        return Hint("mistake", f"your marks break a rule: {exc.message}", exc.cells, (),
+                    mistake=True)
     if hint is not None or len(known) == puzzle.height * puzzle.width:
         return hint
     return _reveal(puzzle, marks, solution, "No short deduction applies.")

@@ -7,9 +7,11 @@ one drawn ("reroll"), up to a time budget. Small boards (up to about 6x6)
 are unique within a few tries; larger ones rarely are, and the answer then
 says ``unique: false`` rather than pretending.
 
-Thermometers use :func:`thermomilp.generate.random_board.planted_board`;
-Aquarium uses the aquarium generator when it is installed
-(``thermomilp.generate.aquarium``) and otherwise the planted tank board below.
+Thermometers use :func:`thermomilp.generate.random_board.planted_board`
+(planted levels, every clue given); Aquarium uses
+:func:`thermomilp.generate.aquarium_gen.generate_aquarium` (unique by
+construction, clues deleted while the board stays unique). Either way the
+MILP counts the solutions of the result before the page gets it.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from thermomilp.generate.random_board import clues_of, planted_board
-from thermomilp.puzzle import Cell, Puzzle, aquarium, grid_from_levels
+from thermomilp.generate.aquarium_gen import generate_aquarium
+from thermomilp.generate.random_board import planted_board
+from thermomilp.puzzle import Puzzle
 
 REROLL_SECONDS = 4.0
 
@@ -50,7 +53,7 @@ def new_board(kind: str, height: int, width: int, seed: int | None = None, *,
 
     seed = random.randrange(1 << 30) if seed is None else seed
     rng = random.Random(seed)
-    make = _thermometers if kind == "thermometers" else _aquarium_maker()
+    make = _thermometers if kind == "thermometers" else _aquarium
     deadline = time.perf_counter() + budget
     tries, puzzle, fallback = 0, None, None
     while True:
@@ -88,52 +91,7 @@ def _thermometers(height: int, width: int, rng: random.Random) -> Puzzle:
     return planted_board(height, width, rng, max_length=min(5, max(height, width)))
 
 
-def _aquarium_maker():
-    try:
-        from thermomilp.generate.aquarium import generate_aquarium  # type: ignore
-    except ImportError:
-        return planted_aquarium
-
-    def make(height: int, width: int, rng: random.Random) -> Puzzle:
-        return generate_aquarium(height, width, rng)
-    return make
-
-
-def planted_aquarium(height: int, width: int, rng: random.Random) -> Puzzle:
-    """Tanks grown from random seeds (connected by construction), random waterlines."""
-    cells = [(r, c) for r in range(height) for c in range(width)]
-    n_tanks = max(2, (height * width) // 5)
-    seeds = rng.sample(cells, n_tanks)
-    owner: dict[Cell, int] = {cell: t for t, cell in enumerate(seeds)}
-    frontier = list(seeds)
-    while len(owner) < len(cells):
-        r, c = frontier[rng.randrange(len(frontier))]
-        options = [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
-                   if 0 <= r + dr < height and 0 <= c + dc < width and (r + dr, c + dc) not in owner]
-        if not options:
-            frontier.remove((r, c))
-            continue
-        nxt = rng.choice(options)
-        owner[nxt] = owner[(r, c)]
-        frontier.append(nxt)
-    labels = _labels(n_tanks)
-    regions = [[labels[owner[(r, c)]] for c in range(width)] for r in range(height)]
-    skeleton = aquarium([0] * height, [0] * width, regions)
-    levels = [rng.randint(0, v.depth) for v in skeleton.vessels]
-    grid = grid_from_levels(skeleton, levels)
-    rows, cols = clues_of(grid)
-    return aquarium(rows, cols, regions, solution=grid)
-
-
-def _labels(n: int) -> list[str]:
-    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-    out = []
-    for i in range(n):
-        label, i2 = "", i
-        while True:
-            label = alphabet[i2 % len(alphabet)] + label
-            i2 = i2 // len(alphabet) - 1
-            if i2 < 0:
-                break
-        out.append(label)
-    return out
+def _aquarium(height: int, width: int, rng: random.Random) -> Puzzle:
+    # The aquarium generator proves uniqueness itself (subset-sum DP counter) and deletes
+    # the clues that are not needed; the MILP check in new_board confirms it independently.
+    return generate_aquarium(height, width, seed=rng.randrange(2**32))

@@ -293,7 +293,7 @@ function wire() {
     }
     if (!hint) { state.highlight = null; $("rule").textContent = ""; render(); say(data.message); return; }
     state.highlight = { cells: hint.cells, reasons: hint.reasons,
-      kind: hint.rule === "mistake" ? "wrong" : "hint" };
+      kind: hint.mistake ? "wrong" : "hint" };
     $("rule").textContent = "Rule: " + hint.rule;
     render();
     const filled = hint.values.filter((v) => v === "#").length;
