@@ -184,6 +184,14 @@ def play(driver, puzzle_name: str, shots: Path) -> None:
     driver.save_screenshot(str(shots / f"{puzzle_name}-solved.png"))
 
 
+def test_the_page_opens_on_a_playable_board(browser, site):
+    browser.get(site + "/")
+    wait(browser, lambda d: len(cells(d)) > 0)
+    wait(browser, idle)
+    assert not by_id(browser, "hint").get_attribute("disabled")
+    assert by_id(browser, "title").text != "No board yet"
+
+
 def test_thermometers_in_the_browser(browser, site, shots):
     from selenium.webdriver.support.ui import Select
 
@@ -266,5 +274,5 @@ def test_a_bad_upload_shows_an_error_and_the_page_keeps_working(browser, site, t
 
     good.write_text(json.dumps(json_format.to_dict(load(text))))
     by_id(browser, "upload").send_keys(str(good))
-    wait(browser, lambda d: len(cells(d)) == 16)
-    assert "mine.json" in by_id(browser, "message").text
+    wait(browser, lambda d: "mine.json" in by_id(d, "message").text)
+    assert len(cells(browser)) == 16

@@ -372,6 +372,14 @@ function wire() {
 }
 
 wire();
-run("Loading the puzzle list", loadInstances).then(() => {
-  if ($("message").className.indexOf("error") < 0) say("Pick a puzzle to start.");
+// Start with the first bundled puzzle on the board, so the page is playable at once.
+run("Loading the puzzle list", async () => {
+  await loadInstances();
+  const first = $("instance").value;
+  if (first) {
+    const data = await api("load", { instance: first });
+    setBoard(data.board, "Click cells to mark them, or ask for a hint. Pick another puzzle on the left.");
+  } else {
+    say("Upload a puzzle or make a new one to start.");
+  }
 });
