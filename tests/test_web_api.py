@@ -416,6 +416,31 @@ def test_generate_honours_a_difficulty_wish_and_reports_the_grade(client):
     assert_error(status, data, 400, "difficulty")
 
 
+def test_uploads_in_every_writable_format_round_trip(client):
+    from thermomilp.errors import ThermomilpError
+    from thermomilp.formats import FORMATS, dumps, load
+
+    for ident in ("thermometers/t04_6x6_missing.txt", "aquarium/a01_6x6.txt"):
+        path = REPO / "instances" / ident
+        if not path.exists():
+            continue
+        puzzle = load(path)
+        tried = 0
+        for name, fmt in FORMATS.items():
+            if fmt.write is None:
+                continue
+            try:
+                text = dumps(puzzle, name)
+            except ThermomilpError:  # this format cannot hold this kind of board
+                continue
+            tried += 1
+            board = client.api("load", {"text": text, "filename": f"up{fmt.suffixes[0]}"})["board"]
+            again = json_format.read(json.dumps(board["puzzle"]))
+            assert (again.kind, again.rows, again.cols) == (puzzle.kind, puzzle.rows, puzzle.cols)
+            assert [v.layers for v in again.vessels] == [v.layers for v in puzzle.vessels], name
+        assert tried >= 2
+
+
 def test_uploads_in_each_text_format_load(client):
     text = (REPO / "instances" / "thermometers" / "t01_4x4.txt").read_text()
     native = client.api("load", {"text": text, "filename": "../../t01.txt"})
