@@ -72,6 +72,8 @@ class Puzzle:
     name: str | None = None
     source: str | None = None
     solution: Grid | None = field(default=None, compare=False)
+    grade: str | None = field(default=None, compare=False)
+    """The logic grade a generator recorded (``intervals``/``probing``/``search``)."""
 
     @property
     def height(self) -> int:
@@ -97,11 +99,15 @@ class Puzzle:
 
     def with_solution(self, solution: Grid | None) -> "Puzzle":
         return Puzzle(self.kind, self.rows, self.cols, self.vessels, self.name, self.source,
-                      None if solution is None else tuple(solution))
+                      None if solution is None else tuple(solution), self.grade)
 
     def with_clues(self, rows: Sequence[int | None], cols: Sequence[int | None]) -> "Puzzle":
         return Puzzle(self.kind, tuple(rows), tuple(cols), self.vessels, self.name, self.source,
-                      self.solution)
+                      self.solution, self.grade)
+
+    def with_grade(self, grade: str | None) -> "Puzzle":
+        return Puzzle(self.kind, self.rows, self.cols, self.vessels, self.name, self.source,
+                      self.solution, grade)
 
     def region_grid(self) -> tuple[tuple[str, ...], ...]:
         """The label of the vessel covering each cell, row by row."""

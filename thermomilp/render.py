@@ -59,12 +59,42 @@ def _render_thermometers(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
     return "\n".join(lines)
 
 
+# Junction glyph by the walls meeting at a grid corner: (up, down, left, right).
+_JUNCTION = {
+    (0, 0, 0, 0): " ", (1, 1, 0, 0): "│", (0, 0, 1, 1): "─",
+    (0, 1, 0, 1): "┌", (0, 1, 1, 0): "┐", (1, 0, 0, 1): "└", (1, 0, 1, 0): "┘",
+    (1, 1, 0, 1): "├", (1, 1, 1, 0): "┤", (0, 1, 1, 1): "┬", (1, 0, 1, 1): "┴",
+    (1, 1, 1, 1): "┼", (1, 0, 0, 0): "╵", (0, 1, 0, 0): "╷", (0, 0, 1, 0): "╴",
+    (0, 0, 0, 1): "╶",
+}
+
+
 def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
+    """Tank walls with proper box-drawing junctions; ``≈`` water, ``·`` air.
+
+    A wall is drawn between two cells of different tanks and around the
+    board; cells of one tank are open to each other, so a tank reads as one
+    vessel and its arms are visible.
+    """
     H, W = puzzle.shape
     region = puzzle.region_grid()
     cw = max(1, max(len(_clue(v)) for v in puzzle.cols))
     rw = max(len(_clue(v)) for v in puzzle.rows)
     width = cw + 2
+
+    def h_wall(r: int, c: int) -> bool:
+        """The wall above cell (r, c), r in 0..H."""
+        return 0 <= c < W and (r in (0, H) or region[r - 1][c] != region[r][c])
+
+    def v_wall(r: int, c: int) -> bool:
+        """The wall left of cell (r, c), c in 0..W."""
+        return 0 <= r < H and (c in (0, W) or region[r][c - 1] != region[r][c])
+
+    def corner(r: int, c: int) -> str:
+        # corner above-left of cell (r, c)
+        key = (int(v_wall(r - 1, c)), int(v_wall(r, c)), int(h_wall(r, c - 1)),
+               int(h_wall(r, c)))
+        return _JUNCTION[key]
 
     def cell(r: int, c: int) -> str:
         if grid is None:
@@ -73,20 +103,17 @@ def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
 
     lines = [" " * (rw + 2) + "".join(_clue(v).center(width + 1) for v in puzzle.cols).rstrip()]
     for r in range(H + 1):
-        # horizontal wall line above row r
         seg = ""
         for c in range(W + 1):
-            seg += "+"
+            seg += corner(r, c)
             if c < W:
-                wall = r in (0, H) or region[r - 1][c] != region[r][c]
-                seg += ("─" if wall else " ") * width
+                seg += ("─" if h_wall(r, c) else " ") * width
         lines.append(" " * (rw + 1) + seg)
         if r == H:
             break
         row = ""
         for c in range(W + 1):
-            wall = c in (0, W) or region[r][c - 1] != region[r][c]
-            row += "│" if wall else " "
+            row += "│" if v_wall(r, c) else " "
             if c < W:
                 row += cell(r, c)
         lines.append(_clue(puzzle.rows[r]).rjust(rw) + " " + row)

@@ -26,6 +26,8 @@ COMMANDS = [
     "thermomilp.cli.export_cmd",
     "thermomilp.cli.grade_cmd",
     "thermomilp.cli.analyze_cmd",
+    "thermomilp.cli.generate_cmd",
+    "thermomilp.cli.check_cmd",
     "thermomilp.cli.serve_cmd",
 ]
 

@@ -14,7 +14,8 @@ solution
 ```
 
 * a header line: the puzzle type, then optionally the size ``HxW``;
-* optional ``key: value`` lines (``name``, ``source``); lines starting with
+* optional ``key: value`` lines (``name``, ``source``, ``grade`` -- the logic
+  grade a generator recorded: ``intervals``, ``probing`` or ``search``); lines starting with
   ``#`` before the grid are comments;
 * one line of column clues, then one line per row: its clue, then one token
   per cell. ``?`` or ``-`` is a missing clue.
@@ -39,7 +40,8 @@ ARROWS = {">": (0, 1), "<": (0, -1), "^": (-1, 0), "v": (1, 0)}
 TIP = "o"
 MISSING = ("?", "-")
 HEADER = re.compile(r"^(thermometers|aquarium)(?:\s+(\d+)\s*[xX]\s*(\d+))?\s*$")
-META = re.compile(r"^(name|source)\s*:\s?(.*)$")
+META = re.compile(r"^(name|source|grade)\s*:\s?(.*)$")
+GRADES = ("intervals", "probing", "search")  # thermomilp.logic.grade.GRADES
 LABEL = re.compile(r"^[A-Za-z0-9]+$")
 
 
@@ -115,14 +117,18 @@ def read(text: str) -> Puzzle:
                 raise PuzzleError(f"solution row {k} must be {width} characters of '#' and '.'",
                                   line=n)
         solution = sol
+    grade = meta.pop("grade", None)
+    if grade is not None and grade not in GRADES:
+        raise PuzzleError(f"grade {grade!r} is not one of {', '.join(GRADES)}")
     if kind == "thermometers":
         therms = _trace_thermometers(grid_rows, width)
-        return thermometers(row_clues, cols, therms, solution=solution, **meta)
+        return thermometers(row_clues, cols, therms, solution=solution, **meta).with_grade(grade)
     for n, cells in grid_rows:
         for tok in cells:
             if not LABEL.match(tok):
                 raise PuzzleError(f"tank label {tok!r} must be letters or digits", line=n)
-    return aquarium(row_clues, cols, [cells for _, cells in grid_rows], solution=solution, **meta)
+    return aquarium(row_clues, cols, [cells for _, cells in grid_rows], solution=solution,
+                    **meta).with_grade(grade)
 
 
 def _clue(token: str, what: str, line: int) -> int | None:
@@ -184,7 +190,7 @@ def write(puzzle: Puzzle) -> str:
     cw = max(len(t) for t in col + [tok for row in cells for tok in row])
     rw = max(len(t) for t in clue)
     out = [f"{puzzle.kind} {puzzle.height}x{puzzle.width}"]
-    for key in ("name", "source"):
+    for key in ("name", "source", "grade"):
         value = getattr(puzzle, key)
         if value is not None:
             out.append(f"{key}: {value}")

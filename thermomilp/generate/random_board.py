@@ -1,9 +1,19 @@
 """Random Thermometers boards with a planted solution.
 
-``random_partition`` tiles the grid with thermometers grown as random walks
-(or straight runs); ``planted_board`` gives each a random level and sets
-every clue from the planted grid, so the board has at least that solution.
-This is the write-up's generator step before its uniqueness check.
+``random_partition`` tiles the grid with thermometers whose lengths look like
+published puzzles' (mostly 2 to 6 cells, few single cells):
+
+1. each thermometer draws a target length from ``LENGTH_WEIGHTS`` and grows
+   from the free cell with the fewest free neighbours (Warnsdorff's rule, so
+   the walk does not strand cells), stepping to the free neighbour that has
+   the fewest free neighbours itself (straight mode: keeps its direction);
+2. a single cell left over is joined to the end of a neighbouring
+   thermometer, or takes the end cell of a neighbouring thermometer of three
+   or more cells (``_steal``), so single cells stay rare.
+
+``planted_board`` gives each thermometer a random level and sets every clue
+from the planted grid, so the board has at least that solution. This is the
+write-up's generator step before its uniqueness check (``--strategy reroll``).
 """
 
 from __future__ import annotations
@@ -11,42 +21,81 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from thermomilp.generate.paths import STEPS, PathTiling
 from thermomilp.puzzle import Cell, Puzzle, grid_from_levels, thermometers
 
-STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+# relative frequency of target lengths (published boards: mostly 2..6)
+LENGTH_WEIGHTS = {2: 3.0, 3: 4.0, 4: 3.5, 5: 2.5, 6: 1.5, 7: 0.7, 8: 0.4}
 
 
-def random_partition(height: int, width: int, rng: random.Random, *, max_length: int = 5,
+def draw_length(rng: random.Random, max_length: int) -> int:
+    lengths = [n for n in LENGTH_WEIGHTS if n <= max_length] or [max(1, max_length)]
+    weights = [LENGTH_WEIGHTS.get(n, 1.0) for n in lengths]
+    if max_length > max(LENGTH_WEIGHTS):
+        lengths += list(range(max(LENGTH_WEIGHTS) + 1, max_length + 1))
+        weights += [0.2] * (max_length - max(LENGTH_WEIGHTS))
+    return rng.choices(lengths, weights)[0]
+
+
+def random_partition(height: int, width: int, rng: random.Random, *, max_length: int = 6,
                      straight: bool = False) -> list[list[Cell]]:
-    """Cover the grid with thermometers, bulb first, lengths 1..max_length."""
+    """Cover the grid with thermometers, bulb first, lengths 1..max_length (see module doc)."""
     free = {(r, c) for r in range(height) for c in range(width)}
+
+    def free_degree(cell: Cell) -> int:
+        r, c = cell
+        return sum((r + dr, c + dc) in free for dr, dc in STEPS)
+
     order = sorted(free)
     rng.shuffle(order)
     therms: list[list[Cell]] = []
-    for start in order:
-        if start not in free:
-            continue
-        target = rng.randint(2, max(2, max_length)) if max_length > 1 else 1
-        chain = [start]
+    while free:
+        start = min((cell for cell in order if cell in free), key=free_degree)
         free.discard(start)
-        direction = rng.choice(STEPS)
+        chain = [start]
+        target = draw_length(rng, max_length)
+        direction = None
         while len(chain) < target:
             r, c = chain[-1]
-            options = [direction] if straight else list(STEPS)
-            if not straight:
-                rng.shuffle(options)
-            nxt = None
-            for dr, dc in options:
-                cand = (r + dr, c + dc)
-                if cand in free:
-                    nxt, direction = cand, (dr, dc)
-                    break
-            if nxt is None:
+            steps = [direction] if straight and direction else list(STEPS)
+            rng.shuffle(steps)
+            options = [((r + dr, c + dc), (dr, dc)) for dr, dc in steps
+                       if (r + dr, c + dc) in free]
+            if not options:
                 break
+            nxt, direction = min(options, key=lambda o: free_degree(o[0]))
             chain.append(nxt)
             free.discard(nxt)
         therms.append(chain)
-    return therms
+    if rng.random() < 0.5:  # the walk grew tip-wards or bulb-wards: pick at random per board
+        therms = [t[::-1] if rng.random() < 0.5 else t for t in therms]
+    tiling = PathTiling(height, width, therms, max_length=max_length, straight=straight)
+    tiling.absorb_short(rng)
+    _steal(tiling, rng)
+    return tiling.paths()
+
+
+def _steal(tiling: PathTiling, rng: random.Random) -> None:
+    """Give each remaining single cell the end cell of a neighbour of 3+ cells."""
+    for cell in list(tiling.cells()):
+        if cell in tiling.pred or cell in tiling.succ:
+            continue
+        for nb in rng.sample(list(tiling.neighbours(cell)), k=len(list(tiling.neighbours(cell)))):
+            path = tiling.path_of(nb)
+            if len(path) < 3 or nb not in (path[0], path[-1]):
+                continue
+            if nb == path[-1]:
+                tiling.cut_before(nb)
+                if tiling.can_join(nb, cell):
+                    tiling.join(nb, cell)
+                    break
+                tiling.join(path[-2], nb)
+            else:
+                tiling.cut_after(nb)
+                if tiling.can_join(cell, nb):
+                    tiling.join(cell, nb)
+                    break
+                tiling.join(nb, path[1])
 
 
 def clues_of(grid: Sequence[str]) -> tuple[list[int], list[int]]:
@@ -55,7 +104,7 @@ def clues_of(grid: Sequence[str]) -> tuple[list[int], list[int]]:
     return rows, cols
 
 
-def planted_board(height: int, width: int, rng: random.Random, *, max_length: int = 5,
+def planted_board(height: int, width: int, rng: random.Random, *, max_length: int = 6,
                   straight: bool = False, missing: float = 0.0) -> Puzzle:
     """A board whose clues come from random levels; ``missing`` = chance a clue is dropped."""
     therms = random_partition(height, width, rng, max_length=max_length, straight=straight)

@@ -22,6 +22,13 @@ in a fixed order ``v_1..v_m``:
 Fixpoint: lines are re-filtered whenever a vessel crossing them loses a
 level. An empty domain is a contradiction.
 
+Probing (singleton consistency at the root): a level whose choice alone
+makes some line filter fail after propagation is dropped, until nothing
+changes. It costs a propagation per level but cuts the search on sparse
+15x15 boards by one to two orders of magnitude (docs/aquarium.md). By
+default (``probing="auto"``) it is switched on only once a plain search has
+spent ``AUTO_PROBE_NODES`` nodes, so small boards do not pay for it.
+
 Search: branch on the vessel with the fewest surviving levels (>1), each
 branch propagated again; a leaf with every domain a single level is a
 solution (every clued line's DP then holds with singletons, i.e. its sum is
@@ -38,6 +45,8 @@ from functools import lru_cache
 from typing import Iterator, Sequence
 
 from thermomilp.puzzle import Grid, Puzzle, Vessel, grid_from_levels, levels_from_grid
+
+AUTO_PROBE_NODES = 100
 
 
 @dataclass(frozen=True)
@@ -154,21 +163,68 @@ class WaterlineDP:
                     queue.update(self.lines_of[v])
         return True
 
+    def probe(self, domains: list[int]) -> bool:
+        """Singleton consistency: drop every level whose choice alone makes the line
+        filters fail; repeat until nothing changes. False on a contradiction."""
+        changed = True
+        while changed:
+            changed = False
+            for v in range(len(domains)):
+                d = domains[v]
+                if not d & (d - 1):
+                    continue
+                for level in range(d.bit_length()):
+                    if not (domains[v] >> level) & 1:
+                        continue
+                    trial = list(domains)
+                    trial[v] = 1 << level
+                    if self.propagate(trial, set(self.lines_of[v])):
+                        continue
+                    domains[v] &= ~(1 << level)
+                    if not domains[v] or not self.propagate(domains, set(self.lines_of[v])):
+                        return False
+                    changed = True
+        return True
+
     def level_solutions(self, limit: int | None = None, domains: list[int] | None = None,
-                        avoid: Sequence[int] | None = None) -> Iterator[tuple[int, ...]]:
+                        avoid: Sequence[int] | None = None,
+                        probing: str = "auto") -> Iterator[tuple[int, ...]]:
         """Every solution as a tuple of levels, at most ``limit``.
 
         ``avoid`` (a known solution's levels) only orders the branches: levels
-        other than the known one are tried first, so a *second* solution, when
-        there is one, is met early. The set of solutions is unchanged.
+        other than the known one are tried first. ``probing``: ``none``;
+        ``root`` runs :meth:`probe` once before branching; ``all`` at every
+        node; ``auto`` (default) searches without probing and, if that takes
+        more than ``AUTO_PROBE_NODES`` nodes, starts again with root probing
+        (small boards skip the probe's cost, hard ones get its pruning). None
+        of them changes the set of solutions.
         """
         start = list(self.full_domains() if domains is None else domains)
         if not self.propagate(start):
             return
-        found = 0
+        if probing == "auto":
+            found: list[tuple[int, ...]] = []
+            try:
+                for levels in self._search(list(start), limit, avoid, "none", AUTO_PROBE_NODES):
+                    found.append(levels)
+            except _NodeBudgetSpent:
+                probing = "root"
+            else:
+                yield from found
+                return
+        if probing in ("root", "all") and not self.probe(start):
+            return
+        yield from self._search(start, limit, avoid, probing, None)
+
+    def _search(self, start: list[int], limit: int | None, avoid: Sequence[int] | None,
+                probing: str, node_budget: int | None) -> Iterator[tuple[int, ...]]:
+        found = nodes = 0
         stack = [start]
         while stack:
             doms = stack.pop()
+            nodes += 1
+            if node_budget is not None and nodes > node_budget:
+                raise _NodeBudgetSpent
             # fewest surviving levels; ties: the vessel crossing the most clued lines
             open_vessels = [(bin(d).count("1"), self.tie_break[v], v)
                             for v, d in enumerate(doms) if d & (d - 1)]
@@ -187,11 +243,17 @@ class WaterlineDP:
             for level in reversed(levels):  # the stack pops the first level first
                 child = list(doms)
                 child[v] = 1 << level
-                if self.propagate(child, set(self.lines_of[v])):
+                if self.propagate(child, set(self.lines_of[v])) and (
+                        probing != "all" or self.probe(child)):
                     stack.append(child)
 
-    def count(self, limit: int | None = None, avoid: Sequence[int] | None = None) -> int:
-        return sum(1 for _ in self.level_solutions(limit, avoid=avoid))
+    def count(self, limit: int | None = None, avoid: Sequence[int] | None = None,
+              probing: str = "auto") -> int:
+        return sum(1 for _ in self.level_solutions(limit, avoid=avoid, probing=probing))
+
+
+class _NodeBudgetSpent(Exception):
+    """The unprobed search of ``probing="auto"`` ran out of nodes."""
 
 
 def filtered_domains(puzzle: Puzzle) -> list[int] | None:
@@ -208,8 +270,8 @@ def dp_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
 
 
 def dp_count(puzzle: Puzzle, limit: int | None = None,
-             known: Sequence[str] | None = None) -> int:
+             known: Sequence[str] | None = None, probing: str = "auto") -> int:
     """The number of solutions, capped at ``limit``; ``dp_count(p, 2) == 1`` proves
-    uniqueness. ``known`` (a solution grid) only speeds up finding a second one."""
+    uniqueness. ``known`` (a solution grid) only orders the branches."""
     avoid = levels_from_grid(puzzle, known) if known is not None else None
-    return WaterlineDP(puzzle).count(limit, avoid)
+    return WaterlineDP(puzzle).count(limit, avoid, probing)

@@ -1,0 +1,197 @@
+"""The generator: unique boards by two independent counters, reproducible, minimal clues.
+
+Uniqueness is checked by the MILP count (``count_solutions``) and by the
+independent brute force (``brute_force_count``), which share no code with the
+generator's rival search.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from thermomilp.formats import dumps, loads
+from thermomilp.generate.paths import PathTiling, _straight
+from thermomilp.generate.random_board import random_partition
+from thermomilp.generate.repair import LineOrder
+from thermomilp.generate.rivals import Window, find_rival
+from thermomilp.generate.thermometers_gen import (GenerationError, generate_thermometers,
+                                                  tiling_of)
+from thermomilp.logic.brute import brute_force_count
+from thermomilp.logic.grade import GRADES
+from thermomilp.solve import count_solutions
+from thermomilp.verify import solution_problems
+
+SMALL = [(4, 4, "repair", False), (5, 5, "repair", True), (6, 6, "repair", False),
+         (5, 7, "repair", False), (6, 6, "reroll", False), (4, 6, "reroll", True)]
+
+
+def _unique_twice(puzzle) -> None:
+    assert count_solutions(puzzle, 3) == 1
+    assert brute_force_count(puzzle, 3) == 1
+    assert solution_problems(puzzle, puzzle.solution) == []
+
+
+@pytest.mark.parametrize("height,width,strategy,straight", SMALL)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_generated_boards_are_unique_by_two_counters(height, width, strategy, straight, seed):
+    g = generate_thermometers(height, width, seed, strategy=strategy, straight=straight)
+    p = g.puzzle
+    assert p.shape == (height, width)
+    _unique_twice(p)
+    assert p.grade == g.grade and g.grade in GRADES
+    assert all(v.depth <= 6 for v in p.vessels)
+    if straight:
+        assert all(_straight(v.cells) for v in p.vessels)
+
+
+def test_same_seed_same_board_and_indices_differ():
+    a = generate_thermometers(7, 7, 42, index=3)
+    b = generate_thermometers(7, 7, 42, index=3)
+    c = generate_thermometers(7, 7, 42, index=4)
+    assert dumps(a.puzzle, "text") == dumps(b.puzzle, "text")
+    assert dumps(a.puzzle, "text") != dumps(c.puzzle, "text")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_minimal_clues_are_each_load_bearing(seed):
+    p = generate_thermometers(5, 5, seed, minimal_clues=True).puzzle
+    _unique_twice(p)
+    assert None in p.rows + p.cols or seed != 0 or True  # a minimal set may keep every clue
+    for line in ("rows", "cols"):
+        clues = getattr(p, line)
+        for k, v in enumerate(clues):
+            if v is None:
+                continue
+            fewer = list(clues)
+            fewer[k] = None
+            q = p.with_clues(fewer, p.cols) if line == "rows" else p.with_clues(p.rows, fewer)
+            assert brute_force_count(q, 2) == 2, f"{line} {k} is not load-bearing"
+            assert count_solutions(q, 2) == 2
+
+
+def test_missing_clues_count_and_uniqueness():
+    p = generate_thermometers(6, 6, 5, missing_clues=3).puzzle
+    assert (p.rows + p.cols).count(None) == 3
+    _unique_twice(p)
+
+
+def test_difficulty_is_the_recorded_grade():
+    g = generate_thermometers(6, 6, 1, difficulty="easy")
+    assert g.difficulty == "easy" and g.grade == "intervals"
+
+
+def test_bad_requests_raise_our_error():
+    with pytest.raises(GenerationError):
+        generate_thermometers(5, 5, 0, strategy="magic")
+    with pytest.raises(GenerationError):
+        generate_thermometers(1, 5, 0)
+    with pytest.raises(GenerationError):
+        generate_thermometers(5, 5, 0, max_length=1)
+
+
+def test_reroll_gives_up_within_its_time_limit():
+    with pytest.raises(GenerationError, match="gave up"):
+        generate_thermometers(30, 30, 0, strategy="reroll", time_limit=0.5)
+
+
+# -------------------------------------------------------------- building blocks
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 9), st.integers(2, 9), st.integers(2, 7), st.booleans(),
+       st.integers(0, 10**6))
+def test_random_partition_tiles_the_grid(height, width, max_length, straight, seed):
+    paths = random_partition(height, width, random.Random(seed), max_length=max_length,
+                             straight=straight)
+    cells = sorted(c for p in paths for c in p)
+    assert cells == [(r, c) for r in range(height) for c in range(width)]
+    assert all(len(p) <= max_length for p in paths)
+    for p in paths:
+        assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in zip(p, p[1:]))
+        if straight:
+            assert _straight(p)
+
+
+def test_random_partition_has_few_single_cells():
+    lengths = [len(p) for s in range(30)
+               for p in random_partition(10, 10, random.Random(s))]
+    assert lengths.count(1) / len(lengths) < 0.05
+    assert sum(2 <= n <= 6 for n in lengths) / len(lengths) > 0.9
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(3, 7), st.booleans(), st.integers(0, 10**6), st.integers(1, 15))
+def test_link_moves_keep_the_tiling_valid(size, straight, seed, moves):
+    rng = random.Random(seed)
+    paths = random_partition(size, size, rng, max_length=5, straight=straight)
+    tiling = PathTiling(size, size, paths, max_length=5, straight=straight)
+    for p in tiling.paths():
+        tiling.set_level(p[0], rng.randint(0, len(p)))
+    ones = set(tiling.ones)
+    for _ in range(moves):
+        p = (rng.randrange(size), rng.randrange(size))
+        s = rng.choice(list(tiling.neighbours(p)))
+        if tiling.link(p, s, rng):
+            assert tiling.succ[p] == s
+        tiling.absorb_short(rng)
+    assert tiling.ones == ones and tiling.is_monotone()
+    got = tiling.paths()
+    assert sorted(c for p in got for c in p) == sorted(tiling.cells())
+    assert all(len(p) <= 5 for p in got)
+    if straight:
+        assert all(_straight(p) for p in got)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 8), st.integers(2, 8), st.integers(1, 3), st.integers(0, 10**6))
+def test_line_order_always_offers_a_level(height, width, depth, seed):
+    rng = random.Random(seed)
+    order = LineOrder(height, width, rng)
+    for p in random_partition(height, width, rng):
+        levels = order.levels(p, depth)
+        assert levels and all(0 <= L <= len(p) for L in levels)
+
+
+def test_a_window_rival_is_a_solution_of_the_whole_board():
+    found = 0
+    for seed in range(10):
+        rng = random.Random(seed)
+        paths = random_partition(8, 8, rng)
+        tiling = PathTiling(8, 8, paths)
+        for p in paths:
+            tiling.set_level(p[0], rng.randint(0, len(p)))
+        from thermomilp.puzzle import thermometers
+
+        rows, cols = tiling.clues()
+        puzzle = thermometers(rows, cols, paths)
+        rival = find_rival(tiling, window=Window(1, 2, 5, 5))
+        if rival is not None:
+            found += 1
+            assert solution_problems(puzzle, rival) == []
+            assert rival != tiling.grid()
+            assert all(rival[r][c] == tiling.grid()[r][c] for r in range(8) for c in range(8)
+                       if (r, c) not in Window(1, 2, 5, 5))
+        whole = find_rival(tiling)
+        assert (whole is None) == (brute_force_count(puzzle, 2) == 1)
+    assert found  # the check above ran at least once
+
+
+def test_grade_line_round_trips_in_the_native_format():
+    p = generate_thermometers(5, 5, 9).puzzle
+    text = dumps(p, "text")
+    assert f"grade: {p.grade}" in text
+    q = loads(text)
+    assert q.grade == p.grade and q == p and q.solution == p.solution
+    assert tiling_of(q).grid() == p.solution
+
+
+def test_bad_grade_line_is_a_puzzle_error():
+    from thermomilp.errors import PuzzleError
+
+    text = dumps(generate_thermometers(4, 4, 0).puzzle, "text").replace("grade: ", "grade: x")
+    with pytest.raises(PuzzleError, match="grade"):
+        loads(text)

@@ -1,0 +1,126 @@
+"""``thermomilp check FILE...``: what an author wants to know about each board.
+
+Per board: the number of solutions (counted by the MILP with no-good cuts,
+capped at ``--limit``), the logic grade, a second solution when the board is
+not unique, and whether the solution stored in the file is the one found.
+``--format json`` prints one JSON object per file per line (JSON Lines)::
+
+    {"file": "...", "puzzle": "thermometers", "status": "unique", "solutions": 1,
+     "capped": false, "grade": "probing", "difficulty": "medium",
+     "recorded_grade": "probing", "second": null, "solution_matches": true,
+     "time_s": 0.01}
+
+``status`` is ``unique``, ``multiple``, ``infeasible`` or ``error``. Exit
+code: 0 when every board is unique, 1 when some board is not (or the count
+failed), 2 for a file that cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE
+
+
+def register(sub) -> None:
+    p = sub.add_parser("check", help="count solutions, grade, and show a second solution",
+                       description="For each FILE: the number of solutions (capped at "
+                                   "--limit), the logic grade, and a second solution when the "
+                                   "board is not unique. Exit 0 if every board is unique, 1 "
+                                   "if not, 2 for bad input.")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--limit", type=int, default=10, metavar="N",
+                   help="stop counting at N solutions (10)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--backend", choices=("highs", "pulp", "pyomo"), default="highs")
+    p.add_argument("--solver", default="highs")
+    p.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
+                   help="seconds allowed per board")
+    p.set_defaults(func=run)
+
+
+def check_board(puzzle, limit: int, backend: str = "highs", solver: str = "highs",
+                time_limit: float | None = None) -> dict[str, Any]:
+    """The check record of one board (without the ``file`` key)."""
+    from thermomilp.solve import SolveError, enumerate_solutions
+
+    start = time.perf_counter()
+    record: dict[str, Any] = {"puzzle": puzzle.kind}
+    try:
+        found = list(enumerate_solutions(puzzle, limit, backend, solver,
+                                         time_limit=time_limit))
+    except SolveError as exc:
+        record.update(status="error", error=str(exc), solutions=None, capped=False)
+        found = []
+    else:
+        record["solutions"] = len(found)
+        record["capped"] = len(found) >= limit
+        record["status"] = ("infeasible" if not found else
+                            "unique" if len(found) == 1 else "multiple")
+    record["grade"], record["difficulty"] = _grade(puzzle)
+    record["recorded_grade"] = puzzle.grade
+    record["second"] = list(found[1]) if len(found) > 1 else None
+    record["solution_matches"] = (None if puzzle.solution is None or not found
+                                  else puzzle.solution in found and len(found) == 1)
+    record["time_s"] = round(time.perf_counter() - start, 6)
+    return record
+
+
+def _grade(puzzle) -> tuple[str | None, str | None]:
+    try:
+        from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
+    except ImportError:
+        return None, None
+    try:
+        g = grade(puzzle)
+    except Exception:  # noqa: BLE001 -- a grade the logic cannot give is reported as null
+        return None, None
+    return g, GRADE_TO_DIFFICULTY.get(g)
+
+
+def run(args: argparse.Namespace) -> int:
+    from thermomilp.errors import ConfigError, PuzzleError
+    from thermomilp.formats import load
+
+    if args.limit < 2:
+        raise ConfigError("--limit must be at least 2 (uniqueness needs a second solution)")
+    worst = EXIT_OK
+    for n, path in enumerate(args.files):
+        try:
+            puzzle = load(path)
+        except PuzzleError as exc:
+            worst = max(worst, EXIT_USAGE)
+            if args.format == "json":
+                print(json.dumps({"file": path, "status": "error", "error": str(exc)}),
+                      flush=True)
+            print(f"thermomilp: error: {exc}", file=sys.stderr)
+            continue
+        record = {"file": path, **check_board(puzzle, args.limit, args.backend, args.solver,
+                                               args.time_limit)}
+        if record["status"] != "unique":
+            worst = max(worst, EXIT_NO_SOLUTION)
+        if args.format == "json":
+            print(json.dumps(record), flush=True)
+        else:
+            print(_text(record, args.limit))
+    return worst
+
+
+def _text(record: dict[str, Any], limit: int) -> str:
+    count = record["solutions"]
+    counted = "?" if count is None else (f"at least {count}" if record["capped"] else str(count))
+    line = (f"{record['file']}: {record['status']}, {counted} solution(s), "
+            f"grade {record['grade'] or '-'} ({record['difficulty'] or '-'})")
+    if record["recorded_grade"] and record["recorded_grade"] != record["grade"]:
+        line += f", file says grade {record['recorded_grade']}"
+    if record["solution_matches"] is False:
+        line += ", the file's solution is not the unique solution"
+    if record.get("error"):
+        line += f"\n  error: {record['error']}"
+    if record["second"]:
+        line += "\n  second solution:\n" + "\n".join("    " + row for row in record["second"])
+    return line

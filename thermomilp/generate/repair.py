@@ -1,0 +1,227 @@
+"""The scaling strategy: plant a solution, then repair the tiling until no rival is left.
+
+Algorithm (``repair_unique``):
+
+1. Plant: a random tiling (``random_partition``) and a random level per
+   thermometer give the filling ``x*``; the clues are read off ``x*``.
+2. Find a rival ``y != x*`` (``rivals.find_rival``): first in small windows
+   with everything outside fixed to ``x*`` (milliseconds each, only windows
+   where the tiling changed since they were last clean), then on the whole
+   board once every window is clean.
+3. Repair: pick adjacent cells ``p, s`` with ``y_p = 0, y_s = 1`` and make
+   ``s`` follow ``p`` in one thermometer (``PathTiling.link``). The new arc
+   ``x_s <= x_p`` holds in ``x*`` (we only pick pairs with ``x*_p = 1`` or
+   ``x*_s = 0``) and fails in ``y``, so ``y`` is gone while ``x*`` and the
+   clues stay. Of all such pairs we take one that leaves the fewest single-cell
+   thermometers after ``absorb_short`` (ties broken by the seeded RNG).
+4. When no pair exists (rare), move the level of one thermometer where ``x*``
+   and ``y`` differ; the clues change with it.
+5. Repeat from 2 until the whole-board question is infeasible (its cells
+   decided by interval propagation are fixed first, a sound presolve), or
+   propagation alone decides every cell: the board is unique. The generator
+   proves it once more with the plain MILP before it returns it. A move budget bounds the loop; when it runs out
+   the board is planted afresh.
+
+Cutting links to make room for the new arc can let other rivals in, so the
+loop is not monotone; in practice each repair kills a whole family of rivals
+(every rival using the same local swap) and the loop converges in a number of
+moves roughly proportional to the board's area.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from thermomilp.generate.paths import PathTiling
+from thermomilp.generate.random_board import random_partition
+from thermomilp.generate.rivals import Window, find_rival, windows
+from thermomilp.puzzle import Cell, Grid
+
+WINDOW_SIZE, WINDOW_STEP = 6, 3
+NEAREST = True
+LEVEL_MOVE_SHARE = 0.5
+JOIN_ENDS = True
+
+
+@dataclass(frozen=True)
+class RepairStats:
+    plants: int          # boards planted (1 + restarts after the move budget ran out)
+    moves: int           # link moves made
+    level_moves: int     # level changes made
+    window_solves: int   # window MILPs
+    board_solves: int    # whole-board MILPs
+
+
+class LineOrder:
+    """A random order of the rows and columns, and the label it gives each cell.
+
+    Cell ``(r, c)`` is ``R`` when row ``r`` comes before column ``c``, else
+    ``C``. If every cell a rival fills is ``R`` and every cell it empties is
+    ``C``, the rival's difference is a balanced set of arcs ``r -> c`` (fill)
+    and ``c -> r`` (empty) that all go forward in the order -- impossible, a
+    balanced digraph has a cycle. Planting each level where the cells below
+    are ``C`` and the cells above are ``R`` therefore rules out every rival
+    that moves levels by at most ``depth`` cells near that frontier.
+    """
+
+    def __init__(self, height: int, width: int, rng: random.Random):
+        nodes = [("r", i) for i in range(height)] + [("c", j) for j in range(width)]
+        rng.shuffle(nodes)
+        pos = {node: k for k, node in enumerate(nodes)}
+        self.label = {(r, c): "R" if pos[("r", r)] < pos[("c", c)] else "C"
+                      for r in range(height) for c in range(width)}
+
+    def levels(self, path: list[Cell], depth: int) -> list[int]:
+        """Levels whose ``depth`` cells below are ``C`` and ``depth`` above are ``R``.
+
+        With ``depth >= 1`` falling back to smaller depths, never empty: a
+        path starting ``R`` takes level 0, one ending ``C`` is full, and one
+        starting ``C`` and ending ``R`` changes label somewhere.
+        """
+        n = len(path)
+        for d in range(depth, 0, -1):
+            good = [L for L in range(n + 1)
+                    if all(self.label[path[i]] == "C" for i in range(max(0, L - d), L))
+                    and all(self.label[path[i]] == "R" for i in range(L, min(n, L + d)))]
+            if good:
+                return good
+        return list(range(n + 1))
+
+
+def plant(height: int, width: int, rng: random.Random, *, max_length: int,
+          straight: bool, depth: int = 2, ordered: float = 1.0) -> tuple[PathTiling, LineOrder]:
+    """A random tiling and filling; a share ``ordered`` of levels follow a line order."""
+    paths = random_partition(height, width, rng, max_length=max_length, straight=straight)
+    tiling = PathTiling(height, width, paths, max_length=max_length, straight=straight)
+    order = LineOrder(height, width, rng)
+    for path in tiling.paths():
+        if depth > 0 and rng.random() < ordered:
+            level = rng.choice(order.levels(path, depth))
+        else:
+            level = rng.randint(0, len(path))
+        tiling.set_level(path[0], level)
+    return tiling, order
+
+
+def repair_unique(height: int, width: int, rng: random.Random, *, max_length: int = 6,
+                  straight: bool = False, depth: int = 2, ordered: float = 1.0,
+                  max_plants: int = 50,
+                  accept=None) -> tuple[PathTiling, RepairStats]:
+    """A tiling and planted filling whose clues have exactly one solution (module doc).
+
+    ``accept(tiling)``, when given, may reject a unique board (e.g. wrong grade);
+    the search then plants afresh.
+    """
+    counts = {"moves": 0, "level_moves": 0, "window_solves": 0, "board_solves": 0}
+    budget = 2 * (height + width) + 20
+    for plants in range(1, max_plants + 1):
+        tiling, order = plant(height, width, rng, max_length=max_length, straight=straight,
+                              depth=depth, ordered=ordered)
+        if _repair(tiling, order, depth, rng, budget, counts) and (accept is None
+                                                                     or accept(tiling)):
+            return tiling, RepairStats(plants, **counts)
+    raise RuntimeError(f"no unique {height}x{width} board after {max_plants} plantings")
+
+
+def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random, budget: int,
+            counts: dict[str, int]) -> bool:
+    all_windows = windows(tiling.height, tiling.width, WINDOW_SIZE, WINDOW_STEP)
+    small = len(all_windows) == 1  # the window is the board: ask the board directly
+    dirty = set() if small else set(range(len(all_windows)))
+    for _ in range(budget):
+        rival = None
+        while dirty and rival is None:
+            k = min(dirty)
+            counts["window_solves"] += 1
+            rival = find_rival(tiling, window=all_windows[k], nearest=NEAREST)
+            if rival is None:
+                dirty.discard(k)
+        if rival is None:
+            fixed, status = _logic(tiling)
+            if status == "solved":
+                return True  # propagation decided every cell: no rival can exist
+            counts["board_solves"] += 1
+            rival = find_rival(tiling, nearest=False, fixed=fixed)
+            if rival is None:
+                return True
+        touched = _kill(tiling, order, depth, rival, rng, counts)
+        if not small:
+            dirty |= {k for k, w in enumerate(all_windows) if any(c in w for c in touched)}
+    return False
+
+
+def _logic(tiling: PathTiling) -> tuple[dict[Cell, int] | None, str]:
+    """Cells interval propagation decides (sound, so they bound the rival search)."""
+    from thermomilp.logic.presolve import presolve_cells
+    from thermomilp.puzzle import thermometers
+
+    rows, cols = tiling.clues()
+    fixed, _, status = presolve_cells(thermometers(rows, cols, tiling.paths()), "intervals")
+    return fixed, status
+
+
+def _kill(tiling: PathTiling, order: LineOrder, depth: int, rival: Grid, rng: random.Random,
+          counts: dict[str, int]) -> set[Cell]:
+    """Remove ``rival``; returns the cells whose links or filling changed."""
+    ones = tiling.ones
+    y = {(r, c) for r, row in enumerate(rival) for c, ch in enumerate(row) if ch == "#"}
+    differ = (y - ones) | (ones - y)
+    # 1. re-plant a level where the rival differs, one cell deeper in the line order
+    moves = []
+    for bulb in sorted({tiling.bulb_of(c) for c in differ}):
+        path = tiling.path_from(bulb)
+        level = sum(c in ones for c in path)
+        options = [L for L in order.levels(path, depth + 1) if L != level]
+        if len(options) < len(path) + 1:  # the order constrains this thermometer
+            moves += [(bulb, L) for L in options]
+    if moves and rng.random() < LEVEL_MOVE_SHARE:
+        counts["level_moves"] += 1
+        bulb, level = rng.choice(moves)
+        path = tiling.path_from(bulb)
+        tiling.set_level(bulb, level)
+        return set(path)
+    # 2. a new arc p -> s with y_p = 0, y_s = 1 that x* keeps
+    candidates: list[tuple[Cell, Cell]] = []
+    for cell in differ:
+        for nb in tiling.neighbours(cell):
+            for p, s in ((cell, nb), (nb, cell)):
+                if p not in y and s in y and (p in ones or s not in ones):
+                    candidates.append((p, s))
+    rng.shuffle(candidates)
+    best: tuple[tuple[int, int], PathTiling] | None = None
+    for p, s in candidates:
+        trial = _copy(tiling)
+        if not trial.link(p, s, rng):
+            continue
+        cut = [a for a, b in tiling.succ.items() if trial.succ.get(a) != b]
+        if JOIN_ENDS:
+            trial.join_ends([c for a in cut for c in (a, tiling.succ[a])], rng)
+        trial.absorb_short(rng)
+        removed = sum(1 for a, b in tiling.succ.items() if trial.succ.get(a) != b)
+        singles = sum(1 for path in trial.paths() if len(path) == 1)
+        score = (singles, removed)
+        if best is None or score < best[0]:
+            best = (score, trial)
+        if score == (0, 0):
+            break
+    if best is None:
+        counts["level_moves"] += 1
+        bulb = rng.choice(sorted({tiling.bulb_of(c) for c in differ}))
+        path = tiling.path_from(bulb)
+        tiling.set_level(bulb, rng.randint(0, len(path)))
+        return set(path)
+    counts["moves"] += 1
+    trial = best[1]
+    touched = {c for c in tiling.cells()
+               if trial.succ.get(c) != tiling.succ.get(c) or trial.pred.get(c) != tiling.pred.get(c)}
+    tiling.succ, tiling.pred = trial.succ, trial.pred
+    return touched
+
+
+def _copy(tiling: PathTiling) -> PathTiling:
+    twin = PathTiling(tiling.height, tiling.width, (), tiling.ones,
+                      max_length=tiling.max_length, straight=tiling.straight)
+    twin.succ, twin.pred = dict(tiling.succ), dict(tiling.pred)
+    twin.ones = tiling.ones  # shared: link/absorb never change the filling
+    return twin

@@ -1,0 +1,162 @@
+"""Rival solutions of a planted board: the MILP question "is there another one?".
+
+A rival is a solution ``y`` of the board's clues and thermometers with
+``y != x*`` (the planted filling), found with the cell model plus the
+canonical no-good cut of ``x*`` (see :mod:`thermomilp.solve`)::
+
+    sum_{c : x*_c = 1} (1 - y_c) + sum_{c : x*_c = 0} y_c >= 1
+
+``find_rival(tiling, window=...)`` asks the same question with every cell
+outside a rectangle fixed to ``x*``: a tiny model HiGHS presolves away in a
+few milliseconds. Any rival it finds is a rival of the whole board, so the
+repair loop sweeps windows first and asks the whole board last.
+
+The model is built straight from the tiling (arcs ``x_succ <= x_pred``) so no
+:class:`~thermomilp.puzzle.Puzzle` has to be validated per question.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from thermomilp.generate.paths import PathTiling
+from thermomilp.model.formulation import Formulation
+from thermomilp.puzzle import Cell, Grid
+
+
+@dataclass(frozen=True)
+class Window:
+    """Rows ``top .. top+height-1`` and columns ``left .. left+width-1``."""
+
+    top: int
+    left: int
+    height: int
+    width: int
+
+    def __contains__(self, cell: Cell) -> bool:
+        r, c = cell
+        return (self.top <= r < self.top + self.height
+                and self.left <= c < self.left + self.width)
+
+
+def windows(height: int, width: int, size: int, step: int) -> list[Window]:
+    """Overlapping square windows covering the grid."""
+    def starts(n: int) -> list[int]:
+        if n <= size:
+            return [0]
+        out = list(range(0, n - size + 1, step))
+        if out[-1] != n - size:
+            out.append(n - size)
+        return out
+
+    return [Window(r, c, min(size, height), min(size, width))
+            for r in starts(height) for c in starts(width)]
+
+
+def tiling_formulation(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
+                       fixed: dict[Cell, int] | None = None) -> Formulation:
+    return Formulation(
+        height=tiling.height, width=tiling.width,
+        row_clues={i: v for i, v in enumerate(rows) if v is not None},
+        col_clues={j: v for j, v in enumerate(cols) if v is not None},
+        arcs=tuple((b, a) for a, b in tiling.succ.items()),
+        ties=(), fixed=dict(fixed or {}))
+
+
+def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
+               cols: list[int | None] | None = None, *, window: Window | None = None,
+               time_limit: float | None = None, nearest: bool = False,
+               fixed: dict[Cell, int] | None = None) -> Grid | None:
+    """A solution other than the planted one (within ``window`` if given), or None.
+
+    ``fixed``: cells known to hold these values in every solution (the logic
+    presolve's sound deductions), bounds for the whole-board model.
+    ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
+    difference is the smallest local swap -- the one a repair kills best.
+
+    ``rows``/``cols`` default to the clues of the planted filling (all given).
+    With a window the model holds only the window's cells: clues lose what the
+    fixed cells outside contribute, and an arc crossing the window's edge
+    becomes a bound (``x_s <= x_p`` with ``p`` outside and empty fixes ``x_s = 0``;
+    with ``s`` outside and filled, ``x_p = 1``).
+
+    Raises:
+        RuntimeError: HiGHS ended without deciding (time limit, numerical trouble).
+    """
+    if rows is None or cols is None:
+        rows, cols = tiling.clues()
+    if window is None:
+        form = tiling_formulation(tiling, rows, cols, fixed)
+        box = Window(0, 0, tiling.height, tiling.width)
+    else:
+        form, box = _window_formulation(tiling, rows, cols, window)
+    inside_ones = [(r - box.top, c - box.left) for r, c in tiling.ones if (r, c) in box]
+    x = _solve_with_nogood(form, inside_ones, time_limit, nearest)
+    if x is None:
+        return None
+    grid = [["#" if (r, c) in tiling.ones else "." for c in range(tiling.width)]
+            for r in range(tiling.height)]
+    for k, value in enumerate(x):
+        r, c = divmod(k, box.width)
+        grid[box.top + r][box.left + c] = "#" if value else "."
+    return tuple("".join(row) for row in grid)
+
+
+def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
+                        w: Window) -> tuple[Formulation, Window]:
+    row_clues, col_clues = {}, {}
+    for i in range(w.height):
+        r = w.top + i
+        if rows[r] is not None:
+            outside = sum((r, c) in tiling.ones for c in range(tiling.width) if (r, c) not in w)
+            row_clues[i] = rows[r] - outside
+    for j in range(w.width):
+        c = w.left + j
+        if cols[c] is not None:
+            outside = sum((r, c) in tiling.ones for r in range(tiling.height) if (r, c) not in w)
+            col_clues[j] = cols[c] - outside
+    arcs, fixed = [], {}
+    for a, b in tiling.succ.items():      # arc x_b <= x_a
+        a_in, b_in = a in w, b in w
+        if a_in and b_in:
+            arcs.append(((b[0] - w.top, b[1] - w.left), (a[0] - w.top, a[1] - w.left)))
+        elif b_in and a not in tiling.ones:
+            fixed[(b[0] - w.top, b[1] - w.left)] = 0
+        elif a_in and b in tiling.ones:
+            fixed[(a[0] - w.top, a[1] - w.left)] = 1
+    form = Formulation(height=w.height, width=w.width, row_clues=row_clues,
+                       col_clues=col_clues, arcs=tuple(arcs), ties=(), fixed=fixed)
+    return form, w
+
+
+def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | None,
+                       nearest: bool) -> np.ndarray | None:
+    """The 0/1 cell vector of a solution of ``form`` other than ``ones``, or None."""
+    import highspy
+
+    from thermomilp.model.highs_model import build_highs
+
+    for presolve in ("choose", "off"):  # "off": HiGHS 1.16 presolve can end in "Solve error"
+        h = build_highs(form, names=False)
+        h.setOptionValue("random_seed", 0)
+        h.setOptionValue("presolve", presolve)
+        if time_limit is not None:
+            h.setOptionValue("time_limit", float(time_limit))
+        n, W = form.height * form.width, form.width
+        values = np.ones(n)
+        idx = np.fromiter((r * W + c for r, c in ones), dtype=np.int64, count=len(ones))
+        values[idx] = -1.0
+        h.addRow(1.0 - len(ones), np.inf, n, np.arange(n, dtype=np.int32), values)
+        if nearest:
+            # minimise the Hamming distance to x*: the same row as the cut, as objective
+            h.changeColsCost(n, np.arange(n, dtype=np.int32), values)
+        h.run()
+        status = h.getModelStatus()
+        if status == highspy.HighsModelStatus.kInfeasible:
+            return None
+        if status == highspy.HighsModelStatus.kOptimal:
+            return np.asarray(h.getSolution().col_value) > 0.5
+    raise RuntimeError(f"HiGHS could not decide the rival question: "
+                       f"{h.modelStatusToString(status)}")

@@ -1,0 +1,214 @@
+"""Unique Thermometers boards, graded: the generator behind ``thermomilp generate``.
+
+Two strategies:
+
+* ``repair`` (default, scales): plant a solution with levels guided by a
+  random line order, then repair the tiling until the MILP finds no rival
+  (:mod:`thermomilp.generate.repair`).
+* ``reroll`` (the published baseline): random tiling, random levels, check
+  uniqueness with the MILP, start again until unique.
+
+Then, optionally, clues are deleted while the board stays unique
+(:mod:`thermomilp.generate.clues`), the board is graded by the logic engine
+(:func:`thermomilp.logic.grade.grade`), and -- whatever the strategy -- it is
+proven unique once more by :func:`thermomilp.solve.solve` (cell MILP with a
+no-good cut after the sound interval presolve, the planted grid checked by
+:mod:`thermomilp.verify`) before it is returned. With ``difficulty`` (and no clue request of its own) clues are
+deleted until the grade reaches it -- full-clue boards below 15x15 are rarely
+harder than ``probing`` -- and the whole attempt repeats until the grade
+matches.
+
+Every random choice comes from one ``random.Random`` seeded with
+``"<seed>:<index>"``, and HiGHS runs with a fixed random seed (its MIP solver
+is deterministic), so the same seed gives the same board on any machine with
+the same HiGHS. (We do not set HiGHS's ``threads``: it is process-wide once
+set, and a later change makes ``run()`` fail.)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from thermomilp.errors import ThermomilpError
+from thermomilp.generate.paths import PathTiling
+from thermomilp.puzzle import Puzzle, thermometers
+
+STRATEGIES = ("repair", "reroll")
+DIFFICULTIES = ("easy", "medium", "hard")
+# planting parameters per wanted difficulty: (line-order depth, share of ordered levels)
+PLANTING = {None: (2, 0.9), "easy": (2, 1.0), "medium": (1, 0.7), "hard": (1, 0.3)}
+
+
+class GenerationError(ThermomilpError):
+    """No board met the request within the attempts or the time allowed."""
+
+
+@dataclass(frozen=True)
+class Generated:
+    puzzle: Puzzle            # clues, thermometers, solution and grade
+    grade: str                # intervals / probing / search
+    difficulty: str           # easy / medium / hard
+    strategy: str
+    seed: str
+    time_s: float
+    attempts: int             # boards made unique before one met the difficulty
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def board_seed(seed: int | str, index: int) -> str:
+    return f"{seed}:{index}"
+
+
+def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index: int = 0,
+                          strategy: str = "repair", straight: bool = False,
+                          max_length: int = 6, missing_clues: int = 0,
+                          minimal_clues: bool = False, difficulty: str | None = None,
+                          time_limit: float | None = None, max_attempts: int = 200) -> Generated:
+    """One unique graded board; ``index`` picks the board of a seeded series.
+
+    Raises:
+        GenerationError: bad parameters, the time limit, or ``max_attempts``
+            boards without the wanted difficulty.
+    """
+    from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
+
+    _check_request(height, width, strategy, max_length, missing_clues, difficulty)
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    tag = board_seed(seed, index)
+    rng = random.Random(tag)
+    depth, ordered = PLANTING[difficulty]
+    stats: dict[str, Any] = {}
+    for attempt in range(1, max_attempts + 1):
+        if strategy == "repair":
+            from thermomilp.generate.repair import repair_unique
+
+            tiling, repair_stats = repair_unique(height, width, rng, max_length=max_length,
+                                                 straight=straight, depth=depth,
+                                                 ordered=ordered)
+            for key, value in vars(repair_stats).items():
+                stats[key] = stats.get(key, 0) + value
+        else:
+            tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
+        rows, cols = tiling.clues()
+        rows_k: list[int | None] = list(rows)
+        cols_k: list[int | None] = list(cols)
+        if missing_clues or minimal_clues:
+            from thermomilp.generate.clues import delete_clues
+
+            rows_k, cols_k, deleted = delete_clues(
+                tiling, rows_k, cols_k, rng, count=None if minimal_clues else missing_clues)
+            if not minimal_clues and deleted < missing_clues:
+                _check_time(deadline, height, width)
+                continue  # this board cannot lose that many clues: try another
+        elif difficulty is not None and difficulty != "easy":
+            # full clues rarely make a hard board: delete clues until the grade is reached
+            from thermomilp.generate.clues import delete_clues
+
+            def hard_enough(r: list[int | None], c: list[int | None]) -> bool:
+                board = thermometers(r, c, tiling.paths())
+                return GRADE_TO_DIFFICULTY[grade(board)] == difficulty
+
+            if not hard_enough(rows_k, cols_k):
+                rows_k, cols_k, _ = delete_clues(tiling, rows_k, cols_k, rng,
+                                                 until=hard_enough)
+        puzzle = thermometers(rows_k, cols_k, tiling.paths(), solution=tiling.grid(),
+                              name=f"thermomilp {height}x{width} seed {tag}",
+                              source=_recipe(height, width, seed, index, strategy, straight,
+                                             max_length, missing_clues, minimal_clues,
+                                             difficulty))
+        board_grade = grade(puzzle)
+        if difficulty is None or GRADE_TO_DIFFICULTY[board_grade] == difficulty:
+            _prove_unique(puzzle)
+            return Generated(puzzle.with_grade(board_grade), board_grade,
+                             GRADE_TO_DIFFICULTY[board_grade], strategy, tag,
+                             time.perf_counter() - start, attempt, stats)
+        _check_time(deadline, height, width)
+    raise GenerationError(f"no {difficulty} {height}x{width} board in {max_attempts} attempts")
+
+
+def _recipe(height: int, width: int, seed: int | str, index: int, strategy: str,
+            straight: bool, max_length: int, missing_clues: int, minimal_clues: bool,
+            difficulty: str | None) -> str:
+    """The command that makes this board again (board ``index`` of the series)."""
+    words = [f"thermomilp generate --size {height}x{width} --seed {seed}",
+             f"--strategy {strategy}", "--straight" if straight else "--curved",
+             f"--max-length {max_length}"]
+    if minimal_clues:
+        words.append("--minimal-clues")
+    elif missing_clues:
+        words.append(f"--missing-clues {missing_clues}")
+    if difficulty:
+        words.append(f"--difficulty {difficulty}")
+    return " ".join(words) + f" (board {index})"
+
+
+def _check_request(height: int, width: int, strategy: str, max_length: int,
+                   missing_clues: int, difficulty: str | None) -> None:
+    if height < 2 or width < 2:
+        raise GenerationError(f"a board needs at least 2x2 cells, not {height}x{width}")
+    if strategy not in STRATEGIES:
+        raise GenerationError(f"unknown strategy {strategy!r}; choose {', '.join(STRATEGIES)}")
+    if max_length < 2:
+        raise GenerationError("--max-length must be at least 2")
+    if not 0 <= missing_clues <= height + width:
+        raise GenerationError(f"--missing-clues must be between 0 and {height + width}")
+    if difficulty not in PLANTING:
+        raise GenerationError(f"unknown difficulty {difficulty!r}; choose "
+                              + ", ".join(DIFFICULTIES))
+
+
+def _check_time(deadline: float | None, height: int, width: int) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise GenerationError(f"gave up: no {height}x{width} board within the time limit")
+
+
+def _reroll(height: int, width: int, rng: random.Random, max_length: int, straight: bool,
+            deadline: float | None, stats: dict[str, Any]) -> PathTiling:
+    """The baseline: random tiling and levels until the MILP finds no rival."""
+    from thermomilp.generate.random_board import random_partition
+    from thermomilp.generate.rivals import find_rival
+
+    while True:
+        _check_time(deadline, height, width)
+        stats["rerolls"] = stats.get("rerolls", 0) + 1
+        paths = random_partition(height, width, rng, max_length=max_length, straight=straight)
+        tiling = PathTiling(height, width, paths, max_length=max_length, straight=straight)
+        for path in paths:
+            tiling.set_level(path[0], rng.randint(0, len(path)))
+        remaining = None if deadline is None else max(deadline - time.perf_counter(), 0.01)
+        try:
+            if find_rival(tiling, time_limit=remaining) is None:
+                return tiling
+        except RuntimeError:
+            _check_time(deadline, height, width)
+            raise
+
+
+def _prove_unique(puzzle: Puzzle) -> None:
+    """The MILP proof through the public solve path and its checker.
+
+    Interval propagation fixes the cells it decides first (sound deductions,
+    cross-checked against brute force in ``tests/test_logic_presolve.py``);
+    the MILP with the no-good cut of the planted grid then proves no other
+    solution exists.
+    """
+    from thermomilp.solve import solve
+
+    result = solve(puzzle, presolve="intervals")
+    if result.status != "unique" or result.grid != puzzle.solution:
+        raise GenerationError(f"internal error: a generated board is {result.status}, "
+                              "not unique with its planted solution")
+
+
+def tiling_of(puzzle: Puzzle) -> PathTiling:
+    """A generated (or any solved) Thermometers board as a tiling with its filling."""
+    if puzzle.solution is None:
+        raise GenerationError("the board has no solution to plant")
+    ones = [(r, c) for r, row in enumerate(puzzle.solution) for c, ch in enumerate(row)
+            if ch == "#"]
+    return PathTiling(puzzle.height, puzzle.width, [v.cells for v in puzzle.vessels], ones,
+                      max_length=max(v.depth for v in puzzle.vessels))
