@@ -20,7 +20,7 @@ model      POST    ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats"}`
 
 Limits: a request body of at most :data:`MAX_BODY` bytes (enforced by the
 server), boards of at most :data:`MAX_SIDE` rows and columns, new boards of
-at most :data:`MAX_NEW_SIDE`.
+at most ``thermomilp.web.newboard.MAX_SIDE[kind]``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ from thermomilp.web.instances import catalogue, load_instance
 
 MAX_BODY = 256 * 1024
 MAX_SIDE = 30
-MAX_NEW_SIDE = 10
 MIN_NEW_SIDE = 3
 SOLVE_SECONDS = 30.0
 CONCURRENT_SOLVES = 2
@@ -175,10 +174,12 @@ class Api:
     # -- reading boards ----------------------------------------------------
 
     def api_info(self) -> dict[str, Any]:
+        from thermomilp.web.newboard import MAX_SIDE as NEW_SIDE
+
         return {"backend": self.engine.backend, "solver": self.engine.solver,
                 "time_limit": self.engine.time_limit,
                 "limits": {"max_body_bytes": MAX_BODY, "max_side": MAX_SIDE,
-                           "max_new_side": MAX_NEW_SIDE}}
+                           "max_new_side": dict(NEW_SIDE)}}
 
     def api_instances(self) -> dict[str, Any]:
         return {"instances": [entry.to_json() for entry in catalogue().values()]}
@@ -206,13 +207,15 @@ class Api:
 
     def api_generate(self, payload: dict[str, Any]) -> dict[str, Any]:
         from thermomilp.web.newboard import DIFFICULTIES, new_board
+        from thermomilp.web.newboard import MAX_SIDE as NEW_SIDE
 
         kind = payload.get("kind", "thermometers")
         if kind not in ("thermometers", "aquarium"):
             raise ApiError(400, "\"kind\" must be \"thermometers\" or \"aquarium\"")
-        size = _int_field(payload, "size", MIN_NEW_SIDE, MAX_NEW_SIDE, 5)
-        height = _int_field(payload, "height", MIN_NEW_SIDE, MAX_NEW_SIDE, size)
-        width = _int_field(payload, "width", MIN_NEW_SIDE, MAX_NEW_SIDE, size)
+        most = NEW_SIDE[kind]
+        size = _int_field(payload, "size", MIN_NEW_SIDE, most, 5)
+        height = _int_field(payload, "height", MIN_NEW_SIDE, most, size)
+        width = _int_field(payload, "width", MIN_NEW_SIDE, most, size)
         seed = payload.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ApiError(400, "\"seed\" must be a whole number")

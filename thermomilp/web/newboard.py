@@ -1,17 +1,20 @@
 """Fresh boards for the page's "New" button.
 
-Both kinds are made the write-up's way: a random partition into vessels, a
-random level for each, clues counted from that planted grid, then the MILP
-uniqueness check; a board with a second solution is thrown away and a new
-one drawn ("reroll"), up to a time budget. Small boards (up to about 6x6)
-are unique within a few tries; larger ones rarely are, and the answer then
-says ``unique: false`` rather than pretending.
+* Thermometers: :func:`thermomilp.generate.thermometers_gen.generate_thermometers`
+  (plant a solution, repair the tiling until the MILP finds no rival, grade
+  it; scales to 15x15). A difficulty wish it cannot meet in time falls back
+  to a board of any grade; if even that fails, to the write-up's reroll
+  (random tiling and levels, start again until unique, up to a time budget).
+* Aquarium: :func:`thermomilp.generate.aquarium_gen.generate_aquarium`
+  (unique by construction, clues deleted while the board stays unique),
+  redrawn with new seeds until the graded difficulty matches the wish or the
+  budget runs out.
 
-Thermometers use :func:`thermomilp.generate.random_board.planted_board`
-(planted levels, every clue given); Aquarium uses
-:func:`thermomilp.generate.aquarium_gen.generate_aquarium` (unique by
-construction, clues deleted while the board stays unique). Either way the
-MILP counts the solutions of the result before the page gets it.
+Whatever made it, the board's solutions are counted once more with the
+configured MILP engine before the page gets it: ``unique`` in the answer is
+that count, not the generator's word. The difficulty comes from
+:func:`thermomilp.logic.grade.grade` (intervals = easy, probing = medium,
+search = hard).
 """
 
 from __future__ import annotations
@@ -19,15 +22,15 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from thermomilp.generate.aquarium_gen import generate_aquarium
 from thermomilp.generate.random_board import planted_board
 from thermomilp.puzzle import Puzzle
 
 REROLL_SECONDS = 4.0
-
-
 DIFFICULTIES = ("any", "easy", "medium", "hard")
+MAX_SIDE = {"thermometers": 15, "aquarium": 12}
 
 
 @dataclass(frozen=True)
@@ -36,48 +39,28 @@ class NewBoard:
     unique: bool
     tries: int
     seed: int
-    difficulty: str | None = None  # easy | medium | hard, when the logic grader is installed
+    difficulty: str | None = None  # easy | medium | hard
 
 
 def new_board(kind: str, height: int, width: int, seed: int | None = None, *,
               difficulty: str = "any", backend: str = "highs", solver: str = "highs",
               budget: float = REROLL_SECONDS) -> NewBoard:
-    """A random board of ``kind``, unique when the reroll finds one in ``budget`` seconds.
-
-    ``difficulty`` (easy / medium / hard, graded by ``thermomilp.logic.grade``:
-    the weakest rule set that finishes the board) is a wish: when no unique
-    board of that grade turns up in time, the last unique board of another
-    grade is returned, and its ``difficulty`` says which.
-    """
+    """A random board of ``kind``; ``difficulty`` is a wish (see the module docstring)."""
     from thermomilp.solve import count_solutions
 
     seed = random.randrange(1 << 30) if seed is None else seed
-    rng = random.Random(seed)
-    make = _thermometers if kind == "thermometers" else _aquarium
-    deadline = time.perf_counter() + budget
-    tries, puzzle, fallback = 0, None, None
-    while True:
-        tries += 1
-        puzzle = make(height, width, rng)
-        count = count_solutions(puzzle, 2, backend, solver, time_limit=max(budget, 1.0))
-        if count == 1:
-            graded = difficulty_of(puzzle)
-            found = NewBoard(_named(puzzle, kind, seed), True, tries, seed, graded)
-            if difficulty == "any" or graded is None or graded == difficulty:
-                return found
-            fallback = found
-        if time.perf_counter() > deadline:
-            if fallback is not None:
-                return NewBoard(fallback.puzzle, True, tries, seed, fallback.difficulty)
-            return NewBoard(_named(puzzle, kind, seed), False, tries, seed, "hard")
+    if kind == "thermometers":
+        puzzle, tries = _thermometers(height, width, seed, difficulty, budget)
+    else:
+        puzzle, tries = _aquarium(height, width, seed, difficulty, budget)
+    unique = count_solutions(puzzle, 2, backend, solver, time_limit=max(budget, 5.0)) == 1
+    return NewBoard(_named(puzzle, kind, seed), unique, tries, seed,
+                    difficulty_of(puzzle) if unique else "hard")
 
 
-def difficulty_of(puzzle: Puzzle) -> str | None:
-    """easy / medium / hard from the logic grader, or None when it is not installed."""
-    try:
-        from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
-    except ImportError:
-        return None
+def difficulty_of(puzzle: Puzzle) -> str:
+    from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
+
     return GRADE_TO_DIFFICULTY[grade(puzzle)]
 
 
@@ -87,11 +70,46 @@ def _named(puzzle: Puzzle, kind: str, seed: int) -> Puzzle:
                   "thermomilp serve generator", puzzle.solution)
 
 
-def _thermometers(height: int, width: int, rng: random.Random) -> Puzzle:
-    return planted_board(height, width, rng, max_length=min(5, max(height, width)))
+def _thermometers(height: int, width: int, seed: int, difficulty: str,
+                  budget: float) -> tuple[Puzzle, int]:
+    from thermomilp.generate.thermometers_gen import GenerationError, generate_thermometers
+
+    wishes = [None] if difficulty == "any" else [difficulty, None]
+    for wish in wishes:
+        try:
+            made = generate_thermometers(height, width, seed, difficulty=wish,
+                                         time_limit=budget)
+            return made.puzzle, made.attempts
+        except GenerationError:
+            continue
+    return _reroll(lambda rng: planted_board(height, width, rng,
+                                             max_length=min(5, max(height, width))),
+                   seed, "any", budget)
 
 
-def _aquarium(height: int, width: int, rng: random.Random) -> Puzzle:
-    # The aquarium generator proves uniqueness itself (subset-sum DP counter) and deletes
-    # the clues that are not needed; the MILP check in new_board confirms it independently.
-    return generate_aquarium(height, width, seed=rng.randrange(2**32))
+def _aquarium(height: int, width: int, seed: int, difficulty: str,
+              budget: float) -> tuple[Puzzle, int]:
+    return _reroll(lambda rng: generate_aquarium(height, width, seed=rng.randrange(2**32)),
+                   seed, difficulty, budget)
+
+
+def _reroll(make: Callable[[random.Random], Puzzle], seed: int, difficulty: str,
+            budget: float) -> tuple[Puzzle, int]:
+    """Draw boards until one is unique with the wished difficulty, or the budget ends.
+
+    Returns the first match, else the last unique board drawn, else the last board.
+    """
+    from thermomilp.solve import count_solutions
+
+    rng = random.Random(seed)
+    deadline = time.perf_counter() + budget
+    tries, fallback = 0, None
+    while True:
+        tries += 1
+        puzzle = make(rng)
+        if count_solutions(puzzle, 2, time_limit=max(budget, 1.0)) == 1:
+            if difficulty == "any" or difficulty_of(puzzle) == difficulty:
+                return puzzle, tries
+            fallback = puzzle
+        if time.perf_counter() > deadline:
+            return (fallback or puzzle), tries

@@ -233,7 +233,11 @@ function request() {
 async function loadInstances() {
   const info = await api("info");
   state.limits = info.limits;
-  $("new-size").max = String(info.limits.max_new_side);
+  const newMax = () => {
+    $("new-size").max = String(info.limits.max_new_side[$("new-kind").value] || 10);
+  };
+  newMax();
+  $("new-kind").addEventListener("change", newMax);
   $("engine").textContent = `MILP engine: ${info.backend} / ${info.solver}`;
   const data = await api("instances");
   const select = $("instance");
