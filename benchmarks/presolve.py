@@ -1,10 +1,14 @@
 """Solve + uniqueness time with and without the logic presolve, per backend.
 
-Corpus: the boards in ``instances/thermometers`` plus seeded planted boards
-(``planted_board``, thermometers up to 8 long) of 6x6, 8x8, 10x10 and 12x12
--- unique or not, the work is the same: one solve and one no-good solve,
-unless presolve decides the board alone. Optionally the janko corpus
-(``--janko DIR``; read in place, never copied).
+Two corpora, timed separately:
+
+* ``unique``: the boards in ``instances/thermometers`` plus seeded boards of
+  6x6, 8x8 and 10x10 made by the write-up's recipe (random partition,
+  random levels, reroll until unique -- ``stats.py``): what a player or the
+  generator meets. Optionally the janko corpus (``--janko DIR``; read in
+  place, never copied).
+* ``planted``: seeded planted boards of the same sizes *without* the reroll,
+  so mostly boards with several solutions -- the MILP must find two.
 
 For every backend (highs, pulp, pyomo) and presolve mode (none, intervals,
 probing) we time ``solve(puzzle, backend, presolve=mode)`` over the whole
@@ -31,14 +35,25 @@ ROOT = Path(__file__).resolve().parent.parent
 MODES = ("none", "intervals", "probing")
 
 
-def corpus(per_size: int, seed: int, janko: str | None):
+SIZES = (6, 8, 10)  # 12x12 unique boards take minutes each to roll
+
+
+def unique_corpus(per_size: int, seed: int, janko: str | None):
+    from stats import roll_until_unique
+
     boards = [thermomilp.load(p) for p in sorted((ROOT / "instances" / "thermometers").glob("*.txt"))]
     rng = random.Random(seed)
-    for size in (6, 8, 10, 12):
-        boards += [planted_board(size, size, rng, max_length=8) for _ in range(per_size)]
+    for size in SIZES:
+        boards += [roll_until_unique(size, rng, max_length=8) for _ in range(per_size)]
     if janko:
         boards += [thermomilp.load(p) for p in sorted(Path(janko).glob("*.txt"))]
     return boards
+
+
+def planted_corpus(per_size: int, seed: int):
+    rng = random.Random(seed)
+    return [planted_board(size, size, rng, max_length=8) for size in SIZES
+            for _ in range(per_size)]
 
 
 def main() -> None:
@@ -49,8 +64,16 @@ def main() -> None:
     ap.add_argument("--backends", nargs="+", default=["highs", "pulp", "pyomo"])
     ap.add_argument("--janko", metavar="DIR")
     args = ap.parse_args()
-    boards = corpus(args.per_size, args.seed, args.janko)
-    print(f"{len(boards)} boards, best of {args.repeat}\n")
+    corpora = {"unique": unique_corpus(args.per_size, args.seed, args.janko),
+               "planted": planted_corpus(args.per_size, args.seed)}
+    print(f"best of {args.repeat}; " + ", ".join(f"{k}: {len(v)} boards"
+                                                 for k, v in corpora.items()) + "\n")
+    for name, boards in corpora.items():
+        print(f"### {name}\n")
+        table(boards, args)
+
+
+def table(boards, args) -> None:
 
     for mode in MODES[1:]:
         best = min(_time(lambda: [presolve_cells(p, mode) for p in boards])
@@ -73,6 +96,7 @@ def main() -> None:
         print(f"| {backend} | {totals['none']:.2f} | {totals['intervals']:.2f} | "
               f"{totals['probing']:.2f} | {totals['intervals'] / totals['none']:.2f} | "
               f"{totals['probing'] / totals['none']:.2f} |", flush=True)
+    print()
 
 
 def _answer(result):

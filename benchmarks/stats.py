@@ -23,7 +23,7 @@ reports unique is confirmed by the MILP (``solve.is_unique``, HiGHS), or by
 the brute force with ``--uniqueness brute``.
 
 Usage:  PYTHONPATH=. python benchmarks/stats.py [--boards 200] [--sizes 4 6 8]
-        [--max-length 8] [--seed 2026]
+        [--max-length 7] [--seed 2026]
 """
 
 from __future__ import annotations
@@ -77,6 +77,18 @@ def roll(therms, rng):
 
 
 SIZE = [0, 0]
+
+
+def roll_until_unique(size: int, rng: random.Random, *, max_length: int = 7,
+                      max_rerolls: int = 300, how: str = "milp"):
+    """One board by the recipe: partition, then levels rerolled until unique."""
+    SIZE[:] = [size, size]
+    while True:
+        therms = random_partition(size, size, rng, max_length=max_length)
+        for _ in range(max_rerolls + 1):
+            puzzle = roll(therms, rng)
+            if unique(puzzle, how):
+                return puzzle
 
 
 def measure(size: int, boards: int, seed: int, max_length: int, max_rerolls: int,
@@ -140,7 +152,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=200)
     ap.add_argument("--sizes", type=int, nargs="+", default=[4, 6, 8])
-    ap.add_argument("--max-length", type=int, default=8)
+    ap.add_argument("--max-length", type=int, default=7)
     ap.add_argument("--max-rerolls", type=int, default=300)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--uniqueness", choices=("milp", "brute"), default="milp")

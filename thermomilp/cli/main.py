@@ -104,7 +104,7 @@ def add_solver_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, help="engine threads")
     parser.add_argument("--seed", type=int, help="engine random seed")
     parser.add_argument("--presolve", choices=("none", "intervals", "probing"),
-                        help="fix cells by logic before the MILP (default: none)")
+                        help="fix cells by logic before the MILP (default: probing)")
     parser.add_argument("--verbose", action="store_true", help="show the engine's log (stderr)")
 
 

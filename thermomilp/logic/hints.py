@@ -153,10 +153,11 @@ class _Solver:
                         if states[cell] != UNKNOWN and cell not in self.written)
             if new:
                 name = _vessel_name(self.puzzle, v)
-                return self._apply(Step(
-                    "bookkeeping", new, f"{name} fills from the bottom: cells below mercury "
-                    f"are filled, cells above an empty cell are empty: {_cells_text(new)}",
-                    vessel=name))
+                why = ("mercury below mercury, empty above empty"
+                       if self.puzzle.kind == "thermometers"
+                       else "one flat waterline: water below and beside water, air above air")
+                return self._apply(Step("bookkeeping", new,
+                                        f"{name}: {why}: {_cells_text(new)}", vessel=name))
         return None
 
     def _line_count(self) -> Step | None:
