@@ -32,6 +32,7 @@ COMMANDS = [
     "thermomilp.cli.generate_cmd",
     "thermomilp.cli.check_cmd",
     "thermomilp.cli.batch_cmd",
+    "thermomilp.cli.serve_cmd",
 ]
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3

@@ -1,0 +1,278 @@
+"""End to end: the page in a real headless Chromium, driven by Selenium.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` and the ``selenium``
+package (extra ``web-test``). Without them the tests skip with the reason --
+unless ``THERMOMILP_REQUIRE_BROWSER=1`` (set by ``.ci/run``), where a missing
+browser is a failure. A screenshot of each run is written to
+``$THERMOMILP_SCREENSHOTS`` (default: pytest's temporary folder).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from thermomilp.formats import json_format
+from thermomilp.verify import solution_problems
+from thermomilp.web.server import serve_in_thread
+
+RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "reveal", "mistake",
+         "subset-sum", "gravity"}
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=1400,900")
+
+
+def _browser_missing() -> str | None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install '.[web-test]')"
+    if not (shutil.which("chromium") or shutil.which("chromium-browser")):
+        return "no chromium browser (apt-get install chromium chromium-driver)"
+    if not shutil.which("chromedriver"):
+        return "no chromedriver (apt-get install chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    missing = _browser_missing()
+    if missing:
+        if os.environ.get("THERMOMILP_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"THERMOMILP_REQUIRE_BROWSER=1 but {missing}")
+        pytest.skip(missing)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
+    for flag in FLAGS:
+        options.add_argument(flag)
+    profile = tempfile.mkdtemp(prefix="thermomilp-chromium-")
+    options.add_argument(f"--user-data-dir={profile}")
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def site():
+    server, thread, base = serve_in_thread()
+    yield base
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("THERMOMILP_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def wait(driver, predicate, seconds: float = 30):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, seconds).until(lambda d: predicate(d))
+
+
+def by_id(driver, ident: str):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.ID, ident)
+
+
+def cells(driver):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, "#board rect.cell")
+
+
+def board_state(driver, height: int, width: int) -> list[str]:
+    rows = [["?"] * width for _ in range(height)]
+    for cell in cells(driver):
+        rows[int(cell.get_attribute("data-r"))][int(cell.get_attribute("data-c"))] = \
+            cell.get_attribute("data-state")
+    return ["".join(r) for r in rows]
+
+
+def current_puzzle(driver):
+    data = driver.execute_script("return JSON.stringify(state.board.puzzle)")
+    return json_format.read(data)
+
+
+def idle(driver) -> bool:
+    return not driver.execute_script("return state.busy")
+
+
+def press(driver, ident: str) -> None:
+    wait(driver, idle)
+    by_id(driver, ident).click()
+    wait(driver, idle)
+
+
+def play(driver, puzzle_name: str, shots: Path) -> None:
+    """Click cells, Hint (a rule name shows), Apply, Check, Model, Solve (the solved board shows)."""
+    puzzle = current_puzzle(driver)
+    h, w = puzzle.height, puzzle.width
+    assert board_state(driver, h, w) == ["?" * w] * h
+    # Clicking cycles unknown -> filled -> empty -> unknown.
+    cells(driver)[0].click()
+    assert board_state(driver, h, w)[0][0] == "#"
+    cells(driver)[1].click()
+    cells(driver)[1].click()
+    assert board_state(driver, h, w)[0][1] == "."
+    cells(driver)[2].click()
+    cells(driver)[2].click()
+    cells(driver)[2].click()
+    assert board_state(driver, h, w)[0][2] == "?"
+    # The clue counters react: row 0 now has one filled cell.
+    clue = driver.execute_script(
+        "return document.querySelector('#board text[data-line=row][data-index=\"0\"]')"
+        ".getAttribute('class')")
+    assert clue.startswith("clue")
+
+    press(driver, "hint")
+    wait(driver, lambda d: by_id(d, "rule").text)
+    rule = by_id(driver, "rule").text.removeprefix("Rule: ")
+    assert rule in RULES, rule
+    assert by_id(driver, "message").text
+    driver.save_screenshot(str(shots / f"{puzzle_name}-hint.png"))
+
+    # From a clear board a hint always decides cells; Apply hint marks them.
+    by_id(driver, "reset").click()
+    press(driver, "hint")
+    hint = driver.execute_script("return state.hint")
+    assert hint and hint["cells"] and hint["rule"] in RULES
+    press(driver, "apply")
+    marked = board_state(driver, h, w)
+    assert all(marked[r][c] == v for (r, c), v in zip(hint["cells"], hint["values"]))
+    assert by_id(driver, "apply").get_attribute("disabled")
+
+    press(driver, "check")
+    assert by_id(driver, "message").text
+
+    press(driver, "model")
+    wait(driver, lambda d: "Subject To" in by_id(d, "model-text").text)
+    formats = [o.get_attribute("value") for o in
+               by_id(driver, "model-format").find_elements("css selector", "option")]
+    if "mps" in formats:  # the teaching exports are installed: switch format
+        from selenium.webdriver.support.ui import Select
+
+        Select(by_id(driver, "model-format")).select_by_value("mps")
+        wait(driver, lambda d: "ROWS" in by_id(d, "model-text").text)
+
+    press(driver, "solve")
+    wait(driver, lambda d: by_id(d, "solve-status").text)
+    status = by_id(driver, "solve-status").text
+    assert status in ("unique", "multiple"), status
+    grid = board_state(driver, h, w)
+    assert "?" not in "".join(grid)
+    assert solution_problems(puzzle, grid) == [], grid  # the page shows a real solution
+    driver.save_screenshot(str(shots / f"{puzzle_name}-solved.png"))
+
+
+def test_the_page_opens_on_a_playable_board(browser, site):
+    browser.get(site + "/")
+    wait(browser, lambda d: len(cells(d)) > 0)
+    wait(browser, idle)
+    assert not by_id(browser, "hint").get_attribute("disabled")
+    assert by_id(browser, "title").text != "No board yet"
+
+
+def test_thermometers_in_the_browser(browser, site, shots):
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(site + "/")
+    wait(browser, lambda d: d.execute_script(
+        "return document.querySelectorAll('#instance option').length") > 0)
+    Select(by_id(browser, "instance")).select_by_value("thermometers/t03_6x6.txt")
+    press(browser, "load")
+    wait(browser, lambda d: len(cells(d)) == 36)
+    assert "t03_6x6" in by_id(browser, "title").text
+    play(browser, "thermometers", shots)
+
+
+def test_aquarium_in_the_browser(browser, site, shots):
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(site + "/")
+    wait(browser, lambda d: d.execute_script(
+        "return document.querySelectorAll('#instance option').length") > 0)
+    Select(by_id(browser, "new-kind")).select_by_value("aquarium")
+    size = by_id(browser, "new-size")
+    size.clear()
+    size.send_keys("5")
+    press(browser, "new")
+    wait(browser, lambda d: len(cells(d)) == 25)
+    assert "aquarium" in by_id(browser, "title").text
+    play(browser, "aquarium", shots)
+
+
+def test_gravity_hint_on_a_bundled_aquarium(browser, site, shots):
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(site + "/")
+    wait(browser, lambda d: d.execute_script(
+        "return document.querySelectorAll('#instance option').length") > 0)
+    ids = [o.get_attribute("value") for o in
+           by_id(browser, "instance").find_elements("css selector", "option")]
+    aquariums = [i for i in ids if i.startswith("aquarium/")]
+    if not aquariums:
+        pytest.skip("no bundled aquarium instances in this build")
+    Select(by_id(browser, "instance")).select_by_value(aquariums[0])
+    press(browser, "load")
+    wait(browser, lambda d: by_id(d, "title").text.find("aquarium") >= 0)
+    puzzle = current_puzzle(browser)
+    # Water in the top row of a tank at least two rows deep: gravity fills the rows below.
+    tank = next(v for v in puzzle.vessels if v.depth >= 2)
+    r, c = tank.layers[-1][0]
+    target = next(e for e in cells(browser)
+                  if (int(e.get_attribute("data-r")), int(e.get_attribute("data-c"))) == (r, c))
+    target.click()
+    press(browser, "hint")
+    wait(browser, lambda d: by_id(d, "rule").text)
+    rule = by_id(browser, "rule").text.removeprefix("Rule: ")
+    hint = browser.execute_script("return state.hint")
+    if rule == "gravity":
+        assert hint and all(v == "#" for v in hint["values"])
+        assert {tuple(x) for x in hint["cells"]} == {cell for layer in tank.layers[:-1]
+                                                     for cell in layer} | set(tank.layers[-1]) - {(r, c)}
+    assert rule in ("gravity", "mistake"), rule  # gravity fires first, or the mark clashes
+    browser.save_screenshot(str(shots / "aquarium-gravity.png"))
+
+
+def test_a_bad_upload_shows_an_error_and_the_page_keeps_working(browser, site, tmp_path):
+    browser.get(site + "/")
+    wait(browser, lambda d: d.execute_script(
+        "return document.querySelectorAll('#instance option').length") > 0)
+    garbage = tmp_path / "garbage.txt"
+    garbage.write_bytes(b"not a puzzle at all\n\x01\x02")
+    by_id(browser, "upload").send_keys(str(garbage))
+    wait(browser, lambda d: "error" in by_id(d, "message").get_attribute("class"))
+    assert "unrecognised" in by_id(browser, "message").text
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"thermometers 4x4\n" + b"x" * (300 * 1024))
+    by_id(browser, "upload").send_keys(str(big))
+    wait(browser, lambda d: "KB" in by_id(d, "message").text)
+    assert "the limit is 256 KB" in by_id(browser, "message").text
+    good = tmp_path / "mine.json"
+    text = Path(__file__).resolve().parent.parent / "instances" / "thermometers" / "t01_4x4.txt"
+    from thermomilp.formats import load
+
+    good.write_text(json.dumps(json_format.to_dict(load(text))))
+    by_id(browser, "upload").send_keys(str(good))
+    wait(browser, lambda d: "mine.json" in by_id(d, "message").text)
+    assert len(cells(browser)) == 16

@@ -1,0 +1,74 @@
+"""``thermomilp serve``: the browser game and teaching page on a local web server."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from thermomilp.cli.main import EXIT_OK, EXIT_USAGE, add_solver_flags
+
+
+def register(sub) -> None:
+    p = sub.add_parser("serve", help="play, get hints and see the MILP in a browser",
+                       description="Start a local web app: pick or upload a Thermometers or "
+                                   "Aquarium board, play it, ask for a hint (the rule's name), "
+                                   "check, solve with the configured MILP engine and read the "
+                                   "LP model. Binds to 127.0.0.1 unless --host says otherwise.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to bind (default 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 = any free)")
+    p.add_argument("--open", action="store_true", help="open the page in a web browser")
+    add_solver_flags(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from thermomilp.cli.main import settings_from
+    from thermomilp.web.api import Api, EngineSettings
+    from thermomilp.web.server import is_loopback, make_server
+
+    if not 0 <= args.port <= 65535:
+        print(f"thermomilp: error: port {args.port} is outside 0..65535", file=sys.stderr)
+        return EXIT_USAGE
+    engine = EngineSettings.from_settings(settings_from(args))
+    _check_engine(engine)  # an unusable backend/solver pair fails now, not at the first Solve
+    try:
+        server = make_server(args.host, args.port, Api(engine))
+    except OSError as exc:
+        print(f"thermomilp: error: cannot listen on {args.host}:{args.port}: {exc.strerror}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    host, port = server.server_address[:2]
+    shown = f"[{host}]" if ":" in str(host) else host
+    url = f"http://{shown}:{port}/"
+    if not is_loopback(args.host):
+        print(f"thermomilp: warning: listening on {args.host}, not only this machine: anyone "
+              "who can reach it can use the page and the solver", file=sys.stderr)
+    print(f"thermomilp serve: {url}  (engine {engine.backend}/{engine.solver}; Ctrl-C stops)",
+          flush=True)
+    if args.open:
+        import webbrowser
+
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("thermomilp serve: stopped", file=sys.stderr)
+    finally:
+        server.server_close()
+    return EXIT_OK
+
+
+def _check_engine(engine) -> None:
+    """Solve a 1x1 board with the configured pair; raises SolverUnavailable if it cannot."""
+    from thermomilp.puzzle import thermometers
+    from thermomilp.solve import solve
+
+    tiny = thermometers([1], [1], [[[0, 0]]])
+    result = solve(tiny, engine.backend, engine.solver, unique=False,
+                   time_limit=engine.time_limit, options=engine.options())
+    if not result.ok:
+        from thermomilp.errors import ConfigError
+
+        raise ConfigError(f"the engine {engine.backend}/{engine.solver} cannot solve a 1x1 "
+                          f"board: {result.status} {result.error or ''}".strip())

@@ -1,0 +1,364 @@
+"""The JSON API behind the page: one method per endpoint, no HTTP in sight.
+
+Every endpoint takes a JSON object and returns one; bad input raises
+:class:`ApiError` with an HTTP status and a sentence for the player. The
+server (:mod:`thermomilp.web.server`) only moves bytes and maps the error to
+a response. The API is stateless: the page sends the puzzle (interchange
+JSON, DESIGN.md) and its marks (rows of ``#``/``.``/``?``) with each call.
+
+=========  ======  ==============================================================
+endpoint   method  request -> response
+=========  ======  ==============================================================
+instances  GET     -> ``{"instances": [{id, kind, name, height, width}]}``
+load       POST    ``{"instance": id}`` or ``{"text", "filename"?}`` -> ``{"board"}``
+generate   POST    ``{"kind", "size", "difficulty"?, "seed"?}`` -> ``{"board", "unique", ...}``
+hint       POST    ``{"puzzle", "marks"}`` -> ``{"hint": {rule, message, cells, ...} | null}``
+check      POST    ``{"puzzle", "marks"}`` -> ``{"consistent", "wrong", "message"}``
+solve      POST    ``{"puzzle"}`` -> the CLI's SolveResult JSON (+ ``message``)
+model      POST    ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats"}``
+=========  ======  ==============================================================
+
+Limits: a request body of at most :data:`MAX_BODY` bytes (enforced by the
+server), boards of at most :data:`MAX_SIDE` rows and columns, new boards of
+at most ``thermomilp.web.newboard.MAX_SIDE[kind]``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from thermomilp.errors import PuzzleError, ThermomilpError
+from thermomilp.formats import json_format, loads
+from thermomilp.puzzle import Cell, Puzzle
+from thermomilp.verify import solution_problems
+from thermomilp.web.instances import catalogue, load_instance
+
+MAX_BODY = 256 * 1024
+MAX_SIDE = 30
+MIN_NEW_SIDE = 3
+SOLVE_SECONDS = 30.0
+CONCURRENT_SOLVES = 2
+
+
+class ApiError(Exception):
+    """A request the API refuses: ``status`` is the HTTP code, ``message`` says why."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """The MILP engine the server uses (resolved once, at start-up)."""
+
+    backend: str = "highs"
+    solver: str = "highs"
+    time_limit: float = SOLVE_SECONDS
+    threads: int | None = None
+    seed: int | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> "EngineSettings":
+        limit = settings.time_limit or SOLVE_SECONDS
+        return cls(settings.backend, settings.solver, min(float(limit), SOLVE_SECONDS),
+                   settings.threads, settings.seed)
+
+    def options(self):
+        from thermomilp.backends import SolverOptions
+
+        return SolverOptions(self.time_limit, self.threads, self.seed, False)
+
+
+# --------------------------------------------------------------------------
+# Puzzle <-> page JSON
+# --------------------------------------------------------------------------
+
+
+def board_json(puzzle: Puzzle) -> dict[str, Any]:
+    """What the page draws: clues, vessels by layer, and the puzzle to send back."""
+    interchange = json_format.to_dict(puzzle)
+    interchange.pop("solution", None)  # Check and Solve use the MILP, not a stored answer
+    return {
+        "kind": puzzle.kind,
+        "name": puzzle.name or "",
+        "height": puzzle.height,
+        "width": puzzle.width,
+        "rows": list(puzzle.rows),
+        "cols": list(puzzle.cols),
+        "vessels": [{"label": v.label, "layers": [[list(c) for c in layer] for layer in v.layers]}
+                    for v in puzzle.vessels],
+        "puzzle": interchange,
+    }
+
+
+def _check_size(height: int, width: int) -> None:
+    if height > MAX_SIDE or width > MAX_SIDE:
+        raise ApiError(413, f"the board is {height}x{width}; this server takes boards up to "
+                            f"{MAX_SIDE}x{MAX_SIDE}")
+
+
+def puzzle_from(payload: dict[str, Any]) -> Puzzle:
+    """The ``puzzle`` member of a request: interchange JSON, validated."""
+    data = payload.get("puzzle")
+    if not isinstance(data, dict):
+        raise ApiError(400, "the request needs a \"puzzle\" object (interchange JSON)")
+    rows, cols = data.get("rows"), data.get("cols")
+    if isinstance(rows, list) and isinstance(cols, list):
+        _check_size(len(rows), len(cols))  # before building anything of that size
+    try:
+        return json_format.read(json.dumps(data))
+    except PuzzleError as exc:
+        raise ApiError(400, f"bad puzzle: {exc}") from None
+
+
+def marks_from(payload: dict[str, Any], puzzle: Puzzle) -> tuple[str, ...]:
+    """The ``marks`` member: rows of ``#``/``.``/``?``; missing = all unknown."""
+    marks = payload.get("marks")
+    if marks is None:
+        return tuple("?" * puzzle.width for _ in range(puzzle.height))
+    if (not isinstance(marks, list) or len(marks) != puzzle.height
+            or not all(isinstance(row, str) and len(row) == puzzle.width
+                       and not set(row) - set("#.?") for row in marks)):
+        raise ApiError(400, f"\"marks\" must be {puzzle.height} strings of {puzzle.width} "
+                            "characters '#' (filled), '.' (empty) or '?' (unknown)")
+    return tuple(marks)
+
+
+def _int_field(payload: dict[str, Any], key: str, low: int, high: int,
+               default: int | None = None) -> int:
+    value = payload.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError(400, f"\"{key}\" must be a whole number from {low} to {high}")
+    if not low <= value <= high:
+        raise ApiError(413 if value > high else 400,
+                       f"\"{key}\" is {value}; it must be from {low} to {high}")
+    return value
+
+
+# --------------------------------------------------------------------------
+# Endpoints
+# --------------------------------------------------------------------------
+
+
+class Api:
+    """The endpoints; ``call(name, payload)`` dispatches and checks the payload type."""
+
+    GET = ("instances", "info")
+    POST = ("load", "generate", "hint", "check", "solve", "model")
+
+    def __init__(self, engine: EngineSettings | None = None):
+        self.engine = engine or EngineSettings()
+        self._solves = threading.BoundedSemaphore(CONCURRENT_SOLVES)
+
+    def call(self, name: str, payload: Any = None) -> dict[str, Any]:
+        if name not in self.GET + self.POST:
+            raise ApiError(404, f"no API endpoint {name!r}; endpoints: "
+                                f"{', '.join(self.GET + self.POST)}")
+        if name in self.POST and not isinstance(payload, dict):
+            raise ApiError(400, "the request body must be a JSON object")
+        handler: Callable[..., dict[str, Any]] = getattr(self, f"api_{name}")
+        try:
+            return handler(payload) if name in self.POST else handler()
+        except ApiError:
+            raise
+        except ThermomilpError as exc:  # e.g. SolverUnavailable: the server's set-up
+            raise ApiError(500 if not isinstance(exc, PuzzleError) else 400, str(exc)) from None
+
+    # -- reading boards ----------------------------------------------------
+
+    def api_info(self) -> dict[str, Any]:
+        from thermomilp.web.newboard import MAX_SIDE as NEW_SIDE
+
+        return {"backend": self.engine.backend, "solver": self.engine.solver,
+                "time_limit": self.engine.time_limit,
+                "limits": {"max_body_bytes": MAX_BODY, "max_side": MAX_SIDE,
+                           "max_new_side": dict(NEW_SIDE)}}
+
+    def api_instances(self) -> dict[str, Any]:
+        return {"instances": [entry.to_json() for entry in catalogue().values()]}
+
+    def api_load(self, payload: dict[str, Any]) -> dict[str, Any]:
+        if "instance" in payload:
+            ident = payload["instance"]
+            try:
+                puzzle = load_instance(ident)
+            except KeyError:
+                raise ApiError(404, f"no bundled instance {ident!r}; "
+                                    "GET /api/instances lists them") from None
+            return {"board": board_json(puzzle), "source": f"instance {ident}"}
+        text = payload.get("text")
+        if not isinstance(text, str):
+            raise ApiError(400, "send {\"instance\": id} or {\"text\": file contents}")
+        filename = payload.get("filename")
+        filename = os.path.basename(filename) if isinstance(filename, str) else None
+        try:
+            puzzle = loads(text, filename or "upload")
+        except PuzzleError as exc:
+            raise ApiError(400, str(exc)) from None
+        _check_size(puzzle.height, puzzle.width)
+        return {"board": board_json(puzzle), "source": f"upload {filename or ''}".strip()}
+
+    def api_generate(self, payload: dict[str, Any]) -> dict[str, Any]:
+        from thermomilp.web.newboard import DIFFICULTIES, new_board
+        from thermomilp.web.newboard import MAX_SIDE as NEW_SIDE
+
+        kind = payload.get("kind", "thermometers")
+        if kind not in ("thermometers", "aquarium"):
+            raise ApiError(400, "\"kind\" must be \"thermometers\" or \"aquarium\"")
+        most = NEW_SIDE[kind]
+        size = _int_field(payload, "size", MIN_NEW_SIDE, most, 5)
+        height = _int_field(payload, "height", MIN_NEW_SIDE, most, size)
+        width = _int_field(payload, "width", MIN_NEW_SIDE, most, size)
+        seed = payload.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ApiError(400, "\"seed\" must be a whole number")
+        difficulty = payload.get("difficulty", "any")
+        if difficulty not in DIFFICULTIES:
+            raise ApiError(400, f"\"difficulty\" must be one of {', '.join(DIFFICULTIES)}")
+        with self._solving():
+            made = new_board(kind, height, width, seed, difficulty=difficulty,
+                             backend=self.engine.backend, solver=self.engine.solver)
+        return {"board": board_json(made.puzzle), "unique": made.unique, "tries": made.tries,
+                "seed": made.seed, "difficulty": made.difficulty}
+
+    # -- playing -----------------------------------------------------------
+
+    def api_hint(self, payload: dict[str, Any]) -> dict[str, Any]:
+        from thermomilp.web.hints import next_hint
+
+        puzzle = puzzle_from(payload)
+        marks = marks_from(payload, puzzle)
+        hint = next_hint(puzzle, marks, solution=lambda: self._one_solution(puzzle))
+        if hint is None:
+            return {"hint": None, "message": "every cell is marked: press Check"}
+        return {"hint": hint.to_json(), "message": f"{hint.rule}: {hint.message}"}
+
+    def api_check(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Do the marks so far contradict every solution? Which marks are wrong?"""
+        puzzle = puzzle_from(payload)
+        marks = marks_from(payload, puzzle)
+        fixed = {(r, c): 1 if ch == "#" else 0 for r, row in enumerate(marks)
+                 for c, ch in enumerate(row) if ch != "?"}
+        todo = puzzle.height * puzzle.width - len(fixed)
+        completion = self._one_solution(puzzle, fixed)
+        if completion is not None:
+            done = todo == 0
+            return {"consistent": True, "complete": done, "wrong": [],
+                    "message": "solved: every mark is right" if done else
+                    f"no contradiction so far: {len(fixed)} cells marked, {todo} to go"}
+        solution = self._one_solution(puzzle)
+        if solution is None:
+            return {"consistent": False, "complete": False, "wrong": [],
+                    "message": "this puzzle has no solution at all (the MILP is infeasible)"}
+        wrong = [[r, c] for (r, c), v in sorted(fixed.items())
+                 if (solution[r][c] == "#") != bool(v)]
+        return {"consistent": False, "complete": False, "wrong": wrong,
+                "message": f"your marks contradict the solution: {len(wrong)} wrong "
+                           f"cell{'s' if len(wrong) != 1 else ''} highlighted"}
+
+    def api_solve(self, payload: dict[str, Any]) -> dict[str, Any]:
+        from thermomilp.solve import solve
+
+        puzzle = puzzle_from(payload)
+        with self._solving():
+            result = solve(puzzle, self.engine.backend, self.engine.solver, unique=True,
+                           time_limit=self.engine.time_limit, options=self.engine.options())
+        record = result.to_json()
+        record["message"] = {
+            "unique": "the solution is unique (a no-good cut makes the MILP infeasible)",
+            "multiple": "there is more than one solution: a second one is shown",
+            "infeasible": "the puzzle has no solution",
+            "timeout": f"no answer within {self.engine.time_limit:g} s",
+            "error": f"the engine failed: {result.error}",
+            "solved": "solved",
+        }[result.status]
+        return record
+
+    def api_model(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The model of this board: LP by default; MPS, GMPL .dat, LaTeX via thermomilp.export."""
+        puzzle = puzzle_from(payload)
+        fmt = payload.get("format", "lp")
+        formats, export = model_exporter()
+        if fmt not in formats:
+            raise ApiError(400, f"\"format\" must be one of {', '.join(formats)}")
+        try:
+            text = export(puzzle, fmt)
+        except ThermomilpError as exc:  # e.g. LaTeX of a board too large for a slide
+            raise ApiError(400, str(exc)) from None
+        return {"format": fmt, "text": text, "formats": list(formats)}
+
+    # -- helpers -----------------------------------------------------------
+
+    def _solving(self):
+        """At most CONCURRENT_SOLVES engines at once: a busy server says so (503)."""
+        solves = self._solves
+
+        class _Slot:
+            def __enter__(self_inner):
+                if not solves.acquire(timeout=SOLVE_SECONDS):
+                    raise ApiError(503, "the server is busy solving; try again shortly")
+
+            def __exit__(self_inner, *exc):
+                solves.release()
+        return _Slot()
+
+    def _one_solution(self, puzzle: Puzzle,
+                      fixed: dict[Cell, int] | None = None) -> tuple[str, ...] | None:
+        """A verified solution agreeing with ``fixed``, or None when there is none."""
+        from thermomilp.backends import open_session
+        from thermomilp.model.formulation import formulate
+
+        with self._solving():
+            session = open_session(formulate(puzzle, fixed), self.engine.backend,
+                                   self.engine.solver, self.engine.options())
+            outcome = session.solve(self.engine.time_limit)
+            session.close()
+        if outcome.status == "infeasible":
+            return None
+        if outcome.status != "feasible":
+            raise ApiError(503, f"the engine did not answer: {outcome.status} "
+                                f"{outcome.message}".strip())
+        ones = outcome.ones or frozenset()
+        grid = tuple("".join("#" if (r, c) in ones else "." for c in range(puzzle.width))
+                     for r in range(puzzle.height))
+        problems = solution_problems(puzzle, grid)
+        if problems or any((grid[r][c] == "#") != bool(v) for (r, c), v in (fixed or {}).items()):
+            raise ApiError(500, "the engine returned a grid that is not a solution: "
+                                + (problems[0] if problems else "it ignores a fixed cell"))
+        return grid
+
+
+def model_exporter() -> tuple[tuple[str, ...], Callable[[Puzzle, str], str]]:
+    """The export formats on offer and the function writing them.
+
+    ``thermomilp.export`` (the teaching kit: LP, MPS, GMPL .dat, LaTeX) when it
+    is installed, else the LP file written here through PuLP.
+    """
+    try:
+        from thermomilp.export import TARGETS, export
+    except ImportError:
+        return ("lp",), lambda puzzle, fmt: lp_text(puzzle)
+    return tuple(TARGETS), lambda puzzle, fmt: export(puzzle, fmt, "pulp")
+
+
+def lp_text(puzzle: Puzzle) -> str:
+    """The cell formulation of ``puzzle`` as an LP file (PuLP's writer)."""
+    from thermomilp.model.formulation import formulate
+    from thermomilp.model.pulp_model import build_pulp
+
+    problem, _ = build_pulp(formulate(puzzle), name="thermomilp_" + puzzle.kind)
+    handle, path = tempfile.mkstemp(suffix=".lp", prefix="thermomilp-")
+    os.close(handle)
+    try:
+        problem.writeLP(path)
+        with open(path, encoding="utf-8") as lp:
+            return lp.read()
+    finally:
+        os.unlink(path)

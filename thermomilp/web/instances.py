@@ -1,0 +1,83 @@
+"""The bundled puzzles the page offers, looked up by id -- never by a path.
+
+Where they live:
+
+* an installed package: ``thermomilp/_instances/`` (``setup.py`` copies the
+  repository's ``instances/`` there at build time);
+* a source checkout (``PYTHONPATH=.``, editable install): ``instances/`` at
+  the repository root, beside the ``thermomilp`` folder.
+
+The catalogue is built once by listing that folder (regular files only,
+symlinks skipped, every resolved path checked to stay inside the folder).
+A request names an instance by its catalogue id (``thermometers/t01_4x4.txt``)
+and gets it only if that exact id is in the catalogue: user input is never
+joined onto a path, so ``../`` and absolute paths cannot reach anything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from thermomilp.errors import PuzzleError
+from thermomilp.formats import load
+from thermomilp.puzzle import Puzzle
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+SUFFIXES = (".txt", ".json", ".thermo", ".aqua", ".janko", ".task")
+
+
+@dataclass(frozen=True)
+class Instance:
+    id: str
+    kind: str
+    name: str
+    height: int
+    width: int
+    path: Path
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "name": self.name,
+                "height": self.height, "width": self.width}
+
+
+def instances_root() -> Path | None:
+    """The folder holding the bundled instances, or ``None`` if there is none."""
+    for candidate in (PACKAGE_DIR / "_instances", PACKAGE_DIR.parent / "instances"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+@lru_cache(maxsize=4)
+def catalogue(root: Path | None = None) -> dict[str, Instance]:
+    """id -> Instance for every readable puzzle file under ``root``, sorted by id."""
+    root = root or instances_root()
+    if root is None:
+        return {}
+    root = root.resolve()
+    found: dict[str, Instance] = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_symlink() or not path.is_file() or path.suffix not in SUFFIXES:
+            continue
+        if any(part.is_symlink() for part in path.parents if root in part.parents):
+            continue
+        if root not in path.resolve().parents:
+            continue
+        try:
+            puzzle = load(path)
+        except PuzzleError:
+            continue  # expected.json and friends: not puzzles
+        ident = path.relative_to(root).as_posix()
+        found[ident] = Instance(ident, puzzle.kind, puzzle.name or path.stem,
+                                puzzle.height, puzzle.width, path)
+    return found
+
+
+def load_instance(ident: str) -> Puzzle:
+    """The bundled puzzle ``ident``; :class:`KeyError` when there is no such id."""
+    entry = catalogue().get(ident) if isinstance(ident, str) else None
+    if entry is None:
+        raise KeyError(ident)
+    return load(entry.path)

@@ -1,0 +1,115 @@
+"""Fresh boards for the page's "New" button.
+
+* Thermometers: :func:`thermomilp.generate.thermometers_gen.generate_thermometers`
+  (plant a solution, repair the tiling until the MILP finds no rival, grade
+  it; scales to 15x15). A difficulty wish it cannot meet in time falls back
+  to a board of any grade; if even that fails, to the write-up's reroll
+  (random tiling and levels, start again until unique, up to a time budget).
+* Aquarium: :func:`thermomilp.generate.aquarium_gen.generate_aquarium`
+  (unique by construction, clues deleted while the board stays unique),
+  redrawn with new seeds until the graded difficulty matches the wish or the
+  budget runs out.
+
+Whatever made it, the board's solutions are counted once more with the
+configured MILP engine before the page gets it: ``unique`` in the answer is
+that count, not the generator's word. The difficulty comes from
+:func:`thermomilp.logic.grade.grade` (intervals = easy, probing = medium,
+search = hard).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from thermomilp.generate.aquarium_gen import generate_aquarium
+from thermomilp.generate.random_board import planted_board
+from thermomilp.puzzle import Puzzle
+
+REROLL_SECONDS = 4.0
+DIFFICULTIES = ("any", "easy", "medium", "hard")
+MAX_SIDE = {"thermometers": 15, "aquarium": 12}
+
+
+@dataclass(frozen=True)
+class NewBoard:
+    puzzle: Puzzle
+    unique: bool
+    tries: int
+    seed: int
+    difficulty: str | None = None  # easy | medium | hard
+
+
+def new_board(kind: str, height: int, width: int, seed: int | None = None, *,
+              difficulty: str = "any", backend: str = "highs", solver: str = "highs",
+              budget: float = REROLL_SECONDS) -> NewBoard:
+    """A random board of ``kind``; ``difficulty`` is a wish (see the module docstring)."""
+    from thermomilp.solve import count_solutions
+
+    seed = random.randrange(1 << 30) if seed is None else seed
+    if kind == "thermometers":
+        puzzle, tries = _thermometers(height, width, seed, difficulty, budget)
+    else:
+        puzzle, tries = _aquarium(height, width, seed, difficulty, budget)
+    unique = count_solutions(puzzle, 2, backend, solver, time_limit=max(budget, 5.0)) == 1
+    return NewBoard(_named(puzzle, kind, seed), unique, tries, seed,
+                    difficulty_of(puzzle) if unique else "hard")
+
+
+def difficulty_of(puzzle: Puzzle) -> str:
+    from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
+
+    return GRADE_TO_DIFFICULTY[grade(puzzle)]
+
+
+def _named(puzzle: Puzzle, kind: str, seed: int) -> Puzzle:
+    return Puzzle(puzzle.kind, puzzle.rows, puzzle.cols, puzzle.vessels,
+                  f"new {kind} {puzzle.height}x{puzzle.width} (seed {seed})",
+                  "thermomilp serve generator", puzzle.solution)
+
+
+def _thermometers(height: int, width: int, seed: int, difficulty: str,
+                  budget: float) -> tuple[Puzzle, int]:
+    from thermomilp.generate.thermometers_gen import GenerationError, generate_thermometers
+
+    wishes = [None] if difficulty == "any" else [difficulty, None]
+    for wish in wishes:
+        try:
+            made = generate_thermometers(height, width, seed, difficulty=wish,
+                                         time_limit=budget)
+            return made.puzzle, made.attempts
+        except GenerationError:
+            continue
+    return _reroll(lambda rng: planted_board(height, width, rng,
+                                             max_length=min(5, max(height, width))),
+                   seed, "any", budget)
+
+
+def _aquarium(height: int, width: int, seed: int, difficulty: str,
+              budget: float) -> tuple[Puzzle, int]:
+    return _reroll(lambda rng: generate_aquarium(height, width, seed=rng.randrange(2**32)),
+                   seed, difficulty, budget)
+
+
+def _reroll(make: Callable[[random.Random], Puzzle], seed: int, difficulty: str,
+            budget: float) -> tuple[Puzzle, int]:
+    """Draw boards until one is unique with the wished difficulty, or the budget ends.
+
+    Returns the first match, else the last unique board drawn, else the last board.
+    """
+    from thermomilp.solve import count_solutions
+
+    rng = random.Random(seed)
+    deadline = time.perf_counter() + budget
+    tries, fallback = 0, None
+    while True:
+        tries += 1
+        puzzle = make(rng)
+        if count_solutions(puzzle, 2, time_limit=max(budget, 1.0)) == 1:
+            if difficulty == "any" or difficulty_of(puzzle) == difficulty:
+                return puzzle, tries
+            fallback = puzzle
+        if time.perf_counter() > deadline:
+            return (fallback or puzzle), tries
