@@ -35,7 +35,8 @@ def test_instances_give_their_expected_result(backend, expected):
         if want["status"] == "multiple":
             assert r.second is not None and r.second != r.grid
             assert solution_problems(p, r.second) == []
-        assert brute_force_count(p, 5) == want["solutions"], rel
+        if p.height * p.width <= 64:  # the brute force is exponential: small boards only
+            assert brute_force_count(p, 5) == want["solutions"], rel
 
 
 @needs_corpus

@@ -75,14 +75,18 @@ def _run_version(argv: list[str], pattern: str) -> str | None:
 
 @functools.lru_cache(maxsize=None)
 def highs_version() -> str | None:
-    try:
-        import highspy
-    except ImportError:
-        return None
-    from thermomilp.model.highs_model import new_highs
+    """The highspy wheel's version (it is the HiGHS version it ships), read from
+    the package metadata so that checking the default pair imports nothing:
+    a board the logic decides then never loads numpy or highspy."""
+    import importlib.metadata
+    import importlib.util
 
-    h = new_highs()
-    return f"{h.versionMajor()}.{h.versionMinor()}.{h.versionPatch()}"
+    if importlib.util.find_spec("highspy") is None:
+        return None
+    try:
+        return importlib.metadata.version("highspy")
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
 
 
 def _executable(path: str | None) -> str | None:
