@@ -18,6 +18,7 @@ write-up's generator step before its uniqueness check (``--strategy reroll``).
 
 from __future__ import annotations
 
+import heapq
 import random
 from typing import Sequence
 
@@ -48,10 +49,27 @@ def random_partition(height: int, width: int, rng: random.Random, *, max_length:
 
     order = sorted(free)
     rng.shuffle(order)
+    position = {cell: k for k, cell in enumerate(order)}
+    # The next bulb is the free cell of least free degree, first in ``order`` on
+    # ties. A heap with an entry per (cell, degree) finds it in O(log n); degrees
+    # only fall, so entries whose degree is no longer current are skipped.
+    heap = [(free_degree(cell), position[cell], cell) for cell in order]
+    heapq.heapify(heap)
+
+    def take(cell: Cell) -> None:
+        free.discard(cell)
+        r, c = cell
+        for dr, dc in STEPS:
+            nb = (r + dr, c + dc)
+            if nb in free:
+                heapq.heappush(heap, (free_degree(nb), position[nb], nb))
+
     therms: list[list[Cell]] = []
     while free:
-        start = min((cell for cell in order if cell in free), key=free_degree)
-        free.discard(start)
+        degree, _, start = heapq.heappop(heap)
+        if start not in free or degree != free_degree(start):
+            continue
+        take(start)
         chain = [start]
         target = draw_length(rng, max_length)
         direction = None
@@ -65,7 +83,7 @@ def random_partition(height: int, width: int, rng: random.Random, *, max_length:
                 break
             nxt, direction = min(options, key=lambda o: free_degree(o[0]))
             chain.append(nxt)
-            free.discard(nxt)
+            take(nxt)
         therms.append(chain)
     if rng.random() < 0.5:  # the walk grew tip-wards or bulb-wards: pick at random per board
         therms = [t[::-1] if rng.random() < 0.5 else t for t in therms]
