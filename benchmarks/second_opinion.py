@@ -1,0 +1,48 @@
+"""What the second opinion on "infeasible" costs: solve + uniqueness with and
+without it, same boards, same run, interleaved (presolve none, so every
+uniqueness proof is a MILP "infeasible" verdict that gets re-asked).
+
+    python benchmarks/second_opinion.py
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import instance_corpus, machine, summary, timed  # noqa: E402
+
+
+def main() -> None:
+    from thermomilp.backends.base import Outcome, Session
+    from thermomilp.solve import solve
+
+    boards = [(n, p) for n, p in instance_corpus()]
+    generated = sorted((Path(__file__).resolve().parent.parent / "instances" / "thermometers"
+                        / "generated").glob("*.txt"))
+    from thermomilp.formats import load
+
+    boards += [(p.name, load(p)) for p in generated]
+    print(f"Machine: {machine()}\n")
+    print("| backend | boards | with second opinion s | without s | ratio |")
+    print("|---|---|---|---|---|")
+    for backend in ("highs", "pulp", "pyomo"):
+        solve(boards[0][1], backend)  # warm-up
+        with_t, without_t = [], []
+        for _, p in boards:
+            with_t.append(min(timed(lambda: solve(p, backend))[0] for _ in range(3)))
+            original = {cls: cls.second_opinion for cls in Session.__subclasses__()}
+            for cls in original:
+                cls.second_opinion = lambda self, time_limit=None: Outcome("infeasible")
+            try:
+                without_t.append(min(timed(lambda: solve(p, backend))[0] for _ in range(3)))
+            finally:
+                for cls, fn in original.items():
+                    cls.second_opinion = fn
+        a, b = summary(with_t)[0], summary(without_t)[0]
+        print(f"| {backend} | {len(boards)} | {a:.3f} | {b:.3f} | {a / b:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
