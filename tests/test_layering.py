@@ -10,7 +10,7 @@ from conftest import ROOT
 # Lower number = more basic. A module may import only from its own layer or lower ones.
 LAYERS = {
     "errors": 0, "version": 0, "puzzle": 1, "verify": 1, "formats": 2, "logic": 2, "config": 2,
-    "model": 3, "backends": 4, "solve": 5, "conflict": 5, "generate": 6, "render": 2, "svg": 2,
+    "model": 3, "backends": 4, "solve": 5, "swap": 5, "conflict": 5, "generate": 6, "render": 2, "svg": 2,
     "export": 6, "analyze": 6, "grade": 6, "batch": 7, "web": 7, "cli": 8, "__main__": 9,
     "__init__": 9,
 }
@@ -62,3 +62,9 @@ def test_heavy_libraries_are_imported_only_inside_functions_or_backend_modules()
                     if name.split(".")[0] in HEAVY and rel.parts[1] not in allowed_top:
                         bad.append(f"{rel}:{node.lineno} imports {name} at module level")
     assert bad == []
+
+
+def test_every_module_has_a_layer():
+    names = {p.stem if p.is_file() else p.name for p in (ROOT / "thermomilp").iterdir()
+             if (p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists()))}
+    assert sorted(names - set(LAYERS)) == []
