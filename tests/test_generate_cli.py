@@ -114,3 +114,28 @@ def test_check_never_reports_a_wrong_infeasible(capsys):
     from thermomilp.logic.search import search_count
 
     assert search_count(load(str(repro)), "intervals", 2) == 1
+
+
+def test_check_resolves_the_pair_like_every_command(monkeypatch, tmp_path, capsys):
+    # flag > environment > config file > default, as for solve (config.resolve)
+    board = str(Path(__file__).resolve().parent.parent / "instances" / "thermometers"
+                / "t01_4x4.txt")
+    monkeypatch.chdir(tmp_path)
+    import thermomilp.cli.check_cmd as check_cmd
+
+    seen = []
+    real = check_cmd.check_board
+
+    def spy(puzzle, limit, backend, solver, time_limit=None, options=None):
+        seen.append((backend, solver))
+        return real(puzzle, limit, backend, solver, time_limit, options)
+
+    monkeypatch.setattr(check_cmd, "check_board", spy)
+    (tmp_path / "thermomilp.toml").write_text('backend = "pulp"\n')
+    assert main(["check", board]) == 0
+    monkeypatch.setenv("THERMOMILP_BACKEND", "pyomo")
+    assert main(["check", board]) == 0
+    assert main(["check", board, "--backend", "highs"]) == 0
+    capsys.readouterr()
+    assert [b for b, _ in seen] == ["pulp", "pyomo", "highs"]
+    assert {s for _, s in seen} == {"highs"}

@@ -38,15 +38,18 @@ def register(sub) -> None:
     p.add_argument("--limit", type=int, default=10, metavar="N",
                    help="stop counting at N solutions (10)")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--backend", choices=("highs", "pulp", "pyomo"), default="highs")
-    p.add_argument("--solver", default="highs")
+    # No defaults here: unset flags fall through to the environment, the config
+    # file and the defaults, resolved by settings_from like every other command.
+    p.add_argument("--backend", choices=("highs", "pulp", "pyomo"),
+                   help="modelling layer (default: highs = highspy direct)")
+    p.add_argument("--solver", help="MILP engine: highs (default), cbc, glpk, scip, ...")
     p.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
                    help="seconds allowed per board")
     p.set_defaults(func=run)
 
 
 def check_board(puzzle, limit: int, backend: str = "highs", solver: str = "highs",
-                time_limit: float | None = None) -> dict[str, Any]:
+                time_limit: float | None = None, options: Any = None) -> dict[str, Any]:
     """The check record of one board (without the ``file`` key)."""
     from thermomilp.solve import SolveError, enumerate_solutions
     from thermomilp.verify import solution_problems
@@ -55,7 +58,7 @@ def check_board(puzzle, limit: int, backend: str = "highs", solver: str = "highs
     record: dict[str, Any] = {"puzzle": puzzle.kind}
     try:
         found = list(enumerate_solutions(puzzle, limit, backend, solver,
-                                         time_limit=time_limit))
+                                         time_limit=time_limit, options=options))
     except SolveError as exc:
         record.update(status="error", error=str(exc), solutions=None, capped=False)
         found = []
@@ -95,11 +98,16 @@ def _grade(puzzle) -> tuple[str | None, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from thermomilp.backends import SolverOptions
+    from thermomilp.cli.main import settings_from
     from thermomilp.errors import ConfigError, PuzzleError
     from thermomilp.formats import load
 
     if args.limit < 2:
         raise ConfigError("--limit must be at least 2 (uniqueness needs a second solution)")
+    settings = settings_from(args)
+    options = SolverOptions(settings.time_limit, settings.threads, settings.seed,
+                            bool(settings.verbose))
     worst = EXIT_OK
     for n, path in enumerate(args.files):
         try:
@@ -111,8 +119,8 @@ def run(args: argparse.Namespace) -> int:
                       flush=True)
             print(f"thermomilp: error: {exc}", file=sys.stderr)
             continue
-        record = {"file": path, **check_board(puzzle, args.limit, args.backend, args.solver,
-                                               args.time_limit)}
+        record = {"file": path, **check_board(puzzle, args.limit, settings.backend,
+                                               settings.solver, settings.time_limit, options)}
         if record["status"] != "unique":
             worst = max(worst, EXIT_NO_SOLUTION)
         if args.format == "json":
