@@ -11,7 +11,7 @@ import numpy as np
 
 from thermomilp.backends.base import Outcome, Session, SolverOptions
 from thermomilp.model.formulation import Formulation
-from thermomilp.model.highs_model import build_highs, build_highs_compact
+from thermomilp.model.highs_model import build_highs, build_highs_compact, nogood_row
 
 
 _SCHEDULER_THREADS: int | None = None
@@ -100,9 +100,6 @@ class HighsSession(Session):
         return h.getModelStatus()
 
     def exclude(self, ones) -> None:
-        on = self.form.vars_of(frozenset(ones))
-        values = np.ones(self.n)
-        idx = np.fromiter(on, dtype=np.int64, count=len(on))
-        values[idx] = -1.0
-        self.h.addRow(1.0 - len(on), np.inf, self.n, np.arange(self.n, dtype=np.int32), values)
+        lower, cols, values = nogood_row(self.n, self.form.vars_of(frozenset(ones)))
+        self.h.addRow(lower, np.inf, cols.size, cols, values)
         self.cuts += 1

@@ -178,7 +178,7 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
     """
     import highspy
 
-    from thermomilp.model.highs_model import build_highs
+    from thermomilp.model.highs_model import build_highs, nogood_row
 
     # HiGHS 1.16 with presolve on can end in "Solve error" and can even call a
     # feasible model infeasible (benchmarks/highs_wrong_infeasible_15x15.txt).
@@ -191,21 +191,17 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
         h.setOptionValue("presolve", presolve)
         if time_limit is not None:
             h.setOptionValue("time_limit", float(time_limit))
-        n, W = form.height * form.width, form.width
-        values = np.ones(n)
-        idx = np.fromiter((r * W + c for r, c in ones), dtype=np.int64, count=len(ones))
-        values[idx] = -1.0
-        if cut_cells is None:
-            h.addRow(1.0 - len(ones), np.inf, n, np.arange(n, dtype=np.int32), values)
-        else:
-            cols_k = np.array(sorted(r * W + c for r, c in cut_cells), dtype=np.int32)
-            if cols_k.size == 0:
-                return None  # no cell may change: no rival
-            coef = values[cols_k]
-            h.addRow(1.0 - float((coef < 0).sum()), np.inf, cols_k.size, cols_k, coef)
+        n = form.height * form.width
+        on = [form.index(cell) for cell in ones]
+        over = None if cut_cells is None else [form.index(cell) for cell in cut_cells]
+        if over == []:
+            return None  # no cell may change: no rival
+        lower, cols, coef = nogood_row(n, on, over)
+        h.addRow(lower, np.inf, cols.size, cols, coef)
         if nearest:
-            # minimise the Hamming distance to x*: the same row as the cut, as objective
-            h.changeColsCost(n, np.arange(n, dtype=np.int32), values)
+            # minimise the Hamming distance to x*: the canonical cut's row, as objective
+            _, all_cols, distance = nogood_row(n, on)
+            h.changeColsCost(n, all_cols, distance)
         h.run()
         status = h.getModelStatus()
         if status == highspy.HighsModelStatus.kOptimal:

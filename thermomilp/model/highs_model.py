@@ -168,3 +168,18 @@ def build_highs_compact(form, *, names: bool = True, verbose: bool = False) -> A
         for r, name in enumerate(row_names):
             h.passRowName(r, name)
     return h
+
+
+def nogood_row(n_vars: int, on, over=None) -> tuple[float, np.ndarray, np.ndarray]:
+    """The no-good cut of a 0/1 point as one HiGHS row ``(lower, indices, values)``.
+
+    ``on`` holds the indices of the variables at 1. The cut
+    ``sum_{k in over, x*_k=1} (1 - x_k) + sum_{k in over, x*_k=0} x_k >= 1``
+    is written ``sum -x_k + sum x_k >= 1 - |on ∩ over|``; ``over`` = None is the
+    canonical cut over every variable, a subset is a stronger cut that a
+    caller may use when it knows every other solution changes one of those.
+    """
+    cols = (np.arange(n_vars, dtype=np.int32) if over is None
+            else np.array(sorted(over), dtype=np.int32))
+    values = np.where(np.isin(cols, np.fromiter(on, dtype=np.int64)), -1.0, 1.0)
+    return 1.0 - float((values < 0).sum()), cols, values
