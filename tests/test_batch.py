@@ -142,3 +142,37 @@ def test_sigint_keeps_finished_records_and_a_rerun_completes(tmp_path, jobs):
     for record in records:
         assert record["status"] in ("unique", "multiple")
         assert solution_problems(load(record["file"]), tuple(record["grid"])) == []
+
+
+# --------------------------------------------------------------------------
+# The output file is sacred: batch appends only to its own output
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("content", [b"my notes\n", b"my notes", b"", b"\n\n",
+                                     b'{"file": "a.txt", "status": "unique"}\nmy notes\n'
+                                     b'{"file": "b.txt", "status": "unique"}\n',
+                                     b'{"not": "a record"}\n', b"[1, 2]\n"])
+def test_batch_never_destroys_a_file_that_is_not_its_output(tmp_path, content, capsys):
+    out = tmp_path / "n.txt"
+    out.write_bytes(content)
+    board = str(REPO / "instances" / "thermometers" / "t01_4x4.txt")
+    code = main(["batch", board, "--out", str(out), "--jobs", "1", "--no-progress"])
+    if content.strip():  # anything but blank lines: refused, untouched
+        assert code == 2
+        assert out.read_bytes() == content
+        assert "not a thermomilp batch record" in capsys.readouterr().err
+    else:
+        assert code == 0
+        text = out.read_text()
+        assert text.startswith(content.decode()) and text.endswith("\n")
+        assert json.loads(text.splitlines()[-1])["file"] == os.path.normpath(board)
+
+
+def test_a_whole_last_record_without_newline_is_kept(tmp_path):
+    paths = write_corpus(tmp_path / "c", 2, 5)
+    out = tmp_path / "out.jsonl"
+    assert main(["batch", paths[0], "--out", str(out), "--no-progress"]) in (0, 1)
+    out.write_bytes(out.read_bytes().rstrip(b"\n"))
+    assert main(["batch", *paths, "--out", str(out), "--no-progress"]) in (0, 1)
+    assert sorted(r["file"] for r in read_jsonl(out)) == sorted(paths)

@@ -167,3 +167,18 @@ def test_mutations_give_a_puzzle_or_our_error(text, fmt):
 @given(raw=st.binary(max_size=300), fmt=st.sampled_from([None, *FORMATS]))
 def test_random_bytes_give_a_puzzle_or_our_error(raw, fmt):
     _read_or_our_error(raw.decode("utf-8", errors="replace"), fmt)
+
+
+@pytest.mark.parametrize("labels", [("01", "1"), ("1", "01"), ("²", "1"), ("a", "1"),
+                                    ("007", "7"), ("10", "010"), ("-1", "1"), ("٣", "3")])
+def test_json_writer_never_merges_tanks(labels):
+    """Tank ids survive a round trip as the distinct ids they were (issue 18)."""
+    from thermomilp.formats import dumps
+    from thermomilp.puzzle import aquarium
+
+    a, b = labels
+    board = aquarium([2, 0], [1, None, 1],
+                     [[a, a, b], [a, a, b]])
+    back = loads(dumps(board, "json"), "json")
+    assert len(back.vessels) == len(board.vessels) == 2
+    assert back.region_grid() == board.region_grid()

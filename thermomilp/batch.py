@@ -100,26 +100,57 @@ def expand_inputs(patterns: Iterable[str]) -> list[str]:
 
 
 def done_files(out_path: str) -> set[str]:
-    """Files that already have a record in ``out_path``; cuts a torn last line off."""
+    """Files that already have a record in ``out_path``.
+
+    The output is only ever appended to, and only when it is a batch output:
+    every complete line must be a record (a JSON object with a ``file`` and a
+    ``status``). Anything else -- somebody's notes, a corrupt line in the middle
+    -- is a :class:`ConfigError` and the file is left exactly as it was. The one
+    repair is a torn final line (no newline, not a record: a crash mid-write),
+    which is cut off so the next record starts on a line of its own.
+    """
+    from thermomilp.errors import ConfigError
+
     if not os.path.exists(out_path):
         return set()
     done: set[str] = set()
     with open(out_path, "rb+") as handle:
         data = handle.read()
+        lines = data.splitlines(keepends=True)
         good_end = 0
-        for line in data.splitlines(keepends=True):
-            if not line.endswith(b"\n"):
-                break
-            try:
-                record = json.loads(line)
-            except ValueError:
-                break
-            if isinstance(record, dict) and isinstance(record.get("file"), str):
-                done.add(os.path.normpath(record["file"]))
+        for number, line in enumerate(lines, start=1):
+            torn = not line.endswith(b"\n")
+            record = _record_of(line)
+            if record is None:
+                if torn and number == len(lines) and line.startswith(RECORD_START):
+                    break  # a record torn by a crash mid-write: the only thing ever cut
+                if not line.strip():
+                    good_end += len(line)
+                    continue
+                raise ConfigError(f"{out_path}:{number}: not a thermomilp batch record; "
+                                  "--out appends only to a batch output (choose another file)")
+            done.add(os.path.normpath(record["file"]))
             good_end += len(line)
         if good_end < len(data):
             handle.truncate(good_end)
+        elif data and not data.endswith(b"\n"):
+            handle.write(b"\n")  # a whole last record without its newline
     return done
+
+
+RECORD_START = b'{"file": '
+"""How every record line begins (``json.dumps`` of a dict whose first key is ``file``)."""
+
+
+def _record_of(line: bytes) -> dict[str, Any] | None:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if (isinstance(record, dict) and isinstance(record.get("file"), str)
+            and isinstance(record.get("status"), str)):
+        return record
+    return None
 
 
 class _DeferredInterrupt:

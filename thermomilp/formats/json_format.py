@@ -114,7 +114,12 @@ def to_dict(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def _region_id(label: str) -> int | str:
-    return int(label) if label.isdigit() else label
+    """The id as written: a number only when the label is a plain decimal number
+    that reads back as the same label (``01`` and ``²`` stay strings, so the
+    reader -- which keeps ``str(id)`` -- never merges two tanks)."""
+    if label.isascii() and label.isdigit() and str(int(label)) == label:
+        return int(label)
+    return label
 
 
 def write(puzzle: Puzzle) -> str:
