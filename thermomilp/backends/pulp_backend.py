@@ -108,6 +108,10 @@ def pulp_solver(name: str, options: SolverOptions, time_limit: float | None) -> 
     return cls(**common)
 
 
+# What PuLP 3 ("Undefined") and PuLP 4 (LpSolveStatus.Undefined) call HiGHS's "Solve error"
+SOLVE_ERROR = ("Undefined",)
+
+
 def read_status(returned: Any, prob: Any) -> tuple[str, bool]:
     """(word, has_solution) from what ``prob.solve`` returned, on PuLP 3.x or 4.x.
 
@@ -163,11 +167,14 @@ class PulpSession(Session):
             if self.solver == "highs":
                 set_highs_threads(self.options.threads)
             start = time.perf_counter()
-            with engine_log_to_stderr(self.options.verbose), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                returned = self.prob.solve(solver)
+            word, has_solution = self._run(solver)
+            if self.solver == "highs" and word in SOLVE_ERROR and not engine_options:
+                # HiGHS's MIP presolve can end a feasible board in "Solve error"
+                # (PuLP 4 reports it; see HighsSession._rerun_without_presolve):
+                # retry once without presolve, like the other sessions.
+                solver.optionsDict["presolve"] = "off"
+                word, has_solution = self._run(solver)
             elapsed = time.perf_counter() - start
-            word, has_solution = read_status(returned, self.prob)
         except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
             return Outcome("error", message=f"{engine} failed: {type(exc).__name__}: {exc}")
         if word == "infeasible":
@@ -184,6 +191,11 @@ class PulpSession(Session):
         if word == "timeout" or ran_out:
             return Outcome("timeout", message=f"{engine} reached the time limit ({word})")
         return Outcome("error", message=f"{engine} ended with status {word}")
+
+    def _run(self, solver: Any) -> tuple[str, bool]:
+        with engine_log_to_stderr(self.options.verbose), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return read_status(self.prob.solve(solver), self.prob)
 
     def exclude(self, ones) -> None:
         add_nogood_vars(self.prob, self.variables, self.form.vars_of(frozenset(ones)),

@@ -9,7 +9,9 @@
 No objective: any feasible x is a solution. Constraint names (``row_3``,
 ``col_0``, ``prec_2_1_2_0``, ``tie_4_1_4_0``) make an exported LP file
 readable. Variables are created by the problem (``add_variable``), which
-works on PuLP 3.3 and is the only way on PuLP 4.
+works on PuLP 3.3 and is the only way on PuLP 4. Every constraint has an
+expression on its left (``x_a - x_b == 0``, never ``x_a == x_b``): on PuLP 4
+comparing two bare variables with ``==`` is Python equality, a bool.
 """
 
 from __future__ import annotations
@@ -45,9 +47,10 @@ def build_pulp(form: Formulation, name: str = "thermomilp") -> tuple[Any, dict]:
     # (3) precedence: a cell fills only if its predecessor does
     for s, p in form.arcs:
         prob += x[s] <= x[p], f"prec_{cell_name(s)}_{cell_name(p)}"
-    # (4) ties: cells of one tank row fill together
+    # (4) ties: cells of one tank row fill together. Written x_a - x_b == 0:
+    # on PuLP 4 ``x[a] == x[b]`` compares two variables and is a plain bool.
     for a, b in form.ties:
-        prob += x[a] == x[b], f"tie_{cell_name(a)}_{cell_name(b)}"
+        prob += x[a] - x[b] == 0, f"tie_{cell_name(a)}_{cell_name(b)}"
     return prob, x
 
 
