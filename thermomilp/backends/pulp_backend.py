@@ -4,7 +4,7 @@ Engines and how the common options reach them (PuLP's own argument names)::
 
     solver  PuLP class                 time limit     threads   seed                       log
     highs   HiGHS (in-process)         timeLimit      threads   random_seed                msg
-    cbc     COIN_CMD | PULP_CBC_CMD    timeLimit      threads   -randomCbcSeed N           msg
+    cbc     COIN_CMD (found binary)    timeLimit      threads   -randomCbcSeed N           msg
     glpk    GLPK_CMD                   timeLimit(*)   -         -                          msg
     scip    SCIP_PY (pyscipopt)        timeLimit      -         randomization/randomseedshift  msg
 
@@ -16,8 +16,9 @@ the PuLP class of that name with the time limit and log switch only.
 PuLP 3.x and 4.x differ in how a solve reports back: 3.x returns an int and
 keeps ``prob.status``; 4.x returns an ``LpSolveStats`` whose ``status`` is an
 ``LpSolveStatus`` enum and drops ``prob.status``. ``read_status`` folds both
-into one word. CBC is ``PULP_CBC_CMD`` (bundled binary) on 3.x and
-``COIN_CMD`` (``pulp[cbc]`` extra or a ``cbc`` on PATH) on 4.x.
+into one word. CBC is always ``COIN_CMD`` pointed at the binary
+``matrix.cbc_executable`` found solving (PuLP 3's bundled one, the
+``pulp[cbc]`` / cbcbox wheel, or a ``cbc`` on PATH).
 """
 
 from __future__ import annotations
@@ -61,24 +62,20 @@ def pulp_class_for(name: str) -> Any:
 
 
 def _cbc_solver(common: dict, options: SolverOptions) -> Any:
+    """PuLP's COIN_CMD on the cbc binary the matrix probe found solving: Debian's,
+    the cbcbox wheel's (``pulp[cbc]``) or the one PuLP 3 bundles -- the same
+    binary the Pyomo backend runs, so both layers use one CBC."""
     import pulp
 
+    from thermomilp.backends.matrix import cbc_executable
+
+    path = cbc_executable()
+    if path is None:
+        raise SolverUnavailable("CBC is not reachable from PuLP")
     extra = []
     if options.seed is not None:
         extra.append(f"randomCbcSeed {int(options.seed)}")
-    kwargs = dict(common, threads=options.threads, options=extra)
-    with warnings.catch_warnings():
-        # PuLP 3.3 warns that PULP_CBC_CMD goes away in 4.x: we know, we fall back only.
-        warnings.simplefilter("ignore")
-        coin = pulp.COIN_CMD(**kwargs)
-        if coin.available():
-            return coin
-        bundled = getattr(pulp, "PULP_CBC_CMD", None)  # PuLP 3.x only
-        if bundled is not None:
-            solver = bundled(**kwargs)
-            if solver.available():
-                return solver
-    raise SolverUnavailable("CBC is not reachable from PuLP")
+    return pulp.COIN_CMD(path=path, **common, threads=options.threads, options=extra)
 
 
 def pulp_solver(name: str, options: SolverOptions, time_limit: float | None) -> Any:
