@@ -23,17 +23,24 @@ import pulp
 from thermomilp.model.formulation import Formulation, cell_name
 
 
+def binary(prob: Any, name: str, fixed: int | None = None) -> Any:
+    """A binary variable of ``prob``; ``fixed`` (0 or 1) pins it by its bounds.
+
+    The bounds are set after creation: PuLP 3 resets a new binary's bounds
+    to [0, 1] whatever it is given, PuLP 4 keeps them; both keep these.
+    """
+    var = prob.add_variable(name, cat=pulp.LpBinary)
+    if fixed is not None:
+        var.lowBound = var.upBound = fixed
+    return var
+
+
 def build_pulp(form: Formulation, name: str = "thermomilp") -> tuple[Any, dict]:
     """Return ``(problem, x)`` with ``x[(i, j)]`` the cell variables."""
     prob = pulp.LpProblem(name, pulp.LpMinimize)
 
     # Variables (0): x_ij binary; cells fixed by the presolve get equal bounds
-    x = {}
-    for cell in form.cells:
-        fixed = form.fixed.get(cell)
-        x[cell] = prob.add_variable(
-            f"x_{cell_name(cell)}", lowBound=0 if fixed is None else fixed,
-            upBound=1 if fixed is None else fixed, cat=pulp.LpBinary)
+    x = {cell: binary(prob, f"x_{cell_name(cell)}", form.fixed.get(cell)) for cell in form.cells}
 
     # Objective: none (a feasibility model)
     prob += pulp.lpSum([])
@@ -65,12 +72,8 @@ def build_pulp_compact(form, name: str = "thermomilp_compact") -> tuple[Any, dic
     prob = pulp.LpProblem(name, pulp.LpMinimize)
 
     # Variables (0'): y_l binary, one per layer (a tank row, a thermometer cell)
-    y = {}
-    for layer in range(form.n_vars):
-        fixed = form.fixed.get(layer)
-        y[layer] = prob.add_variable(
-            form.var_name(layer), lowBound=0 if fixed is None else fixed,
-            upBound=1 if fixed is None else fixed, cat=pulp.LpBinary)
+    y = {layer: binary(prob, form.var_name(layer), form.fixed.get(layer))
+         for layer in range(form.n_vars)}
 
     # Objective: none (a feasibility model)
     prob += pulp.lpSum([])
