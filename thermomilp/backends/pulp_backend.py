@@ -174,6 +174,12 @@ class PulpSession(Session):
             elapsed = time.perf_counter() - start
         except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
             return Outcome("error", message=f"{engine} failed: {type(exc).__name__}: {exc}")
+        ran_out = bool(time_limit) and elapsed >= 0.9 * time_limit
+        if word == "infeasible" and ran_out and self.solver != "highs":
+            # CBC cut short by its clock (once seen under load, limit 0.05 s) can
+            # end in "Infeasible" on a feasible board: a verdict that comes at
+            # the time limit is a timeout, never a proof.
+            return Outcome("timeout", message=f"{engine} reached the time limit (said {word})")
         if word == "infeasible":
             return Outcome("infeasible")
         if word == "optimal" or (has_solution and word == "timeout"):
@@ -184,7 +190,6 @@ class PulpSession(Session):
         # PuLP 3 reports a time limit as plain "Not Solved" (GLPK: "Undefined"):
         # count it as one only when the engine really ran that long, else it is
         # some other failure.
-        ran_out = bool(time_limit) and elapsed >= 0.9 * time_limit
         if word == "timeout" or ran_out:
             return Outcome("timeout", message=f"{engine} reached the time limit ({word})")
         return Outcome("error", message=f"{engine} ended with status {word}")
