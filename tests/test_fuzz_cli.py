@@ -29,7 +29,7 @@ from thermomilp.formats import dumps, load
 
 REPO = Path(__file__).resolve().parents[1]
 _LEVEL = os.environ.get("THERMOMILP_FUZZ", "")
-EXAMPLES = 1500 if _LEVEL == "heavy" else int(_LEVEL) if _LEVEL.isdigit() else 60
+EXAMPLES = 1500 if _LEVEL == "heavy" else int(_LEVEL) if _LEVEL.isdigit() else 100
 SUBPROCESS_EXAMPLES = max(3, EXAMPLES // 20)
 SECONDS = 30.0
 """An example's bound: every command runs with --time-limit 2 where it takes one."""
