@@ -146,6 +146,17 @@ def test_a_client_that_sends_nothing_or_trickles_is_cut_off(served, quick):
     assert status == 200 and data["backend"]
 
 
+def solve_over_http(address) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection(*address, timeout=60)
+    try:
+        conn.request("POST", "/api/solve", json.dumps({"puzzle": BOARD}).encode(),
+                     {"Content-Type": "application/json"})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()
+
+
 class SlowApi(Api):
     """An engine that answers only when the test says so."""
 
@@ -161,19 +172,8 @@ class SlowApi(Api):
 def test_a_full_queue_answers_503_not_a_reset(served):
     api = SlowApi()
     address = served(api=api, workers=2, backlog=3)
-    body = json.dumps({"puzzle": BOARD}).encode()
-
-    def one(_):
-        conn = http.client.HTTPConnection(*address, timeout=30)
-        try:
-            conn.request("POST", "/api/solve", body, {"Content-Type": "application/json"})
-            response = conn.getresponse()
-            return response.status, json.loads(response.read())
-        finally:
-            conn.close()
-
     with ThreadPoolExecutor(30) as pool:
-        answers = pool.map(one, range(30))
+        answers = pool.map(lambda _: solve_over_http(address), range(30))
         time.sleep(1.0)
         api.release.set()
         answers = list(answers)
@@ -185,18 +185,7 @@ def test_a_full_queue_answers_503_not_a_reset(served):
 
 def test_fifty_concurrent_solves_are_all_answered(served):
     address = served()
-    body = json.dumps({"puzzle": BOARD}).encode()
-
-    def one(_):
-        conn = http.client.HTTPConnection(*address, timeout=60)
-        try:
-            conn.request("POST", "/api/solve", body, {"Content-Type": "application/json"})
-            response = conn.getresponse()
-            return response.status, json.loads(response.read())
-        finally:
-            conn.close()
-
-    with ThreadPoolExecutor(50) as pool:
-        answers = list(pool.map(one, range(50)))  # a reset would raise here
+    with ThreadPoolExecutor(50) as pool:  # a reset would raise here
+        answers = list(pool.map(lambda _: solve_over_http(address), range(50)))
     assert {status for status, _ in answers} <= {200, 503}
     assert all(data["status"] == "unique" for status, data in answers if status == 200)
