@@ -46,7 +46,7 @@ def _failure(exc: BaseException, path: str) -> dict[str, Any]:
                            "a model file must not end the program"}
     if isinstance(exc, ContractError):
         return {"verdict": "error", "line": line, "message": str(exc)}
-    text = f"{type(exc).__name__}: {exc}"
+    text = f"{type(exc).__name__}: {exc.msg if isinstance(exc, SyntaxError) else exc}"
     return {"verdict": "crashed", "line": line, "message": f"{text} ({where})"}
 
 
