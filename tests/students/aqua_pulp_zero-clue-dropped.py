@@ -14,7 +14,7 @@ def build(puzzle):
     for tank in puzzle.vessels:
         for layer in tank.layers:
             for a, b in zip(layer, layer[1:]):
-                prob += x[a] == x[b]
+                prob += x[a] - x[b] == 0  # PuLP 4: x[a] == x[b] alone is a plain bool
         for low, high in zip(tank.layers, tank.layers[1:]):
             prob += x[high[0]] <= x[low[0]]
     return prob

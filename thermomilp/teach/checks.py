@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from thermomilp.puzzle import Grid, Puzzle
-from thermomilp.teach.linear import LinearModel, accepts, nogood_row, solve
+from thermomilp.teach.linear import INF, LinearModel, accepts, nogood_row, solve
 from thermomilp.teach.sandbox import Built
 
 
@@ -146,12 +146,23 @@ def _integral_share(values: dict | None) -> float | None:
 
 
 def reference_model(puzzle: Puzzle) -> LinearModel:
-    """The reference cell model (docs/formulation.md) as data."""
+    """The reference cell model (docs/formulation.md, (0)-(4)) as data, from its Formulation."""
     from thermomilp.model.formulation import formulate
-    from thermomilp.model.pulp_model import build_pulp
-    from thermomilp.teach.extract import extract
+    from thermomilp.teach.linear import Row
 
-    return extract(build_pulp(formulate(puzzle))[0], puzzle)
+    form = formulate(puzzle)
+    n = form.n_vars
+    rows = [Row({form.index((i, j)): 1.0 for j in range(form.width)}, r, r, f"row_{i}")
+            for i, r in form.row_clues.items()]
+    rows += [Row({form.index((i, j)): 1.0 for i in range(form.height)}, c, c, f"col_{j}")
+             for j, c in form.col_clues.items()]
+    rows += [Row({form.index(s): 1.0, form.index(p): -1.0}, -INF, 0.0, f"prec {s} {p}")
+             for s, p in form.arcs]
+    rows += [Row({form.index(a): 1.0, form.index(b): -1.0}, 0.0, 0.0, f"tie {a} {b}")
+             for a, b in form.ties]
+    return LinearModel([f"x_{i}_{j}" for i, j in form.cells], [0.0] * n, [1.0] * n,
+                       [True] * n, rows, {}, False,
+                       {c: ({form.index(c): 1.0}, 0.0) for c in form.cells})
 
 
 def reference_stats(puzzle: Puzzle) -> tuple[Size, float | None]:

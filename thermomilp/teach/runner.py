@@ -47,6 +47,9 @@ def _failure(exc: BaseException, path: str) -> dict[str, Any]:
     if isinstance(exc, ContractError):
         return {"verdict": "error", "line": line, "message": str(exc)}
     text = f"{type(exc).__name__}: {exc.msg if isinstance(exc, SyntaxError) else exc}"
+    if isinstance(exc, TypeError) and "object cannot be passed as a constraint" in str(exc):
+        text += (" -- in PuLP 4, x == y between two variables is a plain True/False, not a "
+                 "constraint: write x - y == 0")
     return {"verdict": "crashed", "line": line, "message": f"{text} ({where})"}
 
 
