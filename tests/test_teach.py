@@ -30,15 +30,14 @@ STUDENTS = sorted((HERE / "students").glob("*.py")) + sorted((ROOT / "models" / 
 THERMO = [(f"{n}.txt", load(INSTANCES / "thermometers" / f"{n}.txt"))
           for n in ("t01_4x4", "t04_6x6_missing", "t07_5x5_two_solutions", "t08_4x4_no_solution")]
 AQUA = [(f"{n}.txt", load(INSTANCES / "aquarium" / f"{n}.txt")) for n in ("a01_6x6", "a02_6x6")]
-SHIPPED_MISTAKES = {"missing_precedence": "missing-precedence",
-                    "reversed_precedence": "reversed-precedence",
-                    "rows_cols_swapped": "rows-cols-swapped"}
 
 
 def expected(path: Path) -> tuple[str, str | None]:
     """(puzzle, mistake id or None for a correct model) from the file name."""
-    if path.parent.name == "students" and path.parent.parent.name == "models":
-        return "thermometers", SHIPPED_MISTAKES.get(path.stem)
+    if path.parent.parent.name == "models":  # models/students/[aquarium_]<mistake_id>.py
+        kind = "aquarium" if path.stem.startswith("aquarium_") else "thermometers"
+        stem = path.stem.removeprefix("aquarium_")
+        return kind, None if stem.startswith("correct") else stem.replace("_", "-")
     kind = "aquarium" if path.stem.startswith("aqua") else "thermometers"
     mistake = path.stem.split("_", 2)[2]
     return kind, None if mistake.startswith("correct") else mistake

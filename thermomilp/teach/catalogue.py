@@ -34,7 +34,7 @@ MISTAKES: dict[str, str] = {
         "a clue is written as an upper bound (<=): a line must hold exactly its clue (==).",
     "missing-tie":
         "the cells of one tank row are not tied: water lies level, so every cell of a tank "
-        "row must equal the others (x_a == x_b).",
+        "row must equal the others (x_a - x_b == 0 in PuLP).",
 }
 
 # Verdicts of a board that are not `right`, from the checks and from the sandbox.

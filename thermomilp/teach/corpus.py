@@ -33,6 +33,7 @@ def corpus_boards(corpus: str | os.PathLike | None, kind: str | None = None
     """
     from thermomilp.formats import load
 
+    bundled = corpus is None
     folder = Path(corpus) if corpus is not None else default_corpus(kind or "thermometers")
     if not folder.is_dir():
         raise GradeError(f"{folder}: no such folder (give a corpus with --corpus DIR)")
@@ -40,7 +41,8 @@ def corpus_boards(corpus: str | os.PathLike | None, kind: str | None = None
     for path in sorted(folder.iterdir()):
         if path.is_file() and not path.name.startswith(".") and path.suffix != ".json":
             puzzle = load(path)
-            found.setdefault(puzzle.kind, []).append((str(path), puzzle))
+            name = f"{folder.name}/{path.name}" if bundled else str(path)
+            found.setdefault(puzzle.kind, []).append((name, puzzle))
     if kind is None:
         if len(found) > 1:
             raise GradeError(f"{folder}: holds both Thermometers and Aquarium boards; say which "

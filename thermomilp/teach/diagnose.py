@@ -60,7 +60,8 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
         for mistake in MISTAKES:
             if mistake in shared:
                 found.mistakes.append(mistake)
-                found.evidence.append(_witness(mistake, vs, fits, observed, probe_boards))
+                found.evidence.append(_witness(mistake, vs, fits, observed, probe_boards,
+                                               probe_builds))
     if not fits:
         probe, seen = next((p, s) for p, s in observed if p.obeyed_by[correct] != s)
         puzzle = probe_boards[probe.board]
@@ -71,11 +72,9 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
             found.evidence.append(f"on {board} your model accepts {grid_text(probe.grid)}, which "
                                   f"the rules forbid: {broken_rules(puzzle, probe.grid)}")
         else:
-            rows = model.rows_broken_by(probe.grid)
-            which = ("; these constraints of yours forbid it: "
-                     + "; ".join(r.text for r in rows[:3])) if rows else ""
             found.evidence.append(f"on {board} your model forbids {grid_text(probe.grid)}, a "
-                                  f"grid the rules allow{which}")
+                                  "grid the rules allow"
+                                  + _forbidding(probe_builds[probe.board], probe.grid))
     return found
 
 
@@ -102,7 +101,7 @@ def _continuous(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, Boa
             return
 
 
-def _witness(mistake: str, vs: list[Rules], fits: list[int], observed, boards) -> str:
+def _witness(mistake: str, vs: list[Rules], fits: list[int], observed, boards, builds) -> str:
     """One probe where the mistake shows: the model agrees with it, not with the rules."""
     correct = vs.index(Rules())
     without = [k for k, v in enumerate(vs) if mistake not in v.mistakes()]
@@ -112,10 +111,17 @@ def _witness(mistake: str, vs: list[Rules], fits: list[int], observed, boards) -
             puzzle = boards[probe.board]
             what = ("accepts" if seen else "forbids")
             why = (f"which the rules forbid: {broken_rules(puzzle, probe.grid)}" if seen
-                   else "a grid the rules allow")
+                   else "a grid the rules allow" + _forbidding(builds[probe.board], probe.grid))
             return (f"{mistake}: on probe board {probe.board + 1} ({_describe(puzzle)}) your "
                     f"model {what} {grid_text(probe.grid)}, {why}")
     return f"{mistake}: your model behaves like it on every probe grid"
+
+
+def _forbidding(built: Built, grid) -> str:
+    rows = built.model.rows_broken_by(grid) if built.model is not None else []
+    if not rows:
+        return ""
+    return "; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])
 
 
 def _describe(puzzle: Puzzle) -> str:
