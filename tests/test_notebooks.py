@@ -6,7 +6,6 @@ import json
 import os
 
 import pytest
-
 from conftest import ROOT
 
 NOTEBOOKS = sorted((ROOT / "docs" / "course" / "notebooks").glob("*.ipynb"))

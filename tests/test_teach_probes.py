@@ -5,9 +5,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from helpers import INSTANCES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from thermomilp.formats import load
 from thermomilp.teach.probes import probe_boards, probes, undistinguished
 from thermomilp.teach.rules import Rules, obeys, variants

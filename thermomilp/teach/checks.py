@@ -14,8 +14,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from thermomilp.puzzle import Grid, Puzzle
 from thermomilp.teach.linear import INF, LinearModel, accepts, nogood_row, solve

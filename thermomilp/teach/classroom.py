@@ -13,7 +13,8 @@ from __future__ import annotations
 import csv
 import os
 import sys
-from typing import Callable, Sequence, TextIO
+from collections.abc import Callable, Sequence
+from typing import TextIO
 
 from thermomilp.puzzle import Puzzle
 from thermomilp.teach.corpus import GradeError
@@ -53,7 +54,7 @@ def row_of(grade: StudentGrade) -> list[str]:
 
 
 def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], kind: str,
-                out: str, limits: Limits = Limits(), progress: TextIO | None = sys.stderr,
+                out: str, limits: Limits | None = None, progress: TextIO | None = sys.stderr,
                 on_grade: Callable[[StudentGrade], None] | None = None) -> tuple[int, int]:
     """Grade every student not yet in ``out``; returns (graded now, skipped)."""
     done = already_graded(out)

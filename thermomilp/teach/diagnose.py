@@ -17,8 +17,8 @@ Evidence, for the mistakes of :mod:`thermomilp.teach.catalogue`:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from thermomilp.puzzle import Puzzle
 from thermomilp.teach.catalogue import MISTAKES

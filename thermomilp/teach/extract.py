@@ -126,8 +126,9 @@ def _from_pyomo(m: Any, puzzle: Puzzle) -> LinearModel:
                 continue
             k = var_index(v)
             terms[k] = terms.get(k, 0.0) + float(a)
-        const = float(repn.constant or 0.0) + sum(
-            float(a) * float(v.value) for v, a in zip(repn.linear_vars, repn.linear_coefs) if v.fixed)
+        pairs = zip(repn.linear_vars, repn.linear_coefs)
+        const = float(repn.constant or 0.0) + sum(float(a) * float(v.value)
+                                                  for v, a in pairs if v.fixed)
         return {k: a for k, a in terms.items() if a}, const
 
     cells = {}

@@ -9,8 +9,9 @@ checks serve PuLP and Pyomo models (and every PuLP version).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from thermomilp.puzzle import Cell, Grid, Puzzle
 
@@ -53,7 +54,7 @@ class LinearModel:
                 "cells": [[i, j, _terms_out(t), c] for (i, j), (t, c) in self.cells.items()]}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "LinearModel":
+    def from_json(cls, data: dict[str, Any]) -> LinearModel:
         return cls(list(data["names"]), [float(v) for v in data["lower"]],
                    [float(v) for v in data["upper"]], [bool(v) for v in data["integer"]],
                    [Row(_terms_in(t), float(lo), float(up), str(text))

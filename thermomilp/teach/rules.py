@@ -10,9 +10,9 @@ checkers on probe grids (:mod:`thermomilp.teach.probes`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import product
-from typing import Sequence
+from itertools import pairwise, product
 
 from thermomilp.puzzle import Puzzle
 
@@ -52,7 +52,7 @@ def _fill_ok(puzzle: Puzzle, filled: set, rules: Rules) -> bool:
             if rules.ties == "correct" and any(wet) != all(wet):
                 return False
             states.append(any(wet))
-        pairs = list(zip(states, states[1:]))
+        pairs = list(pairwise(states))
         if rules.fill == "correct" and any(upper and not lower for lower, upper in pairs):
             return False
         if rules.fill == "reversed" and any(lower and not upper for lower, upper in pairs):

@@ -53,11 +53,30 @@ def _failure(exc: BaseException, path: str) -> dict[str, Any]:
     return {"verdict": "crashed", "line": line, "message": f"{text} ({where})"}
 
 
+def limit_self(memory_mb: int, cpu_s: int) -> None:
+    """Caps on this process, set before any student code runs (the parent holds the clock)."""
+    import resource
+
+    def cap(what: int, value: int) -> None:
+        try:
+            hard = resource.getrlimit(what)[1]
+            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(what, (value, hard))
+        except (ValueError, OSError):
+            pass
+
+    cap(resource.RLIMIT_AS, memory_mb << 20)  # a MemoryError instead of the machine's swap
+    cap(resource.RLIMIT_CORE, 0)
+    cap(resource.RLIMIT_FSIZE, 64 << 20)  # files the student writes
+    cap(resource.RLIMIT_CPU, cpu_s)  # a backstop behind the parent's wall clock
+
+
 def main(argv: list[str]) -> None:
     request_path, fd = argv[0], int(argv[1])
     out = os.fdopen(fd, "w", encoding="utf-8")
     with open(request_path, encoding="utf-8") as f:
         request = json.load(f)
+    limit_self(int(request["limits"]["memory_mb"]), int(request["limits"]["cpu_s"]))
     nonce = request["nonce"]
 
     def send(record: dict[str, Any]) -> None:

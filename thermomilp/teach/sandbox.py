@@ -28,9 +28,9 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from thermomilp.puzzle import Puzzle
 from thermomilp.teach.linear import LinearModel
@@ -72,28 +72,12 @@ class StudentRun:
     notes: list[str] = field(default_factory=list)
 
 
-def _limit_child(limits: Limits) -> None:  # pragma: no cover - runs in the child
-    import resource
-
-    def cap(what: int, value: int) -> None:
-        try:
-            soft, hard = resource.getrlimit(what)
-            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
-            resource.setrlimit(what, (value, hard))
-        except (ValueError, OSError):
-            pass
-
-    cap(resource.RLIMIT_AS, limits.memory_mb << 20)
-    cap(resource.RLIMIT_CORE, 0)
-    cap(resource.RLIMIT_FSIZE, 64 << 20)
-    total = limits.import_s + 2 * limits.board_s * 50
-    cap(resource.RLIMIT_CPU, int(total) + 1)
-
-
-def run_student(student: str, boards: Sequence[Puzzle], limits: Limits = Limits()) -> StudentRun:
+def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = None
+                ) -> StudentRun:
     """Build the student's model on every board in one child process."""
     from thermomilp.formats.json_format import write
 
+    limits = limits or Limits()
     started = time.monotonic()
     nonce = uuid.uuid4().hex
     result = StudentRun(student, [Built() for _ in boards])
@@ -101,7 +85,10 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits = Limits(
         request = os.path.join(tmp, "request.json")
         with open(request, "w", encoding="utf-8") as f:
             json.dump({"nonce": nonce, "student": os.path.abspath(student),
-                       "boards": [write(p) for p in boards]}, f)
+                       "boards": [write(p) for p in boards],
+                       "limits": {"memory_mb": limits.memory_mb,
+                                  "cpu_s": int(limits.import_s + limits.board_s
+                                               * (len(boards) + 1)) + 1}}, f)
         work = os.path.join(tmp, "work")
         os.mkdir(work)
         read_fd, write_fd = os.pipe()
@@ -110,8 +97,7 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits = Limits(
                 [sys.executable, "-I", "-c", BOOT.format(root=PACKAGE_PARENT), request,
                  str(write_fd)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=(write_fd,), cwd=work, start_new_session=True,
-                preexec_fn=lambda: _limit_child(limits))
+                pass_fds=(write_fd,), cwd=work, start_new_session=True)
         finally:
             os.close(write_fd)
         try:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from thermomilp.puzzle import Puzzle
 from thermomilp.teach.checks import BoardGrade, grade_board
@@ -44,7 +45,7 @@ class StudentGrade:
 
 
 def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
-                  limits: Limits = Limits()) -> StudentGrade:
+                  limits: Limits | None = None) -> StudentGrade:
     if not os.path.isfile(student):
         raise GradeError(f"{student}: no such file")
     started = time.monotonic()
