@@ -10,6 +10,9 @@ MISTAKES: dict[str, str] = {
     "continuous-variables":
         "your cell variables are continuous (an LP, not a MILP): give them cat=pulp.LpBinary / "
         "domain=pyo.Binary. An LP optimum may fill a cell by a fraction.",
+    "cells-not-binary":
+        "a cell variable takes a value above 1 (or below 0): an integer without bounds. Give it "
+        "cat=pulp.LpBinary / domain=pyo.Binary (or bounds 0 and 1).",
     "missing-precedence":
         "the fill order is missing: mercury (water) may sit above an empty cell. Add "
         "x_succ <= x_pred for every two consecutive cells (layers) of a vessel.",

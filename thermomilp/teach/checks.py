@@ -51,6 +51,7 @@ class BoardGrade:
     lp_integral: float | None = None
     reference_lp_integral: float | None = None
     fractional: bool = False
+    out_of_range: bool = False
     time_s: float = 0.0
 
     @property
@@ -102,6 +103,10 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
     elif first.status == "infeasible" and truths:
         fail("infeasible", "solve", "your model has no solution, but the board has one: "
              + grid_text(truths[0]))
+    elif first.cells_out_of_range():
+        cells = ", ".join(f"x_{i}_{j} = {v:.3g}" for (i, j), v in first.cells_out_of_range()[:4])
+        fail("wrong", "solve", f"your model's optimum gives cells values outside 0..1 ({cells}): "
+             "a cell variable is binary (missing bounds?)")
     elif fractional:
         cells = ", ".join(f"x_{i}_{j} = {v:.3g}" for (i, j), v in first.fractional_cells()[:4])
         fail("fractional", "solve", f"your model's optimum fills cells by a fraction ({cells}): "
@@ -124,7 +129,7 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
             break
 
     # 3. a second grid must be a real solution too
-    if grid is not None and not fractional:
+    if grid is not None and not fractional and not first.cells_out_of_range():
         second = solve(model, [nogood_row(model, grid)], objective=False, time_limit=time_limit)
         other = second.grid(puzzle) if second.status == "feasible" else None
         if other is not None and not second.fractional_cells() and solution_problems(puzzle, other):
@@ -137,7 +142,8 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
     relaxed = solve(model, objective=False, relax=True, time_limit=time_limit)
     lp = _integral_share(relaxed.values) if relaxed.status == "feasible" else None
     return BoardGrade(file, verdicts[0] if verdicts else "right", tuple(findings),
-                      Size(*model.size()), ref_size, lp, ref_lp, fractional, built.time_s)
+                      Size(*model.size()), ref_size, lp, ref_lp, fractional,
+                      bool(first.cells_out_of_range()), built.time_s)
 
 
 def _integral_share(values: dict | None) -> float | None:

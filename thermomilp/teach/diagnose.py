@@ -39,6 +39,7 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
              corpus: Sequence[tuple[Built, BoardGrade]]) -> Diagnosis:
     found = Diagnosis()
     _continuous(probe_builds, corpus, found)
+    _out_of_range(probe_builds, corpus, found)
     vs = variants(kind)
     observed = []
     for probe in probes(kind):
@@ -98,6 +99,22 @@ def _continuous(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, Boa
             found.mistakes.append("continuous-variables")
             found.evidence.append("continuous-variables: on a probe board your model's optimum "
                                   "fills a cell by a fraction")
+            return
+
+
+def _out_of_range(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, BoardGrade]],
+                  found: Diagnosis) -> None:
+    for built, grade in corpus:
+        if grade.out_of_range:
+            found.mistakes.append("cells-not-binary")
+            found.evidence.append(f"cells-not-binary: on {grade.file} your model's optimum gives "
+                                  "a cell a value outside 0..1")
+            return
+    for built in probe_builds:
+        if built.model is not None and solve(built.model).cells_out_of_range():
+            found.mistakes.append("cells-not-binary")
+            found.evidence.append("cells-not-binary: on a probe board your model's optimum gives "
+                                  "a cell a value outside 0..1")
             return
 
 

@@ -19,6 +19,7 @@ from thermomilp.puzzle import Puzzle
 from thermomilp.teach.linear import INF, LinearModel, Row
 
 CONTRACT = "docs/course/exercise.md"
+MAX_NONZEROS = 2_000_000  # far beyond any sane model of a board; keeps the data small
 
 
 class ContractError(ThermomilpError):
@@ -27,10 +28,13 @@ class ContractError(ThermomilpError):
 
 def extract(built: Any, puzzle: Puzzle) -> LinearModel:
     module = type(built).__module__
-    if module.startswith("pulp"):
-        return _from_pulp(built, puzzle)
-    if module.startswith("pyomo"):
-        return _from_pyomo(built, puzzle)
+    if module.startswith(("pulp", "pyomo")):
+        model = _from_pulp(built, puzzle) if module.startswith("pulp") else _from_pyomo(built, puzzle)
+        nonzeros = model.size()[2]
+        if nonzeros > MAX_NONZEROS:
+            raise ContractError(f"the model has {nonzeros} non-zeros, more than the grader takes "
+                                f"({MAX_NONZEROS}) for a {puzzle.height}x{puzzle.width} board")
+        return model
     raise ContractError(f"build(puzzle) returned a {type(built).__name__}; the contract asks for "
                         f"a pulp.LpProblem or a Pyomo model ({CONTRACT})")
 

@@ -116,9 +116,17 @@ class Run:
                      for i in range(puzzle.height))
 
     def fractional_cells(self) -> list[tuple[Cell, float]]:
+        """Cells strictly between 0 and 1."""
         if self.values is None:
             return []
-        return [(c, v) for c, v in sorted(self.values.items()) if min(abs(v), abs(1 - v)) > 1e-6]
+        return [(c, v) for c, v in sorted(self.values.items())
+                if 1e-6 < v < 1 - 1e-6]
+
+    def cells_out_of_range(self) -> list[tuple[Cell, float]]:
+        """Cells below 0 or above 1 (an integer cell without bounds)."""
+        if self.values is None:
+            return []
+        return [(c, v) for c, v in sorted(self.values.items()) if v < -1e-6 or v > 1 + 1e-6]
 
 
 def fix_rows(model: LinearModel, grid: Sequence[str]) -> list[Row]:

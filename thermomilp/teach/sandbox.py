@@ -153,7 +153,7 @@ def _watch(proc: subprocess.Popen, read_fd: int, nonce: str, result: StudentRun,
     while open_streams and step != "done":
         timeout = deadline - time.monotonic()
         if timeout <= 0:
-            what = "importing the file" if step == "import" else f"build(puzzle) on board {step}"
+            what = "importing the file" if step == "import" else "build(puzzle)"
             limit = limits.import_s if step == "import" else limits.board_s
             fail_rest(current(), "timeout", f"timeout: {what} took longer than {limit:g} s; "
                       "the student's process was stopped (an infinite loop?)")
@@ -224,6 +224,6 @@ def _watch(proc: subprocess.Popen, read_fd: int, nonce: str, result: StudentRun,
                else f"exited with code {code} (sys.exit in a thread, or os._exit?)")
         verdict = "crashed" if code < 0 else "exited"
         fail_rest(current(), verdict, f"{verdict}: the student's process {how} "
-                  f"while {'importing the file' if step == 'import' else 'building board ' + step}")
+                  f"while {'importing the file' if step == 'import' else 'in build(puzzle)'}")
     result.stdout = kept["stdout"].decode("utf-8", "replace")
     result.stderr = kept["stderr"].decode("utf-8", "replace")
