@@ -9,6 +9,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from solver_pairs import INSTANCES, use_pair
 
 from thermomilp.backends.base import SolverOptions
 from thermomilp.backends.pulp_backend import pulp_solver, read_status
@@ -16,8 +17,6 @@ from thermomilp.formats import load
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.model.formulation import formulate
 from thermomilp.model.pulp_model import add_nogood, build_pulp
-
-from solver_pairs import INSTANCES, use_pair
 
 PULP_MAJOR = int(__import__("pulp").__version__.split(".")[0])
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from solver_pairs import INSTANCES, use_pair
 
 from thermomilp.backends.base import SolverOptions
 from thermomilp.backends.matrix import INSTALL
 from thermomilp.formats import load
 from thermomilp.solve import solve
-
-from solver_pairs import INSTANCES, use_pair
 
 OPTIONS = SolverOptions(time_limit=None, threads=2, seed=7, verbose=False)
 

@@ -27,8 +27,9 @@ variable order. Same model, same file, whichever layer built it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 EQ, LE, GE = "=", "<=", ">="
 LINE = 78  # wrap long rows (the level model's clue rows) for reading and for LP readers
@@ -164,7 +165,7 @@ def _number(value: float) -> str:
 
 def _expression(model: LinearModel, row: Row) -> list[str]:
     """``x_1_0 + 2 y_3_1 - x_0_0`` as words, one term (with its sign) each."""
-    words = []
+    words: list[str] = []
     for k, coef in row.terms:
         name = model.columns[k].name
         body = name if abs(coef) == 1 else f"{_number(abs(coef))} {name}"
