@@ -56,6 +56,10 @@ class NotMonotoneError(ThermomilpError):
     """A cell grid in which some vessel is not filled from its bottom rank up."""
 
 
+class RuleNotSupported(ThermomilpError):
+    """A tool that reasons about vessel levels met a pool-rule tank, which has none."""
+
+
 class ThermomilpWarning(UserWarning):
     """Base class of the warnings thermomilp issues (the CLI prints them to stderr)."""
 

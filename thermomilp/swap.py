@@ -37,6 +37,8 @@ def swap_rival(puzzle: Puzzle, grid: Grid) -> Grid | None:
     tip_of = np.full((H, W), -1, dtype=np.int64)   # vessel whose single-cell tip is here
     next_of = np.full((H, W), -1, dtype=np.int64)  # vessel whose single-cell next is here
     for v, (vessel, level) in enumerate(zip(puzzle.vessels, levels)):
+        if not vessel.is_chain:  # a pool-rule tank has no single tip and next
+            continue
         if level > 0 and len(vessel.layers[level - 1]) == 1:
             tip_of[vessel.layers[level - 1][0]] = v
         if level < vessel.depth and len(vessel.layers[level]) == 1:
