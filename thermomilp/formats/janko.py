@@ -43,7 +43,8 @@ from __future__ import annotations
 import re
 
 from thermomilp.errors import PuzzleError
-from thermomilp.puzzle import Puzzle, thermometers
+from thermomilp.formats.tokens import is_whole_number
+from thermomilp.puzzle import GENEROUS, Puzzle, SizeLimits, thermometers
 
 SECTIONS = ("setup", "clabels", "rlabels", "labels", "solution")
 TOKEN = re.compile(r"^([0-9]{1,9})\.([0-9]{1,9})$")
@@ -107,7 +108,7 @@ def _check_size(setup: dict[str, tuple[int, str]], height: int, width: int) -> N
         if key not in setup:
             continue
         n, value = setup[key]
-        if not (value.isascii() and value.isdigit() and len(value) <= 6):
+        if not is_whole_number(value):
             raise PuzzleError(f"[setup] {key} = {value!r} is not a whole number", line=n)
         got = int(value)
         if key == "size" and (got, got) != (height, width):
@@ -117,7 +118,7 @@ def _check_size(setup: dict[str, tuple[int, str]], height: int, width: int) -> N
             raise PuzzleError(f"[setup] says {key} = {got} but the grid has {expected}", line=n)
 
 
-def read(text: str) -> Puzzle:
+def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     sec = _sections(text)
     setup = _setup(sec.get("setup", []))
     for key in ("clabels", "rlabels", "labels"):
@@ -125,6 +126,7 @@ def read(text: str) -> Puzzle:
             raise PuzzleError(f"the janko file has no {key!r} section (or it is empty)")
     cols = _clues(sec["clabels"], "column")
     rows = _clues(sec["rlabels"], "row")
+    limits.check(len(rows), len(cols))
     labels = sec["labels"]
     if len(labels) != len(rows):
         raise PuzzleError(f"'labels' has {len(labels)} rows but 'rlabels' has {len(rows)} clues",
@@ -163,7 +165,7 @@ def read(text: str) -> Puzzle:
         if len(solution) != len(rows):
             raise PuzzleError(f"the solution has {len(solution)} rows, the grid {len(rows)}")
     _check_size(setup, len(rows), len(cols))
-    return thermometers(rows, cols, therms, solution=solution)
+    return thermometers(rows, cols, therms, solution=solution, limits=limits)
 
 
 def _clues(lines: list[tuple[int, str]], what: str) -> list[int | None]:
@@ -174,7 +176,7 @@ def _clues(lines: list[tuple[int, str]], what: str) -> list[int | None]:
     for tok in line.split():
         if tok == "-":
             out.append(None)
-        elif tok.isdigit() and tok.isascii():
+        elif is_whole_number(tok):
             out.append(int(tok))
         else:
             raise PuzzleError(f"{what} clue {tok!r} is not a number or '-'", line=n)
