@@ -142,3 +142,15 @@ def test_strict_limits_for_a_server():
     for name in FORMATS:  # every reader takes the limits
         with pytest.raises(PuzzleError):
             loads("garbage", fmt=name, limits=STRICT)
+
+
+def test_every_complete_board_in_the_formats_page_has_a_solution():
+    """A documented example that is infeasible teaches the wrong thing (issue 18)."""
+    from conftest import ROOT
+    from test_docs import blocks
+
+    from thermomilp.solve import solve
+
+    for block in blocks(ROOT / "docs" / "formats.md", "puzzle"):
+        puzzle = loads(block)
+        assert solve(puzzle).status != "infeasible", block
