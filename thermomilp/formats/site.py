@@ -9,8 +9,9 @@ each ``Ti`` either
   3 runs top to bottom (bulb at the top); 4 bottom to top (bulb at the bottom);
 * ``5,i1,i2,...`` -- the cells listed bulb first, as 0-based row-major indices.
 
-The writer writes what the sites write: thermometers in the order of their
-first cell, straight ones in the short ``d,len`` form.
+The writer keeps the thermometers' order and writes a straight one in the
+short ``d,len`` form whenever it starts at the first free cell -- for a board
+listed by first cell, as the sites list them, that is every straight one.
 
 Example (4x4): ``3_2_1_1_2_1_2_2;1,2;5,2,3,7;5,4,8,12,13,14,15;5,9,5,6;1,2``.
 """
@@ -108,8 +109,10 @@ def _straight_code(cells: tuple[Cell, ...]) -> str | None:
 
 
 def write(puzzle: Puzzle) -> str:
-    """The site's form: thermometers in the order of their first cell (row-major),
-    so each straight one starts at the first free cell and takes its short code."""
+    """The site's form, thermometers in their own order (their numbering is kept): a
+    straight one that starts at the first free cell takes its short ``d,len`` code,
+    as the sites write it -- boards from the sites list them by first cell, so every
+    straight one does."""
     if puzzle.kind != "thermometers":
         raise PuzzleError("this task string form holds only Thermometers puzzles")
     if puzzle.height != puzzle.width:
@@ -118,8 +121,13 @@ def write(puzzle: Puzzle) -> str:
     clue = lambda v: "" if v is None else str(v)  # noqa: E731
     head = "_".join(clue(v) for v in list(puzzle.cols) + list(puzzle.rows))
     parts = []
-    for vessel in sorted(puzzle.vessels, key=lambda v: min(v.cells)):
+    used: set[Cell] = set()
+    cursor = 0
+    for vessel in puzzle.vessels:
         cells = vessel.cells
-        parts.append(_straight_code(cells)
-                     or "5," + ",".join(str(r * n + c) for r, c in cells))
+        while cursor < n * n and divmod(cursor, n) in used:
+            cursor += 1
+        code = _straight_code(cells) if min(cells) == divmod(cursor, n) else None
+        parts.append(code or "5," + ",".join(str(r * n + c) for r, c in cells))
+        used.update(cells)
     return head + ";" + ";".join(parts) + "\n"
