@@ -95,12 +95,12 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
 def write(puzzle: Puzzle) -> str:
     if puzzle.kind != "aquarium":
         raise PuzzleError("the Aquarium task string holds only Aquarium puzzles")
-    if puzzle.height != puzzle.width:
-        raise PuzzleError("Aquarium task strings describe square boards only")
     if puzzle.rule != "tank":
         raise PuzzleError("an Aquarium task string holds the tank rule (one waterline per "
                           "tank); this board follows the pool rule -- write it as json, text, "
                           "puzzlink or pzprv3")
+    if puzzle.height != puzzle.width:
+        raise PuzzleError("Aquarium task strings describe square boards only")
     number = {v.label: k for k, v in enumerate(puzzle.vessels, start=1)}
     clue = lambda v: "" if v is None else str(v)  # noqa: E731
     head = "_".join(clue(v) for v in list(puzzle.cols) + list(puzzle.rows))

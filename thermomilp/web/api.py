@@ -87,6 +87,7 @@ def board_json(puzzle: Puzzle) -> dict[str, Any]:
     interchange.pop("solution", None)  # Check and Solve use the MILP, not a stored answer
     return {
         "kind": puzzle.kind,
+        "rule": puzzle.rule,
         "name": puzzle.name or "",
         "height": puzzle.height,
         "width": puzzle.width,
