@@ -19,6 +19,8 @@ from thermomilp.errors import PuzzleError
 from thermomilp.formats import FORMATS, STRICT, dumps, loads
 from thermomilp.generate.random_board import planted_board
 from thermomilp.puzzle import SizeLimits, aquarium
+from thermomilp.verify import solution_problems
+from test_aquarium_pool import random_filling, random_regions
 
 HUGE = "9" * 5000
 
@@ -40,18 +42,20 @@ labels = st.text(min_size=1, max_size=3).filter(lambda s: s.strip() != "")
 
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(1, 5), names=st.lists(labels, min_size=1,
-       max_size=6, unique=True), fmt=st.sampled_from(AQUARIUM_WRITERS),
+       max_size=30, unique=True), fmt=st.sampled_from(AQUARIUM_WRITERS),
        rule=st.sampled_from(["tank", "pool"]))
 def test_aquarium_writers_keep_the_board_whatever_the_labels(seed, n, names, fmt, rule):
     rng = random.Random(seed)
-    # stripes of random labels: each stripe a connected tank
-    grid = [[None] * n for _ in range(n)]
-    stripes = [names[min(k, len(names) - 1)] for k in range(n)]
-    for r in range(n):
-        for c in range(n):
-            grid[r][c] = stripes[r] if rng.random() < 0.5 or c == 0 else stripes[r]
-    rows = [rng.choice([None, 0, n]) for _ in range(n)]
-    cols = [rng.choice([None, 0]) for _ in range(n)]
+    regions = random_regions(rng, n, n)
+    ids = sorted({label for row in regions for label in row}, key=int)
+    pool = list(names) + [f"{names[0]}{k}" for k in range(len(ids))]  # distinct, adversarial
+    label = dict(zip(ids, [x for x in dict.fromkeys(pool)]))
+    grid = [[label[x] for x in row] for row in regions]
+    board = aquarium([None] * n, [None] * n, grid, rule=rule)
+    planted = random_filling(board, rng)
+    rows = [row.count("#") if rng.random() < 0.7 else None for row in planted]
+    cols = [sum(row[c] == "#" for row in planted) if rng.random() < 0.7 else None
+            for c in range(n)]
     p = aquarium(rows, cols, grid, rule=rule)
     if fmt == "aquarium-task" and rule == "pool":
         with pytest.raises(PuzzleError, match="tank rule"):
@@ -60,6 +64,7 @@ def test_aquarium_writers_keep_the_board_whatever_the_labels(seed, n, names, fmt
     back = loads(dumps(p, fmt))
     assert (back.rows, back.cols, back.rule) == (p.rows, p.cols, p.rule)
     assert _partition(back) == _partition(p)
+    assert solution_problems(back, planted) == []
     if fmt == "json":
         assert back.region_grid() == p.region_grid()  # labels kept exactly
 

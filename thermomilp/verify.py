@@ -69,8 +69,8 @@ def _pool_problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
                 continue
             for r2, c2 in ((r, c - 1), (r, c + 1), (r + 1, c)):
                 if same_tank(r, c, r2, c2) and grid[r2][c2] != "#":
-                    return problems + [f"tank {tank[r][c]}: water at ({r},{c}) would run "
-                                       f"into the air at ({r2},{c2})"]
+                    return [*problems, f"tank {tank[r][c]}: water at ({r},{c}) would "
+                                       f"run into the air at ({r2},{c2})"]
     seen: set[tuple[int, int]] = set()
     for r in range(H):
         for c in range(W):
@@ -89,8 +89,8 @@ def _pool_problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
             top = min(a for a, _ in body)
             for a, b in body:
                 if a > top and same_tank(a, b, a - 1, b) and grid[a - 1][b] != "#":
-                    return problems + [f"tank {tank[a][b]}: the body of water through ({r},{c}) "
-                                       f"is not level (air above ({a},{b}))"]
+                    return [*problems, f"tank {tank[a][b]}: the body of water through "
+                                       f"({r},{c}) is not level (air above ({a},{b}))"]
     return problems
 
 
