@@ -159,3 +159,15 @@ def test_every_complete_board_in_the_formats_page_has_a_solution():
     for block in blocks(ROOT / "docs" / "formats.md", "puzzle"):
         puzzle = loads(block)
         assert solve(puzzle).status != "infeasible", block
+
+
+def test_url_with_every_wall_reads_in_linear_time():
+    from thermomilp.formats.puzzlink import B32
+
+    n = 150
+    walls = B32[31] * (((n - 1) * n + 4) // 5)  # every interior edge a wall: n*n tanks
+    text = f"https://puzz.link/p?aquarium/r/{n}/{n}/{walls}{walls}/"
+    start = time.perf_counter()
+    p = loads(text)
+    assert len(p.vessels) == n * n
+    assert time.perf_counter() - start < 10

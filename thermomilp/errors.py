@@ -44,6 +44,10 @@ class PuzzleError(ThermomilpError):
         )
 
 
+class BoardTooLarge(PuzzleError):
+    """A board larger than the reader's :class:`~thermomilp.puzzle.SizeLimits` allow."""
+
+
 class ConfigError(ThermomilpError):
     """A configuration value (flag, environment, config file) that cannot be used."""
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Literal, Mapping, Sequence
 
-from thermomilp.errors import NotMonotoneError, PuzzleError, RuleNotSupported
+from thermomilp.errors import BoardTooLarge, NotMonotoneError, PuzzleError, RuleNotSupported
 
 Cell = tuple[int, int]
 Grid = tuple[str, ...]
@@ -48,13 +48,14 @@ class SizeLimits:
     max_cells: int = 4_000_000
 
     def check(self, height: int, width: int) -> None:
-        """Raise :class:`PuzzleError` when a ``height`` x ``width`` board is too large."""
+        """Raise :class:`BoardTooLarge` when a ``height`` x ``width`` board is too large."""
         for what, side in (("rows", height), ("columns", width)):
             if side > self.max_side:
-                raise PuzzleError(f"the board has {side} {what}; the limit is {self.max_side}")
+                raise BoardTooLarge(f"the board is {height}x{width}: {side} {what}; the limit "
+                                    f"is {self.max_side}")
         if height * width > self.max_cells:
-            raise PuzzleError(f"the board has {height}x{width} = {height * width} cells; "
-                              f"the limit is {self.max_cells}")
+            raise BoardTooLarge(f"the board is {height}x{width} = {height * width} cells; "
+                                f"the limit is {self.max_cells}")
 
 
 GENEROUS = SizeLimits()

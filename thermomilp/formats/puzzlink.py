@@ -142,10 +142,12 @@ def _decode_clues(text: str, count: int) -> list[int | None]:
 
 def _rooms(walls: set[tuple[Cell, Cell]], rows: int, cols: int) -> list[list[str]]:
     label: dict[Cell, str] = {}
+    count = 0
     for start in ((r, c) for r in range(rows) for c in range(cols)):
         if start in label:
             continue
-        name = str(len(set(label.values())))
+        name = str(count)
+        count += 1
         label[start] = name
         todo = [start]
         while todo:
