@@ -171,3 +171,27 @@ def test_url_with_every_wall_reads_in_linear_time():
     p = loads(text)
     assert len(p.vessels) == n * n
     assert time.perf_counter() - start < 10
+
+
+@pytest.mark.parametrize("url", [
+    "https://puzz.link/p?aquarium/4/4/bu8i90/i3213g",
+    "https://puzz.link/p?aquarium/4/4/bu8i90/i3213gz",          # a redundant trailing skip
+    "https://puzz.link/p?aquarium/4/4/bu8i90/i3213g#somewhere",  # a fragment
+    "https://puzz.link/p?aquarium/4/4/bu8i90/i3213g3",          # a clue past the last place
+    "https://puzz.link/p?type=player&aquarium/4/4/bu8i90/i3213g",
+    "https://puzz.link/p?aquarium_play/4/4/bu8i90/i3213g/",
+])
+def test_urls_read_as_leniently_as_pzprjs_reads_them(url):
+    p = loads(url)
+    assert (p.rule, p.rows, p.cols) == ("pool", (2, 1, 3, None), (None, None, None, 3))
+
+
+@pytest.mark.parametrize("url, message", [
+    ("https://puzz.link/p?aquarium/4/4/bu8i9/i3213g", "border part has 5 characters"),
+    ("https://puzz.link/p?aquarium/v:x/4/4/bu8i90/i3213g", "variant"),
+    ("https://puzz.link/p?aquarium/4/4/bu8i90/i32!3g", "not a clue character"),
+    ("https://puzz.link/p?aquarium/4/٤/bu8i90/i3213g", "digits 0-9"),
+])
+def test_urls_pzprjs_cannot_read_are_clear_errors(url, message):
+    with pytest.raises(PuzzleError, match=message):
+        loads(url)

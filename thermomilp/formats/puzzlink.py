@@ -37,7 +37,7 @@ from thermomilp.errors import PuzzleError
 from thermomilp.formats.tokens import is_whole_number
 from thermomilp.puzzle import GENEROUS, Cell, Puzzle, SizeLimits, aquarium
 
-PID = re.compile(r"(?:^|[?/])aquarium(?:_edit|_play)?/")
+PID = re.compile(r"(?:^|[?/&])aquarium(?:_edit|_play)?/")
 B32 = "0123456789abcdefghijklmnopqrstuv"
 HEX = "0123456789abcdef"
 MAX_SIDE = 255
