@@ -81,3 +81,16 @@ def test_setup_is_checked(edit, message):
 def test_nothing_after_end_is_read():
     p = loads(BOARD + "[labels]\ngarbage\n")
     assert p.shape == (2, 2)
+
+
+@needs_corpus
+def test_corpus_keeps_its_published_answer_in_every_writable_form():
+    from thermomilp.solve import solve
+
+    for path in janko_files():
+        board = loads(bracketed(path.read_text()))
+        for fmt in ("site", "json", "text", "janko"):
+            again = loads(dumps(board, fmt))
+            result = solve(again)
+            assert result.status == "unique", (path.name, fmt)
+            assert result.grid == board.solution, (path.name, fmt)
