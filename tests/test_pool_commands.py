@@ -88,3 +88,16 @@ def test_exports_of_a_pool_board(pool_file, capsys):
     assert main(["export", str(pool_file), "--to", "latex"]) == 0
     assert "one body of water in one row" in capsys.readouterr().out
     assert main(["export", str(pool_file), "--to", "lp"]) == 0
+
+
+def test_conflict_of_an_infeasible_pool_board_is_irreducible_by_brute_force():
+    from thermomilp.conflict import find_conflict, restrict
+    from thermomilp.logic.brute import brute_force_count
+
+    board = loads("https://puzz.link/p?aquarium/4/3/3c80/0032022")  # column 2 asks for 3
+    parts = find_conflict(board)
+    assert parts is not None and brute_force_count(board) == 0
+    assert brute_force_count(restrict(board, parts)) == 0
+    for part in parts:  # each part is needed
+        assert brute_force_count(restrict(board, [q for q in parts if q != part]), 1) == 1
+    assert restrict(board, parts).rule == "pool"
