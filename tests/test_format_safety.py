@@ -18,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 from thermomilp.errors import PuzzleError
 from thermomilp.formats import FORMATS, STRICT, dumps, loads
 from thermomilp.generate.random_board import planted_board
-from thermomilp.puzzle import SizeLimits, aquarium
+from thermomilp.puzzle import SizeLimits, aquarium, thermometers
 from thermomilp.verify import solution_problems
 from test_aquarium_pool import random_filling, random_regions
 
@@ -75,6 +75,18 @@ def test_thermometer_writers_keep_the_board(seed, n, fmt):
     p = planted_board(n, n, random.Random(seed), missing=0.3)
     back = loads(dumps(p, fmt))
     assert (back.rows, back.cols) == (p.rows, p.cols)
+    assert sorted(v.cells for v in back.vessels) == sorted(v.cells for v in p.vessels)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), h=st.integers(1, 7), w=st.integers(1, 7),
+       fmt=st.sampled_from(["json", "text", "janko"]), name=st.text(max_size=12))
+def test_thermometer_writers_keep_non_square_boards_and_solutions(seed, h, w, fmt, name):
+    p = planted_board(h, w, random.Random(seed), missing=0.3)
+    p = thermometers(p.rows, p.cols, [v.cells for v in p.vessels], name=name or None,
+                     solution=p.solution)
+    back = loads(dumps(p, fmt))
+    assert (back.rows, back.cols, back.solution) == (p.rows, p.cols, p.solution)
     assert sorted(v.cells for v in back.vessels) == sorted(v.cells for v in p.vessels)
 
 

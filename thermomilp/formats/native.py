@@ -205,7 +205,7 @@ def write(puzzle: Puzzle) -> str:
     for key in ("name", "source", "grade"):
         value = getattr(puzzle, key)
         if value is not None:
-            out.append(f"{key}: {' '.join(str(value).split())}")  # one line
+            out.append(f"{key}: {' '.join(str(value).splitlines()).strip()}")  # one line
     if puzzle.rule != "tank":
         out.append(f"rule: {puzzle.rule}")
     out.append(" " * (rw + 2) + " ".join(t.rjust(cw) for t in col))
