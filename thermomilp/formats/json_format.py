@@ -24,7 +24,7 @@ from thermomilp.puzzle import GENEROUS, RULES, Puzzle, SizeLimits, aquarium, the
 
 KNOWN_KEYS = {"puzzle", "rows", "cols", "thermometers", "regions", "name", "source", "solution",
               "grade", "rule"}
-MAX_NUMBER_CHARS = 12
+MAX_NUMBER_CHARS = 100  # far below Python's 4,300-digit refusal, far above any clue
 GRADES = ("intervals", "probing", "search")  # thermomilp.logic.grade.GRADES
 
 

@@ -39,7 +39,7 @@ from thermomilp.puzzle import GENEROUS, Puzzle, SizeLimits, aquarium
 from thermomilp.verify import solution_problems
 
 HEADER = re.compile(r"^pzprv3(\.\d+)?$")
-IN_URL = re.compile(r"(?:^|[?&])(pzprv3(?:\.\d+)?/aquarium/.*)$")
+IN_URL = re.compile(r"(?:^|[?&])(pzprv3(?:\.\d+)?/[a-z0-9_]+/.*)$")
 
 
 def _lines(text: str) -> list[str] | None:
@@ -58,8 +58,10 @@ def _lines(text: str) -> list[str] | None:
 
 def looks_like(text: str) -> bool:
     lines = _lines(text)
-    return (lines is not None and len(lines) >= 2 and HEADER.match(lines[0].strip()) is not None
-            and lines[1].strip() == "aquarium")
+    if lines and lines[0].startswith("v:"):  # a pzprjs variant: read() says it is not supported
+        lines = lines[1:]
+    # any pzprjs file: read() says so clearly when it is not an Aquarium
+    return lines is not None and len(lines) >= 2 and HEADER.match(lines[0].strip()) is not None
 
 
 def _tokens(line: str) -> list[str]:
@@ -68,6 +70,8 @@ def _tokens(line: str) -> list[str]:
 
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     lines = _lines(text)
+    if lines and lines[0].startswith("v:"):
+        raise PuzzleError(f"pzprjs variant {lines[0].strip()!r} is not supported", line=1)
     if lines is None or len(lines) < 4 or not HEADER.match(lines[0].strip()):
         raise PuzzleError("a pzprv3 file starts with the lines 'pzprv3', 'aquarium', rows, "
                           "columns", line=1)
