@@ -203,3 +203,18 @@ def test_the_swap_finds_rivals_on_large_pool_boards():
             assert rival != planted and solution_problems(p, rival) == []
             found += 1
     assert found >= 3
+
+
+def test_a_board_unique_under_the_tank_rule_has_a_second_answer_under_the_pool_rule():
+    # tank 0 wraps around tank 2: under the pool rule its lower pocket may fill alone
+    regions = [list("0110"), list("0000"), list("0020"), list("0345")]
+    rows, cols = [2, 0, 3, 2], [2, 2, 2, 1]
+    tank = aquarium(rows, cols, regions)
+    pool = aquarium(rows, cols, regions, rule="pool")
+    t, p = solve(tank), solve(pool)
+    assert t.status == "unique" and brute_force_count(tank) == 1
+    assert p.status == "multiple" and brute_force_count(pool) == 2
+    answers = set(brute_force_solutions(pool))
+    assert t.grid in answers and {p.grid, p.second} == answers
+    pool_only = (answers - {t.grid}).pop()
+    assert solution_problems(tank, pool_only) != []  # it breaks one waterline per tank
