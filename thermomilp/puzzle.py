@@ -97,6 +97,15 @@ class Vessel:
             return self.parent[k]
         return k + 1 if k + 1 < len(self.layers) else None
 
+    def children(self) -> tuple[tuple[int, ...], ...]:
+        """For each layer, the layers whose parent it is (the ones below it)."""
+        below: list[list[int]] = [[] for _ in self.layers]
+        for k in range(self.depth):
+            p = self.parent_of(k)
+            if p is not None:
+                below[p].append(k)
+        return tuple(tuple(ks) for ks in below)
+
     @property
     def cells(self) -> tuple[Cell, ...]:
         """All cells in fill order (a thermometer: bulb first)."""

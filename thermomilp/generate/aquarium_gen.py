@@ -70,11 +70,7 @@ def random_tanks(height: int, width: int, rng: random.Random,
 def _random_pool_fill(vessel: Vessel, rng: random.Random) -> list[Cell]:
     """A random legal filling of a pool-rule tank: each layer, top down, is
     either full with everything below it, or dry and its children decide."""
-    children: dict[int, list[int]] = {k: [] for k in range(vessel.depth)}
-    for k in range(vessel.depth):
-        p = vessel.parent_of(k)
-        if p is not None:
-            children[p].append(k)
+    children = vessel.children()
 
     def subtree(k: int) -> list[Cell]:
         return list(vessel.layers[k]) + [c for ch in children[k] for c in subtree(ch)]

@@ -25,14 +25,7 @@ def vessel_fills(vessel: Vessel) -> list[tuple[Cell, ...]]:
     """
     if vessel.is_chain:
         return [vessel.filled_cells(level) for level in range(vessel.depth + 1)]
-    children: dict[int, list[int]] = {k: [] for k in range(vessel.depth)}
-    root = None
-    for k in range(vessel.depth):
-        p = vessel.parent_of(k)
-        if p is None:
-            root = k
-        else:
-            children[p].append(k)
+    children = vessel.children()
 
     def subtree(k: int) -> tuple[Cell, ...]:
         return vessel.layers[k] + tuple(c for ch in children[k] for c in subtree(ch))
@@ -43,8 +36,7 @@ def vessel_fills(vessel: Vessel) -> list[tuple[Cell, ...]]:
             partial = [a + b for a in partial for b in fills(ch)]
         return partial + [subtree(k)]
 
-    assert root is not None
-    return fills(root)
+    return fills(vessel.depth - 1)  # the root: a parent comes after its children
 
 
 def brute_force_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
