@@ -15,7 +15,8 @@ class AquariumUnavailable(ThermomilpError):
     """The Aquarium generator is not part of this installation."""
 
 
-def aquarium_board(height: int, width: int, seed: int | str, index: int) -> Puzzle:
+def aquarium_board(height: int, width: int, seed: int | str, index: int,
+                   time_limit: float | None = None) -> Puzzle:
     try:
         from thermomilp.generate.aquarium_gen import generate_aquarium
     except ImportError as exc:
@@ -23,8 +24,9 @@ def aquarium_board(height: int, width: int, seed: int | str, index: int) -> Puzz
                                   "the Aquarium generator (thermomilp.generate.aquarium_gen) "
                                   "is not installed") from exc
     try:
-        board = generate_aquarium(height, width, _int_seed(seed, index), minimal_clues=True)
-    except ValueError as exc:
+        board = generate_aquarium(height, width, _int_seed(seed, index), minimal_clues=True,
+                                  time_limit=time_limit)
+    except (ValueError, RuntimeError) as exc:
         raise AquariumUnavailable(f"cannot generate that Aquarium: {exc}") from exc
     board = getattr(board, "puzzle", board)
     from thermomilp.logic.grade import grade

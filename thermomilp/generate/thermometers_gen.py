@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from thermomilp.errors import ThermomilpError
 from thermomilp.generate.paths import PathTiling
@@ -66,8 +66,12 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                           strategy: str = "repair", straight: bool = False,
                           max_length: int = 6, missing_clues: int = 0,
                           minimal_clues: bool = False, difficulty: str | None = None,
-                          time_limit: float | None = None, max_attempts: int = 200) -> Generated:
+                          time_limit: float | None = None, max_attempts: int = 200,
+                          progress: Callable[[str], None] | None = None) -> Generated:
     """One unique graded board; ``index`` picks the board of a seeded series.
+
+    ``time_limit`` (seconds) bounds the whole board, engine calls included;
+    ``progress`` is called with a short text of what is being done.
 
     Raises:
         GenerationError: bad parameters, the time limit, or ``max_attempts``
@@ -91,11 +95,10 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             try:
                 tiling, repair_stats = repair_unique(height, width, rng, max_length=max_length,
                                                      straight=straight, depth=depth,
-                                                     ordered=ordered, deadline=deadline)
-            except TimeoutError:
+                                                     ordered=ordered, deadline=deadline,
+                                                     progress=progress)
+            except (TimeoutError, RuntimeError) as exc:  # budget exhausted, HiGHS undecided
                 _check_time(deadline, height, width)
-                raise
-            except RuntimeError as exc:  # budget exhausted, or HiGHS undecided
                 raise GenerationError(f"{height}x{width}: {exc}") from exc
             for key, value in vars(repair_stats).items():
                 if isinstance(value, int):
