@@ -16,7 +16,9 @@ class AquariumUnavailable(ThermomilpError):
 
 
 def aquarium_board(height: int, width: int, seed: int | str, index: int,
-                   time_limit: float | None = None) -> Puzzle:
+                   rule: str = "tank", time_limit: float | None = None) -> Puzzle:
+    """One graded board; a pool-rule board carries no grade (the logic engine that
+    grades reasons about one level per tank)."""
     try:
         from thermomilp.generate.aquarium_gen import generate_aquarium
     except ImportError as exc:
@@ -25,10 +27,12 @@ def aquarium_board(height: int, width: int, seed: int | str, index: int,
                                   "is not installed") from exc
     try:
         board = generate_aquarium(height, width, _int_seed(seed, index), minimal_clues=True,
-                                  time_limit=time_limit)
+                                  rule=rule, time_limit=time_limit)
     except (ValueError, RuntimeError) as exc:
         raise AquariumUnavailable(f"cannot generate that Aquarium: {exc}") from exc
     board = getattr(board, "puzzle", board)
+    if board.rule != "tank":
+        return board
     from thermomilp.logic.grade import grade
 
     return board.with_grade(grade(board))
