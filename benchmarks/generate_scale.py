@@ -47,7 +47,7 @@ def timed(fn):
 
 
 def main() -> None:
-    from thermomilp.generate.thermometers_gen import GenerationError
+    from thermomilp.errors import ThermomilpError
     from thermomilp.logic.search import search_count
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -69,9 +69,9 @@ def main() -> None:
         jobs += [(f"{n}x{n}", n, "repair") for n in sizes]
         for name, n, strategy in jobs:
             try:
-                w, c, board = timed(lambda: one_board(args.puzzle, n, f"{args.seed}-{name}", i,
-                                                      strategy, args.budget))
-            except GenerationError as exc:
+                w, c, board = timed(lambda n=n, name=name, i=i, strategy=strategy: one_board(
+                    args.puzzle, n, f"{args.seed}-{name}", i, strategy, args.budget))
+            except ThermomilpError as exc:
                 failed[name] = failed.get(name, 0) + 1
                 print(f"{name} board {i}: gave up ({exc})", file=sys.stderr, flush=True)
                 continue

@@ -22,7 +22,7 @@ seconds.
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable
+from collections.abc import Iterable
 
 from thermomilp.generate.paths import PathTiling
 from thermomilp.generate.rivals import check_rival

@@ -11,9 +11,13 @@ Algorithm (``repair_unique``; the why is in ``docs/generate.md``):
 2. Find a rival ``y != x*`` (``rivals.find_rival``): first in 6x6 windows,
    then 12x12 windows, with everything outside fixed to ``x*`` (milliseconds
    each, only windows where the board changed since they were last clean),
-   then on the whole board once every window is clean, with the cells interval
-   propagation decides fixed. Every rival changes a *backward* cell of the
-   line order (``LineOrder.backward``), so the no-good cut runs over those only.
+   then -- once every window is clean -- as a short cycle of one-level moves
+   (:mod:`thermomilp.generate.cycles`, no solver), then in the regions where
+   earlier whole-board rivals differed, and last on the whole board (first
+   with short first-rival probes, ``rivals.find_rival(probe=...)``), with the
+   cells interval propagation decides fixed. Every rival changes a *backward*
+   cell of the line order (``LineOrder.backward``), so the no-good cut runs
+   over those only.
 3. Repair, either
    a. (half the time, when the order allows it) re-plant the level of a
       thermometer where ``y`` differs, one cell deeper in the order; or
@@ -39,8 +43,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from thermomilp.generate.cycles import cycle_rival
 from thermomilp.generate.paths import PathTiling

@@ -18,6 +18,7 @@ The model is built straight from the tiling (arcs ``x_succ <= x_pred``) so no
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,7 +26,6 @@ import numpy as np
 from thermomilp.generate.paths import PathTiling
 from thermomilp.model.formulation import Formulation
 from thermomilp.puzzle import Cell, Grid
-
 
 # the probe's restarts: shares of ``probe`` seconds, one random seed each
 PROBE_SHARES = (0.25, 0.25, 0.5, 1.0)
@@ -148,7 +148,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     return rival
 
 
-def check_rival(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
+def check_rival(tiling: PathTiling, rows: Sequence[int | None], cols: Sequence[int | None],
                  rival: Grid) -> None:
     """A rival must be a solution other than the planted one; else the engine erred."""
     problems = []

@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from thermomilp.errors import ThermomilpError
 from thermomilp.generate.paths import PathTiling
