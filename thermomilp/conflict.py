@@ -31,7 +31,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal
 
+from thermomilp.deadline import Deadline
+from thermomilp.engine import Engine, SolveError
 from thermomilp.puzzle import Puzzle, Vessel
+from thermomilp.settings import Settings, settings_from
 
 PartKind = Literal["row", "column", "thermometer", "tank"]
 
@@ -87,28 +90,42 @@ def restrict(puzzle: Puzzle, parts: Iterable[Part]) -> Puzzle:
     return Puzzle(puzzle.kind, rows, cols, tuple(vessels), puzzle.name, puzzle.source)
 
 
-def is_feasible(puzzle: Puzzle, parts: Iterable[Part], backend: str = "highs",
-                solver: str = "highs") -> bool:
-    """Whether some grid satisfies all of ``parts`` (one MILP solve)."""
-    from thermomilp.solve import SolveError, solve
+def is_feasible(puzzle: Puzzle, parts: Iterable[Part], backend: str | None = None,
+                solver: str | None = None, *, settings: Settings | None = None,
+                deadline: Deadline | None = None) -> bool:
+    """Whether some grid satisfies all of ``parts`` (one MILP solve through the facade).
 
-    result = solve(restrict(puzzle, parts), backend, solver, unique=False)
-    if result.status in ("timeout", "error"):
-        raise SolveError(f"cannot decide a subset of the rules: {result.status} "
-                         f"({result.error})")
-    return result.status == "solved"
+    Raises:
+        SolveError: the engine timed out or failed (``status`` says which).
+    """
+    chosen = settings_from(settings, backend=backend, solver=solver)
+    engine = Engine(restrict(puzzle, parts), chosen, deadline=deadline)
+    try:
+        answer = engine.next_solution()
+    finally:
+        engine.close()
+    if answer.status in ("timeout", "error"):
+        raise SolveError(f"cannot decide a subset of the rules: {answer.status} "
+                         f"({answer.message})", status=answer.status)
+    return answer.status == "feasible"
 
 
-def find_conflict(puzzle: Puzzle, backend: str = "highs",
-                  solver: str = "highs") -> tuple[Part, ...] | None:
-    """An irreducible infeasible subset of the board's parts; None if the board is feasible."""
+def find_conflict(puzzle: Puzzle, backend: str | None = None, solver: str | None = None, *,
+                  settings: Settings | None = None,
+                  deadline: Deadline | None = None) -> tuple[Part, ...] | None:
+    """An irreducible infeasible subset of the board's parts; None if the board is
+    feasible, or if ``deadline`` runs out (or the engine fails) before the filter ends."""
+    chosen = settings_from(settings, backend=backend, solver=solver)
     current = list(parts_of(puzzle))
-    if is_feasible(puzzle, current, backend, solver):
+    try:
+        if is_feasible(puzzle, current, settings=chosen, deadline=deadline):
+            return None
+        for part in list(current):
+            trial = [p for p in current if p != part]
+            if not is_feasible(puzzle, trial, settings=chosen, deadline=deadline):
+                current = trial
+    except SolveError:
         return None
-    for part in list(current):
-        trial = [p for p in current if p != part]
-        if not is_feasible(puzzle, trial, backend, solver):
-            current = trial
     return tuple(current)
 
 

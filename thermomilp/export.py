@@ -30,14 +30,15 @@ class ExportError(ThermomilpError):
     """An export that cannot be made (unknown target, board too large, ...)."""
 
 
-def export(puzzle: Puzzle, to: str, backend: str = "pulp") -> str:
-    """The text of ``puzzle`` exported to ``to`` (one of :data:`TARGETS`)."""
+def export(puzzle: Puzzle, to: str, backend: str = "pulp", formulation: str = "cell") -> str:
+    """The text of ``puzzle`` exported to ``to`` (one of :data:`TARGETS`); lp and mps
+    write ``formulation`` (``cell``, ``compact`` or ``level``), dat and latex the cell one."""
     if to == "dat":
         return to_dat(puzzle)
     if to == "latex":
         return to_latex(puzzle)
     if to in ("lp", "mps"):
-        return model_file(puzzle, to, backend)
+        return model_file(puzzle, to, backend, formulation)
     raise ExportError(f"unknown export target {to!r}; choose one of {', '.join(TARGETS)}")
 
 
@@ -46,15 +47,20 @@ def export(puzzle: Puzzle, to: str, backend: str = "pulp") -> str:
 # --------------------------------------------------------------------------
 
 
-def model_file(puzzle: Puzzle, fmt: str, backend: str = "pulp") -> str:
-    """The cell model in LP or MPS format, written by ``backend``'s writer."""
+def model_file(puzzle: Puzzle, fmt: str, backend: str = "pulp", formulation: str = "cell") -> str:
+    """The model in LP or MPS format, written by ``backend``'s writer."""
     writers: dict[str, Callable[[Puzzle, str, str], None]] = {
         "pulp": _write_pulp, "pyomo": _write_pyomo, "highs": _write_highs}
     if backend not in writers:
         raise ExportError(f"unknown backend {backend!r}; choose one of {', '.join(writers)}")
+    if formulation not in ("cell", "compact", "level"):
+        raise ExportError(f"unknown formulation {formulation!r}; choose cell, compact or level")
     with tempfile.TemporaryDirectory(prefix="thermomilp-export-") as tmp:
         path = os.path.join(tmp, f"model.{fmt}")
-        writers[backend](puzzle, fmt, path)
+        if formulation == "cell":
+            writers[backend](puzzle, fmt, path)
+        else:
+            _write_built(puzzle, backend, formulation, fmt, path)
         with open(path, encoding="utf-8") as handle:
             return handle.read()
 
@@ -91,6 +97,29 @@ def _write_highs(puzzle: Puzzle, fmt: str, path: str) -> None:
 
     h = build_highs(formulate(puzzle), names=True)
     h.writeModel(path)
+
+
+def _write_built(puzzle: Puzzle, backend: str, formulation: str, fmt: str, path: str) -> None:
+    """The compact or level model, from the model registry, by the layer's writer."""
+    import logging
+
+    from thermomilp.model import build_model
+
+    built = build_model(puzzle, backend, formulation)
+    if backend == "pulp":
+        built.writeLP(path) if fmt == "lp" else built.writeMPS(path)
+    elif backend == "highs":
+        built.writeModel(path)
+    else:
+        if hasattr(built, "nogood"):
+            built.del_component(built.nogood)
+        quiet = logging.getLogger("pyomo")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)
+        try:
+            built.write(path, io_options={"symbolic_solver_labels": True})
+        finally:
+            quiet.setLevel(level)
 
 
 def _model_name(puzzle: Puzzle) -> str:

@@ -199,7 +199,7 @@ def _pass_through(backend: str, solver: str) -> PairInfo:
                         f"install {solver} and its PuLP interface (see PuLP's docs)",
                         "" if ok else f"PuLP has no available solver {solver!r}")
     if backend == "pyomo":
-        from thermomilp.backends.pyomo_backend import pyomo_solver_available
+        from thermomilp.backends.pyomo_probe import pyomo_solver_available
 
         ok = pyomo_solver_available(solver)
         return PairInfo(backend, solver, ok, None,

@@ -27,12 +27,15 @@ import time
 import warnings
 from typing import Any
 
-from thermomilp.backends.base import Outcome, Session, SolverOptions, engine_log_to_stderr
+from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
 from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.errors import SolverUnavailable
-from thermomilp.model.formulation import Formulation
+from thermomilp.model.registry import Formulated
 from thermomilp.model.highs_model import new_highs
 from thermomilp.model.pulp_model import add_nogood_vars, build_pulp, build_pulp_compact
+from thermomilp.settings import Settings
+
+SolverOptions = Settings  # the old name, still imported by callers
 
 
 def pulp_class_for(name: str) -> Any:
@@ -135,10 +138,17 @@ def read_status(returned: Any, prob: Any) -> tuple[str, bool]:
 class PulpSession(Session):
     backend = "pulp"
 
-    def __init__(self, form: Formulation, options: SolverOptions, solver: str = "highs"):
+    def __init__(self, form: Formulated, options: Settings, solver: str = "highs"):
         super().__init__(form, options)
         self.solver = solver
-        if form.kind == "compact":
+        if form.kind == "level":
+            from thermomilp.model.level_pulp import build_level_pulp
+
+            self.prob, z, x = build_level_pulp(form.puzzle)
+            self.variables = [z[pair] for pair in form.pairs]
+            for cell, value in sorted(form.fixed.items()):
+                self.prob += x[cell] == value, f"fixed_{cell[0]}_{cell[1]}"
+        elif form.kind == "compact":
             self.prob, self.x = build_pulp_compact(form)
             self.variables = [self.x[k] for k in range(form.n_vars)]
         else:
@@ -185,7 +195,9 @@ class PulpSession(Session):
             return Outcome("timeout", message=f"{engine} reached the time limit ({word})")
         return Outcome("error", message=f"{engine} ended with status {word}")
 
-    def exclude(self, ones) -> None:
-        add_nogood_vars(self.prob, self.variables, self.form.vars_of(frozenset(ones)),
-                        f"nogood_{self.cuts}")
+    def exclude(self, ones, over=None) -> None:
+        cols, on = self.cut_vars(ones, over)
+        position = {k: n for n, k in enumerate(cols)}
+        add_nogood_vars(self.prob, [self.variables[k] for k in cols],
+                        {position[k] for k in on}, f"nogood_{self.cuts}")
         self.cuts += 1

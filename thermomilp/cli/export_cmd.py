@@ -14,6 +14,8 @@ def register(sub) -> None:
     p.add_argument("--to", required=True, choices=("lp", "mps", "dat", "latex"))
     p.add_argument("--backend", choices=("pulp", "pyomo", "highs"), default="pulp",
                    help="modelling layer whose writer makes lp/mps (default: pulp)")
+    p.add_argument("--formulation", choices=("cell", "compact", "level"), default="cell",
+                   help="which MILP lp/mps write (default: cell)")
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     p.set_defaults(func=run)
 
@@ -24,5 +26,5 @@ def run(args: argparse.Namespace) -> int:
 
     from thermomilp.cli.main import write_output
 
-    write_output(export(load(args.file), args.to, args.backend), args.output)
+    write_output(export(load(args.file), args.to, args.backend, args.formulation), args.output)
     return 0

@@ -108,8 +108,9 @@ def _warnings_to_stderr():
     return scope()
 
 
-def add_solver_flags(parser: argparse.ArgumentParser) -> None:
-    """--backend, --solver, --time-limit, --threads, --seed, --presolve, --verbose."""
+def add_solver_flags(parser: argparse.ArgumentParser, formulation: bool = False) -> None:
+    """--backend, --solver, --time-limit, --threads, --seed, --presolve, --verbose
+    (and --formulation when asked): every field of :class:`thermomilp.settings.Settings`."""
     parser.add_argument("--backend", choices=("highs", "pulp", "pyomo"),
                         help="modelling layer (default: highs = highspy direct)")
     parser.add_argument("--solver", help="MILP engine: highs (default), cbc, glpk, scip, ...")
@@ -120,14 +121,18 @@ def add_solver_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--presolve", choices=("none", "intervals", "probing"),
                         help="fix cells by logic before the MILP (default: probing)")
     parser.add_argument("--verbose", action="store_true", help="show the engine's log (stderr)")
+    if formulation:
+        parser.add_argument("--formulation", choices=("cell", "compact", "level"),
+                            help="MILP: one binary per cell (default), per tank row / vessel "
+                                 "layer (compact), or per vessel and level (level)")
 
 
 def settings_from(args: argparse.Namespace):
-    """Resolve flags > environment > config file > defaults."""
+    """Resolve flags > environment > config file > defaults into one Settings."""
     from thermomilp.config import resolve
 
     flags = {k: getattr(args, k, None) for k in
-             ("backend", "solver", "time_limit", "threads", "seed", "presolve")}
+             ("backend", "solver", "time_limit", "threads", "seed", "presolve", "formulation")}
     flags["verbose"] = True if getattr(args, "verbose", False) else None  # absent flag: ask env/file
     return resolve(flags)
 
