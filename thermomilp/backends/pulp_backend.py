@@ -154,6 +154,12 @@ class PulpSession(Session):
         else:
             self.prob, self.x = build_pulp(form)
             self.variables = [self.x[cell] for cell in form.cells]
+        if not self.prob.numConstraints():
+            # A board with no rule at all (one cell, no clue): GLPK and others refuse a
+            # model without rows, so give it one that holds for every 0/1 vector.
+            import pulp
+
+            self.prob += pulp.lpSum(self.variables) >= 0, "no_rule"
         if solver == "highs":
             new_highs(options.verbose)  # PuLP's HiGHS would print the HiGHS banner on stdout
         pulp_solver(solver, options, None)  # fail now, not at the first solve

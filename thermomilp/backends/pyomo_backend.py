@@ -170,6 +170,12 @@ class PyomoSession(Session):
         else:
             self.model = build_pyomo(form)
             self.variables = [self.model.x[cell] for cell in form.cells]
+        import pyomo.environ as pyo
+
+        if next(self.model.component_data_objects(pyo.Constraint, active=True), None) is None:
+            # A board with no rule at all (one cell, no clue): HiGHS via Pyomo ends a
+            # model without rows in "unknown", so give it one every 0/1 vector meets.
+            self.model.no_rule = pyo.Constraint(expr=sum(self.variables) >= 0)
         self.engine_name = f"{ENGINE_NAMES.get(solver, solver)} via Pyomo"
         if solver in ("highs", "scip"):
             self.engine: _Persistent | _Shell = _Persistent(solver, options)
