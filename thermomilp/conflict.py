@@ -17,7 +17,10 @@ Why the result is irreducible: a part p kept in S was kept because the set
 S_p tested at its turn was feasible without it; the final S minus p is a
 subset of that set, hence feasible too (fewer rules never lose solutions).
 Vessels are tried first so that an explanation that only needs clue
-arithmetic ("rows add to 8, columns to 7") names no vessel.
+arithmetic ("rows add to 8, columns to 7") names no vessel. Each test goes
+through the solve layer's facade (:func:`thermomilp.engine.is_feasible`):
+the exact logic search decides it when it can within a few milliseconds,
+the MILP otherwise; the whole filter stops at the board's deadline.
 
 A subset of parts is itself a :class:`~thermomilp.puzzle.Puzzle`:
 :func:`restrict` drops the missing clues (``None``) and splits each dropped
@@ -32,7 +35,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Literal
 
 from thermomilp.deadline import Deadline
-from thermomilp.engine import Engine, SolveError
+from thermomilp.engine import SolveError
+from thermomilp.engine import is_feasible as decide
 from thermomilp.puzzle import Puzzle, Vessel
 from thermomilp.settings import Settings, settings_from
 
@@ -93,36 +97,38 @@ def restrict(puzzle: Puzzle, parts: Iterable[Part]) -> Puzzle:
 def is_feasible(puzzle: Puzzle, parts: Iterable[Part], backend: str | None = None,
                 solver: str | None = None, *, settings: Settings | None = None,
                 deadline: Deadline | None = None) -> bool:
-    """Whether some grid satisfies all of ``parts`` (one MILP solve through the facade).
+    """Whether some grid satisfies all of ``parts`` (the facade: exact logic search,
+    then the MILP when the logic cannot finish quickly).
 
     Raises:
         SolveError: the engine timed out or failed (``status`` says which).
     """
     chosen = settings_from(settings, backend=backend, solver=solver)
-    engine = Engine(restrict(puzzle, parts), chosen, deadline=deadline)
-    try:
-        answer = engine.next_solution()
-    finally:
-        engine.close()
-    if answer.status in ("timeout", "error"):
-        raise SolveError(f"cannot decide a subset of the rules: {answer.status} "
-                         f"({answer.message})", status=answer.status)
-    return answer.status == "feasible"
+    return decide(restrict(puzzle, parts), chosen, deadline)[0]
 
 
 def find_conflict(puzzle: Puzzle, backend: str | None = None, solver: str | None = None, *,
-                  settings: Settings | None = None,
-                  deadline: Deadline | None = None) -> tuple[Part, ...] | None:
+                  settings: Settings | None = None, deadline: Deadline | None = None,
+                  engine_calls: list[int] | None = None) -> tuple[Part, ...] | None:
     """An irreducible infeasible subset of the board's parts; None if the board is
-    feasible, or if ``deadline`` runs out (or the engine fails) before the filter ends."""
+    feasible, or if ``deadline`` runs out (or the engine fails) before the filter ends.
+    ``engine_calls``, when given, gets one entry per subset an engine decided."""
     chosen = settings_from(settings, backend=backend, solver=solver)
+    calls = engine_calls if engine_calls is not None else []
     current = list(parts_of(puzzle))
+
+    def feasible(parts: list[Part]) -> bool:
+        answer, engine_called = decide(restrict(puzzle, parts), chosen, deadline)
+        if engine_called:
+            calls.append(1)
+        return answer
+
     try:
-        if is_feasible(puzzle, current, settings=chosen, deadline=deadline):
+        if feasible(current):
             return None
         for part in list(current):
             trial = [p for p in current if p != part]
-            if not is_feasible(puzzle, trial, settings=chosen, deadline=deadline):
+            if not feasible(trial):
                 current = trial
     except SolveError:
         return None

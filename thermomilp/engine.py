@@ -191,6 +191,36 @@ class Engine:
         self.session.close()
 
 
+def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
+                deadline: Deadline | None = None) -> tuple[bool, bool]:
+    """(whether ``puzzle`` has a solution, whether an engine was called).
+
+    The exact logic search answers first, within :data:`CONFIRM_FLOOR_S`; a
+    board it cannot finish goes to the engine (with every guard of
+    :meth:`Engine.next_solution`).
+
+    Raises:
+        SolveError: the engine timed out or failed (``status`` says which).
+    """
+    from thermomilp.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+
+    clock = deadline or Deadline((settings or Settings()).time_limit)
+    verdict = confirm_infeasible(puzzle, None, [], clock.within(CONFIRM_FLOOR_S))
+    if verdict == CONFIRMED:
+        return False, False
+    if verdict != UNDECIDED and not solution_problems(puzzle, verdict):  # type: ignore[arg-type]
+        return True, False
+    engine = Engine(puzzle, settings, deadline=clock)
+    try:
+        answer = engine.next_solution()
+    finally:
+        engine.close()
+    if answer.status in ("timeout", "error"):
+        raise SolveError(f"cannot decide: {answer.status} ({answer.message})",
+                         status=answer.status)
+    return answer.status == "feasible", True
+
+
 def lp_relaxation(puzzle: Puzzle, decide: bool = True, tol: float = 1e-6):
     """The LP relaxation of the cell formulation (HiGHS): see
     :func:`thermomilp.backends.relaxation.relax` for the tuple it returns."""
@@ -218,5 +248,5 @@ def warm_up(settings: Settings) -> None:
         pass  # the solve itself reports the missing library as a record
 
 
-__all__ = ["Engine", "Found", "SolveError", "grid_of", "lp_relaxation", "open_session",
+__all__ = ["Engine", "Found", "SolveError", "grid_of", "is_feasible", "lp_relaxation", "open_session",
            "require_available", "warm_up"]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Literal
 
 from thermomilp.deadline import Deadline, TimeUp
-from thermomilp.engine import Engine, SolveError
+from thermomilp.engine import Engine, SolveError, require_available
 from thermomilp.puzzle import Cell, Grid, Puzzle, levels_from_grid
 from thermomilp.settings import Presolve, Settings
 from thermomilp.verify import solution_problems
@@ -156,6 +156,9 @@ def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None,
                             time_limit=time_limit, presolve=presolve, formulation=formulation)
     clock = deadline or Deadline(chosen.time_limit)
     engine_calls = 0
+    # The pair first: the logic may decide the board without opening a session, and
+    # a missing pair must not go unnoticed because of it.
+    require_available(chosen)
 
     def result(status: Status, grid: Grid | None = None, second: Grid | None = None,
                error: str | None = None, proof: str | None = None,

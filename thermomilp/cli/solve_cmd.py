@@ -33,12 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from thermomilp.formats import load
     from thermomilp.solve import solve
 
-    from thermomilp.engine import require_available
-
-    settings = settings_from(args)
-    # Check the pair before any board: the logic presolve may decide a board without
-    # opening a session, and a missing pair must not go unnoticed because of it.
-    require_available(settings)
+    settings = settings_from(args)  # solve() checks the pair before the logic runs
     worst = EXIT_OK
     for n, path in enumerate(args.files):
         try:
@@ -74,8 +69,10 @@ def _explained(result, puzzle, settings, clock):
 
     from thermomilp.conflict import find_conflict
 
-    conflict = find_conflict(puzzle, settings=settings, deadline=clock)
-    return dataclasses.replace(result, conflict=conflict, time_s=clock.elapsed())
+    calls: list[int] = []
+    conflict = find_conflict(puzzle, settings=settings, deadline=clock, engine_calls=calls)
+    return dataclasses.replace(result, conflict=conflict, time_s=clock.elapsed(),
+                               engine_called=result.engine_called or bool(calls))
 
 
 def _report_error(args: argparse.Namespace, path: str, message: str) -> None:
