@@ -71,6 +71,7 @@ def main() -> None:
     for mine, theirs in pairs.values():  # imports and first-call costs out of the timing
         mine(corpus[0][1]), theirs(corpus[0][1])
     totals = {name: [0.0, 0.0] for name in pairs}
+    janko = {name: [0.0, 0.0] for name in pairs}
     confirmed: dict[str, Counter] = {name: Counter() for name in pairs}
     disagreements = []
     for label, puzzle in corpus:
@@ -90,6 +91,9 @@ def main() -> None:
                 disagreements.append((label, name, verdicts))
             totals[name][0] += best[0]
             totals[name][1] += best[1]
+            if label.startswith("janko"):
+                janko[name][0] += best[0]
+                janko[name][1] += best[1]
     print(f"Machine: {machine()}; {len(corpus)} boards, best of {args.repeats}, interleaved\n")
     print("| backend | naive peer | thermomilp s | naive s | ratio | infeasible verdicts "
           "confirmed by |")
@@ -99,6 +103,12 @@ def main() -> None:
         how = ", ".join(f"{k} {v}" for k, v in sorted(confirmed[name].items())) or "-"
         print(f"| {name} | {peer[name]} | {mine_s:.3f} | {theirs_s:.3f} | "
               f"{mine_s / theirs_s:.2f} | {how} |")
+    if any(t[1] for t in janko.values()):
+        print("\nThe janko 6x6 boards alone:\n")
+        print("| backend | thermomilp s | naive s | ratio |")
+        print("|---|---|---|---|")
+        for name, (mine_s, theirs_s) in janko.items():
+            print(f"| {name} | {mine_s:.3f} | {theirs_s:.3f} | {mine_s / theirs_s:.2f} |")
     for label, name, verdicts in disagreements:
         print(f"DISAGREEMENT {label} ({name}): thermomilp {verdicts[0]}, naive {verdicts[1]}")
 

@@ -6,8 +6,9 @@ canonical no-good cut
     sum_{c : x*_c = 1} (1 - x_c) + sum_{c : x*_c = 0} x_c >= 1
 
 removes exactly ``x*`` (every other 0/1 vector differs from it in at least
-one cell); the puzzle is unique iff the cut model is infeasible. Before that
-solve, :func:`thermomilp.swap.swap_rival` looks for a second solution one
+one cell); the puzzle is unique iff the cut model is infeasible. On boards of
+:data:`LARGE_BOARD` cells or more, before that solve,
+:func:`thermomilp.swap.swap_rival` looks for a second solution one
 four-vessel swap away (a verified witness of ``multiple``, found in
 milliseconds); only when there is none does the cut model run. Counting
 repeats the cut until the model is infeasible or the limit is reached.
@@ -197,7 +198,10 @@ def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None,
             return result("solved", first.grid)
         from thermomilp.swap import swap_rival  # numpy: kept out of `thermomilp --help`
 
-        rival = swap_rival(puzzle, first.grid)
+        # Large boards only: there the no-good re-solve can stall (200x200: 85 s), while
+        # on small boards it takes milliseconds and the swap search would cost as much.
+        large = puzzle.height * puzzle.width >= LARGE_BOARD
+        rival = swap_rival(puzzle, first.grid) if large else None
         if rival is not None:  # a verified second solution without a second solve
             return result("multiple", first.grid, rival)
         if deferred_probing:
@@ -230,7 +234,8 @@ def open_engine(puzzle: Puzzle, settings: Settings, *, fixed: dict[Cell, int] | 
 
 
 LARGE_BOARD = 400
-"""Cells from which ``presolve="probing"`` probes only after the swap search fails."""
+"""Cells from which the swap search runs, and ``presolve="probing"`` probes only after
+it fails."""
 
 
 def _presolve(puzzle: Puzzle, presolve: Presolve, clock: Deadline | None = None

@@ -31,7 +31,7 @@ from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
 from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.errors import SolverUnavailable
 from thermomilp.model.registry import Formulated
-from thermomilp.model.highs_model import new_highs
+from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.pulp_model import add_nogood_vars, build_pulp, build_pulp_compact
 from thermomilp.settings import Settings
 
@@ -161,7 +161,7 @@ class PulpSession(Session):
 
             self.prob += pulp.lpSum(self.variables) >= 0, "no_rule"
         if solver == "highs":
-            new_highs(options.verbose)  # PuLP's HiGHS would print the HiGHS banner on stdout
+            hide_banner(options.verbose)  # PuLP's HiGHS would print the HiGHS banner on stdout
         pulp_solver(solver, options, None)  # fail now, not at the first solve
 
     def second_opinion(self, time_limit: float | None = None) -> Outcome:

@@ -33,7 +33,7 @@ from thermomilp.backends.pyomo_probe import pyomo_solver_available, quiet_pyomo 
 from thermomilp.errors import SolverUnavailable
 from thermomilp.model.registry import Formulated
 from thermomilp.settings import Settings
-from thermomilp.model.highs_model import new_highs
+from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.pyomo_model import build_pyomo, build_pyomo_compact, nogood_vars_expr
 
 ENGINE_NAMES = {"highs": "HiGHS", "scip": "SCIP", "cbc": "CBC", "glpk": "GLPK"}
@@ -47,7 +47,7 @@ class _Persistent:
         if solver == "highs":
             from pyomo.contrib.solver.solvers.highs import Highs
 
-            new_highs(options.verbose)  # keep the HiGHS banner off stdout
+            hide_banner(options.verbose)  # keep the HiGHS banner off stdout
             self.engine = Highs()
             seed_option = "random_seed"
             if options.threads is not None:
