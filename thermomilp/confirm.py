@@ -9,7 +9,9 @@ no code with the MILP builders or the engines): it enumerates the grids
 that satisfy the board and the cells fixed in the model, skips those the
 session's no-good cuts removed, and
 
-* finds none: the "infeasible" is confirmed (``CONFIRMED``);
+* finds none: the "infeasible" is confirmed (``CONFIRMED``) -- as it is at
+  once when every line is clued and the row clues and the column clues add
+  up to different totals;
 * finds one: the engine missed a solution -- it is returned, and the facade
   verifies it like any other grid;
 * runs out of its node or time budget: ``UNDECIDED``, and the facade asks
@@ -25,6 +27,7 @@ from __future__ import annotations
 import time
 from typing import Iterable, Mapping
 
+from thermomilp.deadline import TimeUp
 from thermomilp.logic.domains import (Domains, clamp_with_marks, full_domains, grid_of, levels_in,
                                       line_tables)
 from thermomilp.logic.probing import probe_fixpoint
@@ -53,10 +56,20 @@ def cut_off(ones: frozenset[Cell], cuts: Iterable[Cut]) -> bool:
     return False
 
 
+def clue_sums_disagree(puzzle: Puzzle) -> bool:
+    """Every row and column clued, and the row clues add up to another number than
+    the column clues: both count the filled cells, so no grid exists."""
+    if None in puzzle.rows or None in puzzle.cols:
+        return False
+    return sum(puzzle.rows) != sum(puzzle.cols)  # type: ignore[arg-type]
+
+
 def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Iterable[Cut],
                        seconds: float | None, max_nodes: int = MAX_NODES) -> str | Grid:
     """``CONFIRMED``, ``UNDECIDED`` or a grid the cuts and ``fixed`` allow (a solution
     the engine missed; the caller verifies it)."""
+    if clue_sums_disagree(puzzle):
+        return CONFIRMED
     cuts = list(cuts)
     stop = None if seconds is None else time.perf_counter() + seconds
     tables = line_tables(puzzle)
@@ -65,12 +78,15 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
         return CONFIRMED
     nodes = 0
 
+    def late() -> bool:
+        return stop is not None and time.perf_counter() > stop
+
     def rec(dom: Domains) -> Grid | None:
         nonlocal nodes
         nodes += 1
-        if nodes > max_nodes or (stop is not None and time.perf_counter() > stop):
+        if nodes > max_nodes or late():
             raise _OutOfBudget
-        if not probe_fixpoint(tables, dom):
+        if not probe_fixpoint(tables, dom, late):
             return None
         open_vessels = [v for v, m in enumerate(dom) if m & (m - 1)]
         if not open_vessels:
@@ -89,6 +105,6 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
 
     try:
         found = rec(dom)
-    except (_OutOfBudget, RecursionError):  # RecursionError: a board of very many vessels
+    except (_OutOfBudget, TimeUp, RecursionError):  # Recursion: a board of very many vessels
         return UNDECIDED
     return CONFIRMED if found is None else found

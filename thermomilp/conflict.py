@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal
 
+from thermomilp.confirm import clue_sums_disagree
 from thermomilp.deadline import Deadline
 from thermomilp.engine import SolveError
 from thermomilp.engine import is_feasible as decide
@@ -123,10 +124,16 @@ def find_conflict(puzzle: Puzzle, backend: str | None = None, solver: str | None
             calls.append(1)
         return answer
 
+    if clue_sums_disagree(puzzle):
+        # The clue totals alone are contradictory: the filter would drop every
+        # vessel, one solve each; drop them at once (the same result).
+        current = [p for p in current if p.kind in ("row", "column")]
     try:
         if feasible(current):
             return None
         for part in list(current):
+            if deadline is not None and deadline.expired():
+                return None
             trial = [p for p in current if p != part]
             if not feasible(trial):
                 current = trial

@@ -185,6 +185,8 @@ def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None,
     if logic_grid is not None and solution_problems(puzzle, logic_grid) == []:
         # The logic fixed every cell: the board is unique without a MILP solve.
         return result("unique" if unique else "solved", logic_grid, proof="logic")
+    if clock.expired():  # building a large model takes a while too: do not start it late
+        return result("timeout", error="the time limit was reached in the logic presolve")
 
     engine = open_engine(puzzle, chosen, fixed=fixed, deadline=clock)
     try:
