@@ -250,9 +250,10 @@ def test_a_cut_over_a_subset_removes_every_solution_agreeing_there(formulation):
 @pytest.mark.parametrize("pair", [("highs", "highs"), ("pyomo", "highs"), ("pulp", "glpk"),
                                   ("pulp", "highs"), ("pyomo", "glpk")])
 def test_a_board_without_any_rule_has_two_solutions(pair, tmp_path, capsys):
-    from solver_pairs import use_pair
+    from thermomilp.backends.matrix import pair_info
 
-    use_pair(*pair)
+    if not pair_info(*pair).available:
+        pytest.skip(f"{pair[0]}/{pair[1]} is not installed")
     board = tmp_path / "empty.json"
     board.write_text(json.dumps(EMPTY))
     assert main(["solve", str(board), "--backend", pair[0], "--solver", pair[1],
