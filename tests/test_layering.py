@@ -13,7 +13,7 @@ LAYERS = {
     "formats": 2, "logic": 2, "config": 2,
     "model": 3, "backends": 4, "solve": 5, "swap": 5, "conflict": 5, "engine": 5, "confirm": 5,
     "generate": 6, "render": 2, "svg": 2,
-    "export": 6, "analyze": 6, "grade": 6, "batch": 7, "web": 7, "cli": 8, "__main__": 9,
+    "export": 6, "analyze": 6, "teach": 6, "batch": 7, "web": 7, "cli": 8, "__main__": 9,
     "__init__": 9,
 }
 HEAVY = ("pulp", "pyomo", "highspy", "ortools", "dask", "distributed", "pyscipopt")
@@ -74,9 +74,10 @@ def test_every_module_has_a_layer():
 
 # The solve layer's own modules, and the layers below it that it owns (the engines).
 SOLVE_LAYER = ("engine", "solve", "confirm", "swap", "conflict", "backends", "model")
-# Not yet moved onto the facade, each by the helper who owns it (docs/architecture.md):
-# the autograder's non-solution search (grade) and the generator's rival search.
-PENDING = ("thermomilp/grade.py", "thermomilp/generate/rivals.py")
+# Outside the facade, named: the autograder solves a student's own model (numbers read
+# back from the student's code, which no formulation of the registry describes), and
+# the generator's rival search has not moved onto the facade yet (docs/architecture.md).
+PENDING = ("thermomilp/teach/linear.py", "thermomilp/generate/rivals.py")
 # Reading the solver matrix (which pairs are installed) runs no engine.
 MATRIX = "thermomilp.backends.matrix"
 ENGINE_WORDS = ("ModelStatus", "LpStatus", "termination_condition", "SolutionStatus",

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from typing import Any
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE

@@ -190,6 +190,8 @@ class Api:
         filename = payload.get("filename")
         filename = os.path.basename(filename) if isinstance(filename, str) else None
         try:
+            # the server's strict size limits belong here, checked by the reader before
+            # it allocates (a strict mode of the readers); _check_size is the backstop
             puzzle = loads(text, filename or "upload")
         except PuzzleError as exc:
             raise ApiError(400, str(exc)) from None
