@@ -70,6 +70,8 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
     the engine missed; the caller verifies it)."""
     if clue_sums_disagree(puzzle):
         return CONFIRMED
+    if not puzzle.all_chains:  # a pool-rule tank has no levels: the engine decides
+        return UNDECIDED
     cuts = list(cuts)
     stop = None if seconds is None else time.perf_counter() + seconds
     tables = line_tables(puzzle)

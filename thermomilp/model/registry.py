@@ -95,10 +95,19 @@ def _compact(puzzle: Puzzle, fixed: dict[Cell, int] | None) -> Formulated:
     return compact_from(formulate(puzzle, fixed))
 
 
+def _level(puzzle: Puzzle, fixed: dict[Cell, int] | None) -> Formulated:
+    if not puzzle.all_chains:
+        from thermomilp.errors import ConfigError
+
+        raise ConfigError("the level formulation needs one level per vessel; a pool-rule "
+                          "tank has none (use --formulation cell or compact)")
+    return LevelFormulation(puzzle, dict(fixed or {}))
+
+
 FORMULATIONS: dict[FormulationKind, Builder] = {
     FormulationKind.CELL: formulate,
     FormulationKind.COMPACT: _compact,
-    FormulationKind.LEVEL: lambda puzzle, fixed: LevelFormulation(puzzle, dict(fixed or {})),
+    FormulationKind.LEVEL: _level,
 }
 
 

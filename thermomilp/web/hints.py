@@ -96,6 +96,11 @@ def next_hint(puzzle: Puzzle, marks: Sequence[str],
     """
     written = {(r, c): 1 if ch == FILLED else 0 for r, row in enumerate(marks)
                for c, ch in enumerate(row) if ch in (FILLED, EMPTY)}
+    if not puzzle.all_chains:  # the pool rule: the rule engines reason about levels
+        if len(written) == puzzle.height * puzzle.width:
+            return None
+        return _reveal(puzzle, marks, solution, "The logic rules reason about one level per "
+                       "tank and do not apply to the pool rule.")
     engines = [(name, engine) for name in _engines(puzzle.kind)
                if (engine := _load(name)) is not None]
     if not engines:
