@@ -41,7 +41,9 @@ def register(sub) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     # No defaults here: unset flags fall through to the environment, the config
     # file and the defaults, resolved by settings_from like every other command.
-    p.add_argument("--backend", choices=("highs", "pulp", "pyomo"),
+    from thermomilp.settings import Backend
+
+    p.add_argument("--backend", choices=[b.value for b in Backend],
                    help="modelling layer (default: highs = highspy direct)")
     p.add_argument("--solver", help="MILP engine: highs (default), cbc, glpk, scip, ...")
     p.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",

@@ -125,18 +125,20 @@ def _warnings_to_stderr():
 def add_solver_flags(parser: argparse.ArgumentParser, formulation: bool = False) -> None:
     """--backend, --solver, --time-limit, --threads, --seed, --presolve, --verbose
     (and --formulation when asked): every field of :class:`thermomilp.settings.Settings`."""
-    parser.add_argument("--backend", choices=("highs", "pulp", "pyomo"),
+    from thermomilp.settings import Backend, FormulationKind, Presolve  # names, no libraries
+
+    parser.add_argument("--backend", choices=[b.value for b in Backend],
                         help="modelling layer (default: highs = highspy direct)")
     parser.add_argument("--solver", help="MILP engine: highs (default), cbc, glpk, scip, ...")
     parser.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
                         help="seconds allowed per puzzle")
     parser.add_argument("--threads", type=int, help="engine threads")
     parser.add_argument("--seed", type=int, help="engine random seed")
-    parser.add_argument("--presolve", choices=("none", "intervals", "probing"),
+    parser.add_argument("--presolve", choices=[p.value for p in Presolve],
                         help="fix cells by logic before the MILP (default: probing)")
     parser.add_argument("--verbose", action="store_true", help="show the engine's log (stderr)")
     if formulation:
-        parser.add_argument("--formulation", choices=("cell", "compact", "level"),
+        parser.add_argument("--formulation", choices=[f.value for f in FormulationKind],
                             help="MILP: one binary per cell (default), per tank row / vessel "
                                  "layer (compact), or per vessel and level (level)")
 
