@@ -55,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     job = BatchJob(settings, unique=not args.no_unique)
     files = expand_inputs(args.inputs)
+    if args.out:  # a directory input may hold the output itself: never a puzzle
+        out = os.path.realpath(args.out)
+        files = [f for f in files if os.path.realpath(f) != out]
     progress = Progress(len(files), enabled=False if args.no_progress else None)
     if args.out:
         with BatchOutput(args.out) as output:
