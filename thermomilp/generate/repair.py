@@ -59,7 +59,7 @@ LEVEL_MOVE_SHARE = 0.5
 JOIN_ENDS = True
 FOCUS = True
 CYCLES = True
-PROBE = 3.0  # seconds for the first-rival probe before the plain whole-board question
+PROBE = 200  # branch-and-bound nodes for the first-rival probes (then the plain question)
 
 
 @dataclass(frozen=True)

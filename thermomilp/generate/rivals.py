@@ -97,8 +97,8 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     rival returned is checked against the clues and the thermometers.
     ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
     difference is the smallest local swap -- the one a repair kills best.
-    ``probe``: ask for the nearest rival for at most this many seconds
-    first (see ``_solve_with_nogood``).
+    ``probe``: ask for a first rival within this many branch-and-bound
+    nodes first (see ``_solve_with_nogood``).
     ``region``: only these cells may change (every other cell is fixed to
     ``x*``); like a window, but any shape -- the cells where the last
     whole-board rival differed, which often hold several independent rivals.
@@ -202,7 +202,8 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
     ``cut_cells``: write the no-good cut over these cells only (one of them
     must change); None = over every cell (the canonical cut).
     ``probe``: first ask under the distance objective, stopping at the first
-    rival HiGHS finds, for at most this many seconds; only when the probe ends
+    rival HiGHS finds, within this many branch-and-bound nodes (a node budget
+    keeps the board independent of the machine's speed); only when the probe ends
     without one is the question asked in full. On whole boards HiGHS finds a
     rival that way in a fraction of a second where the plain feasibility
     question can wander for many seconds, while it proves "no rival" faster
@@ -225,10 +226,11 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
     # must be given twice: with presolve on, then again with presolve off.
     # (presolve, distance objective, time limit, random seed, is a probe)
     plans: list[tuple[str, bool, float | None, int, bool]] = []
+    share_of = dict(enumerate(PROBE_SHARES))
     if probe is not None:
         # restarts: HiGHS's time to a first rival varies tenfold with its random seed
         for seed, share in enumerate(PROBE_SHARES):
-            plans.append(("choose", True, probe * share, seed, True))
+            plans.append(("choose", True, None, seed, True))
     plans.append(("choose", nearest, time_limit, 0, False))
     if confirm:
         plans.append(("off", nearest, time_limit, 0, False))
@@ -252,6 +254,8 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
         h.addRow(lower, np.inf, cols.size, cols, coef)
         if probing:
             h.setOptionValue("mip_max_improving_sols", 1)  # the first rival will do
+            # a node budget, not a time limit: the board must not depend on the machine's speed
+            h.setOptionValue("mip_max_nodes", max(1, round(probe * share_of[seed])))
         if near:
             # minimise the Hamming distance to x*: the canonical cut's row, as objective
             _, all_cols, distance = nogood_row(n, on)
@@ -265,7 +269,8 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
             if presolve == "off" or not confirm:
                 return None
             said_no = True
-        elif not (probing and status == highspy.HighsModelStatus.kTimeLimit):
+        elif not (probing and status in (highspy.HighsModelStatus.kTimeLimit,
+                                         highspy.HighsModelStatus.kSolutionLimit)):
             break
     raise RuntimeError("HiGHS could not decide the rival question: "
                        + (h.modelStatusToString(status) if h is not None else "time limit"))
