@@ -28,7 +28,7 @@ from thermomilp.web.instances import catalogue, instances_root
 from thermomilp.web.server import climbs, serve_in_thread, static_files
 
 REPO = Path(__file__).resolve().parent.parent
-KNOWN_RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "reveal",
+KNOWN_RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "pair probe", "reveal",
                "subset-sum", "gravity"}
 
 

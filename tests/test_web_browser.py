@@ -21,7 +21,7 @@ from thermomilp.formats import json_format
 from thermomilp.verify import solution_problems
 from thermomilp.web.server import serve_in_thread
 
-RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "reveal", "mistake",
+RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "pair probe", "reveal", "mistake",
          "subset-sum", "gravity"}
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -22,7 +22,7 @@ from thermomilp.puzzle import Puzzle, aquarium, thermometers
 
 KNOWN_KEYS = {"puzzle", "rows", "cols", "thermometers", "regions", "name", "source", "solution",
               "grade"}
-GRADES = ("intervals", "probing", "search")  # thermomilp.logic.grade.GRADES
+GRADES = ("intervals", "probing", "pairs", "search")  # thermomilp.logic.grade.GRADES
 
 
 def looks_like(text: str) -> bool:

@@ -41,7 +41,7 @@ TIP = "o"
 MISSING = ("?", "-")
 HEADER = re.compile(r"^(thermometers|aquarium)(?:\s+(\d+)\s*[xX]\s*(\d+))?\s*$")
 META = re.compile(r"^(name|source|grade)\s*:\s?(.*)$")
-GRADES = ("intervals", "probing", "search")  # thermomilp.logic.grade.GRADES
+GRADES = ("intervals", "probing", "pairs", "search")  # thermomilp.logic.grade.GRADES
 LABEL = re.compile(r"^[A-Za-z0-9]+$")
 
 

@@ -2,20 +2,24 @@
 
 ``grade(puzzle)`` is ``"intervals"`` when interval propagation alone decides
 every vessel (or proves the board has no solution), ``"probing"`` when
-interval propagation plus probing does, and ``"search"`` otherwise (the board
-needs branching -- which includes every board with two or more solutions).
-The generator maps grades to difficulties with :data:`GRADE_TO_DIFFICULTY`.
+interval propagation plus probing does, ``"pairs"`` when pair probing
+(:mod:`thermomilp.logic.pairs`) is needed on top, and ``"search"``
+otherwise (the board needs branching -- which includes every board with two
+or more solutions). The generator maps grades to difficulties with
+:data:`GRADE_TO_DIFFICULTY`.
 """
 
 from __future__ import annotations
 
 from thermomilp.logic.domains import full_domains, is_decided, line_tables
 from thermomilp.logic.intervals import propagate
+from thermomilp.logic.pairs import pair_fixpoint
 from thermomilp.logic.probing import probe_fixpoint
 from thermomilp.puzzle import Puzzle
 
-GRADES = ("intervals", "probing", "search")
-GRADE_TO_DIFFICULTY = {"intervals": "easy", "probing": "medium", "search": "hard"}
+GRADES = ("intervals", "probing", "pairs", "search")
+GRADE_TO_DIFFICULTY = {"intervals": "easy", "probing": "medium", "pairs": "hard",
+                       "search": "hard"}
 
 
 def grade(puzzle: Puzzle) -> str:
@@ -25,4 +29,6 @@ def grade(puzzle: Puzzle) -> str:
         return "intervals"
     if not probe_fixpoint(tables, dom) or is_decided(dom):
         return "probing"
+    if not pair_fixpoint(tables, dom) or is_decided(dom):
+        return "pairs"
     return "search"

@@ -235,7 +235,8 @@ class Api:
 
         puzzle = puzzle_from(payload)
         marks = marks_from(payload, puzzle)
-        hint = next_hint(puzzle, marks, solution=lambda: self._one_solution(puzzle))
+        hint = next_hint(puzzle, marks, solution=lambda: self._one_solution(puzzle),
+                         complete=lambda fixed: self._one_solution(puzzle, dict(fixed)))
         if hint is None:
             return {"hint": None, "message": "every cell is marked: press Check"}
         return {"hint": hint.to_json(), "message": f"{hint.rule}: {hint.message}"}

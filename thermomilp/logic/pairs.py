@@ -1,0 +1,102 @@
+"""Pair probing: the step between probing and search.
+
+Single probing (``probing.py``) assumes one level of one vessel and lets
+interval propagation look for a contradiction. When that is stuck, **pair
+probing** looks one step further, but only along pairs that can interact:
+
+    assume ``v = a`` and propagate; then, for a *partner* vessel ``w`` --
+    one sharing a clued line with ``v`` or one whose domain the assumption
+    shrank -- assume each level ``b`` still open for ``w`` and propagate
+    again. If **every** level of ``w`` breaks some line, ``w`` could stand
+    nowhere, so ``v = a`` is impossible and ``a`` is erased.
+
+That is a refutation by the pairs ``(v = a, w = b)`` for all ``b``: a chain a
+person can follow ("if thermometer 7 stood at level 2, thermometer 3 could
+stand at no level: level 0 breaks row 2, level 1 breaks column 4"). Each
+erasure is sound (every completion of ``v = a`` puts ``w`` at some level,
+and each of them contradicts), and the test is monotone, so the fixpoint
+does not depend on the order.
+
+Cost: pairs are quadratic, so partners are restricted to vessels sharing a
+line with ``v`` or changed by ``v = a``, and pair probing runs only after
+single probing is stuck; after every erasure the cheap rules run again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from thermomilp.logic.domains import Domains, LineTables, levels_in
+from thermomilp.logic.intervals import OK, propagate, propagate_conflict
+from thermomilp.logic.probing import probe_fixpoint
+
+
+@dataclass(frozen=True)
+class PairRefutation:
+    """Why ``vessel = level`` is impossible: ``partner`` breaks at every level.
+
+    ``breaks`` lists, per level ``b`` of the partner left open after
+    ``vessel = level`` propagated, the clued line (number, as in
+    :class:`LineTables`) that ``partner = b`` breaks.
+    """
+
+    vessel: int
+    level: int
+    partner: int
+    breaks: tuple[tuple[int, int], ...]
+
+
+def partners(tables: LineTables, dom: Domains, trial: Domains, v: int) -> list[int]:
+    """Open vessels that can interact with ``v``: on a line with it, or shrunk by it."""
+    near = {w for line in tables.vessel_lines[v] for w in tables.line_vessels[line]}
+    near.update(w for w in range(len(dom)) if trial[w] != dom[w])
+    near.discard(v)
+    return sorted(w for w in near if trial[w] & (trial[w] - 1))
+
+
+def pair_refutation(tables: LineTables, dom: Domains, v: int, level: int
+                    ) -> PairRefutation | None:
+    """A partner with no level left once ``v = level`` holds, or None.
+
+    Assumes single probing is stuck (``v = level`` alone propagates fine); if
+    it does not, the refutation has no partner (``partner = -1``).
+    """
+    trial = dom.copy()
+    trial[v] = 1 << level
+    broken = propagate_conflict(tables, trial, tables.vessel_lines[v])
+    if broken != OK:
+        return PairRefutation(v, level, -1, ((level, broken),))
+    for w in partners(tables, dom, trial, v):
+        breaks = []
+        for b in levels_in(trial[w]):
+            inner = trial.copy()
+            inner[w] = 1 << b
+            line = propagate_conflict(tables, inner, tables.vessel_lines[w])
+            if line == OK:
+                break
+            breaks.append((b, line))
+        else:
+            return PairRefutation(v, level, w, tuple(breaks))
+    return None
+
+
+def pair_fixpoint(tables: LineTables, dom: Domains) -> bool:
+    """Intervals, probing and pair probing to a fixpoint, in place; False if no solution."""
+    if not probe_fixpoint(tables, dom):
+        return False
+    progress = True
+    while progress:
+        progress = False
+        for v in range(len(dom)):
+            m = dom[v]
+            if not m & (m - 1):
+                continue
+            for level in levels_in(m):
+                if pair_refutation(tables, dom, v, level) is not None:
+                    dom[v] &= ~(1 << level)
+            if dom[v] != m:
+                progress = True
+                if (not dom[v] or not propagate(tables, dom, tables.vessel_lines[v])
+                        or not probe_fixpoint(tables, dom)):
+                    return False
+    return True
