@@ -8,7 +8,7 @@
 ```
 
 Optional keys: ``name``, ``source``, ``solution`` (rows of ``#``/``.``),
-``grade`` (``intervals``, ``probing`` or ``search``: the logic grade a
+``grade`` (``intervals``, ``probing``, ``pairs`` or ``search``: the logic grade a
 generator recorded).
 """
 

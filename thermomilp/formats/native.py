@@ -15,8 +15,8 @@ solution
 
 * a header line: the puzzle type, then optionally the size ``HxW``;
 * optional ``key: value`` lines (``name``, ``source``, ``grade`` -- the logic
-  grade a generator recorded: ``intervals``, ``probing`` or ``search``); lines starting with
-  ``#`` before the grid are comments;
+  grade a generator recorded: ``intervals``, ``probing``, ``pairs`` or
+  ``search``); lines starting with ``#`` before the grid are comments;
 * one line of column clues, then one line per row: its clue, then one token
   per cell. ``?`` or ``-`` is a missing clue.
 * Thermometers: a cell's token says where the mercury goes next -- ``>``

@@ -49,7 +49,7 @@ class GenerationError(ThermomilpError):
 @dataclass(frozen=True)
 class Generated:
     puzzle: Puzzle            # clues, thermometers, solution and grade
-    grade: str                # intervals / probing / search
+    grade: str                # intervals / probing / pairs / search
     difficulty: str           # easy / medium / hard
     strategy: str
     seed: str
