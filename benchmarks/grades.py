@@ -7,13 +7,17 @@ probing (``thermomilp.logic.pairs``), or does it need search? Boards:
   validation corpus (``../shared/corpus/janko-6x6``, read only, never copied);
 * ``--boards`` unique Thermometers boards per size made by the write-up's
   recipe (``benchmarks/stats.py``: random partition, levels rerolled until
-  unique; uniqueness by two verified grids from the counter, else the MILP).
+  unique; uniqueness by two verified grids from the counter, else the MILP);
+* ``--hard`` boards per size from ``thermomilp generate --difficulty hard``
+  (``generate_thermometers``, seed 2026, boards 0..N-1): unique boards single
+  probing cannot finish -- the hardest we can make.
 
 "before" is the grade without pair probing (search = not finished by
 probing), "after" the grade with it. Times are per board for the pair rule
 on the boards that reach it.
 
-Usage:  PYTHONPATH=. python benchmarks/grades.py [--boards 100] [--sizes 10 12]
+Usage:  PYTHONPATH=. python benchmarks/grades.py [--boards 100] [--sizes 10 12 15]
+        [--hard 30] [--hard-sizes 10 12 15]
 """
 
 from __future__ import annotations
@@ -74,6 +78,8 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="*", default=[10, 12])
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--max-length", type=int, default=7)
+    ap.add_argument("--hard", type=int, default=0)
+    ap.add_argument("--hard-sizes", type=int, nargs="*", default=[10, 12, 15])
     args = ap.parse_args()
     print("| boards | intervals | probing | pairs | search | pair rule, mean per board |")
     print("|---|---|---|---|---|---|")
@@ -87,6 +93,12 @@ def main() -> None:
         boards = [roll_until_unique(size, rng, max_length=args.max_length)
                   for _ in range(args.boards)]
         table(f"generated {size}×{size}", boards)
+    from thermomilp.generate.thermometers_gen import generate_thermometers
+
+    for size in args.hard_sizes if args.hard else ():
+        boards = [generate_thermometers(size, size, args.seed, index=i, difficulty="hard").puzzle
+                  for i in range(args.hard)]
+        table(f"generate --difficulty hard {size}×{size}", boards)
 
 
 if __name__ == "__main__":

@@ -221,37 +221,104 @@ def test_aquarium_in_the_browser(browser, site, shots):
     play(browser, "aquarium", shots)
 
 
-def test_gravity_hint_on_a_bundled_aquarium(browser, site, shots):
+def open_instance(driver, prefix: str) -> None:
+    """Load the first bundled instance whose id starts with ``prefix`` (the page is open)."""
     from selenium.webdriver.support.ui import Select
 
-    browser.get(site + "/")
-    wait(browser, lambda d: d.execute_script(
+    wait(driver, lambda d: d.execute_script(
         "return document.querySelectorAll('#instance option').length") > 0)
     ids = [o.get_attribute("value") for o in
-           by_id(browser, "instance").find_elements("css selector", "option")]
-    aquariums = [i for i in ids if i.startswith("aquarium/")]
-    if not aquariums:
-        pytest.skip("no bundled aquarium instances in this build")
-    Select(by_id(browser, "instance")).select_by_value(aquariums[0])
-    press(browser, "load")
-    wait(browser, lambda d: by_id(d, "title").text.find("aquarium") >= 0)
+           by_id(driver, "instance").find_elements("css selector", "option")]
+    chosen = [i for i in ids if i.startswith(prefix)]
+    if not chosen:
+        pytest.skip(f"no bundled instance {prefix}* in this build")
+    Select(by_id(driver, "instance")).select_by_value(chosen[0])
+    press(driver, "load")
+    wait(driver, lambda d: prefix.split("/")[0] in by_id(d, "title").text)
+
+
+def click_cell(driver, cell, times: int = 1) -> None:
+    for _ in range(times):  # each click redraws the board: find the cell again
+        next(e for e in cells(driver)
+             if (int(e.get_attribute("data-r")), int(e.get_attribute("data-c"))) == cell).click()
+
+
+def ask_hint(driver) -> tuple[str, dict]:
+    press(driver, "hint")
+    wait(driver, lambda d: by_id(d, "rule").text)
+    return by_id(driver, "rule").text.removeprefix("Rule: "), \
+        driver.execute_script("return state.hint || null") or {}
+
+
+def wrong_highlights(driver) -> set[tuple[int, int]]:
+    """Cells drawn with the mistake highlight (a rect.mark-wrong over the cell)."""
+    from selenium.webdriver.common.by import By
+
+    found = set()
+    for rect in driver.find_elements(By.CSS_SELECTOR, "#board rect.mark-wrong"):
+        x, y = float(rect.get_attribute("x")), float(rect.get_attribute("y"))
+        found.add((round((y - 30 - 2) / 44), round((x - 34 - 2) / 44)))
+    return found
+
+
+def test_a_wrong_mark_is_named_before_any_deduction(browser, site, shots):
+    browser.get(site + "/")
+    open_instance(browser, "thermometers/t03_6x6")
     puzzle = current_puzzle(browser)
-    # Water in the top row of a tank at least two rows deep: gravity fills the rows below.
-    tank = next(v for v in puzzle.vessels if v.depth >= 2)
+    assert puzzle.rows[3] == 0
+    click_cell(browser, (3, 0))  # filled, in a row whose clue is 0
+    rule, hint = ask_hint(browser)
+    assert rule == "mistake"
+    assert "(3,0) is filled but row 3's clue is 0" in by_id(browser, "message").text
+    assert hint == {}  # nothing to apply: no deduction from a wrong mark
+    assert by_id(browser, "apply").get_attribute("disabled")
+    assert wrong_highlights(browser) == {(3, 0)}
+    browser.save_screenshot(str(shots / "mistake-rule.png"))
+    # a mark that breaks no rule yet but disagrees with the unique solution
+    from thermomilp.logic.mistakes import line_mistake, vessel_mistake
+    from thermomilp.logic.search import search_solutions
+
+    (solution,) = list(search_solutions(puzzle, "probing", 2))
+    click_cell(browser, (3, 0), 2)  # back to unknown
+    cell = next((r, c) for r in range(6) for c in range(6) if solution[r][c] == "#"
+                and not (vessel_mistake(puzzle, {(r, c): 0}) or line_mistake(puzzle, {(r, c): 0})))
+    click_cell(browser, cell, 2)  # empty
+    rule, hint = ask_hint(browser)
+    assert rule == "mistake"
+    assert f"({cell[0]},{cell[1]}) is marked empty but the solution fills it" in \
+        by_id(browser, "message").text
+    assert wrong_highlights(browser) == {cell}
+
+
+def test_gravity_hint_on_a_bundled_aquarium(browser, site, shots):
+    from thermomilp.logic.search import search_solutions
+
+    browser.get(site + "/")
+    open_instance(browser, "aquarium/")
+    puzzle = current_puzzle(browser)
+    (solution,) = list(search_solutions(puzzle, "probing", 2))
+    # Water in the top row of a tank the solution fills to the top: gravity fills the rows below.
+    tank = next(v for v in puzzle.vessels if v.depth >= 2
+                and all(solution[r][c] == "#" for r, c in v.cells))
     r, c = tank.layers[-1][0]
-    target = next(e for e in cells(browser)
-                  if (int(e.get_attribute("data-r")), int(e.get_attribute("data-c"))) == (r, c))
-    target.click()
-    press(browser, "hint")
-    wait(browser, lambda d: by_id(d, "rule").text)
-    rule = by_id(browser, "rule").text.removeprefix("Rule: ")
-    hint = browser.execute_script("return state.hint")
-    if rule == "gravity":
-        assert hint and all(v == "#" for v in hint["values"])
-        assert {tuple(x) for x in hint["cells"]} == {cell for layer in tank.layers[:-1]
-                                                     for cell in layer} | set(tank.layers[-1]) - {(r, c)}
-    assert rule in ("gravity", "mistake"), rule  # gravity fires first, or the mark clashes
+    click_cell(browser, (r, c))
+    rule, hint = ask_hint(browser)
+    assert rule == "gravity", rule
+    assert all(v == "#" for v in hint["values"])
+    assert {tuple(x) for x in hint["cells"]} == {cell for layer in tank.layers[:-1]
+                                                 for cell in layer} | set(tank.layers[-1]) - {(r, c)}
     browser.save_screenshot(str(shots / "aquarium-gravity.png"))
+    # The gravity hint does not trust the marks: water where the solution has air is named.
+    click_cell(browser, (r, c), 2)  # back to unknown
+    dry = next(v for v in puzzle.vessels if v.depth >= 2
+               and all(solution[r][c] == "." for r, c in v.cells))
+    wet = dry.layers[-1][0]
+    click_cell(browser, wet)
+    rule, hint = ask_hint(browser)
+    assert rule == "mistake", rule
+    assert f"({wet[0]},{wet[1]}) is marked filled but the solution leaves it empty" in \
+        by_id(browser, "message").text
+    assert wrong_highlights(browser) == {wet}
 
 
 def test_a_bad_upload_shows_an_error_and_the_page_keeps_working(browser, site, tmp_path):
