@@ -67,6 +67,42 @@ def _write_pulp(puzzle: Puzzle, fmt: str, path: str) -> None:
         prob.writeLP(path)
     else:
         prob.writeMPS(path)
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(without_pulp_dummy(text))
+
+
+PULP_DUMMY = "__dummy"
+
+
+def first_variable(text: str) -> str:
+    """The first ``x_i_j`` named in a model file."""
+    import re
+
+    found = re.search(r"\bx_\d+_\d+\b", text)
+    return found.group(0) if found else "x_0_0"
+
+
+def without_pulp_dummy(text: str) -> str:
+    """PuLP's file minus its ``__dummy`` variable (its stand-in for "no objective").
+
+    The feasibility model has an empty objective; PuLP writes it as a fixed
+    variable ``__dummy``, which means nothing to a reader. The LP objective
+    becomes ``OBJ: 0 x_0_0`` (zero, written so glpsol reads it too), the
+    dummy's bound and MPS entries go, and a ``Bounds`` section left empty
+    goes with them.
+    """
+    out: list[str] = []
+    for line in text.splitlines():
+        words = line.split()
+        if line.strip() == f"OBJ: {PULP_DUMMY}":
+            out.append(f"OBJ: 0 {first_variable(text)}")
+        elif PULP_DUMMY not in words:
+            out.append(line)
+    cleaned = [line for k, line in enumerate(out)
+               if not (line == "Bounds" and (k + 1 == len(out) or not out[k + 1].startswith(" ")))]
+    return "\n".join(cleaned) + ("\n" if text.endswith("\n") else "")
 
 
 def _write_pyomo(puzzle: Puzzle, fmt: str, path: str) -> None:
