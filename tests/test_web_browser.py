@@ -343,3 +343,58 @@ def test_a_bad_upload_shows_an_error_and_the_page_keeps_working(browser, site, t
     by_id(browser, "upload").send_keys(str(good))
     wait(browser, lambda d: "mine.json" in by_id(d, "message").text)
     assert len(cells(browser)) == 16
+
+
+def test_the_page_teaches_the_model(browser, site, shots):
+    """Model: algebra typeset offline, a clicked cell's rows lit, the LP relaxation shaded."""
+    from selenium.webdriver.common.by import By
+
+    from thermomilp.web.teach import model_rows
+
+    browser.get(site + "/")
+    open_instance(browser, "thermometers/t02_5x5")
+    puzzle = current_puzzle(browser)
+    press(browser, "model")
+    wait(browser, lambda d: "Subject To" in by_id(d, "model-text").text)
+    text = by_id(browser, "model-text").text
+    assert "__dummy" not in text
+    # the algebra is typeset by the browser (MathML), with nothing fetched from elsewhere
+    maths = browser.find_elements(By.CSS_SELECTOR, "#algebra > math")  # (4) is Aquarium's
+    assert len(maths) == 4 and all(m.size["width"] > 0 and m.size["height"] > 0 for m in maths)
+    scripts = browser.execute_script(
+        "return Array.from(document.scripts).map(s => s.src)")
+    assert all(src.startswith(site) for src in scripts), scripts
+    # clicking a cell lights exactly its rows: row, column, precedence arcs
+    rows = model_rows(puzzle)
+    for cell in ((0, 0), (2, 3)):
+        click_cell(browser, cell)
+        want = {row["name"] for row in rows
+                if any(tuple(t["cell"]) == cell for t in row["terms"])}
+        lit = {line.split(":")[0] for line in browser.execute_script(
+            "return Array.from(document.querySelectorAll('#model-text span.hl'))"
+            ".map(s => s.textContent)")}
+        assert lit == want and any(n.startswith("prec_") for n in want | {"prec_"})
+        typeset = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#cell-rows math'))"
+            ".map(m => m.getAttribute('data-row'))")
+        assert set(typeset) == want
+        assert all(m.size["height"] > 0
+                   for m in browser.find_elements(By.CSS_SELECTOR, "#cell-rows math"))
+    browser.save_screenshot(str(shots / "model-rows.png"))
+    # the LP relaxation on the board: one shaded rect per cell, fractional ones marked
+    by_id(browser, "lp-toggle").click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board rect.lp")) == 25)
+    wait(browser, idle)
+    values = [[0.0] * 5 for _ in range(5)]
+    for rect in browser.find_elements(By.CSS_SELECTOR, "#board rect.lp"):
+        r, c = int(rect.get_attribute("data-r")), int(rect.get_attribute("data-c"))
+        values[r][c] = v = float(rect.get_attribute("data-lp"))
+        assert ("lp-frac" in rect.get_attribute("class")) == (0 < v < 1)
+    assert any(0 < v < 1 for row in values for v in row)  # this board's LP is fractional
+    for row in rows:  # the values shown satisfy every row of the relaxation
+        lhs = sum(t["coef"] * values[t["cell"][0]][t["cell"][1]] for t in row["terms"])
+        assert (abs(lhs - row["rhs"]) < 1e-6 if row["sense"] == "=" else lhs <= 1e-6), row
+    assert "fractional" in by_id(browser, "message").text
+    browser.save_screenshot(str(shots / "lp-relaxation.png"))
+    by_id(browser, "lp-toggle").click()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#board rect.lp"))

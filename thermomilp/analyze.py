@@ -89,7 +89,8 @@ def level_model_size(puzzle: Puzzle) -> ModelSize:
     return ModelSize("level (L0)-(L4)", variables, constraints, nonzeros)
 
 
-def lp_relaxation(puzzle: Puzzle, decide: bool = True) -> LpRelaxation:
+def _relaxed_highs(puzzle: Puzzle):
+    """The cell formulation on a HiGHS object with every x continuous in [0, 1], solved."""
     import highspy
     import numpy as np
 
@@ -101,7 +102,29 @@ def lp_relaxation(puzzle: Puzzle, decide: bool = True) -> LpRelaxation:
     h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
                             np.full(n, highspy.HighsVarType.kContinuous))
     h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+    return h, n, h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+
+
+def relaxation_values(puzzle: Puzzle) -> tuple[tuple[float, ...], ...] | None:
+    """The LP-relaxation vertex HiGHS returns, per cell (rows of floats), or None if infeasible.
+
+    For teaching (the page shades fractional cells): a vertex, not the
+    polytope -- :func:`lp_relaxation` measures which cells the polytope fixes.
+    """
+    h, n, ok = _relaxed_highs(puzzle)
+    if not ok:
+        return None
+    x = [min(1.0, max(0.0, float(v))) for v in h.getSolution().col_value[:n]]
+    x = [0.0 if v < TOL else 1.0 if v > 1 - TOL else v for v in x]
+    W = puzzle.width
+    return tuple(tuple(x[r * W:(r + 1) * W]) for r in range(puzzle.height))
+
+
+def lp_relaxation(puzzle: Puzzle, decide: bool = True) -> LpRelaxation:
+    import numpy as np
+
+    h, n, ok = _relaxed_highs(puzzle)
+    if not ok:
         return LpRelaxation(False, cells=n)
     x = np.asarray(h.getSolution().col_value)
     objective = float(h.getInfo().objective_function_value)
