@@ -8,16 +8,19 @@ probing (``thermomilp.logic.pairs``), or does it need search? Boards:
 * ``--boards`` unique Thermometers boards per size made by the write-up's
   recipe (``benchmarks/stats.py``: random partition, levels rerolled until
   unique; uniqueness by two verified grids from the counter, else the MILP);
-* ``--hard`` boards per size from ``thermomilp generate --difficulty hard``
-  (``generate_thermometers``, seed 2026, boards 0..N-1): unique boards single
-  probing cannot finish -- the hardest we can make.
+* ``--generated`` boards per size from ``thermomilp generate`` (any grade;
+  ``generate_thermometers``, seed 2026, boards 0..N-1, repair strategy,
+  uniqueness proved by the MILP): larger boards, where single probing stalls
+  more often;
+* ``--hard`` boards per size from ``thermomilp generate --difficulty hard``:
+  unique boards single probing cannot finish -- the hardest we can make.
 
 "before" is the grade without pair probing (search = not finished by
 probing), "after" the grade with it. Times are per board for the pair rule
 on the boards that reach it.
 
 Usage:  PYTHONPATH=. python benchmarks/grades.py [--boards 100] [--sizes 10 12 15]
-        [--hard 30] [--hard-sizes 10 12 15]
+        [--generated 100] [--generated-sizes 15 20] [--hard 30] [--hard-sizes 10 12 15]
 """
 
 from __future__ import annotations
@@ -78,6 +81,8 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="*", default=[10, 12])
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--max-length", type=int, default=7)
+    ap.add_argument("--generated", type=int, default=0)
+    ap.add_argument("--generated-sizes", type=int, nargs="*", default=[15, 20])
     ap.add_argument("--hard", type=int, default=0)
     ap.add_argument("--hard-sizes", type=int, nargs="*", default=[10, 12, 15])
     args = ap.parse_args()
@@ -95,6 +100,10 @@ def main() -> None:
         table(f"generated {size}×{size}", boards)
     from thermomilp.generate.thermometers_gen import generate_thermometers
 
+    for size in args.generated_sizes if args.generated else ():
+        boards = [generate_thermometers(size, size, args.seed, index=i).puzzle
+                  for i in range(args.generated)]
+        table(f"generate {size}×{size}", boards)
     for size in args.hard_sizes if args.hard else ():
         boards = [generate_thermometers(size, size, args.seed, index=i, difficulty="hard").puzzle
                   for i in range(args.hard)]

@@ -211,55 +211,59 @@ class _Solver:
             return self._apply(Step("chained_count", new, text, line=name, vessel=who), dom)
         return None
 
-    def _probe(self, need_cells: bool) -> Step | None:
-        t = self.tables
+    def _erasures(self, refute, need_cells: bool):
+        """Each open level ``refute(v, level)`` condemns (its reason, not None), with the
+        domains after erasing it and the cells that decides; only those that decide a
+        cell when ``need_cells``."""
         for v, mask in enumerate(self.dom):
             if not mask & (mask - 1):
                 continue
             for level in levels_in(mask):
-                trial = self.dom.copy()
-                trial[v] = 1 << level
-                broken = propagate_conflict(t, trial, t.vessel_lines[v])
-                if broken == OK:
+                reason = refute(v, level)
+                if reason is None:
                     continue
                 dom = self.dom.copy()
                 dom[v] &= ~(1 << level)
                 new = self._new_cells(dom)
                 if need_cells and not new:
                     continue
-                name = _vessel_name(self.puzzle, v)
-                text = (f"if {name} stood at level {level}, propagation would break "
-                        f"{t.line_name(broken)}; so level {level} is impossible")
-                text += f": {_cells_text(new)}" if new else ""
-                return self._apply(Step("probe", new, text, line=t.line_name(broken),
-                                        vessel=name, levels_out=(level,)), dom)
+                yield v, level, reason, dom, new
+
+    def _probe(self, need_cells: bool) -> Step | None:
+        t = self.tables
+
+        def refute(v: int, level: int) -> int | None:
+            trial = self.dom.copy()
+            trial[v] = 1 << level
+            broken = propagate_conflict(t, trial, t.vessel_lines[v])
+            return None if broken == OK else broken
+
+        for v, level, broken, dom, new in self._erasures(refute, need_cells):
+            name = _vessel_name(self.puzzle, v)
+            text = (f"if {name} stood at level {level}, propagation would break "
+                    f"{t.line_name(broken)}; so level {level} is impossible")
+            text += f": {_cells_text(new)}" if new else ""
+            return self._apply(Step("probe", new, text, line=t.line_name(broken),
+                                    vessel=name, levels_out=(level,)), dom)
         return None
 
     def _pair_probe(self, need_cells: bool) -> Step | None:
         t = self.tables
-        for v, mask in enumerate(self.dom):
-            if not mask & (mask - 1):
-                continue
-            for level in levels_in(mask):
-                ref = pair_refutation(t, self.dom, v, level)
-                if ref is None or ref.partner < 0:
-                    continue
-                dom = self.dom.copy()
-                dom[v] &= ~(1 << level)
-                new = self._new_cells(dom)
-                if need_cells and not new:
-                    continue
-                name = _vessel_name(self.puzzle, v)
-                other = _vessel_name(self.puzzle, ref.partner)
-                breaks = ", ".join(f"level {b} breaks {t.line_name(line)}"
-                                   for b, line in ref.breaks)
-                text = (f"if {name} stood at level {level}, {other} could stand at no level "
-                        f"({breaks}, each after propagation); so level {level} of {name} "
-                        "is impossible")
-                text += f": {_cells_text(new)}" if new else ""
-                return self._apply(Step("pair_probe", new, text,
-                                        line=t.line_name(ref.breaks[0][1]),
-                                        vessel=f"{name}, {other}", levels_out=(level,)), dom)
+
+        def refute(v: int, level: int):
+            ref = pair_refutation(t, self.dom, v, level)
+            return ref if ref is not None and ref.partner >= 0 else None
+
+        for v, level, ref, dom, new in self._erasures(refute, need_cells):
+            name = _vessel_name(self.puzzle, v)
+            other = _vessel_name(self.puzzle, ref.partner)
+            breaks = ", ".join(f"level {b} breaks {t.line_name(line)}" for b, line in ref.breaks)
+            text = (f"if {name} stood at level {level}, {other} could stand at no level "
+                    f"({breaks}, each after propagation); so level {level} of {name} "
+                    "is impossible")
+            text += f": {_cells_text(new)}" if new else ""
+            return self._apply(Step("pair_probe", new, text, line=t.line_name(ref.breaks[0][1]),
+                                    vessel=f"{name}, {other}", levels_out=(level,)), dom)
         return None
 
     def step(self) -> Step:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from thermomilp.logic.domains import Domains, LineTables, levels_in
 from thermomilp.logic.intervals import OK, propagate, propagate_conflict
-from thermomilp.logic.probing import probe_fixpoint
+from thermomilp.logic.probing import probe_fixpoint, sweep
 
 
 @dataclass(frozen=True)
@@ -84,19 +84,6 @@ def pair_fixpoint(tables: LineTables, dom: Domains) -> bool:
     """Intervals, probing and pair probing to a fixpoint, in place; False if no solution."""
     if not probe_fixpoint(tables, dom):
         return False
-    progress = True
-    while progress:
-        progress = False
-        for v in range(len(dom)):
-            m = dom[v]
-            if not m & (m - 1):
-                continue
-            for level in levels_in(m):
-                if pair_refutation(tables, dom, v, level) is not None:
-                    dom[v] &= ~(1 << level)
-            if dom[v] != m:
-                progress = True
-                if (not dom[v] or not propagate(tables, dom, tables.vessel_lines[v])
-                        or not probe_fixpoint(tables, dom)):
-                    return False
-    return True
+    return sweep(dom, lambda v, level: pair_refutation(tables, dom, v, level) is not None,
+                 lambda v: (propagate(tables, dom, tables.vessel_lines[v])
+                            and probe_fixpoint(tables, dom)))

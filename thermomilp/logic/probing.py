@@ -13,6 +13,8 @@ much), so the order of probes does not change the fixpoint.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from thermomilp.logic.domains import Domains, LineTables, levels_in
 from thermomilp.logic.intervals import propagate
 
@@ -24,10 +26,11 @@ def refuted(tables: LineTables, dom: Domains, v: int, level: int) -> bool:
     return not propagate(tables, trial, tables.vessel_lines[v])
 
 
-def probe_fixpoint(tables: LineTables, dom: Domains) -> bool:
-    """Interval fixpoint plus probing, in place; False when the board has no solution."""
-    if not propagate(tables, dom):
-        return False
+def sweep(dom: Domains, refutes: Callable[[int, int], bool],
+          settle: Callable[[int], bool]) -> bool:
+    """Erase every open level ``refutes(v, level)`` condemns, vessel by vessel, until a
+    pass erases nothing; ``settle(v)`` propagates after ``v`` lost levels. False on a
+    contradiction (a domain emptied, or ``settle`` failed)."""
     progress = True
     while progress:
         progress = False
@@ -36,10 +39,18 @@ def probe_fixpoint(tables: LineTables, dom: Domains) -> bool:
             if not m & (m - 1):
                 continue
             for level in levels_in(m):
-                if refuted(tables, dom, v, level):
+                if refutes(v, level):
                     dom[v] &= ~(1 << level)
             if dom[v] != m:
                 progress = True
-                if not dom[v] or not propagate(tables, dom, tables.vessel_lines[v]):
+                if not dom[v] or not settle(v):
                     return False
     return True
+
+
+def probe_fixpoint(tables: LineTables, dom: Domains) -> bool:
+    """Interval fixpoint plus probing, in place; False when the board has no solution."""
+    if not propagate(tables, dom):
+        return False
+    return sweep(dom, lambda v, level: refuted(tables, dom, v, level),
+                 lambda v: propagate(tables, dom, tables.vessel_lines[v]))
