@@ -354,6 +354,11 @@ def test_the_page_teaches_the_model(browser, site, shots):
     browser.get(site + "/")
     open_instance(browser, "thermometers/t02_5x5")
     puzzle = current_puzzle(browser)
+    # every thermometer carries the label the hints use
+    labels = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#board text.vessel-label'))"
+        ".map(t => t.textContent)")
+    assert labels == [v.label for v in puzzle.vessels]
     press(browser, "model")
     wait(browser, lambda d: "Subject To" in by_id(d, "model-text").text)
     text = by_id(browser, "model-text").text

@@ -122,6 +122,7 @@ function drawBoard(container, board, marks, highlight, interactive) {
 
   if (board.kind === "thermometers") drawThermometers(svg, board, marks, cx, cy);
   else drawAquarium(svg, board, marks, x, y);
+  drawLabels(svg, board, marks, x, y, cx, cy);
 
   for (let r = 0; r < H; r++)
     for (let c = 0; c < W; c++)
@@ -173,6 +174,23 @@ function drawThermometers(svg, board, marks, cx, cy) {
             "stroke-width": CELL * 0.24 }, svg);
       }
     });
+  }
+}
+
+// Each vessel's label, the name the hints use ("thermometer 7", "tank B"): in a
+// thermometer's bulb, in the top-left corner of a tank (as in the SVG export).
+function drawLabels(svg, board, marks, x, y, cx, cy) {
+  for (const vessel of board.vessels) {
+    if (board.kind === "thermometers") {
+      const [r, c] = vessel.layers[0][0];
+      const t = el("text", { x: cx(c), y: cy(r) + 4, class: "vessel-label" +
+        (marks[r][c] === "#" ? " on-mercury" : "") }, svg);
+      t.textContent = vessel.label;
+    } else {
+      const [r, c] = vessel.layers.flat().reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
+      const t = el("text", { x: x(c) + 4, y: y(r) + 12, class: "vessel-label tank" }, svg);
+      t.textContent = vessel.label;
+    }
   }
 }
 
