@@ -5,10 +5,10 @@ interval propagation look for a contradiction. When that is stuck, **pair
 probing** looks one step further, but only along pairs that can interact:
 
     assume ``v = a`` and propagate; then, for a *partner* vessel ``w`` --
-    one sharing a clued line with ``v`` or one whose domain the assumption
-    shrank -- assume each level ``b`` still open for ``w`` and propagate
-    again. If **every** level of ``w`` breaks some line, ``w`` could stand
-    nowhere, so ``v = a`` is impossible and ``a`` is erased.
+    one whose domain the assumption shrank -- assume each level ``b`` still
+    open for ``w`` and propagate again. If **every** level of ``w`` breaks
+    some line, ``w`` could stand nowhere, so ``v = a`` is impossible and ``a``
+    is erased.
 
 That is a refutation by the pairs ``(v = a, w = b)`` for all ``b``: a chain a
 person can follow ("if thermometer 7 stood at level 2, thermometer 3 could
@@ -17,9 +17,12 @@ erasure is sound (every completion of ``v = a`` puts ``w`` at some level,
 and each of them contradicts), and the test is monotone, so the fixpoint
 does not depend on the order.
 
-Cost: pairs are quadratic, so partners are restricted to vessels sharing a
-line with ``v`` or changed by ``v = a``, and pair probing runs only after
-single probing is stuck; after every erasure the cheap rules run again.
+Cost: pairs are quadratic, so partners are restricted to the vessels that
+``v = a`` changed (a chain of lines links them to ``v``), and pair probing
+runs only after single probing is stuck; after every erasure the cheap rules
+run again. Also taking every vessel on a line with ``v`` as a partner cost
+15-30x more on planted 20x20 and 30x30 boards (one run, docs/logic.md) and
+erased one level more on one board of five, finishing none more.
 """
 
 from __future__ import annotations
@@ -46,12 +49,10 @@ class PairRefutation:
     breaks: tuple[tuple[int, int], ...]
 
 
-def partners(tables: LineTables, dom: Domains, trial: Domains, v: int) -> list[int]:
-    """Open vessels that can interact with ``v``: on a line with it, or shrunk by it."""
-    near = {w for line in tables.vessel_lines[v] for w in tables.line_vessels[line]}
-    near.update(w for w in range(len(dom)) if trial[w] != dom[w])
-    near.discard(v)
-    return sorted(w for w in near if trial[w] & (trial[w] - 1))
+def partners(dom: Domains, trial: Domains, v: int) -> list[int]:
+    """Vessels the assumption on ``v`` shrank and left open: the candidate partners."""
+    return [w for w in range(len(dom))
+            if w != v and trial[w] != dom[w] and trial[w] & (trial[w] - 1)]
 
 
 def pair_refutation(tables: LineTables, dom: Domains, v: int, level: int
@@ -66,7 +67,7 @@ def pair_refutation(tables: LineTables, dom: Domains, v: int, level: int
     broken = propagate_conflict(tables, trial, tables.vessel_lines[v])
     if broken != OK:
         return PairRefutation(v, level, -1, ((level, broken),))
-    for w in partners(tables, dom, trial, v):
+    for w in partners(dom, trial, v):
         breaks = []
         for b in levels_in(trial[w]):
             inner = trial.copy()
