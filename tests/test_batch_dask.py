@@ -90,8 +90,8 @@ def test_dask_resume_solves_only_the_rest(tmp_path, cluster):
     with open(out, "w") as handle:
         run_batch(paths[:2], BatchJob(), handle, jobs=1)
     with distributed.Client(cluster) as client, open(out, "a") as handle:
-        from thermomilp.batch import done_files
+        from thermomilp.batch import read_output
 
-        summary = run_batch(paths, BatchJob(), handle, dask=client, skip=done_files(str(out)))
+        summary = run_batch(paths, BatchJob(), handle, dask=client, previous=read_output(str(out)))
     assert summary.skipped == 2 and len(summary.records) == 4
     assert sorted(r["file"] for r in read_jsonl(out)) == sorted(paths)

@@ -95,7 +95,7 @@ def test_every_page_is_in_the_nav():
 def test_teaching_pages_have_their_examples_tested():
     kit = ["index.md", "tutorial.md", "formulation.md", "aquarium-model.md", "uniqueness.md",
            "lp-relaxation.md", "infeasibility.md", "models.md", "analysis.md", "cli.md",
-           "formats.md", "course/exercise.md"]
+           "formats.md", "course/exercise.md", "course/instructor.md", "course/grader.md"]
     assert [k for k in kit if (DOCS / k).is_file() and DOCS / k not in PAGES] == []
     assert all((DOCS / k).is_file() for k in kit)
 
@@ -171,3 +171,66 @@ def test_puzzle_examples_load(page):
         for doc in (block.split("\n\n") if block.lstrip().startswith("{") else [block]):
             if doc.strip():
                 loads(doc)
+
+
+def _table_cells(row: str) -> int:
+    """Cells of a Markdown table row as the tables extension splits it: on every ``|``
+    that is not escaped and not inside a code span (``$...$`` math does NOT protect it)."""
+    cells, in_code, escaped = 1, False, False
+    body = row.strip()
+    body = body[1:] if body.startswith("|") else body
+    body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
+    for ch in body:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == "`":
+            in_code = not in_code
+        elif ch == "|" and not in_code:
+            cells += 1
+    return cells
+
+
+def _tables(text: str):
+    """(line number, header, rows) of every pipe table outside fenced code."""
+    lines = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text).splitlines()
+    k = 0
+    while k + 1 < len(lines):
+        if lines[k].lstrip().startswith("|") and re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", lines[k + 1]) \
+                and "-" in lines[k + 1]:
+            start, header, body = k + 1, lines[k], []
+            k += 2
+            while k < len(lines) and lines[k].lstrip().startswith("|"):
+                body.append((k + 1, lines[k]))
+                k += 1
+            yield start, header, body
+        else:
+            k += 1
+
+
+@pytest.mark.parametrize("page", ALL_PAGES, ids=page_id)
+def test_table_rows_have_as_many_cells_as_their_header(page):
+    bad = []
+    for start, header, body in _tables(page.read_text(encoding="utf-8")):
+        want = _table_cells(header)
+        bad += [f"{page_id(page)}:{n}: {_table_cells(row)} cells, header has {want}: {row}"
+                for n, row in body if _table_cells(row) != want]
+    assert bad == [], "a | inside $...$ splits a table cell; write \\lvert ... \\rvert"
+
+
+def test_the_table_check_sees_a_bar_inside_math():
+    assert _table_cells("| constraints | clues $+ |A|$ | x |") == 5
+    assert _table_cells("| constraints | clues $+ \\lvert A\\rvert$ | `a|b` |") == 3
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.parent.name == "course"], ids=page_id)
+def test_course_code_blocks_run_alone(page, scratch):
+    """A student copies one block at a time: each runs in a fresh namespace."""
+    for k, code in enumerate(blocks(page, "python")):
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(code, f"{page_id(page)}[python block {k}]", "exec"),
+                     {"__name__": "__docs__"})
+        except Exception as exc:
+            raise AssertionError(f"{page_id(page)} python block {k} fails alone: {exc!r}") from exc

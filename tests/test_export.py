@@ -76,23 +76,3 @@ def test_cli_export_writes_a_file(tmp_path):
     assert main(["export", str(T01), "--to", "mps", "--backend", "highs", "-o", str(out)]) == 0
     assert "ROWS" in out.read_text()
 
-
-@pytest.mark.parametrize("fmt", ["lp", "mps"])
-def test_pulp_files_carry_no_dummy_variable_and_glpsol_reads_them(fmt, tmp_path):
-    import shutil
-    import subprocess
-
-    puzzle = load(T04)
-    text = export(puzzle, fmt, "pulp")
-    assert "__dummy" not in text
-    if fmt == "lp":
-        assert "OBJ: 0 x_" in text  # the zero objective, written out
-    path = tmp_path / f"m.{fmt}"
-    path.write_text(text)
-    grid = solve_file(path, puzzle)
-    assert grid is not None and grid == solve(puzzle).grid
-    if shutil.which("glpsol"):
-        flag = "--lp" if fmt == "lp" else "--freemps"
-        run = subprocess.run(["glpsol", flag, str(path)], capture_output=True, text=True,
-                             timeout=60)
-        assert "INTEGER OPTIMAL" in run.stdout, run.stdout

@@ -11,7 +11,7 @@ from conftest import ROOT
 LAYERS = {
     "errors": 0, "version": 0, "puzzle": 1, "verify": 1, "formats": 2, "logic": 2, "config": 2,
     "model": 3, "backends": 4, "solve": 5, "swap": 5, "conflict": 5, "generate": 6, "render": 2, "svg": 2,
-    "export": 6, "analyze": 6, "grade": 6, "batch": 7, "web": 7, "cli": 8, "__main__": 9,
+    "export": 6, "analyze": 6, "teach": 6, "batch": 7, "web": 7, "cli": 8, "__main__": 9,
     "__init__": 9,
 }
 HEAVY = ("pulp", "pyomo", "highspy", "ortools", "dask", "distributed", "pyscipopt")

@@ -21,16 +21,17 @@ LIMIT = 30
 def level_solutions_pulp(puzzle) -> set:
     import pulp
 
+    from thermomilp.backends.pulp_backend import read_status
     from thermomilp.model.level_pulp import add_level_nogood, build_level_pulp, levels_of
 
     new_highs()  # keep the HiGHS banner off stdout
     prob, z, _ = build_level_pulp(puzzle)
     found = set()
     while len(found) < LIMIT:
-        prob.solve(pulp.HiGHS(msg=False))
-        if pulp.LpStatus[prob.status] == "Infeasible":
+        word, _ = read_status(prob.solve(pulp.HiGHS(msg=False)), prob)  # PuLP 3 and 4
+        if word == "infeasible":
             return found
-        assert pulp.LpStatus[prob.status] == "Optimal"
+        assert word == "optimal"
         levels = levels_of(puzzle, z)
         found.add(grid_from_levels(puzzle, levels))
         add_level_nogood(prob, z, levels, f"nogood_{len(found)}")

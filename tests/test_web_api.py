@@ -505,7 +505,7 @@ def test_model_rows_are_the_rows_of_the_lp_file(client):
         board = client.api("load", {"instance": ident})["board"]
         model = client.api("model", {"puzzle": board["puzzle"]})
         assert "__dummy" not in model["text"]
-        in_file = set(re.findall(r"^(\w+):", model["text"], re.M)) - {"OBJ"}
+        in_file = set(re.findall(r"^(\w+):", model["text"], re.M)) - {"obj", "OBJ"}
         assert {row["name"] for row in model["rows"]} == in_file
         # a row's terms are the variables its LP line names, with the same right-hand side
         for row in model["rows"]:

@@ -349,7 +349,7 @@ def test_the_page_teaches_the_model(browser, site, shots):
     """Model: algebra typeset offline, a clicked cell's rows lit, the LP relaxation shaded."""
     from selenium.webdriver.common.by import By
 
-    from thermomilp.web.teach import model_rows
+    from thermomilp.web.modelview import model_rows
 
     browser.get(site + "/")
     open_instance(browser, "thermometers/t02_5x5")

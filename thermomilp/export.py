@@ -1,9 +1,12 @@
 """Exports of a puzzle's model: LP, MPS, GMPL/AMPL ``.dat`` and LaTeX.
 
-* ``lp`` / ``mps``: the cell formulation (0)-(4) of docs/formulation.md as
-  built by one modelling layer (``pulp``, ``pyomo`` or ``highs``), written by
-  that layer's own writer with readable names (``x_3_1``, ``row_3``,
-  ``prec_2_1_2_0``, ``tie_4_1_4_0``).
+* ``lp`` / ``mps``: a formulation of docs/formulation.md (``cell`` (0)-(4),
+  ``compact`` (0')-(3') or ``level`` (L0)-(L4)) as built by one modelling
+  layer (``pulp``, ``pyomo`` or ``highs``), read back row by row and written
+  by ``model/lpfile.py`` with the names of the docs (``x_3_1``, ``row_3``,
+  ``prec_2_1_2_0``, ``tie_4_1_4_0``) and none of the writers' artefacts
+  (PuLP's ``__dummy``, Pyomo's ``c_e_...`` and ``ONE_VAR_CONSTANT``).
+  tests/golden/ holds the file of one board per formulation and layer.
 * ``dat``: the data section for ``models/thermometers.mod`` (Thermometers)
   or ``models/aquarium.mod`` (Aquarium), readable by ``glpsol`` and by
   Pyomo's ``DataPortal`` (``models/thermometers_abstract.py``).
@@ -13,10 +16,6 @@
 """
 
 from __future__ import annotations
-
-import os
-import tempfile
-from typing import Callable
 
 from thermomilp.errors import ThermomilpError
 from thermomilp.model.formulation import formulate
@@ -30,103 +29,145 @@ class ExportError(ThermomilpError):
     """An export that cannot be made (unknown target, board too large, ...)."""
 
 
-def export(puzzle: Puzzle, to: str, backend: str = "pulp") -> str:
-    """The text of ``puzzle`` exported to ``to`` (one of :data:`TARGETS`)."""
+def export(puzzle: Puzzle, to: str, backend: str = "pulp", formulation: str = "cell") -> str:
+    """The text of ``puzzle`` exported to ``to`` (one of :data:`TARGETS`); ``backend``
+    and ``formulation`` choose the model an LP / MPS file holds."""
     if to == "dat":
         return to_dat(puzzle)
     if to == "latex":
         return to_latex(puzzle)
     if to in ("lp", "mps"):
-        return model_file(puzzle, to, backend)
+        return model_file(puzzle, to, backend, formulation)
     raise ExportError(f"unknown export target {to!r}; choose one of {', '.join(TARGETS)}")
 
 
 # --------------------------------------------------------------------------
-# LP / MPS through each modelling layer's own writer
+# LP / MPS: each modelling layer builds, model.lpfile writes
 # --------------------------------------------------------------------------
 
-
-def model_file(puzzle: Puzzle, fmt: str, backend: str = "pulp") -> str:
-    """The cell model in LP or MPS format, written by ``backend``'s writer."""
-    writers: dict[str, Callable[[Puzzle, str, str], None]] = {
-        "pulp": _write_pulp, "pyomo": _write_pyomo, "highs": _write_highs}
-    if backend not in writers:
-        raise ExportError(f"unknown backend {backend!r}; choose one of {', '.join(writers)}")
-    with tempfile.TemporaryDirectory(prefix="thermomilp-export-") as tmp:
-        path = os.path.join(tmp, f"model.{fmt}")
-        writers[backend](puzzle, fmt, path)
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+FORMULATIONS = ("cell", "compact", "level")
+LAYERS = {"pulp": "PuLP", "pyomo": "Pyomo", "highs": "highspy"}
 
 
-def _write_pulp(puzzle: Puzzle, fmt: str, path: str) -> None:
+def model_file(puzzle: Puzzle, fmt: str, backend: str = "pulp", formulation: str = "cell") -> str:
+    """The model in LP or MPS format: built by ``backend``, written with the names of
+    docs/formulation.md and none of the layer writers' artefacts (model/lpfile.py)."""
+    from thermomilp.model import lpfile
+
+    model = linear_model(puzzle, backend, formulation)
+    return lpfile.to_lp(model) if fmt == "lp" else lpfile.to_mps(model)
+
+
+def linear_model(puzzle: Puzzle, backend: str = "pulp", formulation: str = "cell"):
+    """The model ``backend`` builds for ``formulation``, read back as an lpfile.LinearModel."""
+    if backend not in LAYERS:
+        raise ExportError(f"unknown backend {backend!r}; choose one of {', '.join(LAYERS)}")
+    if formulation not in FORMULATIONS:
+        raise ExportError(f"unknown formulation {formulation!r}; "
+                          f"choose one of {', '.join(FORMULATIONS)}")
+    if formulation == "level" and backend == "highs":
+        raise ExportError("the level formulation is built in PuLP and Pyomo only "
+                          "(model/level_pulp.py, model/level_pyomo.py); use --backend pulp or pyomo")
+    title = (f"{puzzle.name or puzzle.kind}: the {formulation} formulation of "
+             f"docs/formulation.md, built with {_layer_version(backend)}")
+    return _READERS[formulation, backend](puzzle, title)
+
+
+def _layer_version(backend: str) -> str:
+    if backend == "pulp":
+        import pulp
+
+        return f"PuLP {pulp.__version__}"
+    if backend == "pyomo":
+        import pyomo.version
+
+        return f"Pyomo {pyomo.version.version}"
+    import importlib.metadata
+
+    return f"highspy {importlib.metadata.version('highspy')}"
+
+
+def _cell_pulp(puzzle: Puzzle, title: str):
+    from thermomilp.model.lpfile import from_pulp
     from thermomilp.model.pulp_model import build_pulp
 
-    prob, _ = build_pulp(formulate(puzzle), name=_model_name(puzzle))
-    if fmt == "lp":
-        prob.writeLP(path)
-    else:
-        prob.writeMPS(path)
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(without_pulp_dummy(text))
+    form = formulate(puzzle)
+    prob, x = build_pulp(form, name=_model_name(puzzle))
+    return from_pulp(prob, [x[cell] for cell in form.cells], title)
 
 
-PULP_DUMMY = "__dummy"
-
-
-def first_variable(text: str) -> str:
-    """The first ``x_i_j`` named in a model file."""
-    import re
-
-    found = re.search(r"\bx_\d+_\d+\b", text)
-    return found.group(0) if found else "x_0_0"
-
-
-def without_pulp_dummy(text: str) -> str:
-    """PuLP's file minus its ``__dummy`` variable (its stand-in for "no objective").
-
-    The feasibility model has an empty objective; PuLP writes it as a fixed
-    variable ``__dummy``, which means nothing to a reader. The LP objective
-    becomes ``OBJ: 0 x_0_0`` (zero, written so glpsol reads it too), the
-    dummy's bound and MPS entries go, and a ``Bounds`` section left empty
-    goes with them.
-    """
-    out: list[str] = []
-    for line in text.splitlines():
-        words = line.split()
-        if line.strip() == f"OBJ: {PULP_DUMMY}":
-            out.append(f"OBJ: 0 {first_variable(text)}")
-        elif PULP_DUMMY not in words:
-            out.append(line)
-    cleaned = [line for k, line in enumerate(out)
-               if not (line == "Bounds" and (k + 1 == len(out) or not out[k + 1].startswith(" ")))]
-    return "\n".join(cleaned) + ("\n" if text.endswith("\n") else "")
-
-
-def _write_pyomo(puzzle: Puzzle, fmt: str, path: str) -> None:
+def _cell_pyomo(puzzle: Puzzle, title: str):
+    from thermomilp.model.lpfile import from_pyomo
     from thermomilp.model.pyomo_model import build_pyomo
 
-    import logging
-
-    model = build_pyomo(formulate(puzzle))
-    model.del_component(model.nogood)  # empty; some writers dislike an empty list
-    # Pyomo warns that the feasibility model's objective is a constant; that is the point.
-    quiet = logging.getLogger("pyomo")
-    level = quiet.level
-    quiet.setLevel(logging.ERROR)
-    try:
-        model.write(path, io_options={"symbolic_solver_labels": True})
-    finally:
-        quiet.setLevel(level)
+    form = formulate(puzzle)
+    m = build_pyomo(form)
+    return from_pyomo(m, [(f"x_{i}_{j}", m.x[i, j]) for i, j in form.cells], title)
 
 
-def _write_highs(puzzle: Puzzle, fmt: str, path: str) -> None:
+def _cell_highs(puzzle: Puzzle, title: str):
     from thermomilp.model.highs_model import build_highs
+    from thermomilp.model.lpfile import from_highs
 
-    h = build_highs(formulate(puzzle), names=True)
-    h.writeModel(path)
+    return from_highs(build_highs(formulate(puzzle), names=True), title)
+
+
+def _compact_pulp(puzzle: Puzzle, title: str):
+    from thermomilp.model.compact import compact_from
+    from thermomilp.model.lpfile import from_pulp
+    from thermomilp.model.pulp_model import build_pulp_compact
+
+    form = compact_from(formulate(puzzle))
+    prob, y = build_pulp_compact(form, name=_model_name(puzzle))
+    return from_pulp(prob, [y[k] for k in range(form.n_vars)], title)
+
+
+def _compact_pyomo(puzzle: Puzzle, title: str):
+    from thermomilp.model.compact import compact_from
+    from thermomilp.model.lpfile import from_pyomo
+    from thermomilp.model.pyomo_model import build_pyomo_compact
+
+    form = compact_from(formulate(puzzle))
+    m = build_pyomo_compact(form)
+
+    def row_name(con) -> str:  # prec[u, l] names its layers as the variables do
+        if con.parent_component().local_name == "prec":
+            u, l = con.index()
+            return f"prec_{form.var_name(u)}_{form.var_name(l)}"
+        return f"{con.parent_component().local_name}_{con.index()}"
+
+    return from_pyomo(m, [(form.var_name(k), m.y[k]) for k in range(form.n_vars)], title,
+                      row_name)
+
+
+def _compact_highs(puzzle: Puzzle, title: str):
+    from thermomilp.model.compact import compact_from
+    from thermomilp.model.highs_model import build_highs_compact
+    from thermomilp.model.lpfile import from_highs
+
+    return from_highs(build_highs_compact(compact_from(formulate(puzzle)), names=True), title)
+
+
+def _level_pulp(puzzle: Puzzle, title: str):
+    from thermomilp.model.level_pulp import build_level_pulp
+    from thermomilp.model.lpfile import from_pulp
+
+    prob, z, _ = build_level_pulp(puzzle, name=_model_name(puzzle))
+    return from_pulp(prob, list(z.values()), title)
+
+
+def _level_pyomo(puzzle: Puzzle, title: str):
+    from thermomilp.model.level_pyomo import build_level_pyomo
+    from thermomilp.model.lpfile import from_pyomo
+
+    m = build_level_pyomo(puzzle)
+    return from_pyomo(m, [(f"z_{v}_{k}", m.z[v, k]) for v, k in m.VK], title)
+
+
+_READERS = {("cell", "pulp"): _cell_pulp, ("cell", "pyomo"): _cell_pyomo,
+            ("cell", "highs"): _cell_highs, ("compact", "pulp"): _compact_pulp,
+            ("compact", "pyomo"): _compact_pyomo, ("compact", "highs"): _compact_highs,
+            ("level", "pulp"): _level_pulp, ("level", "pyomo"): _level_pyomo}
 
 
 def _model_name(puzzle: Puzzle) -> str:

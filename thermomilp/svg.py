@@ -181,5 +181,5 @@ def svg_path_for(target: str, source: str, several: bool) -> str:
 
 
 def write_svg(target: str, puzzle: Puzzle, grid: Sequence[str] | None) -> None:
-    with open(target, "w", encoding="utf-8") as handle:
-        handle.write(board_svg(puzzle, grid))
+    with open(target, "w", encoding="utf-8", errors="backslashreplace") as handle:
+        handle.write(board_svg(puzzle, grid))  # a lone surrogate in a name: escaped

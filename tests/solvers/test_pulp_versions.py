@@ -106,3 +106,24 @@ def test_pulp_read_status_pulp4_shape():
     assert read_status(Stats(Status.Infeasible, False), None) == ("infeasible", False)
     assert read_status(Stats(Status.TimeLimit, True), None) == ("timeout", True)
     assert read_status(Stats(Status.NotSolved, False), None) == ("NotSolved", False)
+
+
+def test_infeasible_said_at_the_time_limit_is_a_timeout(monkeypatch):
+    """CBC stopped by its clock once said "Infeasible" on a feasible board (under load):
+    a verdict that arrives at the limit is a timeout; one well inside it stands."""
+    import time
+
+    from thermomilp.backends import pulp_backend
+    from thermomilp.solve import solve
+
+    use_pair("pulp", "cbc")
+    assert solve(board("t08_4x4_no_solution.txt"), "pulp", "cbc",
+                 time_limit=60).status == "infeasible"
+
+    def late_infeasible(self, solver):
+        time.sleep(0.5)
+        return "infeasible", False
+
+    monkeypatch.setattr(pulp_backend.PulpSession, "_run", late_infeasible)
+    result = solve(board("t03_6x6.txt"), "pulp", "cbc", time_limit=0.5)
+    assert result.status == "timeout" and "time limit" in result.error

@@ -48,6 +48,20 @@ def test_pair_counts_instances_like_brute_force(solver_pair, path):
     assert found <= brute  # every grid the pair found is a real solution
 
 
+AQUARIUM_FILES = sorted((INSTANCES / "aquarium").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", AQUARIUM_FILES, ids=lambda p: p.stem)
+def test_pair_solves_every_shipped_aquarium_board(solver_pair, path):
+    """The ties (4) are where PuLP 4 once broke (``x_a == x_b`` is a bool there):
+    every shipped tank board, no logic presolve, must be unique with its own solution.
+    (The compact model has no ties; tests/test_aquarium_agreement.py covers it.)"""
+    backend, solver = solver_pair
+    puzzle = load(path)
+    result = solve(puzzle, backend, solver, presolve="none")
+    assert (result.status, result.grid, result.error) == ("unique", puzzle.solution, None)
+
+
 @pytest.mark.parametrize("board", BOARDS, ids=lambda b: "x".join(map(str, b[:2])) + f"-s{b[2]}")
 def test_pair_counts_random_boards_like_brute_force(solver_pair, board):
     backend, solver = solver_pair

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from thermomilp.backends.base import SolverOptions
+from thermomilp.backends.matrix import INSTALL
 from thermomilp.formats import load
 from thermomilp.solve import solve
 
@@ -43,14 +44,51 @@ def test_pyomo_pair_solves_with_every_common_option_set(solver):
     assert (result.status, result.grid) == ("unique", puzzle.solution)
 
 
-def test_pass_through_names_reach_other_interfaces():
-    """A name outside the matrix goes to the layer as is (here: classes the layers ship)."""
-    puzzle = load(INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt")
+def _pulp_cbc_class() -> str:
+    """The PuLP class that reaches a CBC here by itself: COIN_CMD (a cbc on PATH,
+    PuLP 4's cbcbox) or PuLP 3's PULP_CBC_CMD (its bundled binary)."""
+    import warnings
+
+    import pulp
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in ("COIN_CMD", "PULP_CBC_CMD"):
+            cls = getattr(pulp, name, None)
+            if cls is not None and cls(msg=False).available():
+                return name.lower()
+    pytest.skip("no CBC that PuLP's COIN_CMD or PULP_CBC_CMD reaches by itself; install: "
+                + INSTALL["cbc"])
+
+
+PASS_THROUGH = INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt"
+
+
+def test_pass_through_cbc_class_reaches_pulp():
+    """A name outside the matrix goes to the layer as is (here: a class PuLP ships)."""
     use_pair("pulp", "cbc")
-    assert solve(puzzle, "pulp", "coin_cmd", time_limit=60).status == "multiple"
+    name = _pulp_cbc_class()
+    assert solve(load(PASS_THROUGH), "pulp", name, time_limit=60).status == "multiple"
+
+
+def test_pass_through_glpk_class_reaches_pulp():
     use_pair("pulp", "glpk")
-    assert solve(puzzle, "pulp", "glpk_cmd", time_limit=60).status == "multiple"
-    assert solve(puzzle, "pyomo", "appsi_highs", time_limit=60).status == "multiple"
+    assert solve(load(PASS_THROUGH), "pulp", "glpk_cmd", time_limit=60).status == "multiple"
+
+
+def test_pass_through_name_reaches_pyomo():
+    assert solve(load(PASS_THROUGH), "pyomo", "appsi_highs", time_limit=60).status == "multiple"
+
+
+def test_pass_through_install_hints_name_real_commands():
+    from thermomilp.backends.matrix import pair_info
+
+    for backend in ("pulp", "pyomo"):
+        assert pair_info(backend, "coin_cmd").install == INSTALL["cbc"]
+        assert pair_info(backend, "glpk_cmd").install == "apt-get install glpk-utils"
+        assert pair_info(backend, "gurobi").install.startswith("pip install gurobipy")
+    unknown = pair_info("pulp", "no_such_engine")
+    assert not unknown.available and "pulp.listSolvers" in unknown.install
 
 
 def test_pyomo_borrows_cbc_from_the_python_layer_when_none_on_path(monkeypatch):
@@ -58,13 +96,14 @@ def test_pyomo_borrows_cbc_from_the_python_layer_when_none_on_path(monkeypatch):
     from thermomilp.backends import matrix
 
     monkeypatch.setattr(matrix.shutil, "which", lambda name, *a, **k: None)
-    matrix.cbc_executable.cache_clear()
+    matrix.cbc_probe.cache_clear()
     try:
         path = matrix.cbc_executable()
         if path is None:
-            pytest.skip("this PuLP brings no CBC of its own (PuLP 4 without pulp[cbc])")
+            pytest.skip("this PuLP brings no CBC of its own (PuLP 4 without pulp[cbc]); "
+                        "install: " + INSTALL["cbc"])
         assert "pulp" in path or "cbcbox" in path
         puzzle = load(INSTANCES / "thermometers" / "t03_6x6.txt")
         assert solve(puzzle, "pyomo", "cbc").grid == puzzle.solution
     finally:
-        matrix.cbc_executable.cache_clear()
+        matrix.cbc_probe.cache_clear()

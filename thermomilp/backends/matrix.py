@@ -12,9 +12,12 @@ that layer hands the model to. The pairs we wire and test are ``KNOWN_PAIRS``:
 Anything else a layer reaches (Gurobi, CPLEX, ...) is passed through by name
 (``--backend pulp --solver gurobi``) when that layer reports it available.
 
-Probes here are cheap -- an import, a ``which``, one ``--version`` call --
-and never solve anything, so ``thermomilp solvers`` answers in about a second.
-Each missing pair comes with the exact step that installs it.
+An engine is installed when it *solves* a two-variable model (``PROBE_LP``),
+found wherever users put it: PuLP 3's bundled CBC, the ``cbcbox`` wheel of
+``pulp[cbc]``, Debian's ``cbc`` and ``glpsol``, SCIP through PySCIPOpt.
+Versions are read from what the engine prints, for display only. Each probe
+runs once per process, so ``thermomilp solvers`` still answers in about a
+second. Each missing pair comes with the exact command that installs it.
 """
 
 from __future__ import annotations
@@ -62,22 +65,100 @@ class PairInfo:
 
 
 # Engine probes -------------------------------------------------------------
+#
+# An engine counts as installed when it solves PROBE_LP -- minimise a subject
+# to a + b = 1, a and b binary -- and reports its only optimum a = 0, b = 1.
+# No banner is parsed to decide anything: builds print what they like (the
+# cbcbox wheel says "CBC devel (git:...)", Debian's cbc "Version: 2.10.8").
+# Each probe runs once per process (lru_cache).
 
-def _run_version(argv: list[str], pattern: str) -> str | None:
-    try:
-        out = subprocess.run(argv, capture_output=True, text=True, timeout=20,
-                             stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
+PROBE_LP = """\\ thermomilp engine probe: the only optimum is a = 0, b = 1
+Minimize
+ obj: a
+Subject To
+ one: a + b = 1
+Binaries
+ a
+ b
+End
+"""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What probing one engine found: does it solve, which version it names, why not."""
+
+    works: bool
+    version: str | None = None
+    detail: str = ""
+
+
+def _solve_probe(argv_for, read_solution) -> tuple[bool, str, str]:
+    """Run an engine on PROBE_LP in a scratch folder: (solved right, its output, why not)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="thermomilp-probe-") as tmp:
+        model, solution = os.path.join(tmp, "probe.lp"), os.path.join(tmp, "probe.sol")
+        with open(model, "w", encoding="ascii") as handle:
+            handle.write(PROBE_LP)
+        try:
+            out = subprocess.run(argv_for(model, solution), capture_output=True, text=True,
+                                 timeout=30, stdin=subprocess.DEVNULL, cwd=tmp)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return False, "", f"could not run it: {exc}"
+        said = out.stdout + out.stderr
+        try:
+            with open(solution, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except OSError:
+            return False, said, f"it wrote no solution (exit code {out.returncode})"
+        if read_solution(text) != {"a": 0.0, "b": 1.0}:
+            return False, said, "it did not solve a two-variable test model correctly"
+        return True, said, ""
+
+
+def _cbc_solution(text: str) -> dict[str, float] | None:
+    """CBC's ``-solution`` file: ``Optimal - objective value 0`` then ``index name value ...``."""
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith("Optimal"):
         return None
-    match = re.search(pattern, out.stdout + out.stderr)
-    return match.group(1) if match else None
+    values = {"a": 0.0, "b": 0.0}  # CBC lists only the non-zero columns by default
+    for line in lines[1:]:
+        parts = line.split()
+        if len(parts) >= 3 and parts[1] in values:
+            values[parts[1]] = round(float(parts[2]), 6)
+    return values
+
+
+def _glpk_solution(text: str) -> dict[str, float] | None:
+    """glpsol's ``-w`` file: ``s mip ROWS COLS o OBJ`` (o = optimal), ``j COL VALUE``."""
+    values: dict[str, float] = {}
+    optimal = False
+    for line in text.splitlines():
+        parts = line.split()
+        if parts[:2] == ["s", "mip"] and len(parts) >= 5:
+            optimal = parts[4] == "o"
+        elif parts[:1] == ["j"] and len(parts) >= 3:
+            values["ab"[int(parts[1]) - 1]] = round(float(parts[2]), 6)
+    return values if optimal else None
+
+
+def _banner_version(text: str) -> str | None:
+    """The version an engine names in its output, for display only."""
+    for pattern in (r"Version:\s*(\S+)", r"CBC\s+(devel\s*\(git:[0-9a-f]+\))",
+                    r"GLPSOL[^\n]*?v?(\d+\.\d+(?:\.\d+)?)", r"GLPK[^\n]*?\s(\d+\.\d+(?:\.\d+)?)"):
+        match = re.search(pattern, text)
+        if match:
+            return match.group(1)
+    return None
 
 
 @functools.lru_cache(maxsize=None)
 def highs_version() -> str | None:
     """The highspy wheel's version (it is the HiGHS version it ships), read from
     the package metadata so that checking the default pair imports nothing:
-    a board the logic decides then never loads numpy or highspy."""
+    a board the logic decides then never loads numpy or highspy. highspy is a
+    core dependency, so it is the one engine not probed by a solve."""
     import importlib.metadata
     import importlib.util
 
@@ -93,68 +174,121 @@ def _executable(path: str | None) -> str | None:
     return path if path and os.path.isfile(path) and os.access(path, os.X_OK) else None
 
 
-@functools.lru_cache(maxsize=None)
-def cbc_executable() -> str | None:
-    """A ``cbc`` binary: on PATH (Debian coinor-cbc), else the one PuLP brings.
-
-    PuLP 3.x bundles CBC (``PULP_CBC_CMD``); PuLP 4.x finds the ``cbcbox``
-    wheel of the ``pulp[cbc]`` extra. Pyomo has no CBC of its own, so it
-    borrows whichever of these exists.
-    """
-    found = shutil.which("cbc")
-    if found:
-        return found
+def cbc_candidates() -> list[tuple[str, str]]:
+    """Every ``cbc`` binary this machine offers, as (path, where it came from), in order:
+    Debian's coinor-cbc (or any cbc) on PATH, the cbcbox wheel (``pip install
+    "thermomilp[cbc]"``, PuLP 4's ``pulp[cbc]``), the binary PuLP 3 bundles."""
+    found: list[tuple[str, str]] = []
+    on_path = shutil.which("cbc")
+    if on_path:
+        found.append((on_path, "cbc on PATH"))
     try:
-        import cbcbox  # type: ignore[import-not-found]  # pulp[cbc] on PuLP 4
+        import cbcbox  # type: ignore[import-not-found]  # the pulp[cbc] wheel
+
         path = _executable(cbcbox.cbc_bin_path())
         if path:
-            return path
+            found.append((path, "the cbcbox wheel"))
     except Exception:  # noqa: BLE001 - any failure just means "not this way"
         pass
     try:
+        import warnings
+
         import pulp
 
-        for name in ("COIN_CMD", "PULP_CBC_CMD"):
-            cls = getattr(pulp, name, None)
-            if cls is None:
-                continue
-            import warnings
-
+        bundled = getattr(pulp, "PULP_CBC_CMD", None)  # PuLP 3.x only
+        if bundled is not None:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                path = _executable(getattr(cls(msg=False), "path", None))
+                path = _executable(getattr(bundled(msg=False), "path", None))
             if path:
-                return path
+                found.append((path, "the CBC bundled with PuLP 3"))
     except Exception:  # noqa: BLE001
         pass
-    return None
+    seen: set[str] = set()
+    unique = []
+    for path, origin in found:  # Debian's cbc may also be what some wheel points to
+        if os.path.realpath(path) not in seen:
+            seen.add(os.path.realpath(path))
+            unique.append((path, origin))
+    return unique
 
 
 @functools.lru_cache(maxsize=None)
-def cbc_version() -> str | None:
-    path = cbc_executable()
-    return _run_version([path, "-quit"], r"Version:\s*(\S+)") if path else None
+def cbc_probe() -> tuple[str | None, Probe]:
+    """(the first cbc binary that solves the probe model, what probing found)."""
+    tried = []
+    for path, origin in cbc_candidates():
+        ok, said, why = _solve_probe(lambda lp, sol: [path, lp, "-solve", "-solution", sol],
+                                     _cbc_solution)
+        if ok:
+            return path, Probe(True, _banner_version(said) or "?")
+        tried.append(f"{path} ({origin}): {why}")
+    if not tried:
+        return None, Probe(False, None, "no cbc binary found (PATH, the cbcbox wheel, "
+                                        "PuLP 3's bundled CBC)")
+    return None, Probe(False, None, "no cbc binary solved the test model: " + "; ".join(tried))
+
+
+def cbc_executable() -> str | None:
+    """The ``cbc`` binary PuLP and Pyomo run: the first candidate that solves the probe.
+
+    PuLP 3.x bundles CBC; PuLP 4.x finds the ``cbcbox`` wheel of the
+    ``pulp[cbc]`` extra; Debian ships ``coinor-cbc``. Pyomo has no CBC of its
+    own, so it borrows whichever of these works.
+    """
+    return cbc_probe()[0]
 
 
 @functools.lru_cache(maxsize=None)
-def glpk_version() -> str | None:
+def glpk_probe() -> Probe:
     path = shutil.which("glpsol")
-    return _run_version([path, "--version"], r"GLPK[^\n]*?\s(\d+\.\d+(?:\.\d+)?)") if path else None
+    if path is None:
+        return Probe(False, None, "no glpsol on PATH")
+    ok, said, why = _solve_probe(lambda lp, sol: [path, "--lp", lp, "-w", sol], _glpk_solution)
+    return Probe(True, _banner_version(said) or "?") if ok else Probe(False, None,
+                                                                       f"{path}: {why}")
 
 
 @functools.lru_cache(maxsize=None)
-def scip_version() -> str | None:
+def scip_probe() -> Probe:
     try:
         import pyscipopt
     except ImportError:
-        return None
+        return Probe(False, None, "pyscipopt is not installed")
     try:
         model = pyscipopt.Model()
         model.hideOutput()
-        return (f"{model.getMajorVersion()}.{model.getMinorVersion()}."
-                f"{model.getTechVersion()} (pyscipopt {pyscipopt.__version__})")
+        a, b = model.addVar("a", vtype="B"), model.addVar("b", vtype="B")
+        model.addCons(a + b == 1)
+        model.setObjective(a, "minimize")
+        model.optimize()
+        if model.getStatus() != "optimal" or round(model.getVal(b)) != 1:
+            return Probe(False, None, "pyscipopt did not solve a two-variable test model")
+    except Exception as exc:  # noqa: BLE001 - a broken wheel is "not installed"
+        return Probe(False, None, f"pyscipopt failed on a test model: {exc}")
+    try:
+        version = (f"{model.getMajorVersion()}.{model.getMinorVersion()}."
+                   f"{model.getTechVersion()} (pyscipopt {pyscipopt.__version__})")
     except Exception:  # noqa: BLE001 - older pyscipopt without the getters
-        return f"pyscipopt {pyscipopt.__version__}"
+        version = f"pyscipopt {pyscipopt.__version__}"
+    return Probe(True, version)
+
+
+def _highs_probe() -> Probe:
+    version = highs_version()
+    return Probe(version is not None, version, "" if version else "highspy is not installed")
+
+
+def cbc_version() -> str | None:
+    return cbc_probe()[1].version
+
+
+def glpk_version() -> str | None:
+    return glpk_probe().version
+
+
+def scip_version() -> str | None:
+    return scip_probe().version
 
 
 @functools.lru_cache(maxsize=None)
@@ -177,6 +311,8 @@ def pyomo_version() -> str | None:
 
 ENGINE_VERSION = {"highs": highs_version, "cbc": cbc_version, "glpk": glpk_version,
                   "scip": scip_version}
+ENGINE_PROBE = {"highs": _highs_probe, "cbc": lambda: cbc_probe()[1], "glpk": glpk_probe,
+                "scip": scip_probe}
 LAYER_VERSION = {"pulp": pulp_version, "pyomo": pyomo_version}
 
 
@@ -188,6 +324,28 @@ def _pyomo_scip_ok() -> bool:
     return True
 
 
+# Pass-through names (PuLP class names, Pyomo SolverFactory names) -> the command
+# that installs the engine behind them; matched on the name's first word.
+PASS_THROUGH_INSTALL = {
+    "coin": INSTALL["cbc"], "pulp_cbc": INSTALL["cbc"], "cbc": INSTALL["cbc"],
+    "glpk": INSTALL["glpk"], "scip": INSTALL["scip"], "appsi_highs": INSTALL["highs"],
+    "highs": INSTALL["highs"], "highs_cmd": "pip install highsbox", "gurobi": "pip install gurobipy  (needs a Gurobi licence)",
+    "cplex": "pip install cplex  (needs a CPLEX licence for large models)",
+    "xpress": "pip install xpress", "copt": "pip install coptpy", "mosek": "pip install mosek",
+    "cylp": "pip install cylp", "cuopt": "pip install cuopt",
+}
+
+
+def pass_through_install(solver: str) -> str:
+    """The command that installs the engine behind a pass-through name, or where to look."""
+    name = solver.lower()
+    for prefix in sorted(PASS_THROUGH_INSTALL, key=len, reverse=True):
+        if name.startswith(prefix):
+            return PASS_THROUGH_INSTALL[prefix]
+    return (f"no known install command for {solver!r}; the names PuLP reaches: "
+            "python -c \"import pulp; print(pulp.listSolvers(onlyAvailable=True))\"")
+
+
 def _pass_through(backend: str, solver: str) -> PairInfo:
     """A solver outside the matrix: ask the layer whether it reaches it."""
     if backend == "pulp":
@@ -195,15 +353,13 @@ def _pass_through(backend: str, solver: str) -> PairInfo:
 
         cls = pulp_class_for(solver)
         ok = bool(cls is not None and _quiet_available(lambda: cls(msg=False).available()))
-        return PairInfo(backend, solver, ok, None,
-                        f"install {solver} and its PuLP interface (see PuLP's docs)",
+        return PairInfo(backend, solver, ok, None, pass_through_install(solver),
                         "" if ok else f"PuLP has no available solver {solver!r}")
     if backend == "pyomo":
         from thermomilp.backends.pyomo_backend import pyomo_solver_available
 
         ok = pyomo_solver_available(solver)
-        return PairInfo(backend, solver, ok, None,
-                        f"install {solver} so that Pyomo's SolverFactory({solver!r}) finds it",
+        return PairInfo(backend, solver, ok, None, pass_through_install(solver),
                         "" if ok else f"Pyomo's SolverFactory has no available solver {solver!r}")
     return PairInfo(backend, solver, False, None, None,
                     "the highs backend drives only the HiGHS engine; use --backend pulp "
@@ -238,7 +394,7 @@ def pair_info(backend: str, solver: str) -> PairInfo:
     if backend == "pyomo" and solver == "scip" and version and not _pyomo_scip_ok():
         version, detail = None, "Pyomo >= 6.10 is needed for its pyscipopt interface"
     if version is None:
-        detail = detail or f"the {solver} engine was not found"
+        detail = detail or ENGINE_PROBE[solver]().detail or f"the {solver} engine was not found"
         return PairInfo(backend, solver, False, None, INSTALL[solver], detail)
     return PairInfo(backend, solver, True, version, INSTALL[solver], "")
 

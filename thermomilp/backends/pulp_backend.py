@@ -4,7 +4,7 @@ Engines and how the common options reach them (PuLP's own argument names)::
 
     solver  PuLP class                 time limit     threads   seed                       log
     highs   HiGHS (in-process)         timeLimit      threads   random_seed                msg
-    cbc     COIN_CMD | PULP_CBC_CMD    timeLimit      threads   -randomCbcSeed N           msg
+    cbc     COIN_CMD (found binary)    timeLimit      threads   -randomCbcSeed N           msg
     glpk    GLPK_CMD                   timeLimit(*)   -         -                          msg
     scip    SCIP_PY (pyscipopt)        timeLimit      -         randomization/randomseedshift  msg
 
@@ -16,8 +16,9 @@ the PuLP class of that name with the time limit and log switch only.
 PuLP 3.x and 4.x differ in how a solve reports back: 3.x returns an int and
 keeps ``prob.status``; 4.x returns an ``LpSolveStats`` whose ``status`` is an
 ``LpSolveStatus`` enum and drops ``prob.status``. ``read_status`` folds both
-into one word. CBC is ``PULP_CBC_CMD`` (bundled binary) on 3.x and
-``COIN_CMD`` (``pulp[cbc]`` extra or a ``cbc`` on PATH) on 4.x.
+into one word. CBC is always ``COIN_CMD`` pointed at the binary
+``matrix.cbc_executable`` found solving (PuLP 3's bundled one, the
+``pulp[cbc]`` / cbcbox wheel, or a ``cbc`` on PATH).
 """
 
 from __future__ import annotations
@@ -61,24 +62,20 @@ def pulp_class_for(name: str) -> Any:
 
 
 def _cbc_solver(common: dict, options: SolverOptions) -> Any:
+    """PuLP's COIN_CMD on the cbc binary the matrix probe found solving: Debian's,
+    the cbcbox wheel's (``pulp[cbc]``) or the one PuLP 3 bundles -- the same
+    binary the Pyomo backend runs, so both layers use one CBC."""
     import pulp
 
+    from thermomilp.backends.matrix import cbc_executable
+
+    path = cbc_executable()
+    if path is None:
+        raise SolverUnavailable("CBC is not reachable from PuLP")
     extra = []
     if options.seed is not None:
         extra.append(f"randomCbcSeed {int(options.seed)}")
-    kwargs = dict(common, threads=options.threads, options=extra)
-    with warnings.catch_warnings():
-        # PuLP 3.3 warns that PULP_CBC_CMD goes away in 4.x: we know, we fall back only.
-        warnings.simplefilter("ignore")
-        coin = pulp.COIN_CMD(**kwargs)
-        if coin.available():
-            return coin
-        bundled = getattr(pulp, "PULP_CBC_CMD", None)  # PuLP 3.x only
-        if bundled is not None:
-            solver = bundled(**kwargs)
-            if solver.available():
-                return solver
-    raise SolverUnavailable("CBC is not reachable from PuLP")
+    return pulp.COIN_CMD(path=path, **common, threads=options.threads, options=extra)
 
 
 def pulp_solver(name: str, options: SolverOptions, time_limit: float | None) -> Any:
@@ -106,6 +103,10 @@ def pulp_solver(name: str, options: SolverOptions, time_limit: float | None) -> 
     if time_limit and cls.__name__.startswith("GLPK"):
         common["timeLimit"] = max(1, math.ceil(time_limit))
     return cls(**common)
+
+
+# What PuLP 3 ("Undefined") and PuLP 4 (LpSolveStatus.Undefined) call HiGHS's "Solve error"
+SOLVE_ERROR = ("Undefined",)
 
 
 def read_status(returned: Any, prob: Any) -> tuple[str, bool]:
@@ -163,13 +164,22 @@ class PulpSession(Session):
             if self.solver == "highs":
                 set_highs_threads(self.options.threads)
             start = time.perf_counter()
-            with engine_log_to_stderr(self.options.verbose), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                returned = self.prob.solve(solver)
+            word, has_solution = self._run(solver)
+            if self.solver == "highs" and word in SOLVE_ERROR and not engine_options:
+                # HiGHS's MIP presolve can end a feasible board in "Solve error"
+                # (PuLP 4 reports it; see HighsSession._rerun_without_presolve):
+                # retry once without presolve, like the other sessions.
+                solver.optionsDict["presolve"] = "off"
+                word, has_solution = self._run(solver)
             elapsed = time.perf_counter() - start
-            word, has_solution = read_status(returned, self.prob)
         except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
             return Outcome("error", message=f"{engine} failed: {type(exc).__name__}: {exc}")
+        ran_out = bool(time_limit) and elapsed >= 0.9 * time_limit
+        if word == "infeasible" and ran_out and self.solver != "highs":
+            # CBC cut short by its clock (once seen under load, limit 0.05 s) can
+            # end in "Infeasible" on a feasible board: a verdict that comes at
+            # the time limit is a timeout, never a proof.
+            return Outcome("timeout", message=f"{engine} reached the time limit (said {word})")
         if word == "infeasible":
             return Outcome("infeasible")
         if word == "optimal" or (has_solution and word == "timeout"):
@@ -180,10 +190,14 @@ class PulpSession(Session):
         # PuLP 3 reports a time limit as plain "Not Solved" (GLPK: "Undefined"):
         # count it as one only when the engine really ran that long, else it is
         # some other failure.
-        ran_out = bool(time_limit) and elapsed >= 0.9 * time_limit
         if word == "timeout" or ran_out:
             return Outcome("timeout", message=f"{engine} reached the time limit ({word})")
         return Outcome("error", message=f"{engine} ended with status {word}")
+
+    def _run(self, solver: Any) -> tuple[str, bool]:
+        with engine_log_to_stderr(self.options.verbose), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return read_status(self.prob.solve(solver), self.prob)
 
     def exclude(self, ones) -> None:
         add_nogood_vars(self.prob, self.variables, self.form.vars_of(frozenset(ones)),

@@ -218,6 +218,12 @@ class PyomoSession(Session):
                 word, has_solution, said = self.engine.solve(self.model, time_limit)
         except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
             return Outcome("error", message=f"{self.engine_name} failed: {type(exc).__name__}: {exc}")
+        ran_out = bool(time_limit) and time.perf_counter() - start >= 0.9 * time_limit
+        if word == "infeasible" and ran_out and isinstance(self.engine, _Shell):
+            # a shell engine (CBC, GLPK) cut short by its clock may say "infeasible"
+            # on a feasible board: at the time limit that is a timeout, not a proof
+            return Outcome("timeout", message=f"{self.engine_name} reached the time limit "
+                                              f"(said {said})")
         if word == "infeasible":
             return Outcome("infeasible")
         if word == "optimal" or (word == "timeout" and has_solution):
@@ -228,7 +234,6 @@ class PyomoSession(Session):
             return Outcome("feasible", self.ones_from_values(values))
         # CBC stopped by its clock says "intermediateNonInteger": a stop after
         # (nearly) the whole time allowed is a timeout whatever the engine calls it.
-        ran_out = bool(time_limit) and time.perf_counter() - start >= 0.9 * time_limit
         if word == "timeout" or ran_out:
             return Outcome("timeout", message=f"{self.engine_name} reached the time limit ({said})")
         return Outcome("error", message=f"{self.engine_name} ended with {said}")

@@ -1,9 +1,13 @@
 """``thermomilp batch DIR_OR_GLOB... [--jobs N] [--out FILE] [--dask ADDRESS]``.
 
 Solves a corpus in parallel (a process pool, or a Dask cluster), writes one
-JSON Lines record per file (the ``solve --format json`` contract), skips the
-files already in ``--out`` (resume), and on Ctrl-C keeps what is done and
-exits 130. A progress bar and a summary table go to stderr.
+JSON Lines record per file (the ``solve --format json`` contract plus the
+input's ``sha256``), skips the inputs whose content already has a record in
+``--out`` (resume; error records are retried unless ``--keep-errors``), and on
+Ctrl-C keeps what is done and exits 130. A progress bar and a summary table go
+to stderr. The exit code is read from the record of every input -- this run's
+or the one already in the output -- so a resumed run exits like an
+uninterrupted one.
 """
 
 from __future__ import annotations
@@ -12,7 +16,8 @@ import argparse
 import os
 import sys
 
-from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE, add_solver_flags
+from thermomilp.cli.main import (EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE,
+                                 add_solver_flags)
 
 EXIT_INTERRUPTED = 130
 
@@ -21,14 +26,17 @@ def register(sub) -> None:
     p = sub.add_parser("batch", help="solve a corpus in parallel into a JSON Lines file",
                        description="Solve every puzzle file under DIR (recursively) or matching "
                                    "GLOB, in parallel. Records are the solve JSON contract; "
-                                   "files already in --out are skipped; Ctrl-C keeps the "
-                                   "finished records and exits 130.")
+                                   "inputs whose content already has a record in --out are "
+                                   "skipped; Ctrl-C keeps the finished records and exits 130.")
     p.add_argument("inputs", nargs="+", metavar="DIR_OR_GLOB")
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, metavar="N",
                    help="worker processes (default: the number of CPUs)")
     p.add_argument("--out", "-o", metavar="FILE",
                    help="append records to FILE and skip files already in it "
                         "(default: write to stdout, no resume)")
+    p.add_argument("--keep-errors", action="store_true",
+                   help="count the error records already in --out as done (default: "
+                        "solve those files again)")
     p.add_argument("--dask", metavar="ADDRESS",
                    help="run on a Dask distributed scheduler, e.g. tcp://host:8786")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -38,7 +46,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.batch import BatchJob, Progress, done_files, expand_inputs, run_batch
+    from thermomilp.batch import BatchJob, BatchOutput, Progress, expand_inputs, run_batch
     from thermomilp.cli.main import settings_from
     from thermomilp.errors import ConfigError
 
@@ -48,12 +56,11 @@ def run(args: argparse.Namespace) -> int:
     job = BatchJob(settings.backend, settings.solver, not args.no_unique, settings.time_limit,
                    settings.threads, settings.seed, settings.presolve)
     files = expand_inputs(args.inputs)
-    skip = done_files(args.out) if args.out else set()
-    todo = sum(1 for f in files if os.path.normpath(f) not in skip)
-    progress = Progress(todo, enabled=False if args.no_progress else None)
+    progress = Progress(len(files), enabled=False if args.no_progress else None)
     if args.out:
-        with open(args.out, "a", encoding="utf-8") as out:
-            summary = run_batch(files, job, out, jobs=args.jobs, dask=args.dask, skip=skip,
+        with BatchOutput(args.out) as output:
+            summary = run_batch(files, job, output.stream, jobs=args.jobs, dask=args.dask,
+                                previous=output.records, keep_errors=args.keep_errors,
                                 progress=progress)
     else:
         summary = run_batch(files, job, sys.stdout, jobs=args.jobs, dask=args.dask,
@@ -63,9 +70,18 @@ def run(args: argparse.Namespace) -> int:
         print("thermomilp: interrupted; rerun the same command to finish the rest"
               if args.out else "thermomilp: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    statuses = summary.counts()
-    if any(r["status"] == "error" and r.get("puzzle") is None for r in summary.records):
+    return exit_code(summary.final_records())
+
+
+def exit_code(records: list[dict]) -> int:
+    """3 if a record is an internal error (a bug), 2 if a file could not be read,
+    1 if some board has no solution, timed out or failed, else 0."""
+    from thermomilp.batch import is_internal
+
+    if any(is_internal(r) for r in records):
+        return EXIT_INTERNAL
+    if any(r["status"] == "error" and r.get("puzzle") is None for r in records):
         return EXIT_USAGE
-    if any(s not in ("unique", "multiple", "solved") for s in statuses):
+    if any(r["status"] not in ("unique", "multiple", "solved") for r in records):
         return EXIT_NO_SOLUTION
     return EXIT_OK

@@ -1,6 +1,8 @@
-"""``thermomilp grade STUDENT.py [--corpus DIR]``: the autograder (docs/course/exercise.md).
+"""``thermomilp grade STUDENT.py... [--corpus DIR] [--out grades.csv]``: the autograder.
 
-The student's file is imported and run in this process: it is trusted code.
+Each student's file runs in a child process with a time limit per board, a
+memory cap and a cap on what it may print (thermomilp.teach.sandbox; the
+trust model is in docs/course/grader.md).
 """
 
 from __future__ import annotations
@@ -8,34 +10,89 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
 
-DEFAULT_CORPUS = os.path.join("instances", "thermometers")
-
 
 def register(sub) -> None:
-    p = sub.add_parser("grade", help="grade a student's model file against the reference",
-                       description="Import STUDENT.py (trusted code: it runs in this process), "
-                                   "call its build(puzzle) on every board of the corpus and "
-                                   "report right / wrong / infeasible / accepts-forbidden / "
-                                   "rejects-solution per board. Exit 0 when every board is "
-                                   "right, 1 otherwise.")
-    p.add_argument("student", metavar="STUDENT.py")
-    p.add_argument("--corpus", metavar="DIR", default=DEFAULT_CORPUS,
-                   help=f"folder of Thermometers puzzle files (default: {DEFAULT_CORPUS})")
+    p = sub.add_parser("grade", help="grade students' model files against the reference",
+                       description="Run each STUDENT.py in a child process (time limit per "
+                                   "board, memory cap, output cap), call its build(puzzle) on "
+                                   "every board of the corpus, report right / wrong / "
+                                   "infeasible / accepts-forbidden / rejects-solution / "
+                                   "timeout / crashed / exited per board and name the "
+                                   "mistakes found (docs/course/grader.md). This protects the "
+                                   "grader from mistakes, not from malice: grade untrusted "
+                                   "files in a container. Exit 0 when every board of every "
+                                   "student is right, 1 otherwise.")
+    p.add_argument("students", metavar="STUDENT.py", nargs="+")
+    p.add_argument("--corpus", metavar="DIR", default=None,
+                   help="folder of puzzle files (default: the boards shipped with thermomilp)")
+    p.add_argument("--puzzle", choices=("thermometers", "aquarium"), default=None,
+                   help="which puzzle the students model (default: the corpus's kind, "
+                        "thermometers for the bundled corpus)")
     p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text report (default) or JSON Lines, one object per board")
+                   help="text report (default) or JSON Lines, one object per (student, board)")
+    p.add_argument("--out", metavar="GRADES.csv", default=None,
+                   help="grade a class: one CSV row per student, appended as each is graded; "
+                        "students already in the file are skipped (resumable); progress on "
+                        "stderr")
+    p.add_argument("--time-limit", type=float, default=10.0, metavar="S",
+                   help="seconds for one build(puzzle) (default 10; importing the file gets 30)")
+    p.add_argument("--memory-mb", type=int, default=2048, metavar="MB",
+                   help="address-space cap of the student's process (default 2048)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.grade import corpus_boards, grade, report
+    from thermomilp.errors import ThermomilpError
+    from thermomilp.teach.corpus import GradeError, corpus_boards
+    from thermomilp.teach.sandbox import Limits
 
-    grades = grade(args.student, corpus_boards(args.corpus))
-    if args.format == "json":
-        for g in grades:
-            print(json.dumps(g.to_json()))
-    else:
-        print(report(grades))
-    return EXIT_OK if all(g.ok for g in grades) else EXIT_NO_SOLUTION
+    if not args.time_limit > 0 or args.time_limit > 3600:
+        raise ThermomilpError("--time-limit must be between 0 and 3600 seconds")
+    if not 64 <= args.memory_mb <= 1 << 20:
+        raise ThermomilpError("--memory-mb must be between 64 and 1048576")
+    limits = Limits(board_s=args.time_limit, memory_mb=args.memory_mb)
+    kind, boards = corpus_boards(args.corpus, args.puzzle)
+    for student in args.students:
+        if not os.path.isfile(student):
+            raise GradeError(f"{student}: no such file")
+    ok = True
+
+    def show(grade) -> None:
+        nonlocal ok
+        ok = ok and grade.ok
+        if args.format == "json":
+            for record in grade.records():
+                print(json.dumps(record))
+        else:
+            from thermomilp.teach.report import report
+
+            print(report(grade))
+        sys.stdout.flush()
+
+    if args.out is not None:
+        from thermomilp.teach.classroom import grade_class
+
+        graded, skipped = grade_class(args.students, boards, kind, args.out, limits,
+                                      on_grade=show if args.format == "json" else None)
+        if args.format == "text":
+            print(f"{graded} graded, {skipped} already in {args.out}")
+        return EXIT_OK if _all_right(args.out, args.students) else EXIT_NO_SOLUTION
+    from thermomilp.teach.student import grade_student
+
+    for student in args.students:
+        show(grade_student(student, boards, kind, limits))
+    return EXIT_OK if ok else EXIT_NO_SOLUTION
+
+
+def _all_right(out: str, students) -> bool:
+    """Every student of this run has a full score and no mistake in the grades file."""
+    import csv
+
+    with open(out, newline="", encoding="utf-8") as f:
+        rows = {r["student"]: r for r in csv.DictReader(f)}
+    return all(s in rows and rows[s]["score"] == rows[s]["boards"] and not rows[s]["mistakes"]
+               for s in students)

@@ -52,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    _escape_unencodable_output()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -81,6 +82,19 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("THERMOMILP_DEBUG"):
             raise
         return EXIT_INTERNAL
+
+
+def _escape_unencodable_output() -> None:
+    """Print what the terminal cannot encode as ``\\udc80``-style escapes instead of
+    crashing: a name or label may hold a lone surrogate (JSON ``"\\ud800"``) or a
+    character the locale's encoding lacks."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a closed or unusual stream: leave it be
+                pass
 
 
 def _warnings_to_stderr():
@@ -138,7 +152,7 @@ def write_output(text: str, path: str | None) -> None:
         sys.stdout.write(text)
         return
     try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with open(path, "w", encoding="utf-8", errors="backslashreplace") as handle:
+            handle.write(text)  # a lone surrogate in a name is written escaped, as on stdout
     except OSError as exc:
         raise ThermomilpError(f"cannot write {path}: {exc.strerror}") from None

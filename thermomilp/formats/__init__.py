@@ -79,6 +79,10 @@ def loads(text: str, filename: str | None = None, fmt: str | None = None) -> Puz
         raise exc.located(file=filename) from None
     except RecursionError:
         raise PuzzleError("the input is nested too deeply", file=filename) from None
+    except ValueError as exc:  # int() of 4,300+ digits, in any reader
+        if "integer string conversion" not in str(exc):
+            raise
+        raise PuzzleError("a number has too many digits", file=filename) from None
 
 
 def load(path: str | os.PathLike, fmt: str | None = None) -> Puzzle:

@@ -7,7 +7,7 @@
     sum_i x_ij = C_j                            every clued column j    (L4)
 
 Sets ``I``, ``J``, ``V``, ``VK`` (pairs (v, k)); parameters ``R``, ``C``;
-variables ``z``; expression ``x[i, j]``; constraints ``one_level``, ``row``,
+variables ``z``; expression ``x[i, j]``; constraints ``level`` (L1), ``row``,
 ``col``; ``nogood`` is an empty ConstraintList. See level_pulp.py for why
 no precedence constraint is needed.
 """
@@ -44,8 +44,8 @@ def build_level_pyomo(puzzle: Puzzle) -> Any:
     m.obj = pyo.Objective(expr=0)
 
     # (L1) one level per vessel
-    m.one_level = pyo.Constraint(m.V, rule=lambda m, v: sum(m.z[v, k] for k in
-                                                             range(depth[v] + 1)) == 1)
+    m.level = pyo.Constraint(m.V, rule=lambda m, v: sum(m.z[v, k] for k in
+                                                         range(depth[v] + 1)) == 1)
 
     # (L2) the cell value is the sum of the levels that reach its rank
     def cell_value(m, i, j):

@@ -9,7 +9,9 @@
 No objective: any feasible x is a solution. Constraint names (``row_3``,
 ``col_0``, ``prec_2_1_2_0``, ``tie_4_1_4_0``) make an exported LP file
 readable. Variables are created by the problem (``add_variable``), which
-works on PuLP 3.3 and is the only way on PuLP 4.
+works on PuLP 3.3 and is the only way on PuLP 4. Every constraint has an
+expression on its left (``x_a - x_b == 0``, never ``x_a == x_b``): on PuLP 4
+comparing two bare variables with ``==`` is Python equality, a bool.
 """
 
 from __future__ import annotations
@@ -21,17 +23,24 @@ import pulp
 from thermomilp.model.formulation import Formulation, cell_name
 
 
+def binary(prob: Any, name: str, fixed: int | None = None) -> Any:
+    """A binary variable of ``prob``; ``fixed`` (0 or 1) pins it by its bounds.
+
+    The bounds are set after creation: PuLP 3 resets a new binary's bounds
+    to [0, 1] whatever it is given, PuLP 4 keeps them; both keep these.
+    """
+    var = prob.add_variable(name, cat=pulp.LpBinary)
+    if fixed is not None:
+        var.lowBound = var.upBound = fixed
+    return var
+
+
 def build_pulp(form: Formulation, name: str = "thermomilp") -> tuple[Any, dict]:
     """Return ``(problem, x)`` with ``x[(i, j)]`` the cell variables."""
     prob = pulp.LpProblem(name, pulp.LpMinimize)
 
     # Variables (0): x_ij binary; cells fixed by the presolve get equal bounds
-    x = {}
-    for cell in form.cells:
-        fixed = form.fixed.get(cell)
-        x[cell] = prob.add_variable(
-            f"x_{cell_name(cell)}", lowBound=0 if fixed is None else fixed,
-            upBound=1 if fixed is None else fixed, cat=pulp.LpBinary)
+    x = {cell: binary(prob, f"x_{cell_name(cell)}", form.fixed.get(cell)) for cell in form.cells}
 
     # Objective: none (a feasibility model)
     prob += pulp.lpSum([])
@@ -45,9 +54,10 @@ def build_pulp(form: Formulation, name: str = "thermomilp") -> tuple[Any, dict]:
     # (3) precedence: a cell fills only if its predecessor does
     for s, p in form.arcs:
         prob += x[s] <= x[p], f"prec_{cell_name(s)}_{cell_name(p)}"
-    # (4) ties: cells of one tank row fill together
+    # (4) ties: cells of one tank row fill together. Written x_a - x_b == 0:
+    # on PuLP 4 ``x[a] == x[b]`` compares two variables and is a plain bool.
     for a, b in form.ties:
-        prob += x[a] == x[b], f"tie_{cell_name(a)}_{cell_name(b)}"
+        prob += x[a] - x[b] == 0, f"tie_{cell_name(a)}_{cell_name(b)}"
     return prob, x
 
 
@@ -62,12 +72,8 @@ def build_pulp_compact(form, name: str = "thermomilp_compact") -> tuple[Any, dic
     prob = pulp.LpProblem(name, pulp.LpMinimize)
 
     # Variables (0'): y_l binary, one per layer (a tank row, a thermometer cell)
-    y = {}
-    for layer in range(form.n_vars):
-        fixed = form.fixed.get(layer)
-        y[layer] = prob.add_variable(
-            form.var_name(layer), lowBound=0 if fixed is None else fixed,
-            upBound=1 if fixed is None else fixed, cat=pulp.LpBinary)
+    y = {layer: binary(prob, form.var_name(layer), form.fixed.get(layer))
+         for layer in range(form.n_vars)}
 
     # Objective: none (a feasibility model)
     prob += pulp.lpSum([])

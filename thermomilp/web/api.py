@@ -19,7 +19,7 @@ model      POST    ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats", 
 relax      POST    ``{"puzzle"}`` -> ``{"feasible", "values", "fractional", "message"}``
 =========  ======  ==============================================================
 
-``rows`` and ``relax`` teach the model (:mod:`thermomilp.web.teach`): every
+``rows`` and ``relax`` teach the model (:mod:`thermomilp.web.modelview`): every
 row of the cell formulation under its LP-file name, and the LP relaxation.
 
 Limits: a request body of at most :data:`MAX_BODY` bytes (enforced by the
@@ -203,6 +203,8 @@ class Api:
         filename = payload.get("filename")
         filename = os.path.basename(filename) if isinstance(filename, str) else None
         try:
+            # the server's strict size limits belong here, checked by the reader before
+            # it allocates (a strict mode of the readers); _check_size is the backstop
             puzzle = loads(text, filename or "upload")
         except PuzzleError as exc:
             raise ApiError(400, str(exc)) from None
@@ -297,14 +299,14 @@ class Api:
             text = export(puzzle, fmt)
         except ThermomilpError as exc:  # e.g. LaTeX of a board too large for a slide
             raise ApiError(400, str(exc)) from None
-        from thermomilp.web.teach import model_rows
+        from thermomilp.web.modelview import model_rows
 
         return {"format": fmt, "text": text, "formats": list(formats),
                 "rows": model_rows(puzzle)}
 
     def api_relax(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """The LP relaxation's values per cell (thermomilp.web.teach.relaxation)."""
-        from thermomilp.web.teach import relaxation
+        """The LP relaxation's values per cell (thermomilp.web.modelview.relaxation)."""
+        from thermomilp.web.modelview import relaxation
 
         puzzle = puzzle_from(payload)
         with self._solving():

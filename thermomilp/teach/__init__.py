@@ -1,0 +1,20 @@
+"""Teaching tools: the autograder behind ``thermomilp grade``.
+
+One module per job:
+
+* :mod:`~thermomilp.teach.sandbox` and :mod:`~thermomilp.teach.runner` -- the
+  student's code in a child process with limits (the trust model is there);
+* :mod:`~thermomilp.teach.extract` and :mod:`~thermomilp.teach.linear` --
+  the student's PuLP or Pyomo model as plain data, solved with HiGHS;
+* :mod:`~thermomilp.teach.checks` -- the checks on one board of the corpus;
+* :mod:`~thermomilp.teach.rules`, :mod:`~thermomilp.teach.probes`,
+  :mod:`~thermomilp.teach.diagnose`, :mod:`~thermomilp.teach.catalogue` --
+  mistakes named from evidence (docs/course/grader.md);
+* :mod:`~thermomilp.teach.student`, :mod:`~thermomilp.teach.classroom`,
+  :mod:`~thermomilp.teach.report` -- one student, a class, the report;
+* :mod:`~thermomilp.teach.corpus` -- the boards (bundled by default).
+"""
+
+from thermomilp.teach.corpus import GradeError, corpus_boards, default_corpus
+
+__all__ = ["GradeError", "corpus_boards", "default_corpus"]

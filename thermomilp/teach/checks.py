@@ -1,0 +1,179 @@
+"""The checks on one board of the corpus, run on the student's model as data.
+
+1. **solve**: the model's optimum is a solution (checked by
+   :func:`thermomilp.verify.solution_problems`), or the model is infeasible
+   exactly when the board has no solution; a fractional optimum is a failure;
+2. **accepts the real solutions**: with its cells fixed to each true solution
+   (at most two, from :func:`thermomilp.solve.enumerate_solutions`), the
+   model is feasible -- if not, the constraints of the student's that the
+   solution breaks are quoted;
+3. **second solution**: with a no-good cut on the grid it found, the model
+   finds no grid the rules forbid;
+4. **size and LP relaxation** beside the reference cell model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from thermomilp.puzzle import Grid, Puzzle
+from thermomilp.teach.linear import INF, LinearModel, accepts, nogood_row, solve
+from thermomilp.teach.sandbox import Built
+
+
+@dataclass(frozen=True)
+class Size:
+    variables: int
+    constraints: int
+    nonzeros: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"variables": self.variables, "constraints": self.constraints,
+                "nonzeros": self.nonzeros}
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str  # solve | real-solution | second-solution | build
+    message: str
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class BoardGrade:
+    file: str
+    verdict: str  # see thermomilp.teach.catalogue.VERDICTS
+    findings: tuple[Finding, ...] = ()
+    size: Size | None = None
+    reference_size: Size | None = None
+    lp_integral: float | None = None
+    reference_lp_integral: float | None = None
+    fractional: bool = False
+    out_of_range: bool = False
+    time_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == "right"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, "verdict": self.verdict,
+                "findings": [{"check": f.check, "message": f.message, "line": f.line}
+                             for f in self.findings],
+                "size": self.size.to_json() if self.size else None,
+                "reference_size": self.reference_size.to_json() if self.reference_size else None,
+                "lp_integral": self.lp_integral,
+                "reference_lp_integral": self.reference_lp_integral}
+
+
+def grid_text(grid: Sequence[str]) -> str:
+    return "[" + " / ".join(grid) + "]"
+
+
+def broken_rules(puzzle: Puzzle, grid: Sequence[str]) -> str:
+    from thermomilp.verify import solution_problems
+
+    return "; ".join(solution_problems(puzzle, grid)[:3])
+
+
+def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.0) -> BoardGrade:
+    if built.model is None:
+        return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),),
+                          time_s=built.time_s)
+    from thermomilp.solve import enumerate_solutions
+    from thermomilp.verify import solution_problems
+
+    model = built.model
+    truths: list[Grid] = list(enumerate_solutions(puzzle, limit=2))
+    findings: list[Finding] = []
+    verdicts: list[str] = []
+
+    def fail(verdict: str, check: str, message: str) -> None:
+        verdicts.append(verdict)
+        findings.append(Finding(check, message))
+
+    # 1. solve
+    first = solve(model, time_limit=time_limit)
+    grid = first.grid(puzzle) if first.status == "feasible" else None
+    fractional = bool(first.fractional_cells())
+    if first.status in ("error", "timeout", "unbounded"):
+        fail("error", "solve", first.message)
+    elif first.status == "infeasible" and truths:
+        fail("infeasible", "solve", "your model has no solution, but the board has one: "
+             + grid_text(truths[0]))
+    elif first.cells_out_of_range():
+        cells = ", ".join(f"x_{i}_{j} = {v:.3g}" for (i, j), v in first.cells_out_of_range()[:4])
+        fail("wrong", "solve", f"your model's optimum gives cells values outside 0..1 ({cells}): "
+             "a cell variable is binary (missing bounds?)")
+    elif fractional:
+        cells = ", ".join(f"x_{i}_{j} = {v:.3g}" for (i, j), v in first.fractional_cells()[:4])
+        fail("fractional", "solve", f"your model's optimum fills cells by a fraction ({cells}): "
+             "a cell is filled or empty")
+    elif grid is not None and not truths:
+        fail("wrong", "solve", f"the board has no solution, but your model accepts "
+             f"{grid_text(grid)}: {broken_rules(puzzle, grid)}")
+    elif grid is not None and solution_problems(puzzle, grid):
+        fail("wrong", "solve", f"your model's solution {grid_text(grid)} is not a solution: "
+             f"{broken_rules(puzzle, grid)}")
+
+    # 2. every real solution must be accepted
+    for truth in truths:
+        if accepts(model, truth, time_limit) is False:
+            broken = model.rows_broken_by(truth)
+            detail = (" These constraints of yours forbid it: "
+                      + "; ".join(r.text for r in broken[:3]) + "." if broken else "")
+            fail("rejects-solution", "real-solution",
+                 f"your model forbids the real solution {grid_text(truth)}.{detail}")
+            break
+
+    # 3. a second grid must be a real solution too
+    if grid is not None and not fractional and not first.cells_out_of_range():
+        second = solve(model, [nogood_row(model, grid)], objective=False, time_limit=time_limit)
+        other = second.grid(puzzle) if second.status == "feasible" else None
+        if other is not None and not second.fractional_cells() and solution_problems(puzzle, other):
+            fail("accepts-forbidden", "second-solution",
+                 f"after excluding {grid_text(grid)}, your model accepts {grid_text(other)}, "
+                 f"which the rules forbid: {broken_rules(puzzle, other)}")
+
+    # 4. size and LP relaxation beside the reference
+    ref_size, ref_lp = reference_stats(puzzle)
+    relaxed = solve(model, objective=False, relax=True, time_limit=time_limit)
+    lp = _integral_share(relaxed.values) if relaxed.status == "feasible" else None
+    return BoardGrade(file, verdicts[0] if verdicts else "right", tuple(findings),
+                      Size(*model.size()), ref_size, lp, ref_lp, fractional,
+                      bool(first.cells_out_of_range()), built.time_s)
+
+
+def _integral_share(values: dict | None) -> float | None:
+    if not values:
+        return None
+    return sum(1 for v in values.values() if min(abs(v), abs(1 - v)) < 1e-6) / len(values)
+
+
+def reference_model(puzzle: Puzzle) -> LinearModel:
+    """The reference cell model (docs/formulation.md, (0)-(4)) as data, from its Formulation."""
+    from thermomilp.model.formulation import formulate
+    from thermomilp.teach.linear import Row
+
+    form = formulate(puzzle)
+    n = form.n_vars
+    rows = [Row({form.index((i, j)): 1.0 for j in range(form.width)}, r, r, f"row_{i}")
+            for i, r in form.row_clues.items()]
+    rows += [Row({form.index((i, j)): 1.0 for i in range(form.height)}, c, c, f"col_{j}")
+             for j, c in form.col_clues.items()]
+    rows += [Row({form.index(s): 1.0, form.index(p): -1.0}, -INF, 0.0, f"prec {s} {p}")
+             for s, p in form.arcs]
+    rows += [Row({form.index(a): 1.0, form.index(b): -1.0}, 0.0, 0.0, f"tie {a} {b}")
+             for a, b in form.ties]
+    return LinearModel([f"x_{i}_{j}" for i, j in form.cells], [0.0] * n, [1.0] * n,
+                       [True] * n, rows, {}, False,
+                       {c: ({form.index(c): 1.0}, 0.0) for c in form.cells})
+
+
+def reference_stats(puzzle: Puzzle) -> tuple[Size, float | None]:
+    model = reference_model(puzzle)
+    relaxed = solve(model, objective=False, relax=True)
+    return (Size(*model.size()),
+            _integral_share(relaxed.values) if relaxed.status == "feasible" else None)

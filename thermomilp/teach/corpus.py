@@ -1,0 +1,53 @@
+"""The boards a student's model is graded on: a folder, or the corpus shipped with the package."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from thermomilp.errors import ThermomilpError
+from thermomilp.puzzle import Puzzle
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+KINDS = ("thermometers", "aquarium")
+
+
+class GradeError(ThermomilpError):
+    """The grading cannot start: no corpus, no student file, boards of the wrong kind."""
+
+
+def default_corpus(kind: str) -> Path:
+    """The bundled puzzles of ``kind``: in the installed package, or in the source checkout."""
+    for root in (PACKAGE_DIR / "_instances", PACKAGE_DIR.parent / "instances"):
+        if (root / kind).is_dir():
+            return root / kind
+    raise GradeError(f"no bundled {kind} corpus in this installation; give one with --corpus DIR")
+
+
+def corpus_boards(corpus: str | os.PathLike | None, kind: str | None = None
+                  ) -> tuple[str, list[tuple[str, Puzzle]]]:
+    """(kind, [(file, puzzle)]) for every puzzle file of a folder, sorted by name.
+
+    ``kind`` picks the puzzle when the folder holds both; by default it is
+    the kind of the folder's files (``thermometers`` for the bundled corpus).
+    """
+    from thermomilp.formats import load
+
+    bundled = corpus is None
+    folder = Path(corpus) if corpus is not None else default_corpus(kind or "thermometers")
+    if not folder.is_dir():
+        raise GradeError(f"{folder}: no such folder (give a corpus with --corpus DIR)")
+    found: dict[str, list[tuple[str, Puzzle]]] = {}
+    for path in sorted(folder.iterdir()):
+        if path.is_file() and not path.name.startswith(".") and path.suffix != ".json":
+            puzzle = load(path)
+            name = f"{folder.name}/{path.name}" if bundled else str(path)
+            found.setdefault(puzzle.kind, []).append((name, puzzle))
+    if kind is None:
+        if len(found) > 1:
+            raise GradeError(f"{folder}: holds both Thermometers and Aquarium boards; say which "
+                             "with --puzzle")
+        kind = next(iter(found), "thermometers")
+    if not found.get(kind):
+        raise GradeError(f"{folder}: holds no {kind} puzzle file")
+    return kind, found[kind]

@@ -1,0 +1,148 @@
+"""Name the student's mistakes from evidence, never from a guess.
+
+Evidence, for the mistakes of :mod:`thermomilp.teach.catalogue`:
+
+* **probe grids** (:mod:`thermomilp.teach.probes`): the student's model is
+  built on small probe boards and its cells fixed to each probe grid;
+  accepted / rejected is compared with every variant of the rules
+  (:func:`thermomilp.teach.rules.variants`). The variants that behave exactly
+  like the model on every probe are the explanations; the mistakes named are
+  those **every** explanation shares. The correct rules among them, or no
+  explanation at all, names nothing -- then the report says what is wrong
+  (the grid accepted or rejected, the constraints that forbid it) and no cause.
+* **variable types and optima** for ``continuous-variables``: the model has
+  no integer variable at all, or an optimum of the model as written fills a
+  cell by a fraction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from thermomilp.puzzle import Puzzle
+from thermomilp.teach.catalogue import MISTAKES
+from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text
+from thermomilp.teach.linear import accepts, solve
+from thermomilp.teach.probes import probes
+from thermomilp.teach.rules import Rules, variants
+from thermomilp.teach.sandbox import Built
+
+
+@dataclass
+class Diagnosis:
+    mistakes: list[str] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)  # one line per mistake named, or per oddity
+
+
+def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[Built],
+             corpus: Sequence[tuple[Built, BoardGrade]]) -> Diagnosis:
+    found = Diagnosis()
+    _continuous(probe_builds, corpus, found)
+    _out_of_range(probe_builds, corpus, found)
+    vs = variants(kind)
+    observed = []
+    for probe in probes(kind):
+        model = probe_builds[probe.board].model
+        if model is None:
+            continue
+        seen = accepts(model, probe.grid)
+        if seen is not None:
+            observed.append((probe, seen))
+    failed = [b for b in probe_builds if b.model is None]
+    if failed:
+        found.evidence.append(f"on a probe board your build failed: {failed[0].message}")
+    if not observed:
+        return found
+    fits = [k for k, _ in enumerate(vs) if all(p.obeyed_by[k] == seen for p, seen in observed)]
+    correct = vs.index(Rules())
+    if fits and correct not in fits:
+        shared = frozenset.intersection(*(vs[k].mistakes() for k in fits))
+        for mistake in MISTAKES:
+            if mistake in shared:
+                found.mistakes.append(mistake)
+                found.evidence.append(_witness(mistake, vs, fits, observed, probe_boards,
+                                               probe_builds))
+    if not fits:
+        probe, seen = next((p, s) for p, s in observed if p.obeyed_by[correct] != s)
+        puzzle = probe_boards[probe.board]
+        model = probe_builds[probe.board].model
+        assert model is not None
+        board = f"probe board {probe.board + 1} ({_describe(puzzle)})"
+        if seen:
+            found.evidence.append(f"on {board} your model accepts {grid_text(probe.grid)}, which "
+                                  f"the rules forbid: {broken_rules(puzzle, probe.grid)}")
+        else:
+            found.evidence.append(f"on {board} your model forbids {grid_text(probe.grid)}, a "
+                                  "grid the rules allow"
+                                  + _forbidding(probe_builds[probe.board], probe.grid))
+    return found
+
+
+def _continuous(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, BoardGrade]],
+                found: Diagnosis) -> None:
+    models = [b.model for b in probe_builds if b.model is not None] + \
+             [b.model for b, _ in corpus if b.model is not None]
+    if models and all(not any(m.integer) for m in models):
+        found.mistakes.append("continuous-variables")
+        found.evidence.append("continuous-variables: your model declares no integer or binary "
+                              "variable")
+        return
+    for built, grade in corpus:
+        if grade.fractional:
+            found.mistakes.append("continuous-variables")
+            found.evidence.append(f"continuous-variables: on {grade.file} your model's optimum "
+                                  "fills a cell by a fraction")
+            return
+    for built in probe_builds:
+        if built.model is not None and solve(built.model).fractional_cells():
+            found.mistakes.append("continuous-variables")
+            found.evidence.append("continuous-variables: on a probe board your model's optimum "
+                                  "fills a cell by a fraction")
+            return
+
+
+def _out_of_range(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, BoardGrade]],
+                  found: Diagnosis) -> None:
+    for built, grade in corpus:
+        if grade.out_of_range:
+            found.mistakes.append("cells-not-binary")
+            found.evidence.append(f"cells-not-binary: on {grade.file} your model's optimum gives "
+                                  "a cell a value outside 0..1")
+            return
+    for built in probe_builds:
+        if built.model is not None and solve(built.model).cells_out_of_range():
+            found.mistakes.append("cells-not-binary")
+            found.evidence.append("cells-not-binary: on a probe board your model's optimum gives "
+                                  "a cell a value outside 0..1")
+            return
+
+
+def _witness(mistake: str, vs: list[Rules], fits: list[int], observed, boards, builds) -> str:
+    """One probe where the mistake shows: the model agrees with it, not with the rules."""
+    correct = vs.index(Rules())
+    without = [k for k, v in enumerate(vs) if mistake not in v.mistakes()]
+    for probe, seen in observed:
+        if probe.obeyed_by[correct] != seen and all(probe.obeyed_by[k] != seen for k in without
+                                                    if k in fits or k == correct):
+            puzzle = boards[probe.board]
+            what = ("accepts" if seen else "forbids")
+            why = (f"which the rules forbid: {broken_rules(puzzle, probe.grid)}" if seen
+                   else "a grid the rules allow" + _forbidding(builds[probe.board], probe.grid))
+            return (f"{mistake}: on probe board {probe.board + 1} ({_describe(puzzle)}) your "
+                    f"model {what} {grid_text(probe.grid)}, {why}")
+    return f"{mistake}: your model behaves like it on every probe grid"
+
+
+def _forbidding(built: Built, grid) -> str:
+    rows = built.model.rows_broken_by(grid) if built.model is not None else []
+    if not rows:
+        return ""
+    return "; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])
+
+
+def _describe(puzzle: Puzzle) -> str:
+    def clues(cs) -> str:
+        return " ".join("-" if c is None else str(c) for c in cs)
+
+    return f"rows {clues(puzzle.rows)}, columns {clues(puzzle.cols)}"

@@ -1,0 +1,216 @@
+"""A student's model as plain data: variables, linear rows, the cell expressions.
+
+The student's code runs in a child process (:mod:`thermomilp.teach.runner`);
+what crosses back to the grader is a :class:`LinearModel` -- numbers and
+names, nothing executable. Every check then solves that data with HiGHS in
+the grader's process, so a solve never runs student code and the same
+checks serve PuLP and Pyomo models (and every PuLP version).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from thermomilp.puzzle import Cell, Grid, Puzzle
+
+Terms = dict[int, float]  # variable index -> coefficient
+INF = float("inf")
+
+
+@dataclass(frozen=True)
+class Row:
+    """``lower <= sum(coef * var) <= upper``, as the student wrote it (``text``)."""
+
+    terms: Terms
+    lower: float
+    upper: float
+    text: str
+
+
+@dataclass
+class LinearModel:
+    names: list[str]
+    lower: list[float]
+    upper: list[float]
+    integer: list[bool]
+    rows: list[Row]
+    objective: Terms
+    maximize: bool
+    cells: dict[Cell, tuple[Terms, float]]  # cell -> (terms, constant): 1 = filled
+    extra_rows: list[Row] = field(default_factory=list)
+
+    # -- (de)serialisation: the JSON the runner writes -----------------------
+    def to_json(self) -> dict[str, Any]:
+        def num(v: float) -> float | str:
+            return v if abs(v) != INF else ("inf" if v > 0 else "-inf")
+
+        return {"names": self.names, "lower": [num(v) for v in self.lower],
+                "upper": [num(v) for v in self.upper], "integer": self.integer,
+                "rows": [[_terms_out(r.terms), num(r.lower), num(r.upper), r.text]
+                         for r in self.rows],
+                "objective": _terms_out(self.objective), "maximize": self.maximize,
+                "cells": [[i, j, _terms_out(t), c] for (i, j), (t, c) in self.cells.items()]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LinearModel:
+        return cls(list(data["names"]), [float(v) for v in data["lower"]],
+                   [float(v) for v in data["upper"]], [bool(v) for v in data["integer"]],
+                   [Row(_terms_in(t), float(lo), float(up), str(text))
+                    for t, lo, up, text in data["rows"]],
+                   _terms_in(data["objective"]), bool(data["maximize"]),
+                   {(int(i), int(j)): (_terms_in(t), float(c)) for i, j, t, c in data["cells"]})
+
+    # -- facts about the model ------------------------------------------------
+    def size(self) -> tuple[int, int, int]:
+        """Variables (used by some row), constraints, non-zeros."""
+        used = {k for r in self.rows for k in r.terms}
+        return len(used), len(self.rows), sum(len(r.terms) for r in self.rows)
+
+    def cell_variables_continuous(self) -> bool:
+        """True when no cell depends on an integer variable: the model is an LP in the cells."""
+        return not any(self.integer[k] for terms, _ in self.cells.values() for k in terms)
+
+    def cell_var(self) -> dict[int, Cell]:
+        """Variables that are exactly one cell (``x_i_j`` itself), by index."""
+        return {next(iter(t)): c for c, (t, const) in self.cells.items()
+                if len(t) == 1 and const == 0 and next(iter(t.values())) == 1}
+
+    def rows_broken_by(self, grid: Sequence[str]) -> list[Row]:
+        """The student's rows over cell variables only that ``grid`` breaks."""
+        var_cell = self.cell_var()
+        broken = []
+        for row in self.rows:
+            if row.terms and all(k in var_cell for k in row.terms):
+                value = sum(a * (grid[var_cell[k][0]][var_cell[k][1]] == "#")
+                            for k, a in row.terms.items())
+                if value < row.lower - 1e-6 or value > row.upper + 1e-6:
+                    broken.append(row)
+        return broken
+
+
+def _terms_out(terms: Terms) -> list[list[float]]:
+    return [[k, a] for k, a in terms.items()]
+
+
+def _terms_in(pairs: list) -> Terms:
+    return {int(k): float(a) for k, a in pairs}
+
+
+# --------------------------------------------------------------------------
+# Solving the data with HiGHS
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Run:
+    status: str  # feasible | infeasible | unbounded | timeout | error
+    values: dict[Cell, float] | None = None
+    message: str = ""
+
+    def grid(self, puzzle: Puzzle) -> Grid | None:
+        if self.values is None:
+            return None
+        return tuple("".join("#" if self.values[i, j] > 0.5 else "." for j in range(puzzle.width))
+                     for i in range(puzzle.height))
+
+    def fractional_cells(self) -> list[tuple[Cell, float]]:
+        """Cells strictly between 0 and 1."""
+        if self.values is None:
+            return []
+        return [(c, v) for c, v in sorted(self.values.items())
+                if 1e-6 < v < 1 - 1e-6]
+
+    def cells_out_of_range(self) -> list[tuple[Cell, float]]:
+        """Cells below 0 or above 1 (an integer cell without bounds)."""
+        if self.values is None:
+            return []
+        return [(c, v) for c, v in sorted(self.values.items()) if v < -1e-6 or v > 1 + 1e-6]
+
+
+def fix_rows(model: LinearModel, grid: Sequence[str]) -> list[Row]:
+    """Rows fixing every cell expression to the grid."""
+    rows = []
+    for (i, j), (terms, const) in model.cells.items():
+        v = (1.0 if grid[i][j] == "#" else 0.0) - const
+        rows.append(Row(terms, v, v, f"grader fixes cell ({i},{j})"))
+    return rows
+
+
+def nogood_row(model: LinearModel, grid: Sequence[str]) -> Row:
+    """sum over filled cells of (1 - x) + sum over empty cells of x >= 1."""
+    terms: Terms = {}
+    rhs = 1.0
+    for (i, j), (t, const) in model.cells.items():
+        sign = -1.0 if grid[i][j] == "#" else 1.0
+        rhs -= sign * const + (1.0 if sign < 0 else 0.0)
+        for k, a in t.items():
+            terms[k] = terms.get(k, 0.0) + sign * a
+    return Row(terms, rhs, INF, "grader's no-good cut")
+
+
+def solve(model: LinearModel, extra: Sequence[Row] = (), *, objective: bool = True,
+          relax: bool = False, integral_cells: bool = False,
+          time_limit: float = 30.0) -> Run:
+    """Solve the model plus ``extra`` rows; ``objective=False`` asks for any feasible point."""
+    import highspy
+
+    from thermomilp.model.highs_model import new_highs
+
+    h = new_highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("time_limit", float(time_limit))
+    n = len(model.names)
+    inf = highspy.kHighsInf
+
+    def bound(v: float) -> float:
+        return inf if v == INF else (-inf if v == -INF else v)
+
+    for k in range(n):
+        cost = model.objective.get(k, 0.0) if objective else 0.0
+        h.addVar(bound(model.lower[k]), bound(model.upper[k]))
+        if cost:
+            h.changeColCost(k, cost)
+    integer = [] if relax else [k for k in range(n) if model.integer[k]]
+    if integral_cells and not relax:
+        integer = sorted(set(integer) | {k for t, _ in model.cells.values() for k in t})
+    if integer:
+        h.changeColsIntegrality(len(integer), integer,
+                                [highspy.HighsVarType.kInteger] * len(integer))
+    if objective and model.maximize:
+        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+    for row in list(model.rows) + list(extra):
+        idx = list(row.terms)
+        h.addRow(bound(row.lower), bound(row.upper), len(idx), idx,
+                 [row.terms[k] for k in idx])
+    try:
+        h.run()
+    except Exception as exc:  # noqa: BLE001 - an engine failure is a finding, not a traceback
+        return Run("error", message=f"HiGHS failed on your model: {exc}")
+    status = h.getModelStatus()
+    S = highspy.HighsModelStatus
+    if status == S.kOptimal:
+        x = list(h.getSolution().col_value)
+        values = {c: const + sum(a * x[k] for k, a in t.items())
+                  for c, (t, const) in model.cells.items()}
+        return Run("feasible", values)
+    if status == S.kInfeasible:
+        return Run("infeasible")
+    if status in (S.kUnbounded, S.kUnboundedOrInfeasible):
+        if objective:
+            again = solve(model, extra, objective=False, relax=relax,
+                          integral_cells=integral_cells, time_limit=time_limit)
+            if again.status == "feasible":
+                return Run("unbounded", message="your objective is unbounded")
+            return again
+        return Run("infeasible")
+    if status == S.kTimeLimit:
+        return Run("timeout", message=f"HiGHS hit the {time_limit:g} s limit on your model")
+    return Run("error", message=f"HiGHS ended with status {h.modelStatusToString(status)}")
+
+
+def accepts(model: LinearModel, grid: Sequence[str], time_limit: float = 30.0) -> bool | None:
+    """Is the model feasible with its cells fixed to ``grid``? None when HiGHS cannot tell."""
+    run = solve(model, fix_rows(model, grid), objective=False, time_limit=time_limit)
+    return {"feasible": True, "infeasible": False}.get(run.status)

@@ -1,0 +1,122 @@
+"""Probe boards and probe grids: the evidence behind every diagnosis.
+
+The probe boards are small (3x3) boards chosen so that, for every two
+different sets of mistakes of the catalogue (:func:`thermomilp.teach.rules.variants`), some
+grid of some probe board is obeyed by one and not by the other: missing,
+zero and uneven clues, thermometers whose middle, tip and bulb can be
+filled apart, one-row tanks for the ties and one-column tanks for gravity.
+The grader builds the student's model on each probe board, fixes its cells
+to each probe grid and records accepted / rejected; the mistakes named are
+those common to every variant that behaves exactly like the model
+(:mod:`thermomilp.teach.diagnose`). tests/test_teach_probes.py checks that
+the probes still tell every two variants apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from thermomilp.puzzle import Grid, Puzzle
+from thermomilp.teach.rules import Rules, obeys, variants
+
+PROBE_BOARDS = {  # the native text format (docs/formats.md); ? is a missing clue
+    "thermometers": [
+        """\
+thermometers 3x3
+   ? 1 0
+1  o < o
+1  o > ^
+?  > o o
+""",
+        """\
+thermometers 3x3
+   2 2 2
+1  o o <
+3  v < o
+2  o > ^
+""",
+    ],
+    "aquarium": [
+        """\
+aquarium 3x3
+   2 1 2
+1  1 1 2
+2  3 4 5
+2  3 4 6
+""",
+        """\
+aquarium 3x3
+   1 1 1
+?  1 2 3
+1  4 2 5
+0  6 7 8
+""",
+        """\
+aquarium 3x3
+   2 ? 2
+1  1 2 3
+1  4 5 3
+2  4 5 3
+""",
+    ],
+}
+COVER = 2  # tell every two variants apart on this many grids where possible
+
+
+@dataclass(frozen=True)
+class Probe:
+    board: int  # index into probe_boards(kind)
+    grid: Grid
+    obeyed_by: tuple[bool, ...]  # one per variant of rules.variants(kind)
+
+
+def probe_boards(kind: str) -> list[Puzzle]:
+    from thermomilp.formats import loads
+
+    return [loads(text) for text in PROBE_BOARDS[kind]]
+
+
+def _all_grids(h: int, w: int) -> list[Grid]:
+    return [tuple("".join("#" if bits >> (i * w + j) & 1 else "." for j in range(w))
+                  for i in range(h)) for bits in range(1 << (h * w))]
+
+
+@lru_cache(maxsize=2)
+def probes(kind: str) -> tuple[Probe, ...]:
+    """A small set of grids that tells every two variants apart (COVER times if it can)."""
+    vs = variants(kind)
+    candidates = []
+    for b, puzzle in enumerate(probe_boards(kind)):
+        for grid in _all_grids(puzzle.height, puzzle.width):
+            candidates.append(Probe(b, grid, tuple(obeys(puzzle, grid, v) for v in vs)))
+    need = {}
+    for a in range(len(vs)):
+        for c in range(a + 1, len(vs)):
+            n = sum(p.obeyed_by[a] != p.obeyed_by[c] for p in candidates)
+            if n:
+                need[a, c] = min(COVER, n)
+    chosen: list[Probe] = []
+    while need:
+        def gain(p: Probe) -> int:
+            return sum(1 for (a, c) in need if p.obeyed_by[a] != p.obeyed_by[c])
+
+        best = max(candidates, key=gain)
+        chosen.append(best)
+        candidates.remove(best)
+        for pair in [pr for pr in need if best.obeyed_by[pr[0]] != best.obeyed_by[pr[1]]]:
+            need[pair] -= 1
+            if not need[pair]:
+                del need[pair]
+    return tuple(chosen)
+
+
+def undistinguished(kind: str) -> list[tuple[Rules, Rules]]:
+    """Pairs of variants no probe tells apart (should be empty)."""
+    vs = variants(kind)
+    ps = probes(kind)
+    return [(vs[a], vs[c]) for a in range(len(vs)) for c in range(a + 1, len(vs))
+            if all(p.obeyed_by[a] == p.obeyed_by[c] for p in ps)]
+
+
+__all__ = ["PROBE_BOARDS", "Probe", "probe_boards", "probes", "undistinguished"]

@@ -1,0 +1,82 @@
+"""The puzzle's rules with one classic mistake made on purpose, as a checker.
+
+A :class:`Rules` names how a model treats each part of the rules: the fill
+order, the clues and (Aquarium) the ties that keep a tank row level. The
+correct rules are ``Rules()``; every other value is a mistake of the
+catalogue in docs/course/grader.md. :func:`obeys` decides whether a grid
+satisfies such rules; the grader compares a student's model with these
+checkers on probe grids (:mod:`thermomilp.teach.probes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise, product
+
+from thermomilp.puzzle import Puzzle
+
+FILL = {"correct": None, "missing": "missing-precedence", "reversed": "reversed-precedence",
+        "skips": "precedence-skips-cells"}
+CLUES = {"correct": None, "swapped": "rows-cols-swapped", "zero-dropped": "zero-clue-dropped",
+         "missing-as-zero": "missing-clue-as-zero", "at-most": "clue-as-upper-bound"}
+TIES = {"correct": None, "missing": "missing-tie"}
+
+
+@dataclass(frozen=True)
+class Rules:
+    fill: str = "correct"
+    clues: str = "correct"
+    ties: str = "correct"
+
+    def mistakes(self) -> frozenset[str]:
+        return frozenset(m for m in (FILL[self.fill], CLUES[self.clues], TIES[self.ties]) if m)
+
+
+def variants(kind: str) -> list[Rules]:
+    """Every combination of mistakes a model of ``kind`` may make (the correct rules first)."""
+    ties = list(TIES) if kind == "aquarium" else ["correct"]
+    return [Rules(f, c, t) for f, c, t in product(FILL, CLUES, ties)]
+
+
+def obeys(puzzle: Puzzle, grid: Sequence[str], rules: Rules = Rules()) -> bool:
+    filled = {(i, j) for i, line in enumerate(grid) for j, ch in enumerate(line) if ch == "#"}
+    return _fill_ok(puzzle, filled, rules) and _clues_ok(puzzle, filled, rules.clues)
+
+
+def _fill_ok(puzzle: Puzzle, filled: set, rules: Rules) -> bool:
+    for vessel in puzzle.vessels:
+        states = []
+        for layer in vessel.layers:
+            wet = [c in filled for c in layer]
+            if rules.ties == "correct" and any(wet) != all(wet):
+                return False
+            states.append(any(wet))
+        pairs = list(pairwise(states))
+        if rules.fill == "correct" and any(upper and not lower for lower, upper in pairs):
+            return False
+        if rules.fill == "reversed" and any(lower and not upper for lower, upper in pairs):
+            return False
+        if rules.fill == "skips" and any(states[1:]) and not states[0]:
+            return False
+    return True
+
+
+def _clues_ok(puzzle: Puzzle, filled: set, how: str) -> bool:
+    h, w = puzzle.height, puzzle.width
+    row_sums = [sum((i, j) in filled for j in range(w)) for i in range(h)]
+    col_sums = [sum((i, j) in filled for i in range(h)) for j in range(w)]
+    rows, cols = list(puzzle.rows), list(puzzle.cols)
+    if how == "swapped":
+        if h != w:
+            return False
+        rows, cols = cols, rows
+    if how == "zero-dropped":
+        rows = [None if c == 0 else c for c in rows]
+        cols = [None if c == 0 else c for c in cols]
+    if how == "missing-as-zero":
+        rows = [0 if c is None else c for c in rows]
+        cols = [0 if c is None else c for c in cols]
+    if how == "at-most":
+        return all(c is None or s <= c for s, c in zip(row_sums + col_sums, rows + cols))
+    return all(c is None or s == c for s, c in zip(row_sums + col_sums, rows + cols))

@@ -1,0 +1,126 @@
+"""The child process that runs a student's file (``python -I``, see :mod:`sandbox`).
+
+It reads a request (JSON file named on the command line: the student's path
+and the boards), imports the student's module, calls ``build(puzzle)`` on
+each board and writes one JSON line per step to the result pipe (a file
+descriptor the parent passes; the student's ``print`` goes to stdout and
+stderr, which the parent captures apart). Every line carries the request's
+nonce. Events:
+
+``{"event": "imported"}`` then, per board, ``{"event": "board", "k": k,
+"model": ...}`` or ``{"event": "board", "k": k, "verdict": "crashed" |
+"exited" | "error", "message": ..., "line": N}``, then ``{"event": "done"}``.
+An import failure is ``{"event": "import", "verdict": ..., ...}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from typing import Any
+
+
+def _student_line(exc: BaseException, path: str) -> int | None:
+    """The line of the student's file nearest to where ``exc`` was raised."""
+    target = os.path.realpath(path)
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if os.path.realpath(frame.filename) == target:
+            line = frame.lineno
+    if line is None and isinstance(exc, SyntaxError) and exc.filename \
+            and os.path.realpath(exc.filename) == target:
+        line = exc.lineno
+    return line
+
+
+def _failure(exc: BaseException, path: str) -> dict[str, Any]:
+    from thermomilp.teach.extract import ContractError
+
+    line = _student_line(exc, path)
+    where = f"{os.path.basename(path)}, line {line}" if line else os.path.basename(path)
+    if isinstance(exc, SystemExit):
+        return {"verdict": "exited", "line": line,
+                "message": f"the student's code called sys.exit({exc.code!r}) ({where}): "
+                           "a model file must not end the program"}
+    if isinstance(exc, ContractError):
+        return {"verdict": "error", "line": line, "message": str(exc)}
+    text = f"{type(exc).__name__}: {exc.msg if isinstance(exc, SyntaxError) else exc}"
+    if isinstance(exc, TypeError) and "object cannot be passed as a constraint" in str(exc):
+        text += (" -- in PuLP 4, x == y between two variables is a plain True/False, not a "
+                 "constraint: write x - y == 0")
+    return {"verdict": "crashed", "line": line, "message": f"{text} ({where})"}
+
+
+def limit_self(memory_mb: int, cpu_s: int) -> None:
+    """Caps on this process, set before any student code runs (the parent holds the clock)."""
+    import resource
+
+    def cap(what: int, value: int) -> None:
+        try:
+            hard = resource.getrlimit(what)[1]
+            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(what, (value, hard))
+        except (ValueError, OSError):
+            pass
+
+    cap(resource.RLIMIT_AS, memory_mb << 20)  # a MemoryError instead of the machine's swap
+    cap(resource.RLIMIT_CORE, 0)
+    cap(resource.RLIMIT_FSIZE, 64 << 20)  # files the student writes
+    cap(resource.RLIMIT_CPU, cpu_s)  # a backstop behind the parent's wall clock
+
+
+def main(argv: list[str]) -> None:
+    request_path, fd = argv[0], int(argv[1])
+    out = os.fdopen(fd, "w", encoding="utf-8")
+    with open(request_path, encoding="utf-8") as f:
+        request = json.load(f)
+    limit_self(int(request["limits"]["memory_mb"]), int(request["limits"]["cpu_s"]))
+    nonce = request["nonce"]
+
+    def send(record: dict[str, Any]) -> None:
+        record["nonce"] = nonce
+        out.write(json.dumps(record) + "\n")
+        out.flush()
+
+    import importlib.util
+
+    from thermomilp.formats.json_format import read
+    from thermomilp.teach.extract import extract
+
+    path = request["student"]
+    boards = [read(text) for text in request["boards"]]
+    sys.argv = [path]
+    try:
+        spec = importlib.util.spec_from_file_location("student_model", path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"{path} is not a Python file")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["student_model"] = module
+        spec.loader.exec_module(module)
+        build = getattr(module, "build", None)
+        if not callable(build):
+            send({"event": "import", "verdict": "error", "line": None,
+                  "message": "defines no function build(puzzle) (see the contract in "
+                             "docs/course/exercise.md)"})
+            os._exit(0)
+    except BaseException as exc:  # noqa: BLE001 - the student's code may raise anything
+        send({"event": "import", **_failure(exc, path)})
+        os._exit(0)
+    send({"event": "imported"})
+    for k, puzzle in enumerate(boards):
+        try:
+            model = extract(build(puzzle), puzzle)
+        except BaseException as exc:  # noqa: BLE001
+            send({"event": "board", "k": k, **_failure(exc, path)})
+            continue
+        send({"event": "board", "k": k, "model": model.to_json()})
+    send({"event": "done"})
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)  # no student atexit handler runs after the report
+
+
+if __name__ == "__main__":  # pragma: no cover - run by sandbox.py
+    main(sys.argv[1:])
