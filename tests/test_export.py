@@ -75,4 +75,3 @@ def test_cli_export_writes_a_file(tmp_path):
     out = tmp_path / "t01.mps"
     assert main(["export", str(T01), "--to", "mps", "--backend", "highs", "-o", str(out)]) == 0
     assert "ROWS" in out.read_text()
-
