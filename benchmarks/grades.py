@@ -104,9 +104,18 @@ def main() -> None:
         boards = [generate_thermometers(size, size, args.seed, index=i).puzzle
                   for i in range(args.generated)]
         table(f"generate {size}×{size}", boards)
+    from thermomilp.generate.thermometers_gen import GenerationError
+
     for size in args.hard_sizes if args.hard else ():
-        boards = [generate_thermometers(size, size, args.seed, index=i, difficulty="hard").puzzle
-                  for i in range(args.hard)]
+        boards = []
+        for i in range(args.hard):
+            try:
+                boards.append(generate_thermometers(size, size, args.seed, index=i,
+                                                    difficulty="hard").puzzle)
+            except GenerationError as exc:  # no hard board within the attempts
+                print(f"board {i}: {exc}", file=sys.stderr)
+            print(f"{size}x{size} hard board {i}: {grades(boards[-1]) if boards else '-'}",
+                  file=sys.stderr, flush=True)
         table(f"generate --difficulty hard {size}×{size}", boards)
 
 

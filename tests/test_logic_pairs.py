@@ -83,3 +83,20 @@ def test_grade_agrees_with_the_logic_finishing(seed):
     dom = full_domains(tables)
     finished = not pair_fixpoint(tables, dom) or is_decided(dom)
     assert (grade(puzzle) == "search") == (not finished)
+
+
+WIDE = ROOT / "tests" / "data" / "pairs_wide_15x15.json"  # generate 15x15 --difficulty hard, seed 2026 board 1
+
+
+def test_the_wide_tier_finishes_a_board_the_narrow_one_leaves_to_search():
+    from thermomilp.logic.pairs import _pair_sweep
+
+    puzzle = thermomilp.load(WIDE)
+    assert solution_problems(puzzle, puzzle.solution) == []
+    assert list(search_solutions(puzzle, "probing", 2)) == [puzzle.solution]
+    tables = line_tables(puzzle)
+    dom = full_domains(tables)
+    assert probe_fixpoint(tables, dom) and _pair_sweep(tables, dom, False)
+    assert not is_decided(dom)  # partners changed by the assumption only: stuck
+    assert pair_fixpoint(tables, full_domains(tables))
+    assert grade(puzzle) == "pairs" == puzzle.grade

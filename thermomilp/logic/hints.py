@@ -247,11 +247,11 @@ class _Solver:
                                     vessel=name, levels_out=(level,)), dom)
         return None
 
-    def _pair_probe(self, need_cells: bool) -> Step | None:
+    def _pair_probe(self, need_cells: bool, wide: bool) -> Step | None:
         t = self.tables
 
         def refute(v: int, level: int):
-            ref = pair_refutation(t, self.dom, v, level)
+            ref = pair_refutation(t, self.dom, v, level, wide)
             return ref if ref is not None and ref.partner >= 0 else None
 
         for v, level, ref, dom, new in self._erasures(refute, need_cells):
@@ -278,8 +278,10 @@ class _Solver:
             return Step("solved", (), "every cell is decided")
         for rule in (self._line_count, lambda: self._chained_count(True),
                      lambda: self._chained_count(False), lambda: self._probe(True),
-                     lambda: self._probe(False), lambda: self._pair_probe(True),
-                     lambda: self._pair_probe(False)):
+                     lambda: self._probe(False), lambda: self._pair_probe(True, False),
+                     lambda: self._pair_probe(False, False),
+                     lambda: self._pair_probe(True, True),
+                     lambda: self._pair_probe(False, True)):
             found = rule()
             if found:
                 return found

@@ -5,10 +5,10 @@ interval propagation look for a contradiction. When that is stuck, **pair
 probing** looks one step further, but only along pairs that can interact:
 
     assume ``v = a`` and propagate; then, for a *partner* vessel ``w`` --
-    one whose domain the assumption shrank -- assume each level ``b`` still
-    open for ``w`` and propagate again. If **every** level of ``w`` breaks
-    some line, ``w`` could stand nowhere, so ``v = a`` is impossible and ``a``
-    is erased.
+    one whose domain the assumption shrank, or one crossing a line of ``v``
+    -- assume each level ``b`` still open for ``w`` and propagate again. If
+    **every** level of ``w`` breaks some line, ``w`` could stand nowhere, so
+    ``v = a`` is impossible and ``a`` is erased.
 
 That is a refutation by the pairs ``(v = a, w = b)`` for all ``b``: a chain a
 person can follow ("if thermometer 7 stood at level 2, thermometer 3 could
@@ -17,19 +17,22 @@ erasure is sound (every completion of ``v = a`` puts ``w`` at some level,
 and each of them contradicts), and the test is monotone, so the fixpoint
 does not depend on the order.
 
-Cost: pairs are quadratic, so partners are restricted to the vessels that
-``v = a`` changed (a chain of lines links them to ``v``), and pair probing
-runs only after single probing is stuck; after every erasure the cheap rules
-run again. Also taking every vessel on a line with ``v`` as a partner cost
-15-30x more on planted 20x20 and 30x30 boards (one run, docs/logic.md) and
-erased one level more on one board of five, finishing none more.
+Cost: pairs are quadratic, so partners are restricted, in two tiers, and
+pair probing runs only after single probing is stuck; after every erasure
+the cheap rules run again:
+
+1. **narrow**: the vessels ``v = a`` changed (a chain of lines links them to
+   ``v``) -- cheap, and enough for most boards;
+2. **wide**: when the narrow tier is stuck, also the vessels crossing a line
+   of ``v`` -- 15-30x dearer on 20x20 and 30x30 boards, but it finishes
+   boards the narrow tier leaves to search (docs/logic.md).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from thermomilp.logic.domains import Domains, LineTables, levels_in
+from thermomilp.logic.domains import Domains, LineTables, is_decided, levels_in
 from thermomilp.logic.intervals import OK, propagate, propagate_conflict
 from thermomilp.logic.probing import probe_fixpoint, sweep
 
@@ -49,14 +52,18 @@ class PairRefutation:
     breaks: tuple[tuple[int, int], ...]
 
 
-def partners(dom: Domains, trial: Domains, v: int) -> list[int]:
-    """Vessels the assumption on ``v`` shrank and left open: the candidate partners."""
-    return [w for w in range(len(dom))
-            if w != v and trial[w] != dom[w] and trial[w] & (trial[w] - 1)]
+def partners(tables: LineTables, dom: Domains, trial: Domains, v: int,
+             wide: bool = False) -> list[int]:
+    """Open vessels the assumption on ``v`` shrank (and, ``wide``, those on its lines)."""
+    near = {w for w in range(len(dom)) if trial[w] != dom[w]}
+    if wide:
+        near.update(w for line in tables.vessel_lines[v] for w in tables.line_vessels[line])
+    near.discard(v)
+    return sorted(w for w in near if trial[w] & (trial[w] - 1))
 
 
-def pair_refutation(tables: LineTables, dom: Domains, v: int, level: int
-                    ) -> PairRefutation | None:
+def pair_refutation(tables: LineTables, dom: Domains, v: int, level: int,
+                    wide: bool = False) -> PairRefutation | None:
     """A partner with no level left once ``v = level`` holds, or None.
 
     Assumes single probing is stuck (``v = level`` alone propagates fine); if
@@ -67,7 +74,7 @@ def pair_refutation(tables: LineTables, dom: Domains, v: int, level: int
     broken = propagate_conflict(tables, trial, tables.vessel_lines[v])
     if broken != OK:
         return PairRefutation(v, level, -1, ((level, broken),))
-    for w in partners(dom, trial, v):
+    for w in partners(tables, dom, trial, v, wide):
         breaks = []
         for b in levels_in(trial[w]):
             inner = trial.copy()
@@ -81,10 +88,16 @@ def pair_refutation(tables: LineTables, dom: Domains, v: int, level: int
     return None
 
 
-def pair_fixpoint(tables: LineTables, dom: Domains) -> bool:
-    """Intervals, probing and pair probing to a fixpoint, in place; False if no solution."""
-    if not probe_fixpoint(tables, dom):
-        return False
-    return sweep(dom, lambda v, level: pair_refutation(tables, dom, v, level) is not None,
+def _pair_sweep(tables: LineTables, dom: Domains, wide: bool) -> bool:
+    return sweep(dom, lambda v, level: pair_refutation(tables, dom, v, level, wide) is not None,
                  lambda v: (propagate(tables, dom, tables.vessel_lines[v])
-                            and probe_fixpoint(tables, dom)))
+                            and probe_fixpoint(tables, dom)
+                            and (not wide or _pair_sweep(tables, dom, False))))
+
+
+def pair_fixpoint(tables: LineTables, dom: Domains) -> bool:
+    """Intervals, probing and pair probing (narrow, then wide) to a fixpoint, in place;
+    False if the board has no solution."""
+    if not probe_fixpoint(tables, dom) or not _pair_sweep(tables, dom, False):
+        return False
+    return is_decided(dom) or _pair_sweep(tables, dom, True)
