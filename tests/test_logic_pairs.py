@@ -85,7 +85,8 @@ def test_grade_agrees_with_the_logic_finishing(seed):
     assert (grade(puzzle) == "search") == (not finished)
 
 
-WIDE = ROOT / "tests" / "data" / "pairs_wide_15x15.json"  # generate 15x15 --difficulty hard, seed 2026 board 1
+# made by thermomilp generate --size 15x15 --seed 2026 --difficulty hard (board 1)
+WIDE = ROOT / "tests" / "data" / "pairs_wide_15x15.json"
 
 
 def test_the_wide_tier_finishes_a_board_the_narrow_one_leaves_to_search():

@@ -509,7 +509,8 @@ def test_model_rows_are_the_rows_of_the_lp_file(client):
         assert {row["name"] for row in model["rows"]} == in_file
         # a row's terms are the variables its LP line names, with the same right-hand side
         for row in model["rows"]:
-            line = next(l for l in model["text"].splitlines() if l.startswith(row["name"] + ":"))
+            line = next(text for text in model["text"].splitlines()
+                        if text.startswith(row["name"] + ":"))
             names = set(re.findall(r"x_\d+_\d+", line))
             assert names == {"x_%d_%d" % tuple(t["cell"]) for t in row["terms"]}
             assert line.rstrip().endswith(f" {row['rhs']}")

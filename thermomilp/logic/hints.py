@@ -27,8 +27,9 @@ Terminal states: ``solved`` (every cell decided), ``stalled`` (no rule
 fires: the board needs search), ``contradiction`` (the clues cannot all
 hold), ``mistake`` (a mark is wrong: it breaks a rule or fits no solution,
 :mod:`thermomilp.logic.mistakes`; checked before anything is deduced).
-These names are stable identifiers: other tools (a web UI) show them. Steps that only erase an inner level (no new cell) are reported
-too, with an empty cell list, so an explanation never hides a deduction.
+These names are stable identifiers: other tools (a web UI) show them. Steps
+that only erase an inner level (no new cell) are reported too, with an empty
+cell list, so an explanation never hides a deduction.
 """
 
 from __future__ import annotations
