@@ -101,3 +101,19 @@ def test_the_wide_tier_finishes_a_board_the_narrow_one_leaves_to_search():
     assert not is_decided(dom)  # partners changed by the assumption only: stuck
     assert pair_fixpoint(tables, full_domains(tables))
     assert grade(puzzle) == "pairs" == puzzle.grade
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, 7), st.floats(0.0, 0.4))
+def test_the_cheap_difficulty_agrees_with_the_grade(seed, n, missing):
+    from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, difficulty
+
+    puzzle = planted_board(n, n, random.Random(seed), missing=missing)
+    assert difficulty(puzzle) == GRADE_TO_DIFFICULTY[grade(puzzle)]
+
+
+def test_the_cheap_difficulty_on_the_pairs_boards():
+    from thermomilp.logic.grade import difficulty
+
+    for path in (HARD, WIDE):
+        assert difficulty(thermomilp.load(path)) == "hard"

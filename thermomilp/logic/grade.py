@@ -22,6 +22,19 @@ GRADE_TO_DIFFICULTY = {"intervals": "easy", "probing": "medium", "pairs": "hard"
                        "search": "hard"}
 
 
+def difficulty(puzzle: Puzzle) -> str:
+    """``GRADE_TO_DIFFICULTY[grade(puzzle)]`` without pair probing: ``hard`` is decided as
+    soon as single probing does not finish (pairs and search are both hard), so a
+    generator testing many candidates never pays for pair probing."""
+    tables = line_tables(puzzle)
+    dom = full_domains(tables)
+    if not propagate(tables, dom) or is_decided(dom):
+        return "easy"
+    if not probe_fixpoint(tables, dom) or is_decided(dom):
+        return "medium"
+    return "hard"
+
+
 def grade(puzzle: Puzzle) -> str:
     tables = line_tables(puzzle)
     dom = full_domains(tables)
