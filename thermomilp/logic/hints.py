@@ -108,8 +108,9 @@ def _cells_text(cells: tuple[tuple[Cell, int], ...]) -> str:
 class _Solver:
     """Domains plus written cells; :meth:`step` finds and applies the next deduction."""
 
-    def __init__(self, puzzle: Puzzle, marks: Mapping[Cell, int]):
+    def __init__(self, puzzle: Puzzle, marks: Mapping[Cell, int], pairs: bool = True):
         self.puzzle = puzzle
+        self.pairs = pairs  # offer pair probing (seconds on large stalled boards)
         self.tables: LineTables = line_tables(puzzle)
         self.dom: Domains = full_domains(self.tables)
         self.written: dict[Cell, int] = dict(marks)
@@ -277,12 +278,13 @@ class _Solver:
             return wrong
         if is_decided(self.dom) and len(self.written) == t_cells(self.tables):
             return Step("solved", (), "every cell is decided")
-        for rule in (self._line_count, lambda: self._chained_count(True),
-                     lambda: self._chained_count(False), lambda: self._probe(True),
-                     lambda: self._probe(False), lambda: self._pair_probe(True, False),
-                     lambda: self._pair_probe(False, False),
-                     lambda: self._pair_probe(True, True),
-                     lambda: self._pair_probe(False, True)):
+        rules = [self._line_count, lambda: self._chained_count(True),
+                 lambda: self._chained_count(False), lambda: self._probe(True),
+                 lambda: self._probe(False)]
+        if self.pairs:
+            rules += [lambda: self._pair_probe(True, False), lambda: self._pair_probe(False, False),
+                      lambda: self._pair_probe(True, True), lambda: self._pair_probe(False, True)]
+        for rule in rules:
             found = rule()
             if found:
                 return found
@@ -309,22 +311,25 @@ def mistake_step(puzzle: Puzzle, marks: Mapping[Cell, int] | None,
 
 
 def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
-              complete: Completion | None = None) -> Step:
+              complete: Completion | None = None, pairs: bool = True,
+              checked: bool = False) -> Step:
     """The next deduction from ``marks`` (cell -> 1 filled / 0 empty).
 
     The marks are checked first (:func:`mistake_step`): a wrong mark ends the
     hint with the terminal ``mistake`` step, and nothing is deduced from it.
     ``complete`` is the oracle for the check against the solution (default:
-    the logic's own search).
+    the logic's own search). ``pairs=False`` leaves out pair probing (a caller
+    that must answer quickly on a large board); ``checked=True`` says the caller
+    has already checked the marks (the page, with the MILP).
 
     A step that only erases an inner level (no cell) cannot be written as a
     mark, so the hint runs on to the first step that sets a cell, and reports
     that one; the inner erasures it needed are folded into its text.
     """
-    wrong = mistake_step(puzzle, marks, complete)
+    wrong = None if checked else mistake_step(puzzle, marks, complete)
     if wrong is not None:
         return wrong
-    solver = _Solver(puzzle, marks or {})
+    solver = _Solver(puzzle, marks or {}, pairs)
     quiet: list[Step] = []
     while True:
         step = solver.step()

@@ -40,6 +40,7 @@ from thermomilp.puzzle import Cell, Puzzle
 FILLED, EMPTY, UNKNOWN = "#", ".", "?"
 PROBE_SECONDS = 2.0
 LOGIC_UNIQUE_CELLS = 225  # boards up to 15x15: the logic's search words "the solution"
+PAIR_PROBE_CELLS = 225  # pair probing (seconds when single probing stalls) up to 15x15
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,12 @@ def next_hint(puzzle: Puzzle, marks: Sequence[str],
         return builtin_hint(puzzle, marks, solution)
     why = "No rule decides more."
     for module_name, engine in engines:
-        step = engine(puzzle, written)
+        if module_name == "thermomilp.logic.hints":
+            # the marks were checked above (mistake_hint, with the MILP)
+            step = engine(puzzle, written, checked=True,
+                          pairs=puzzle.height * puzzle.width <= PAIR_PROBE_CELLS)
+        else:
+            step = engine(puzzle, written)
         rule = str(getattr(step, "rule", "") or "")
         text = str(getattr(step, "text", None) or getattr(step, "message", None) or "")
         if step is None or rule == "stalled":
