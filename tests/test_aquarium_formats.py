@@ -49,7 +49,7 @@ def test_registered():
 def test_task_string_exact_form():
     text = dumps(public_6x6(), "aquarium-task")
     assert text == ("2_1_3_3_3_5_4_1_2_2_4_4;"
-                    "0,0,1,1,2,2,3,4,2,2,2,5,3,4,2,2,5,5,3,4,2,2,2,5,4,4,5,5,2,5,4,4,5,5,5,5\n")
+                    "1,1,2,2,3,3,4,5,3,3,3,6,4,5,3,3,6,6,4,5,3,3,3,6,5,5,6,6,3,6,5,5,6,6,6,6\n")
 
 
 def test_task_string_missing_clues_and_errors():
@@ -111,26 +111,28 @@ def test_puzzlink_two_digit_clues_and_long_skips():
     assert same_board(loads(text), sparse)
 
 
-def test_puzzlink_without_r_flag_warns():
-    with pytest.warns(WaterlineRuleWarning, match="one waterline per tank"):
+def test_puzzlink_without_r_flag_is_the_pool_rule():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning any more: the rule is read, not replaced
         puzzle = loads("https://puzz.link/p?aquarium/3/2/eg/2g1g3")
-    assert same_board(puzzle, loads(HAND_URL))
+    tank = loads(HAND_URL)
+    assert puzzle.rule == "pool" and tank.rule == "tank"
+    assert puzzle.region_grid() == tank.region_grid()
+    assert "/r/" not in dumps(puzzle, "puzzlink") and "/r/" in dumps(tank, "puzzlink")
 
 
-def test_cli_prints_the_warning(tmp_path):
+def test_cli_solves_a_pool_url_without_a_warning(tmp_path):
     path = tmp_path / "board.url"
     path.write_text("https://puzz.link/p?aquarium/3/2/eg/2g1g3\n")
     out = subprocess.run([sys.executable, "-m", "thermomilp", "solve", str(path), "--format",
                           "json"], capture_output=True, text=True, check=False)
-    assert "thermomilp: warning:" in out.stderr and "one waterline per tank" in out.stderr
+    assert "warning" not in out.stderr
     assert out.stdout.count("\n") == 1  # the JSON line only
 
 
 @pytest.mark.parametrize("url, message", [
     ("aquarium/r/3/2/fw/2g1g3", "base-32"),
     ("aquarium/r/3/2/f/2g1g3", "border part has 1 characters"),
-    ("aquarium/r/3/2/eg/2g1g3456", "more than 5 clues"),
-    ("aquarium/r/3/2/eg/z", "skips past"),
     ("aquarium/r/3/2/eg/-1", "two hex digits"),
     ("aquarium/r/3/2/eg/2Q", "not a clue character"),
     ("aquarium/r/3/2/eg/9", "column 0 clue is 9"),

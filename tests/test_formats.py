@@ -97,7 +97,7 @@ def test_janko_corpus_reads_with_its_solution(path):
     ("clabels\n1 1\nrlabels\n1 1\nlabels\n1.1 1.2\n2.1 2.3\n", "no position 2", None),
     ("clabels\n1 1\nrlabels\n1 1\nlabels\n1.1 1.2\n", "'labels' has 1 rows", 6),
     ("clabels\n1 1\nrlabels\n1 1\nlabels\n1.1 1.2\n2.1 x\n", "not T.K", 7),
-    ("1_1_1_1;1,2;1,3", "outside the 2x2 grid", None),
+    ("1_1_1_1;1,2;1,3", "has length 3; from cell \\(1, 0\\) there is room for 1..2", None),
     ("1_1_1_1;1,2;7,2", "must be 'd,len'", 1),
 ])
 def test_bad_input_names_the_problem(text, message, line):

@@ -152,6 +152,9 @@ def logic_fixed(puzzle: Puzzle) -> dict[str, int | str]:
     except ImportError:
         return {}
     out: dict[str, int | str] = {}
+    if not puzzle.all_chains:
+        return {mode: "does not apply (the pool rule has no single level per tank)"
+                for mode in LOGIC_MODES}
     for mode in LOGIC_MODES:
         fixed, grid, status = presolve_cells(puzzle, mode)
         if status == "infeasible":
@@ -170,7 +173,8 @@ def analyze(puzzle: Puzzle, solution_cap: int = 10) -> Analysis:
         name=puzzle.name or "",
         kind=puzzle.kind,
         shape=puzzle.shape,
-        sizes=(cell_model_size(puzzle), level_model_size(puzzle)),
+        sizes=((cell_model_size(puzzle), level_model_size(puzzle)) if puzzle.all_chains
+               else (cell_model_size(puzzle),)),  # no level formulation for the pool rule
         lp=lp_relaxation(puzzle),
         solutions=count_solutions(puzzle, solution_cap),
         solution_cap=solution_cap,

@@ -84,7 +84,8 @@ def restrict(puzzle: Puzzle, parts: Iterable[Part]) -> Puzzle:
         else:
             vessels.extend(Vessel(f"{vessel.label}.{k}", ((cell,),))
                            for k, cell in enumerate(vessel.cells))
-    return Puzzle(puzzle.kind, rows, cols, tuple(vessels), puzzle.name, puzzle.source)
+    return Puzzle(puzzle.kind, rows, cols, tuple(vessels), puzzle.name, puzzle.source,
+                  rule=puzzle.rule)
 
 
 def is_feasible(puzzle: Puzzle, parts: Iterable[Part], backend: str = "highs",

@@ -44,6 +44,10 @@ class PuzzleError(ThermomilpError):
         )
 
 
+class BoardTooLarge(PuzzleError):
+    """A board larger than the reader's :class:`~thermomilp.puzzle.SizeLimits` allow."""
+
+
 class ConfigError(ThermomilpError):
     """A configuration value (flag, environment, config file) that cannot be used."""
 
@@ -54,6 +58,10 @@ class SolverUnavailable(ConfigError):
 
 class NotMonotoneError(ThermomilpError):
     """A cell grid in which some vessel is not filled from its bottom rank up."""
+
+
+class RuleNotSupported(ThermomilpError):
+    """A tool that reasons about vessel levels met a pool-rule tank, which has none."""
 
 
 class ThermomilpWarning(UserWarning):

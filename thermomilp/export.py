@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from thermomilp.errors import ThermomilpError
+from thermomilp.errors import RuleNotSupported, ThermomilpError
 from thermomilp.model.formulation import formulate
 from thermomilp.puzzle import Puzzle
 
@@ -183,6 +183,10 @@ def _model_name(puzzle: Puzzle) -> str:
 def to_dat(puzzle: Puzzle) -> str:
     """The ``data;`` section for models/thermometers.mod or models/aquarium.mod."""
     model = "thermometers.mod" if puzzle.kind == "thermometers" else "aquarium.mod"
+    if puzzle.rule != "tank":
+        raise RuleNotSupported("models/aquarium.mod states the tank rule (one waterline per "
+                               "tank); this board follows the pool rule -- export it --to lp "
+                               "or --to mps, which carry the layer tree")
     out = [f"/* {puzzle.name or puzzle.kind} -- data for models/{model}, "
            "written by thermomilp export */",
            "data;",
@@ -246,7 +250,8 @@ def to_latex(puzzle: Puzzle) -> str:
         lines.append(f"  {x(s)} &\\le {x(p)} && \\text{{{what} {label}}}\\\\")
     for a, b in form.ties:
         label = puzzle.vessels[owner[a][0]].label
-        lines.append(f"  {x(a)} &= {x(b)} && \\text{{tank {label}, one row}}\\\\")
+        where = "one row" if puzzle.rule == "tank" else "one body of water in one row"
+        lines.append(f"  {x(a)} &= {x(b)} && \\text{{tank {label}, {where}}}\\\\")
     lines.append(f"  x_{{i,j}} &\\in \\{{0,1\\}} && 0 \\le i < {puzzle.height},\\ "
                  f"0 \\le j < {puzzle.width}")
     lines.append("\\end{align*}")

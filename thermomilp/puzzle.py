@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Literal, Mapping, Sequence
 
-from thermomilp.errors import NotMonotoneError, PuzzleError
+from thermomilp.errors import BoardTooLarge, NotMonotoneError, PuzzleError, RuleNotSupported
 
 Cell = tuple[int, int]
 Grid = tuple[str, ...]
@@ -34,22 +34,77 @@ KINDS: tuple[str, ...] = ("thermometers", "aquarium")
 FILLED = "#"
 EMPTY = "."
 
+RULES: tuple[str, ...] = ("tank", "pool")
+"""Aquarium rules: ``tank`` = one waterline per tank; ``pool`` = one level per
+connected body of water inside a tank (puzz.link without the ``r`` flag)."""
+
+
+@dataclass(frozen=True)
+class SizeLimits:
+    """The largest board a reader or constructor builds, checked before any
+    allocation: a tiny input must not ask for a huge grid."""
+
+    max_side: int = 10_000
+    max_cells: int = 4_000_000
+
+    def check(self, height: int, width: int) -> None:
+        """Raise :class:`BoardTooLarge` when a ``height`` x ``width`` board is too large."""
+        for what, side in (("rows", height), ("columns", width)):
+            if side > self.max_side:
+                raise BoardTooLarge(f"the board is {height}x{width}: {side} {what}; the limit "
+                                    f"is {self.max_side}")
+        if height * width > self.max_cells:
+            raise BoardTooLarge(f"the board is {height}x{width} = {height * width} cells; "
+                                f"the limit is {self.max_cells}")
+
+
+GENEROUS = SizeLimits()
+"""The default limits (the command line): a 2000x2000 board reads."""
+STRICT = SizeLimits(max_side=200, max_cells=40_000)
+"""Limits for a server reading untrusted boards (``serve``)."""
+
 
 @dataclass(frozen=True)
 class Vessel:
     """One thermometer or tank.
 
-    ``layers[k]`` holds the cells of rank ``k + 1``; a vessel at level ``L``
-    has exactly the cells of ``layers[:L]`` filled.
+    ``layers[k]`` holds the cells of rank ``k + 1``; the cells of one layer
+    fill together. The layers form a tree: ``parent_of(k)`` is the layer that
+    may hold water (mercury) only when layer ``k`` is full. Usually the tree is
+    a **chain** (``parent`` is ``None`` and the parent of layer ``k`` is
+    ``k + 1``): a vessel at level ``L`` has exactly the cells of
+    ``layers[:L]`` filled. A tank under the ``pool`` rule is a true tree (one
+    layer per body of water per row, see :func:`pool_layers`): its filled
+    layers are any set closed under children -- a union of whole subtrees.
+    A parent always comes after its children in ``layers``.
     """
 
     label: str
     layers: tuple[tuple[Cell, ...], ...]
+    parent: tuple[int | None, ...] | None = None
 
     @property
     def depth(self) -> int:
         """The highest level: the number of layers."""
         return len(self.layers)
+
+    @property
+    def is_chain(self) -> bool:
+        return self.parent is None
+
+    def parent_of(self, k: int) -> int | None:
+        if self.parent is not None:
+            return self.parent[k]
+        return k + 1 if k + 1 < len(self.layers) else None
+
+    def children(self) -> tuple[tuple[int, ...], ...]:
+        """For each layer, the layers whose parent it is (the ones below it)."""
+        below: list[list[int]] = [[] for _ in self.layers]
+        for k in range(self.depth):
+            p = self.parent_of(k)
+            if p is not None:
+                below[p].append(k)
+        return tuple(tuple(ks) for ks in below)
 
     @property
     def cells(self) -> tuple[Cell, ...]:
@@ -74,6 +129,13 @@ class Puzzle:
     solution: Grid | None = field(default=None, compare=False)
     grade: str | None = field(default=None, compare=False)
     """The logic grade a generator recorded (``intervals``/``probing``/``pairs``/``search``)."""
+    rule: str = "tank"
+    """Aquarium: ``tank`` or ``pool`` (:data:`RULES`); Thermometers: always ``tank``."""
+
+    @property
+    def all_chains(self) -> bool:
+        """True when every vessel is a chain: the level-based engines apply."""
+        return all(v.is_chain for v in self.vessels)
 
     @property
     def height(self) -> int:
@@ -99,15 +161,15 @@ class Puzzle:
 
     def with_solution(self, solution: Grid | None) -> "Puzzle":
         return Puzzle(self.kind, self.rows, self.cols, self.vessels, self.name, self.source,
-                      None if solution is None else tuple(solution), self.grade)
+                      None if solution is None else tuple(solution), self.grade, self.rule)
 
     def with_clues(self, rows: Sequence[int | None], cols: Sequence[int | None]) -> "Puzzle":
         return Puzzle(self.kind, tuple(rows), tuple(cols), self.vessels, self.name, self.source,
-                      self.solution, self.grade)
+                      self.solution, self.grade, self.rule)
 
     def with_grade(self, grade: str | None) -> "Puzzle":
         return Puzzle(self.kind, self.rows, self.cols, self.vessels, self.name, self.source,
-                      self.solution, grade)
+                      self.solution, grade, self.rule)
 
     def region_grid(self) -> tuple[tuple[str, ...], ...]:
         """The label of the vessel covering each cell, row by row."""
@@ -124,11 +186,13 @@ class Puzzle:
 
 
 def _check_clues(rows: Sequence[object], cols: Sequence[object], height: int | None,
-                 width: int | None) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
+                 width: int | None, limits: SizeLimits = GENEROUS,
+                 ) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
     if not rows:
         raise PuzzleError("the puzzle has no rows (the row clue list is empty)")
     if not cols:
         raise PuzzleError("the puzzle has no columns (the column clue list is empty)")
+    limits.check(len(rows), len(cols))
     if height is not None and len(rows) != height:
         raise PuzzleError(f"{len(rows)} row clues given but the grid has {height} rows")
     if width is not None and len(cols) != width:
@@ -175,9 +239,10 @@ def _check_solution(solution: Sequence[str] | None, height: int, width: int) -> 
 
 def thermometers(rows: Sequence[int | None], cols: Sequence[int | None],
                  thermometers: Iterable[Sequence[Sequence[int]]], *, name: str | None = None,
-                 source: str | None = None, solution: Sequence[str] | None = None) -> Puzzle:
+                 source: str | None = None, solution: Sequence[str] | None = None,
+                 limits: SizeLimits = GENEROUS) -> Puzzle:
     """A validated Thermometers puzzle; each thermometer is its cells, bulb first."""
-    rows_t, cols_t = _check_clues(rows, cols, None, None)
+    rows_t, cols_t = _check_clues(rows, cols, None, None, limits)
     height, width = len(rows_t), len(cols_t)
     owner: dict[Cell, int] = {}
     vessels = []
@@ -212,13 +277,18 @@ def thermometers(rows: Sequence[int | None], cols: Sequence[int | None],
 
 def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
              regions: Sequence[Sequence[object]], *, name: str | None = None,
-             source: str | None = None, solution: Sequence[str] | None = None) -> Puzzle:
+             source: str | None = None, solution: Sequence[str] | None = None,
+             rule: str = "tank", limits: SizeLimits = GENEROUS) -> Puzzle:
     """A validated Aquarium puzzle; ``regions[r][c]`` is the tank label of a cell.
 
     Tanks are listed in order of first appearance, row by row. Each tank must
-    be orthogonally connected; its layers are its rows, lowest first.
+    be orthogonally connected. Under the ``tank`` rule its layers are its rows,
+    lowest first (a chain); under the ``pool`` rule they are its bodies of
+    water row by row, a tree (:func:`pool_layers`).
     """
-    rows_t, cols_t = _check_clues(rows, cols, None, None)
+    if rule not in RULES:
+        raise PuzzleError(f"unknown Aquarium rule {rule!r}: expected 'tank' or 'pool'")
+    rows_t, cols_t = _check_clues(rows, cols, None, None, limits)
     height, width = len(rows_t), len(cols_t)
     if isinstance(regions, (str, bytes)) or len(regions) != height:
         raise PuzzleError(f"the region grid has {len(regions)} rows but there are "
@@ -236,13 +306,70 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
     vessels = []
     for label, cells in cells_of.items():
         _check_connected(label, cells)
+        if rule == "pool":
+            layers, parent = pool_layers(cells)
+            vessels.append(Vessel(label, layers, parent))
+            continue
         by_row: dict[int, list[Cell]] = {}
         for cell in cells:
             by_row.setdefault(cell[0], []).append(cell)
         layers = tuple(tuple(sorted(by_row[r])) for r in sorted(by_row, reverse=True))
         vessels.append(Vessel(label, layers))
     return Puzzle("aquarium", rows_t, cols_t, tuple(vessels), name, source,
-                  _check_solution(solution, height, width))
+                  _check_solution(solution, height, width), rule=rule)
+
+
+def pool_layers(cells: Sequence[Cell]) -> tuple[tuple[tuple[Cell, ...], ...],
+                                               tuple[int | None, ...]]:
+    """The layer tree of one tank under the ``pool`` rule.
+
+    For a row ``i``, two cells of the tank in row ``i`` hold water together
+    exactly when they are connected through cells of the tank in rows ``>= i``
+    (at or below row ``i``): water finds its level within such a body. So the
+    layers of row ``i`` are the row-``i`` cells grouped by the connected
+    components of the tank below and at row ``i``; the parent of a layer is
+    the first layer further up whose component swallows its component (water
+    there would spill down into it). Built bottom up with a union-find, in
+    near-linear time. Returns the layers (lowest rows first, a parent after
+    its children) and each layer's parent index (``None`` for the top one).
+    """
+    members = set(cells)
+    up: dict[Cell, Cell] = {}
+
+    def find(cell: Cell) -> Cell:
+        while up[cell] != cell:
+            up[cell] = up[up[cell]]
+            cell = up[cell]
+        return cell
+
+    by_row: dict[int, list[Cell]] = {}
+    for cell in cells:
+        by_row.setdefault(cell[0], []).append(cell)
+    layers: list[tuple[Cell, ...]] = []
+    parent: list[int | None] = []
+    waiting: dict[Cell, list[int]] = {}  # component root -> layers still without a parent
+    for r in sorted(by_row, reverse=True):
+        row = sorted(by_row[r])
+        for cell in row:
+            up[cell] = cell
+        for cell in row:
+            for nb in ((r, cell[1] + 1), (r + 1, cell[1])):
+                if nb in members and nb in up:
+                    a, b = find(cell), find(nb)
+                    if a != b:
+                        up[b] = a
+                        waiting.setdefault(a, []).extend(waiting.pop(b, []))
+        groups: dict[Cell, list[Cell]] = {}
+        for cell in row:
+            groups.setdefault(find(cell), []).append(cell)
+        for root, group in groups.items():
+            index = len(layers)
+            layers.append(tuple(group))
+            parent.append(None)
+            for child in waiting.pop(root, []):
+                parent[child] = index
+            waiting[root] = [index]
+    return tuple(layers), tuple(parent)
 
 
 def _check_connected(label: str, cells: list[Cell]) -> None:
@@ -259,6 +386,14 @@ def _check_connected(label: str, cells: list[Cell]) -> None:
                           f"cannot be reached from {cells[0]}")
 
 
+def require_levels(puzzle: Puzzle, tool: str) -> None:
+    """Raise :class:`RuleNotSupported` unless every vessel of ``puzzle`` is a chain."""
+    if not puzzle.all_chains:
+        raise RuleNotSupported(f"{tool} reasons about one level per vessel and does not "
+                               "support the pool rule; solve (the MILP) and the brute-force "
+                               "counter do")
+
+
 # --------------------------------------------------------------------------
 # Adapter: cells <-> levels
 # --------------------------------------------------------------------------
@@ -270,6 +405,9 @@ def grid_from_levels(puzzle: Puzzle, levels: Sequence[int]) -> Grid:
         raise ValueError(f"{len(levels)} levels for {len(puzzle.vessels)} vessels")
     board = [[EMPTY] * puzzle.width for _ in range(puzzle.height)]
     for vessel, level in zip(puzzle.vessels, levels):
+        if not vessel.is_chain:
+            raise ValueError(f"tank {vessel.label} follows the pool rule: its water is not "
+                             "one level")
         if not 0 <= level <= vessel.depth:
             raise ValueError(f"level {level} outside 0..{vessel.depth} for vessel {vessel.label}")
         for r, c in vessel.filled_cells(level):
@@ -283,9 +421,16 @@ def levels_from_grid(puzzle: Puzzle, grid: Sequence[str]) -> tuple[int, ...]:
     Raises :class:`NotMonotoneError` when some vessel's filled cells are not
     a prefix of its layers (mercury above a gap, water in a tank arm above
     an air cell of the same tank, a half-filled tank row).
+
+    A pool-rule tank (a layer tree) has no single level: its entry is the
+    number of its rows holding water, after checking that its filled layers
+    are closed under children (no water above air it could spill into).
     """
     levels = []
     for vessel in puzzle.vessels:
+        if not vessel.is_chain:
+            levels.append(_wet_rows(vessel, grid))
+            continue
         level = 0
         for k, layer in enumerate(vessel.layers):
             states = {grid[r][c] == FILLED for r, c in layer}
@@ -301,3 +446,19 @@ def levels_from_grid(puzzle: Puzzle, grid: Sequence[str]) -> tuple[int, ...]:
                 level = k + 1
         levels.append(level)
     return tuple(levels)
+
+
+def _wet_rows(vessel: Vessel, grid: Sequence[str]) -> int:
+    filled = []
+    for k, layer in enumerate(vessel.layers):
+        states = {grid[r][c] == FILLED for r, c in layer}
+        if len(states) > 1:
+            raise NotMonotoneError(f"tank {vessel.label}: the cells of layer {k + 1} (one body "
+                                   "of water in one row) are not all filled or all empty")
+        filled.append(states.pop())
+    for k in range(vessel.depth):
+        p = vessel.parent_of(k)
+        if p is not None and filled[p] and not filled[k]:
+            raise NotMonotoneError(f"tank {vessel.label}: layer {p + 1} holds water above the "
+                                   f"empty layer {k + 1} it would run into")
+    return len({vessel.layers[k][0][0] for k in range(vessel.depth) if filled[k]})

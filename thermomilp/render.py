@@ -148,6 +148,8 @@ def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
             if c < W:
                 row += cell(r, c)
         lines.append(_clue(puzzle.rows[r]).rjust(rw) + " " + row)
+    if puzzle.rule == "pool":
+        lines.append("rule: pool (one level per connected body of water, not per tank)")
     return "\n".join(lines)
 
 

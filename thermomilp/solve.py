@@ -226,8 +226,11 @@ LARGE_BOARD = 400
 
 
 def _presolve(puzzle: Puzzle, presolve: str) -> tuple[dict[Cell, int] | None, Grid | None, str]:
-    """Cells fixed by the logic engine, the grid when it decides all, and its status."""
-    if presolve == "none":
+    """Cells fixed by the logic engine, the grid when it decides all, and its status.
+
+    The logic engine reasons about vessel levels; a pool-rule tank has none,
+    so such a board goes to the MILP unfixed (the same answer, no shortcut)."""
+    if presolve == "none" or not puzzle.all_chains:
         return None, None, "open"
     from thermomilp.logic.presolve import presolve_cells
 

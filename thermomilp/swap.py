@@ -1,15 +1,18 @@
 """A fast witness of non-uniqueness: the four-vessel swap.
 
-Given a solution, call a vessel's top filled layer its *tip* and its first
-empty layer its *next*; both are single cells for a thermometer. If four
-different vessels have
+Given a solution, call a filled layer whose parent layer is empty (or that
+has none) a *tip* -- it can be emptied -- and an empty layer whose child
+layers are all filled a *next* -- it can be filled. In a chain (a
+thermometer, a tank under the tank rule) these are the top filled layer and
+the first empty one; a pool-rule tank (a layer tree) may have several of
+each. Only single-cell layers take part. If four different vessels have
 
     tip at (r1, a)    next at (r1, b)
     next at (r2, a)   tip at (r2, b)
 
 then emptying both tips and filling both nexts keeps every row and column
 count (each row and each column loses one cell and gains one) and keeps every
-vessel monotone (each moves one level) -- a second solution, found without a
+vessel's filling legal (each makes one such move) -- a second solution, found without a
 solver. Random planted boards are full of such rectangles, and on large
 boards this replaces a hard second MILP solve (the dense no-good row stalls
 HiGHS' heuristics: 200x200 took 85 s). When no rectangle exists the MILP
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from thermomilp.puzzle import Grid, Puzzle, levels_from_grid
+from thermomilp.puzzle import Grid, Puzzle
 from thermomilp.verify import solution_problems
 
 MAX_CANDIDATES = 200  # row pairs tried before giving up (each try is cheap)
@@ -33,14 +36,23 @@ MAX_CANDIDATES = 200  # row pairs tried before giving up (each try is cheap)
 def swap_rival(puzzle: Puzzle, grid: Grid) -> Grid | None:
     """Another solution of ``puzzle`` one four-vessel swap away from ``grid``, or None."""
     H, W = puzzle.height, puzzle.width
-    levels = levels_from_grid(puzzle, grid)
-    tip_of = np.full((H, W), -1, dtype=np.int64)   # vessel whose single-cell tip is here
-    next_of = np.full((H, W), -1, dtype=np.int64)  # vessel whose single-cell next is here
-    for v, (vessel, level) in enumerate(zip(puzzle.vessels, levels)):
-        if level > 0 and len(vessel.layers[level - 1]) == 1:
-            tip_of[vessel.layers[level - 1][0]] = v
-        if level < vessel.depth and len(vessel.layers[level]) == 1:
-            next_of[vessel.layers[level][0]] = v
+    tip_of = np.full((H, W), -1, dtype=np.int64)   # vessel with a single-cell tip here
+    next_of = np.full((H, W), -1, dtype=np.int64)  # vessel with a single-cell next here
+    for v, vessel in enumerate(puzzle.vessels):
+        filled = [grid[layer[0][0]][layer[0][1]] == "#" for layer in vessel.layers]
+        empty_child = [False] * vessel.depth  # some child layer of k is empty
+        for k in range(vessel.depth):
+            p = vessel.parent_of(k)
+            if p is not None and not filled[k]:
+                empty_child[p] = True
+        for k, layer in enumerate(vessel.layers):
+            if len(layer) != 1:
+                continue
+            p = vessel.parent_of(k)
+            if filled[k] and (p is None or not filled[p]):
+                tip_of[layer[0]] = v
+            elif not filled[k] and not empty_child[k]:
+                next_of[layer[0]] = v
     tips = (tip_of >= 0).astype(np.int32)
     nexts = (next_of >= 0).astype(np.int32)
     # pairs (r1, r2) with a column a: tip (r1, a), next (r2, a); and a column b: next (r1, b),

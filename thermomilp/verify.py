@@ -4,6 +4,8 @@ Every solution a backend returns passes through :func:`solution_problems`
 before anyone sees it. It is deliberately written from the rules alone --
 it shares no code with the model builders, the level adapter or the logic
 engine -- so that a bug there becomes an error instead of a wrong answer.
+The pool rule is checked the way puzz.link states it (support and level of
+each body of water), not through the layer tree the model is built from.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ def solution_problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
         got = sum(row[j] == "#" for row in grid)
         if clue is not None and got != clue:
             problems.append(f"column {j} has {got} filled cells, clue {clue}")
+    if puzzle.rule == "pool":
+        return problems + _pool_problems(puzzle, grid)
     for vessel in puzzle.vessels:
         seen_empty = False
         for rank, layer in enumerate(vessel.layers, start=1):
@@ -40,6 +44,53 @@ def solution_problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
             elif seen_empty:
                 problems.append(f"vessel {vessel.label} is filled at rank {rank} above a gap")
                 break
+    return problems
+
+
+def _pool_problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
+    """The pool rule as puzz.link checks it (no ``r`` flag), from the tanks alone.
+
+    * support: water beside or above air of its own tank would run into it --
+      a wet cell's left, right and lower neighbours in its tank are wet;
+    * level: a body of water (wet cells connected inside one tank) stands
+      level -- every cell of it below the body's top row has its upper
+      neighbour in the tank wet.
+    """
+    tank = puzzle.region_grid()
+    H, W = puzzle.height, puzzle.width
+
+    def same_tank(r: int, c: int, r2: int, c2: int) -> bool:
+        return 0 <= r2 < H and 0 <= c2 < W and tank[r2][c2] == tank[r][c]
+
+    problems: list[str] = []
+    for r in range(H):
+        for c in range(W):
+            if grid[r][c] != "#":
+                continue
+            for r2, c2 in ((r, c - 1), (r, c + 1), (r + 1, c)):
+                if same_tank(r, c, r2, c2) and grid[r2][c2] != "#":
+                    return [*problems, f"tank {tank[r][c]}: water at ({r},{c}) would "
+                                       f"run into the air at ({r2},{c2})"]
+    seen: set[tuple[int, int]] = set()
+    for r in range(H):
+        for c in range(W):
+            if grid[r][c] != "#" or (r, c) in seen:
+                continue
+            body, todo = [(r, c)], [(r, c)]
+            seen.add((r, c))
+            while todo:
+                a, b = todo.pop()
+                for a2, b2 in ((a + 1, b), (a - 1, b), (a, b + 1), (a, b - 1)):
+                    if (same_tank(a, b, a2, b2) and grid[a2][b2] == "#"
+                            and (a2, b2) not in seen):
+                        seen.add((a2, b2))
+                        body.append((a2, b2))
+                        todo.append((a2, b2))
+            top = min(a for a, _ in body)
+            for a, b in body:
+                if a > top and same_tank(a, b, a - 1, b) and grid[a - 1][b] != "#":
+                    return [*problems, f"tank {tank[a][b]}: the body of water through "
+                                       f"({r},{c}) is not level (air above ({a},{b}))"]
     return problems
 
 

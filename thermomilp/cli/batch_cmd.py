@@ -56,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
     job = BatchJob(settings.backend, settings.solver, not args.no_unique, settings.time_limit,
                    settings.threads, settings.seed, settings.presolve)
     files = expand_inputs(args.inputs)
+    if args.out:  # a directory input may hold the output itself: never a puzzle
+        out = os.path.realpath(args.out)
+        files = [f for f in files if os.path.realpath(f) != out]
     progress = Progress(len(files), enabled=False if args.no_progress else None)
     if args.out:
         with BatchOutput(args.out) as output:

@@ -9,7 +9,8 @@ def register(sub) -> None:
     p = sub.add_parser("convert", help="convert a puzzle file to another format")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--to", required=True, metavar="FORMAT",
-                   help="json, text, janko, site, aquarium-task, puzzlink, ... (see docs/formats.md)")
+                   help="json, text, janko, site, aquarium-task, puzzlink, pzprv3 "
+                        "(see docs/formats.md); the Aquarium rule is kept")
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     p.set_defaults(func=run)
 

@@ -26,6 +26,9 @@ def register(sub) -> None:
                                    "MILP), graded by the logic engine, written to DIR in the "
                                    "native text format.")
     p.add_argument("--puzzle", choices=("thermometers", "aquarium"), default="thermometers")
+    p.add_argument("--rule", choices=("tank", "pool"), default="tank",
+                   help="Aquarium rule: tank = one waterline per tank (default), pool = one "
+                        "level per connected body of water (boards carry no grade)")
     p.add_argument("--size", required=True, metavar="HxW", help="board size, e.g. 15x15")
     p.add_argument("--count", type=int, default=1, metavar="N", help="boards to make (1)")
     p.add_argument("--seed", default="0", metavar="S", help="seed of the series (0)")
@@ -76,7 +79,7 @@ def _one_board(args: argparse.Namespace, height: int, width: int, index: int):
     if args.puzzle == "aquarium":
         from thermomilp.generate.aquarium_bridge import aquarium_board
 
-        return aquarium_board(height, width, args.seed, index)
+        return aquarium_board(height, width, args.seed, index, args.rule)
     from thermomilp.generate.thermometers_gen import generate_thermometers
 
     return generate_thermometers(

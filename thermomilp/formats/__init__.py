@@ -14,9 +14,11 @@ from typing import Callable
 
 from thermomilp.errors import PuzzleError
 from thermomilp.formats import janko, json_format, native, site
-from thermomilp.puzzle import Puzzle
+from thermomilp.puzzle import GENEROUS, STRICT, Puzzle, SizeLimits
 
 MAX_BYTES = 5_000_000
+__all__ = ["FORMATS", "GENEROUS", "STRICT", "Format", "SizeLimits", "detect", "dumps", "load",
+           "loads"]
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,7 @@ class Format:
     name: str
     suffixes: tuple[str, ...]
     looks_like: Callable[[str], bool]
-    read: Callable[[str], Puzzle]
+    read: Callable[[str, SizeLimits], Puzzle]
     write: Callable[[Puzzle], str] | None
 
 
@@ -47,10 +49,11 @@ def register(fmt: Format) -> None:
     FORMATS[fmt.name] = fmt
 
 
-from thermomilp.formats import aquarium_task, puzzlink  # noqa: E402  (Aquarium formats)
+from thermomilp.formats import aquarium_task, puzzlink, pzprv3  # noqa: E402  (Aquarium formats)
 
 register(_format("aquarium-task", aquarium_task, (".task", ".aqtask")))
 register(_format("puzzlink", puzzlink, (".url", ".puzzlink")))
+register(_format("pzprv3", pzprv3, (".pzpr", ".pzprv3", ".txt")))
 
 
 def detect(text: str, filename: str | None = None) -> Format:
@@ -63,18 +66,24 @@ def detect(text: str, filename: str | None = None) -> Format:
         if not text.strip():
             raise PuzzleError("the file is empty")
         raise PuzzleError("unrecognised puzzle format: expected interchange JSON, the native "
-                          "text format, janko's sections, a task string or a puzz.link URL "
+                          "text format, janko's sections, a task string, a puzz.link URL or "
+                          "a pzprv3 file "
                           "(see docs/formats.md)")
     return matches[0]
 
 
-def loads(text: str, filename: str | None = None, fmt: str | None = None) -> Puzzle:
-    """Parse ``text``; errors name ``filename`` when given."""
+def loads(text: str, filename: str | None = None, fmt: str | None = None,
+          limits: SizeLimits = GENEROUS) -> Puzzle:
+    """Parse ``text``; errors name ``filename`` when given.
+
+    ``limits`` bounds the board a reader will build; every reader checks the
+    declared size against it before allocating anything (:data:`STRICT` for a
+    server reading untrusted input)."""
     try:
         if fmt is not None and fmt not in FORMATS:
             raise PuzzleError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
         chosen = FORMATS[fmt] if fmt else detect(text, filename)
-        return chosen.read(text)
+        return chosen.read(text, limits)
     except PuzzleError as exc:
         raise exc.located(file=filename) from None
     except RecursionError:
@@ -85,7 +94,8 @@ def loads(text: str, filename: str | None = None, fmt: str | None = None) -> Puz
         raise PuzzleError("a number has too many digits", file=filename) from None
 
 
-def load(path: str | os.PathLike, fmt: str | None = None) -> Puzzle:
+def load(path: str | os.PathLike, fmt: str | None = None,
+         limits: SizeLimits = GENEROUS) -> Puzzle:
     """Read a puzzle file in any supported format."""
     name = os.fspath(path)
     try:
@@ -99,7 +109,7 @@ def load(path: str | os.PathLike, fmt: str | None = None) -> Puzzle:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise PuzzleError(f"the file is not UTF-8 text (byte {exc.start})", file=name) from None
-    return loads(text, name, fmt)
+    return loads(text, name, fmt, limits)
 
 
 def dumps(puzzle: Puzzle, fmt: str = "text") -> str:

@@ -10,12 +10,16 @@ The form we support, for an n x n board::
   ``?`` is a missing clue;
 * after the single ``;`` come exactly ``n*n`` tank ids, comma-separated,
   row by row from the top-left cell. Ids are whole numbers (the site numbers
-  tanks from 0; any numbering works, a tank is the set of cells sharing an
-  id and must be orthogonally connected).
+  tanks from 1, in order of their first cell, and so does the writer; any
+  numbering reads, a tank is the set of cells sharing an id and must be
+  orthogonally connected).
+
+A task string is always the ``tank`` rule (one waterline per tank); a
+pool-rule board cannot be written as one.
 
 Example (4x4, every clue given; ``generate_aquarium(4, 4, 1, minimal_clues=False)``)::
 
-    0_2_2_2_0_0_3_3;0,1,1,1,0,2,1,2,0,2,2,2,0,2,2,2
+    0_2_2_2_0_0_3_3;1,2,2,2,1,3,2,3,1,3,3,3,1,3,3,3
 
 Telling it from a Thermometers task string: that one has one group per
 thermometer, each starting with a direction code and so never a single group
@@ -27,7 +31,8 @@ from __future__ import annotations
 import re
 
 from thermomilp.errors import PuzzleError
-from thermomilp.puzzle import Puzzle, aquarium
+from thermomilp.formats.tokens import whole_number
+from thermomilp.puzzle import GENEROUS, Puzzle, SizeLimits, aquarium
 
 SHAPE = re.compile(r"^[0-9_?-]*;[0-9]+(,[0-9]+)*$")
 
@@ -56,12 +61,10 @@ looks_like = is_aquarium_task
 def _clue(tok: str) -> int | None:
     if tok in ("", "-", "?"):
         return None
-    if not tok.isdigit():
-        raise PuzzleError(f"clue {tok!r} is not a number, '-' or '?'", line=1)
-    return int(tok)
+    return whole_number(tok, "clue", 1)
 
 
-def read(text: str) -> Puzzle:
+def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     line = _single_line(text)
     if line is None:
         raise PuzzleError("an Aquarium task string is one line: clues ';' tank ids", line=1)
@@ -75,17 +78,16 @@ def read(text: str) -> Puzzle:
                           "then n row clues", line=1)
     clues = [_clue(tok) for tok in tokens]
     n = len(clues) // 2
+    limits.check(n, n)
     cols, rows = clues[:n], clues[n:]
     ids = body.split(",")
     if len(ids) != n * n:
         raise PuzzleError(f"{len(ids)} tank ids given but a {n}x{n} board has {n * n} cells",
                           line=1)
-    for tok in ids:
-        if not tok.isdigit() or not tok.isascii():
-            raise PuzzleError(f"tank id {tok!r} is not a whole number", line=1)
-    grid = [[str(int(ids[r * n + c])) for c in range(n)] for r in range(n)]
+    numbers = [whole_number(tok, "tank id", 1) for tok in ids]
+    grid = [[str(numbers[r * n + c]) for c in range(n)] for r in range(n)]
     try:
-        return aquarium(rows, cols, grid)
+        return aquarium(rows, cols, grid, limits=limits)
     except PuzzleError as exc:
         raise exc.located(line=1) from None
 
@@ -93,9 +95,13 @@ def read(text: str) -> Puzzle:
 def write(puzzle: Puzzle) -> str:
     if puzzle.kind != "aquarium":
         raise PuzzleError("the Aquarium task string holds only Aquarium puzzles")
+    if puzzle.rule != "tank":
+        raise PuzzleError("an Aquarium task string holds the tank rule (one waterline per "
+                          "tank); this board follows the pool rule -- write it as json, text, "
+                          "puzzlink or pzprv3")
     if puzzle.height != puzzle.width:
         raise PuzzleError("Aquarium task strings describe square boards only")
-    number = {v.label: k for k, v in enumerate(puzzle.vessels)}
+    number = {v.label: k for k, v in enumerate(puzzle.vessels, start=1)}
     clue = lambda v: "" if v is None else str(v)  # noqa: E731
     head = "_".join(clue(v) for v in list(puzzle.cols) + list(puzzle.rows))
     ids = ",".join(str(number[label]) for line in puzzle.region_grid() for label in line)

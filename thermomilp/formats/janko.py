@@ -1,5 +1,20 @@
 """janko.at's section format for Thermometers.
 
+janko.at's own files put each section name in brackets and carry a
+``[setup]`` section, a ``[moves]`` section and an ``[end]`` mark::
+
+```
+[setup]
+puzzle = thermometer
+size = 6
+[clabels]
+2 4 3 3 5 3
+...
+[end]
+```
+
+The bare form (section names without brackets) reads too:
+
 ```
 clabels
 2 4 3 3 5 3
@@ -16,8 +31,11 @@ x x x - - x
 ``clabels`` / ``rlabels`` are the column / row clues (``-`` = missing);
 ``labels`` has one token ``T.K`` per cell: thermometer ``T``, position ``K``
 from the bulb (``K = 1`` is the bulb). ``solution`` (optional) marks mercury
-with ``x`` and empty cells with ``-``. Other sections janko files carry
-(``begin``, ``size``, ``author``, ...) are read past.
+with ``x`` and empty cells with ``-``. ``[setup]`` is read for its
+``puzzle`` (must be ``thermometer`` when given) and ``size`` / ``rows`` /
+``cols`` keys (checked against the grid); every other section
+(``[moves]``, ``[info]``, ``author``, ...) is read past, and nothing after
+``end`` is read. :func:`write` writes the bracketed form.
 """
 
 from __future__ import annotations
@@ -25,15 +43,29 @@ from __future__ import annotations
 import re
 
 from thermomilp.errors import PuzzleError
-from thermomilp.puzzle import Puzzle, thermometers
+from thermomilp.formats.tokens import is_whole_number
+from thermomilp.puzzle import GENEROUS, Puzzle, SizeLimits, thermometers
 
-SECTIONS = ("clabels", "rlabels", "labels", "solution")
-TOKEN = re.compile(r"^(\d+)\.(\d+)$")
+SECTIONS = ("setup", "clabels", "rlabels", "labels", "solution")
+TOKEN = re.compile(r"^([0-9]{1,9})\.([0-9]{1,9})$")
+BRACKETED = re.compile(r"^\[([A-Za-z]+)\]$")
+SETUP_KEY = re.compile(r"^([A-Za-z]+)\s*=\s*(.*)$")
+PUZZLE_NAMES = ("thermometer", "thermometers", "thermo")
+
+
+def _section_name(stripped: str) -> str | None:
+    """``[name]`` or a bare word of two or more letters ("x" is a solution cell)."""
+    match = BRACKETED.match(stripped)
+    if match:
+        return match.group(1).lower()
+    if stripped.isascii() and stripped.isalpha() and len(stripped) > 1:
+        return stripped.lower()
+    return None
 
 
 def looks_like(text: str) -> bool:
-    words = {line.strip().lower() for line in text.splitlines()}
-    return "labels" in words and ("clabels" in words or "rlabels" in words)
+    names = {_section_name(line.strip()) for line in text.splitlines()}
+    return "labels" in names and ("clabels" in names or "rlabels" in names)
 
 
 def _sections(text: str) -> dict[str, list[tuple[int, str]]]:
@@ -43,26 +75,58 @@ def _sections(text: str) -> dict[str, list[tuple[int, str]]]:
         stripped = line.strip()
         if not stripped:
             continue
-        key = stripped.lower()
-        if " " not in key and key.isalpha() and len(key) > 1:  # "x" is a solution cell
+        key = _section_name(stripped)
+        if key is not None:
+            if key == "end":
+                break
             if key in sections and key in SECTIONS:
                 raise PuzzleError(f"section {key!r} appears twice", line=n)
             current = sections.setdefault(key, []) if key in SECTIONS else None
-            if key in ("end",):
-                current = None
             continue
         if current is not None:
             current.append((n, stripped))
     return sections
 
 
-def read(text: str) -> Puzzle:
+def _setup(lines: list[tuple[int, str]]) -> dict[str, tuple[int, str]]:
+    out: dict[str, tuple[int, str]] = {}
+    for n, line in lines:
+        match = SETUP_KEY.match(line)
+        if match is None:
+            raise PuzzleError(f"[setup] line {line!r} is not 'key = value'", line=n)
+        out[match.group(1).lower()] = (n, match.group(2).strip())
+    if "puzzle" in out and out["puzzle"][1].lower() not in PUZZLE_NAMES:
+        n, name = out["puzzle"]
+        raise PuzzleError(f"this janko file holds a {name!r} puzzle; thermomilp reads janko's "
+                          "thermometer files", line=n)
+    return out
+
+
+def _check_size(setup: dict[str, tuple[int, str]], height: int, width: int) -> None:
+    wanted = {"size": None, "rows": height, "cols": width}
+    for key, expected in wanted.items():
+        if key not in setup:
+            continue
+        n, value = setup[key]
+        if not is_whole_number(value):
+            raise PuzzleError(f"[setup] {key} = {value!r} is not a whole number", line=n)
+        got = int(value)
+        if key == "size" and (got, got) != (height, width):
+            raise PuzzleError(f"[setup] says size = {got} but the grid is {height}x{width}",
+                              line=n)
+        if expected is not None and got != expected:
+            raise PuzzleError(f"[setup] says {key} = {got} but the grid has {expected}", line=n)
+
+
+def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     sec = _sections(text)
+    setup = _setup(sec.get("setup", []))
     for key in ("clabels", "rlabels", "labels"):
         if not sec.get(key):
             raise PuzzleError(f"the janko file has no {key!r} section (or it is empty)")
     cols = _clues(sec["clabels"], "column")
     rows = _clues(sec["rlabels"], "row")
+    limits.check(len(rows), len(cols))
     labels = sec["labels"]
     if len(labels) != len(rows):
         raise PuzzleError(f"'labels' has {len(labels)} rows but 'rlabels' has {len(rows)} clues",
@@ -100,7 +164,8 @@ def read(text: str) -> Puzzle:
             solution.append("".join("#" if t == "x" else "." for t in tokens))
         if len(solution) != len(rows):
             raise PuzzleError(f"the solution has {len(solution)} rows, the grid {len(rows)}")
-    return thermometers(rows, cols, therms, solution=solution)
+    _check_size(setup, len(rows), len(cols))
+    return thermometers(rows, cols, therms, solution=solution, limits=limits)
 
 
 def _clues(lines: list[tuple[int, str]], what: str) -> list[int | None]:
@@ -111,7 +176,7 @@ def _clues(lines: list[tuple[int, str]], what: str) -> list[int | None]:
     for tok in line.split():
         if tok == "-":
             out.append(None)
-        elif tok.isdigit() and tok.isascii():
+        elif is_whole_number(tok):
             out.append(int(tok))
         else:
             raise PuzzleError(f"{what} clue {tok!r} is not a number or '-'", line=n)
@@ -126,10 +191,14 @@ def write(puzzle: Puzzle) -> str:
         for k, cell in enumerate(vessel.cells, start=1):
             label[cell] = f"{t}.{k}"
     clue = lambda v: "-" if v is None else str(v)  # noqa: E731
-    out = ["clabels", " ".join(map(clue, puzzle.cols)), "rlabels", " ".join(map(clue, puzzle.rows)),
-           "labels"]
-    out += [" ".join(label[(r, c)] for c in range(puzzle.width)) for r in range(puzzle.height)]
+    H, W = puzzle.shape
+    size = [f"size = {H}"] if H == W else [f"rows = {H}", f"cols = {W}"]
+    out = ["[setup]", "puzzle = thermometer", *size,
+           "[clabels]", " ".join(map(clue, puzzle.cols)),
+           "[rlabels]", " ".join(map(clue, puzzle.rows)), "[labels]"]
+    out += [" ".join(label[(r, c)] for c in range(W)) for r in range(H)]
     if puzzle.solution is not None:
-        out.append("solution")
+        out.append("[solution]")
         out += [" ".join("x" if ch == "#" else "-" for ch in row) for row in puzzle.solution]
+    out += ["[moves]", "[end]"]
     return "\n".join(out) + "\n"

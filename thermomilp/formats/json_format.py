@@ -9,7 +9,9 @@
 
 Optional keys: ``name``, ``source``, ``solution`` (rows of ``#``/``.``),
 ``grade`` (``intervals``, ``probing``, ``pairs`` or ``search``: the logic grade a
-generator recorded).
+generator recorded), and for Aquarium ``rule``: ``tank`` (the default, one
+waterline per tank) or ``pool`` (one level per connected body of water);
+the writer writes ``rule`` for a pool-rule board.
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ import json
 from typing import Any
 
 from thermomilp.errors import PuzzleError
-from thermomilp.puzzle import Puzzle, aquarium, thermometers
+from thermomilp.puzzle import GENEROUS, RULES, Puzzle, SizeLimits, aquarium, thermometers
 
 KNOWN_KEYS = {"puzzle", "rows", "cols", "thermometers", "regions", "name", "source", "solution",
-              "grade"}
+              "grade", "rule"}
+MAX_NUMBER_CHARS = 100  # far below Python's 4,300-digit refusal, far above any clue
 GRADES = ("intervals", "probing", "pairs", "search")  # thermomilp.logic.grade.GRADES
 
 
@@ -29,9 +32,17 @@ def looks_like(text: str) -> bool:
     return text.lstrip().startswith("{")
 
 
-def read(text: str) -> Puzzle:
+def _number(text: str) -> int | float:
+    """JSON numbers, refusing the absurdly long ones before Python converts them."""
+    if len(text) > MAX_NUMBER_CHARS:
+        raise PuzzleError(f"the number {text[:20]}... has {len(text)} characters; no puzzle "
+                          "needs more than " + str(MAX_NUMBER_CHARS))
+    return float(text) if any(ch in text for ch in ".eE") else int(text)
+
+
+def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_number, parse_float=_number)
     except json.JSONDecodeError as exc:
         raise PuzzleError(f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
     except RecursionError:
@@ -45,6 +56,11 @@ def read(text: str) -> Puzzle:
     if unknown:
         raise PuzzleError(f"unknown key {unknown[0]!r} in the puzzle object")
     rows, cols = _clue_list(data, "rows"), _clue_list(data, "cols")
+    limits.check(len(rows), len(cols))  # before anything of that size is built
+    rule = data.get("rule", "tank")
+    if rule not in RULES or (kind == "thermometers" and rule != "tank"):
+        allowed = "\"tank\" or \"pool\"" if kind == "aquarium" else "\"tank\" (Aquarium only)"
+        raise PuzzleError(f"\"rule\" must be {allowed}")
     meta: dict[str, Any] = {}
     for key in ("name", "source"):
         if data.get(key) is not None:
@@ -62,12 +78,13 @@ def read(text: str) -> Puzzle:
         therms = data.get("thermometers")
         if not isinstance(therms, list):
             raise PuzzleError("a thermometers puzzle needs a \"thermometers\" list")
-        return thermometers(rows, cols, therms, solution=solution, **meta).with_grade(grade)
+        return thermometers(rows, cols, therms, solution=solution, limits=limits,
+                            **meta).with_grade(grade)
     regions = data.get("regions")
     if not isinstance(regions, list):
         raise PuzzleError("an aquarium puzzle needs a \"regions\" list of [row, col, id]")
     return aquarium(rows, cols, _region_grid(regions, len(rows), len(cols)), solution=solution,
-                    **meta).with_grade(grade)
+                    rule=rule, limits=limits, **meta).with_grade(grade)
 
 
 def _clue_list(data: dict, key: str) -> list:
@@ -110,6 +127,8 @@ def to_dict(puzzle: Puzzle) -> dict[str, Any]:
         data["solution"] = list(puzzle.solution)
     if puzzle.grade is not None:
         data["grade"] = puzzle.grade
+    if puzzle.rule != "tank":
+        data["rule"] = puzzle.rule
     return data
 
 

@@ -16,7 +16,9 @@ solution
 * a header line: the puzzle type, then optionally the size ``HxW``;
 * optional ``key: value`` lines (``name``, ``source``, ``grade`` -- the logic
   grade a generator recorded: ``intervals``, ``probing``, ``pairs`` or
-  ``search``); lines starting with ``#`` before the grid are comments;
+  ``search``; for Aquarium ``rule: tank`` (the default, one waterline per
+  tank) or ``rule: pool`` (one level per connected body of water)); lines
+  starting with ``#`` before the grid are comments;
 * one line of column clues, then one line per row: its clue, then one token
   per cell. ``?`` or ``-`` is a missing clue.
 * Thermometers: a cell's token says where the mercury goes next -- ``>``
@@ -34,13 +36,14 @@ from __future__ import annotations
 import re
 
 from thermomilp.errors import PuzzleError
-from thermomilp.puzzle import Cell, Puzzle, aquarium, thermometers
+from thermomilp.formats.tokens import whole_number
+from thermomilp.puzzle import GENEROUS, RULES, Cell, Puzzle, SizeLimits, aquarium, thermometers
 
 ARROWS = {">": (0, 1), "<": (0, -1), "^": (-1, 0), "v": (1, 0)}
 TIP = "o"
 MISSING = ("?", "-")
 HEADER = re.compile(r"^(thermometers|aquarium)(?:\s+(\d+)\s*[xX]\s*(\d+))?\s*$")
-META = re.compile(r"^(name|source|grade)\s*:\s?(.*)$")
+META = re.compile(r"^(name|source|grade|rule)\s*:\s?(.*)$")
 GRADES = ("intervals", "probing", "pairs", "search")  # thermomilp.logic.grade.GRADES
 LABEL = re.compile(r"^[A-Za-z0-9]+$")
 
@@ -53,7 +56,7 @@ def looks_like(text: str) -> bool:
     return False
 
 
-def read(text: str) -> Puzzle:
+def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     lines = [(n, line.rstrip()) for n, line in enumerate(text.splitlines(), start=1)]
     lines = [(n, line) for n, line in lines if line.strip()]
     i = 0
@@ -68,7 +71,11 @@ def read(text: str) -> Puzzle:
                           "'thermometers' or 'aquarium', optionally followed by HxW",
                           line=header_line)
     kind = match.group(1)
-    size = (int(match.group(2)), int(match.group(3))) if match.group(2) else None
+    size = None
+    if match.group(2):
+        size = (whole_number(match.group(2), "the row count", header_line),
+                whole_number(match.group(3), "the column count", header_line))
+        limits.check(*size)
     i += 1
     meta: dict[str, str] = {}
     while i < len(lines):
@@ -120,15 +127,20 @@ def read(text: str) -> Puzzle:
     grade = meta.pop("grade", None)
     if grade is not None and grade not in GRADES:
         raise PuzzleError(f"grade {grade!r} is not one of {', '.join(GRADES)}")
+    rule = meta.pop("rule", "tank")
+    if rule not in RULES or (kind == "thermometers" and rule != "tank"):
+        raise PuzzleError(f"rule {rule!r} is not one of tank, pool (pool is for Aquarium)")
+    limits.check(len(grid_rows), width)
     if kind == "thermometers":
         therms = _trace_thermometers(grid_rows, width)
-        return thermometers(row_clues, cols, therms, solution=solution, **meta).with_grade(grade)
+        return thermometers(row_clues, cols, therms, solution=solution, limits=limits,
+                            **meta).with_grade(grade)
     for n, cells in grid_rows:
         for tok in cells:
-            if not LABEL.match(tok):
+            if not LABEL.fullmatch(tok):
                 raise PuzzleError(f"tank label {tok!r} must be letters or digits", line=n)
     return aquarium(row_clues, cols, [cells for _, cells in grid_rows], solution=solution,
-                    **meta).with_grade(grade)
+                    rule=rule, limits=limits, **meta).with_grade(grade)
 
 
 def _clue(token: str, what: str, line: int) -> int | None:
@@ -136,7 +148,7 @@ def _clue(token: str, what: str, line: int) -> int | None:
         return None
     if not token.isdigit() or not token.isascii():
         raise PuzzleError(f"{what} clue {token!r} is not a number, '?' or '-'", line=line)
-    return int(token)
+    return whole_number(token, f"a {what} clue", line)
 
 
 def _trace_thermometers(grid_rows: list[tuple[int, list[str]]], width: int) -> list[list[Cell]]:
@@ -184,7 +196,7 @@ def write(puzzle: Puzzle) -> str:
     if puzzle.kind == "thermometers":
         cells = _arrow_grid(puzzle)
     else:
-        cells = [list(row) for row in puzzle.region_grid()]
+        cells = [list(row) for row in _writable_labels(puzzle)]
     clue = [("?" if v is None else str(v)) for v in puzzle.rows]
     col = [("?" if v is None else str(v)) for v in puzzle.cols]
     cw = max(len(t) for t in col + [tok for row in cells for tok in row])
@@ -193,7 +205,9 @@ def write(puzzle: Puzzle) -> str:
     for key in ("name", "source", "grade"):
         value = getattr(puzzle, key)
         if value is not None:
-            out.append(f"{key}: {value}")
+            out.append(f"{key}: {' '.join(str(value).splitlines()).strip()}")  # one line
+    if puzzle.rule != "tank":
+        out.append(f"rule: {puzzle.rule}")
     out.append(" " * (rw + 2) + " ".join(t.rjust(cw) for t in col))
     for k, row in enumerate(cells):
         out.append(clue[k].rjust(rw) + "  " + " ".join(t.rjust(cw) for t in row))
@@ -201,6 +215,15 @@ def write(puzzle: Puzzle) -> str:
         out.append("solution")
         out.extend(puzzle.solution)
     return "\n".join(out) + "\n"
+
+
+def _writable_labels(puzzle: Puzzle) -> tuple[tuple[str, ...], ...]:
+    """The tank labels, or -- when some label is not letters and digits, which
+    this reader refuses -- the tanks renumbered 0, 1, ... (the board is the same)."""
+    if all(LABEL.fullmatch(v.label) for v in puzzle.vessels):
+        return puzzle.region_grid()
+    number = {v.label: str(k) for k, v in enumerate(puzzle.vessels)}
+    return tuple(tuple(number[label] for label in row) for row in puzzle.region_grid())
 
 
 def _arrow_grid(puzzle: Puzzle) -> list[list[str]]:

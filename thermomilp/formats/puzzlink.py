@@ -5,11 +5,11 @@ The form (our reading of pzprjs' ``aquarium`` encoder; documented in
 
     https://puzz.link/p?aquarium/[r/]<cols>/<rows>/<borders>/<clues>
 
-* ``r`` (optional flag) -- the site then checks *our* rule: one waterline per
-  tank. Without it the site checks a weaker rule (each connected body of
-  water is level, so two arms of a tank joined only through air may stand at
-  different heights); reading such a URL warns with :class:`WaterlineRuleWarning`
-  that thermomilp applies the one-waterline-per-tank rule.
+* ``r`` (optional flag) -- the ``tank`` rule: one waterline per tank.
+  Without it the site checks the ``pool`` rule (each connected body of water
+  inside a tank is level, so two arms of a tank joined only through air may
+  stand at different heights, pzprjs ``checkPoolLevel``); the reader gives
+  the puzzle that rule and the writer writes ``r`` exactly for the tank rule.
 * ``<borders>`` -- one bit per interior edge, 1 = a tank wall. First the
   ``(cols-1)*rows`` vertical edges (row by row; in each row the edge right of
   column 0, 1, ...), then the ``cols*(rows-1)`` horizontal edges (the edge
@@ -20,6 +20,8 @@ The form (our reading of pzprjs' ``aquarium`` encoder; documented in
   row clues (top to bottom): a hex digit ``0-f``; ``-`` and two hex digits
   for 16..255; ``.`` an unknown clue; ``g``..``z`` skip 1..20 cells without a
   clue. Both ``.`` and a skipped clue read as a missing clue; we write skips.
+  As in pzprjs, reading stops once every clue place is filled (a redundant
+  trailing skip is harmless), and a ``#fragment`` after the URL is ignored.
 
 Tanks are the connected components of the cells under the walls, numbered in
 order of their top-left cell. Any host and any leading path work
@@ -30,12 +32,12 @@ is accepted too.
 from __future__ import annotations
 
 import re
-import warnings
 
-from thermomilp.errors import PuzzleError, WaterlineRuleWarning
-from thermomilp.puzzle import Cell, Puzzle, aquarium
+from thermomilp.errors import PuzzleError
+from thermomilp.formats.tokens import is_whole_number
+from thermomilp.puzzle import GENEROUS, Cell, Puzzle, SizeLimits, aquarium
 
-PID = re.compile(r"(?:^|[?/])aquarium(?:_edit|_play)?/")
+PID = re.compile(r"(?:^|[?/&])aquarium(?:_edit|_play)?/")
 B32 = "0123456789abcdefghijklmnopqrstuv"
 HEX = "0123456789abcdef"
 MAX_SIDE = 255
@@ -43,14 +45,15 @@ MAX_SIDE = 255
 
 def looks_like(text: str) -> bool:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return len(lines) == 1 and PID.search(lines[0]) is not None and " " not in lines[0]
+    return (len(lines) == 1 and PID.search(lines[0]) is not None and " " not in lines[0]
+            and "pzprv3" not in lines[0])  # pzprjs's file-in-a-URL: formats.pzprv3
 
 
-def read(text: str) -> Puzzle:
+def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if len(lines) != 1:
         raise PuzzleError("a puzz.link URL is one line", line=1)
-    url = lines[0]
+    url = lines[0].partition("#")[0]  # a fragment is not part of the puzzle
     match = PID.search(url)
     if match is None:
         raise PuzzleError("not a puzz.link Aquarium URL: expected '...?aquarium/...'", line=1)
@@ -62,25 +65,23 @@ def read(text: str) -> Puzzle:
             raise PuzzleError(f"puzz.link variant {flags!r} is not supported", line=1)
         if parts and parts[0] and not parts[0].isdigit():
             raise PuzzleError(f"unexpected URL part {parts[0]!r} before the board size", line=1)
-    if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
-        raise PuzzleError("the URL needs <cols>/<rows> after 'aquarium/'", line=1)
+    if len(parts) < 2 or not is_whole_number(parts[0]) or not is_whole_number(parts[1]):
+        raise PuzzleError("the URL needs <cols>/<rows> (digits 0-9) after 'aquarium/'", line=1)
     cols, rows = int(parts[0]), int(parts[1])
     if not (1 <= cols <= MAX_SIDE and 1 <= rows <= MAX_SIDE):
         raise PuzzleError(f"board size {cols}x{rows} (cols x rows) is outside 1..{MAX_SIDE}",
                           line=1)
+    limits.check(rows, cols)
     body = "/".join(parts[2:]).rstrip("/")
     # pzprjs writes '<borders>/<clues>'; a board with no clues may end after the borders
     borders, _, clue_text = body.partition("/")
     walls = _decode_borders(borders, rows, cols)
     clues = _decode_clues(clue_text, cols + rows)
     region = _rooms(walls, rows, cols)
-    if "r" not in flags:
-        warnings.warn(
-            "this puzz.link URL has no 'r' flag: the site checks only that each connected "
-            "body of water is level; thermomilp applies the stricter Aquarium rule of one "
-            "waterline per tank", WaterlineRuleWarning, stacklevel=2)
+    rule = "tank" if "r" in flags else "pool"
     try:
-        return aquarium(clues[cols:], clues[:cols], region, source=url)
+        return aquarium(clues[cols:], clues[:cols], region, source=url, rule=rule,
+                        limits=limits)
     except PuzzleError as exc:
         raise exc.located(line=1) from None
 
@@ -118,10 +119,8 @@ def _decode_borders(text: str, rows: int, cols: int) -> set[tuple[Cell, Cell]]:
 def _decode_clues(text: str, count: int) -> list[int | None]:
     clues: list[int | None] = []
     i = 0
-    while i < len(text):
+    while i < len(text) and len(clues) < count:  # pzprjs stops here too
         ch = text[i]
-        if len(clues) >= count:
-            raise PuzzleError(f"the clue part has more than {count} clues", line=1)
         if ch in HEX:
             clues.append(int(ch, 16))
         elif ch == "-":
@@ -137,17 +136,18 @@ def _decode_clues(text: str, count: int) -> list[int | None]:
         else:
             raise PuzzleError(f"{ch!r} is not a clue character (0-f, -xx, ., g-z)", line=1)
         i += 1
-    if len(clues) > count:
-        raise PuzzleError(f"the clue part skips past the {count} clue places", line=1)
+    clues = clues[:count]  # a skip may run past the last place, as pzprjs allows
     return clues + [None] * (count - len(clues))
 
 
 def _rooms(walls: set[tuple[Cell, Cell]], rows: int, cols: int) -> list[list[str]]:
     label: dict[Cell, str] = {}
+    count = 0
     for start in ((r, c) for r in range(rows) for c in range(cols)):
         if start in label:
             continue
-        name = str(len(set(label.values())))
+        name = str(count)
+        count += 1
         label[start] = name
         todo = [start]
         while todo:
@@ -192,7 +192,7 @@ def _encode_clues(clues: list[int | None]) -> str:
 
 
 def write(puzzle: Puzzle) -> str:
-    """A puzz.link URL with the ``r`` flag (one waterline per tank)."""
+    """A puzz.link URL; the ``r`` flag exactly for the tank rule."""
     if puzzle.kind != "aquarium":
         raise PuzzleError("puzz.link URLs are written for Aquarium puzzles only")
     H, W = puzzle.shape
@@ -200,4 +200,5 @@ def write(puzzle: Puzzle) -> str:
     vert = [int(region[r][c] != region[r][c + 1]) for r in range(H) for c in range(W - 1)]
     horiz = [int(region[r][c] != region[r + 1][c]) for r in range(H - 1) for c in range(W)]
     clues = _encode_clues(list(puzzle.cols) + list(puzzle.rows))
-    return f"https://puzz.link/p?aquarium/r/{W}/{H}/{_pack(vert)}{_pack(horiz)}/{clues}\n"
+    flag = "r/" if puzzle.rule == "tank" else ""
+    return f"https://puzz.link/p?aquarium/{flag}{W}/{H}/{_pack(vert)}{_pack(horiz)}/{clues}\n"

@@ -9,6 +9,10 @@ each ``Ti`` either
   3 runs top to bottom (bulb at the top); 4 bottom to top (bulb at the bottom);
 * ``5,i1,i2,...`` -- the cells listed bulb first, as 0-based row-major indices.
 
+The writer keeps the thermometers' order and writes a straight one in the
+short ``d,len`` form whenever it starts at the first free cell -- for a board
+listed by first cell, as the sites list them, that is every straight one.
+
 Example (4x4): ``3_2_1_1_2_1_2_2;1,2;5,2,3,7;5,4,8,12,13,14,15;5,9,5,6;1,2``.
 """
 
@@ -18,7 +22,8 @@ from __future__ import annotations
 import re
 
 from thermomilp.errors import PuzzleError
-from thermomilp.puzzle import Cell, Puzzle, thermometers
+from thermomilp.formats.tokens import whole_number
+from thermomilp.puzzle import GENEROUS, Cell, Puzzle, SizeLimits, thermometers
 
 SHAPE = re.compile(r"^[0-9_?-]+(;[0-9,]+)+$")
 
@@ -42,30 +47,25 @@ def _clues(head: str) -> tuple[list[int | None], list[int | None]]:
     for tok in tokens:
         if tok in ("", "-", "?"):
             clues.append(None)
-        elif tok.isdigit():
-            clues.append(int(tok))
         else:
-            raise PuzzleError(f"clue {tok!r} is not a number", line=1)
+            clues.append(whole_number(tok, "clue", 1))
     n = len(clues) // 2
     return clues[n:], clues[:n]
 
 
-def read(text: str) -> Puzzle:
+def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     task = text.strip()
     if not task or ";" not in task:
         raise PuzzleError("a task string needs clues, then ';' and the thermometers", line=1)
     head, *parts = task.split(";")
     rows, cols = _clues(head)
     n = len(cols)
+    limits.check(n, n)  # before any cell is built
     used: set[Cell] = set()
+    cursor = 0  # every cell before it (row-major) is used: finding a free cell stays linear
     therms: list[list[Cell]] = []
     for t, part in enumerate(parts):
-        try:
-            nums = [int(v) for v in part.split(",")]
-        except ValueError:
-            raise PuzzleError(f"thermometer {t} ({part!r}) is not a list of numbers", line=1) from None
-        if not nums:
-            raise PuzzleError(f"thermometer {t} is empty", line=1)
+        nums = [whole_number(v, f"thermometer {t}: entry", 1) for v in part.split(",")]
         if nums[0] == 5:
             cells = []
             for i in nums[1:]:
@@ -74,12 +74,16 @@ def read(text: str) -> Puzzle:
                                       f"{n}x{n} grid", line=1)
                 cells.append(divmod(i, n))
         elif nums[0] in (1, 2, 3, 4) and len(nums) == 2:
-            free = next(((r, c) for r in range(n) for c in range(n) if (r, c) not in used), None)
-            if free is None:
+            while cursor < n * n and divmod(cursor, n) in used:
+                cursor += 1
+            if cursor == n * n:
                 raise PuzzleError(f"thermometer {t}: no free cell is left to start it", line=1)
+            free = divmod(cursor, n)
             d, length = nums
-            if length < 1:
-                raise PuzzleError(f"thermometer {t} has length {length}", line=1)
+            room = n - (free[1] if d in (1, 2) else free[0])
+            if not 1 <= length <= room:
+                raise PuzzleError(f"thermometer {t} has length {length}; from cell {free} "
+                                  f"there is room for 1..{room}", line=1)
             step = (0, 1) if d in (1, 2) else (1, 0)
             cells = [(free[0] + step[0] * k, free[1] + step[1] * k) for k in range(length)]
             if d in (2, 4):
@@ -89,10 +93,26 @@ def read(text: str) -> Puzzle:
                               "or '5,i1,i2,...'", line=1)
         used.update(cells)
         therms.append(cells)
-    return thermometers(rows, cols, therms)
+    return thermometers(rows, cols, therms, limits=limits)
+
+
+def _straight_code(cells: tuple[Cell, ...]) -> str | None:
+    """``d,len`` for a straight thermometer, else None."""
+    if len(cells) == 1:
+        return "1,1"
+    (r0, c0), (r1, c1) = cells[0], cells[1]
+    step = (r1 - r0, c1 - c0)
+    if any((b[0] - a[0], b[1] - a[1]) != step for a, b in zip(cells, cells[1:])):
+        return None
+    code = {(0, 1): 1, (0, -1): 2, (1, 0): 3, (-1, 0): 4}[step]
+    return f"{code},{len(cells)}"
 
 
 def write(puzzle: Puzzle) -> str:
+    """The site's form, thermometers in their own order (their numbering is kept): a
+    straight one that starts at the first free cell takes its short ``d,len`` code,
+    as the sites write it -- boards from the sites list them by first cell, so every
+    straight one does."""
     if puzzle.kind != "thermometers":
         raise PuzzleError("this task string form holds only Thermometers puzzles")
     if puzzle.height != puzzle.width:
@@ -100,7 +120,14 @@ def write(puzzle: Puzzle) -> str:
     n = puzzle.width
     clue = lambda v: "" if v is None else str(v)  # noqa: E731
     head = "_".join(clue(v) for v in list(puzzle.cols) + list(puzzle.rows))
-    parts = ["5," + ",".join(str(r * n + c) for r, c in v.cells) for v in puzzle.vessels]
+    parts = []
+    used: set[Cell] = set()
+    cursor = 0
+    for vessel in puzzle.vessels:
+        cells = vessel.cells
+        while cursor < n * n and divmod(cursor, n) in used:
+            cursor += 1
+        code = _straight_code(cells) if min(cells) == divmod(cursor, n) else None
+        parts.append(code or "5," + ",".join(str(r * n + c) for r, c in cells))
+        used.update(cells)
     return head + ";" + ";".join(parts) + "\n"
-
-

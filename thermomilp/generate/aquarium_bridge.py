@@ -15,7 +15,10 @@ class AquariumUnavailable(ThermomilpError):
     """The Aquarium generator is not part of this installation."""
 
 
-def aquarium_board(height: int, width: int, seed: int | str, index: int) -> Puzzle:
+def aquarium_board(height: int, width: int, seed: int | str, index: int,
+                   rule: str = "tank") -> Puzzle:
+    """One graded board; a pool-rule board carries no grade (the logic engine that
+    grades reasons about one level per tank)."""
     try:
         from thermomilp.generate.aquarium_gen import generate_aquarium
     except ImportError as exc:
@@ -23,10 +26,13 @@ def aquarium_board(height: int, width: int, seed: int | str, index: int) -> Puzz
                                   "the Aquarium generator (thermomilp.generate.aquarium_gen) "
                                   "is not installed") from exc
     try:
-        board = generate_aquarium(height, width, _int_seed(seed, index), minimal_clues=True)
+        board = generate_aquarium(height, width, _int_seed(seed, index), minimal_clues=True,
+                                  rule=rule)
     except ValueError as exc:
         raise AquariumUnavailable(f"cannot generate that Aquarium: {exc}") from exc
     board = getattr(board, "puzzle", board)
+    if board.rule != "tank":
+        return board
     from thermomilp.logic.grade import grade
 
     return board.with_grade(grade(board))

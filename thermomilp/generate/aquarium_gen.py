@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 
 from thermomilp.logic.aquarium_dp import dp_count
-from thermomilp.puzzle import Cell, Puzzle, aquarium, grid_from_levels
+from thermomilp.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels
 
 MEAN_TANK_CELLS = 5
 LEVEL_TRIES = 8
@@ -67,18 +67,49 @@ def random_tanks(height: int, width: int, rng: random.Random,
     return [[order[owner[(r, c)]] for c in range(width)] for r in range(height)]
 
 
-def planted_aquarium(height: int, width: int, rng: random.Random) -> Puzzle:
+def _random_pool_fill(vessel: Vessel, rng: random.Random) -> list[Cell]:
+    """A random legal filling of a pool-rule tank: each layer, top down, is
+    either full with everything below it, or dry and its children decide."""
+    children = vessel.children()
+
+    def subtree(k: int) -> list[Cell]:
+        return list(vessel.layers[k]) + [c for ch in children[k] for c in subtree(ch)]
+
+    def fill(k: int) -> list[Cell]:
+        if rng.random() < 1 / (1 + len(children[k])):
+            return subtree(k) if rng.random() < 0.5 else []
+        return [c for ch in children[k] for c in fill(ch)]
+
+    return fill(vessel.depth - 1)  # the top layer is the last one
+
+
+def _count(puzzle: Puzzle, known: Grid | None) -> int:
+    """Solutions up to 2: the subset-sum DP for the tank rule, the MILP for the pool rule
+    (the DP reasons about one level per tank)."""
+    if puzzle.rule == "tank":
+        return dp_count(puzzle, 2, known=known)
+    from thermomilp.solve import count_solutions
+
+    return count_solutions(puzzle, 2)
+
+
+def planted_aquarium(height: int, width: int, rng: random.Random,
+                     rule: str = "tank") -> Puzzle:
     """A board with every clue, made unique by redrawing levels / partitions."""
     for _ in range(PARTITION_TRIES):
         regions = random_tanks(height, width, rng)
-        board = aquarium([0] * height, [0] * width, regions)
+        board = aquarium([0] * height, [0] * width, regions, rule=rule)
         for _ in range(LEVEL_TRIES):
-            levels = [rng.randint(0, v.depth) for v in board.vessels]
-            grid = grid_from_levels(board, levels)
+            if rule == "tank":
+                grid = grid_from_levels(board, [rng.randint(0, v.depth) for v in board.vessels])
+            else:
+                wet = {c for v in board.vessels for c in _random_pool_fill(v, rng)}
+                grid = tuple("".join("#" if (r, c) in wet else "." for c in range(width))
+                             for r in range(height))
             rows = [row.count("#") for row in grid]
             cols = [sum(row[j] == "#" for row in grid) for j in range(width)]
-            puzzle = aquarium(rows, cols, regions, solution=grid)
-            if dp_count(puzzle, 2, known=grid) == 1:
+            puzzle = aquarium(rows, cols, regions, solution=grid, rule=rule)
+            if _count(puzzle, grid) == 1:
                 return puzzle
     raise RuntimeError(f"no unique {height}x{width} Aquarium in {PARTITION_TRIES} partitions")
 
@@ -94,13 +125,13 @@ def delete_clues(puzzle: Puzzle, rng: random.Random) -> Puzzle:
         line = rows if axis == "row" else cols
         saved, line[k] = line[k], None
         # the planted solution only orders the search: a rival is met sooner
-        if dp_count(puzzle.with_clues(rows, cols), 2, known=puzzle.solution) != 1:
+        if _count(puzzle.with_clues(rows, cols), puzzle.solution) != 1:
             line[k] = saved
     return puzzle.with_clues(rows, cols)
 
 
 def generate_aquarium(height: int, width: int, seed: int | None = None,
-                      minimal_clues: bool = True) -> Puzzle:
+                      minimal_clues: bool = True, rule: str = "tank") -> Puzzle:
     """A uniquely solvable Aquarium with its solution attached.
 
     Args:
@@ -109,15 +140,17 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
             recorded in the puzzle's name either way).
         minimal_clues: delete clues while the board stays unique (every
             surviving clue is then load-bearing); ``False`` keeps all clues.
+        rule: ``tank`` (one waterline per tank) or ``pool`` (one level per
+            body of water; uniqueness is then proved by the MILP, slower).
     """
     if height < 1 or width < 1:
         raise ValueError(f"board size {height}x{width} must be at least 1x1")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     rng = random.Random(f"aquarium:{height}x{width}:{seed}")
-    puzzle = planted_aquarium(height, width, rng)
+    puzzle = planted_aquarium(height, width, rng, rule)
     if minimal_clues:
         puzzle = delete_clues(puzzle, rng)
     name = f"aquarium {height}x{width} seed {seed}" + ("" if minimal_clues else " full clues")
     return Puzzle(puzzle.kind, puzzle.rows, puzzle.cols, puzzle.vessels, name,
-                  "thermomilp generate_aquarium", puzzle.solution)
+                  "thermomilp generate_aquarium", puzzle.solution, rule=puzzle.rule)

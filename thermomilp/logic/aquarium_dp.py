@@ -44,7 +44,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from thermomilp.puzzle import Grid, Puzzle, Vessel, grid_from_levels, levels_from_grid
+from thermomilp.puzzle import (Grid, Puzzle, Vessel, grid_from_levels, levels_from_grid,
+                               require_levels)
 
 AUTO_PROBE_NODES = 100
 
@@ -91,6 +92,7 @@ def _line_groups(vessels: tuple[Vessel, ...], height: int, width: int,
 
 
 def _lines(puzzle: Puzzle) -> tuple[Line, ...]:
+    require_levels(puzzle, "the Aquarium dynamic programme")
     groups = _line_groups(puzzle.vessels, puzzle.height, puzzle.width)
     lines = []
     for axis, clues, pos in (("row", puzzle.rows, 0), ("column", puzzle.cols, 1)):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from thermomilp.logic.aquarium_dp import WaterlineDP, filter_line
-from thermomilp.puzzle import Cell, Puzzle, Vessel
+from thermomilp.puzzle import Cell, Puzzle, Vessel, require_levels
 
 RULES = ("gravity", "subset-sum")
 
@@ -79,6 +79,7 @@ def _clash(puzzle: Puzzle, vessel: Vessel, marks: Mapping[Cell, int]) -> Hint:
 
 def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Hint | None:
     """The next deduction from ``marks``, or None when these two rules find nothing."""
+    require_levels(puzzle, "the Aquarium hints")
     domains = [_domain(v, marks) for v in puzzle.vessels]
     for vessel, domain in zip(puzzle.vessels, domains):
         if not domain:

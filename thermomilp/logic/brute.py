@@ -1,6 +1,7 @@
-"""The independent brute-force counter over vessel levels.
+"""The independent brute-force counter over vessel fillings.
 
-It enumerates every combination of levels (depth-first, vessels in input
+It enumerates every combination of vessel fillings -- levels for a chain,
+closed sets of layers for a pool-rule tank -- (depth-first, vessels in input
 order) and prunes only on plain arithmetic: a line already over its clue, or
 a line that can no longer reach its clue with the vessels still open. It
 shares no code with the propagators or the MILP, so agreement between them
@@ -11,14 +12,38 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from thermomilp.puzzle import Grid, Puzzle
+from thermomilp.puzzle import Cell, Grid, Puzzle, Vessel
+
+
+def vessel_fills(vessel: Vessel) -> list[tuple[Cell, ...]]:
+    """Every legal filling of one vessel, as its filled cells.
+
+    A chain: the prefixes of its layers (levels 0..depth). A layer tree (a
+    pool-rule tank): every set of layers closed under children, i.e. either
+    a layer with its whole subtree, or no water in it and any filling of
+    each child subtree independently.
+    """
+    if vessel.is_chain:
+        return [vessel.filled_cells(level) for level in range(vessel.depth + 1)]
+    children = vessel.children()
+
+    def subtree(k: int) -> tuple[Cell, ...]:
+        return vessel.layers[k] + tuple(c for ch in children[k] for c in subtree(ch))
+
+    def fills(k: int) -> list[tuple[Cell, ...]]:
+        partial: list[tuple[Cell, ...]] = [()]
+        for ch in children[k]:
+            partial = [a + b for a in partial for b in fills(ch)]
+        return partial + [subtree(k)]
+
+    return fills(vessel.depth - 1)  # the root: a parent comes after its children
 
 
 def brute_force_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
     H, W = puzzle.height, puzzle.width
     vessels = puzzle.vessels
     n = len(vessels)
-    # per vessel, per level: cells added by that layer
+    options = [vessel_fills(v) for v in vessels]
     row_count = [0] * H
     col_count = [0] * W
     # room[line] = cells of still-unassigned vessels in that line
@@ -28,7 +53,7 @@ def brute_force_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[
         for r, c in v.cells:
             row_room[r] += 1
             col_room[c] += 1
-    levels = [0] * n
+    chosen: list[tuple[Cell, ...]] = [()] * n
     found = 0
 
     def line_ok(count: list[int], room: list[int], clues) -> bool:
@@ -39,8 +64,8 @@ def brute_force_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[
 
     def grid() -> Grid:
         board = [["."] * W for _ in range(H)]
-        for v, level in zip(vessels, levels):
-            for r, c in v.filled_cells(level):
+        for cells in chosen:
+            for r, c in cells:
                 board[r][c] = "#"
         return tuple("".join(row) for row in board)
 
@@ -56,20 +81,18 @@ def brute_force_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[
         for r, c in v.cells:
             row_room[r] -= 1
             col_room[c] -= 1
-        for level in range(v.depth + 1):
-            if level:
-                for r, c in v.layers[level - 1]:
-                    row_count[r] += 1
-                    col_count[c] += 1
+        for cells in options[i]:
+            for r, c in cells:
+                row_count[r] += 1
+                col_count[c] += 1
             if line_ok(row_count, row_room, puzzle.rows) and line_ok(col_count, col_room, puzzle.cols):
-                levels[i] = level
+                chosen[i] = cells
                 yield from rec(i + 1)
-                if limit is not None and found >= limit:
-                    break
-        for layer in v.layers[:level]:
-            for r, c in layer:
+            for r, c in cells:
                 row_count[r] -= 1
                 col_count[c] -= 1
+            if limit is not None and found >= limit:
+                break
         for r, c in v.cells:
             row_room[r] += 1
             col_room[c] += 1

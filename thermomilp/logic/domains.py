@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Mapping
 
-from thermomilp.puzzle import Cell, Grid, Puzzle
+from thermomilp.puzzle import Cell, Grid, Puzzle, require_levels
 
 Domains = list[int]
 UNKNOWN = -1
@@ -62,6 +62,7 @@ class LineTables:
 
 @lru_cache(maxsize=512)
 def line_tables(puzzle: Puzzle) -> LineTables:
+    require_levels(puzzle, "the logic engine")
     H, W = puzzle.height, puzzle.width
     clues = tuple(puzzle.rows) + tuple(puzzle.cols)
     line_vessels: list[list[int]] = [[] for _ in clues]

@@ -16,9 +16,12 @@ Model::
     x_s <= x_p                 for every (s, p) in A   (3)
     x_a  = x_b                 for every (a, b) in E   (4)
 
-Arcs join consecutive layers of a vessel through one representative cell
-per layer (the first); ties chain the cells of one layer. For a
-thermometer, (3) is ``x_succ <= x_pred`` along the tube and E is empty.
+Arcs join each layer of a vessel to its parent layer (the next one up;
+for a chain, simply the next layer) through one representative cell per
+layer (the first); ties chain the cells of one layer. For a thermometer,
+(3) is ``x_succ <= x_pred`` along the tube and E is empty. A pool-rule tank
+is a tree of layers (docs/aquarium-model.md): one arc per child, the same
+algebra.
 
 The optional ``fixed`` map (cell -> 0/1) carries what the logic presolve
 decided; every builder turns it into variable bounds.
@@ -70,8 +73,10 @@ def formulate(puzzle: Puzzle, fixed: dict[Cell, int] | None = None) -> Formulati
     for vessel in puzzle.vessels:
         for layer in vessel.layers:
             ties.extend(zip(layer[1:], layer[:-1]))
-        for lower, upper in zip(vessel.layers, vessel.layers[1:]):
-            arcs.append((upper[0], lower[0]))
+        for k, lower in enumerate(vessel.layers):
+            above = vessel.parent_of(k)
+            if above is not None:
+                arcs.append((vessel.layers[above][0], lower[0]))
     return Formulation(
         height=puzzle.height,
         width=puzzle.width,

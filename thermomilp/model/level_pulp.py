@@ -26,7 +26,7 @@ from typing import Any
 
 import pulp
 
-from thermomilp.puzzle import Cell, Puzzle
+from thermomilp.puzzle import Cell, Puzzle, require_levels
 
 
 def cell_expressions(puzzle: Puzzle, z: dict[tuple[int, int], Any]) -> dict[Cell, Any]:
@@ -40,6 +40,7 @@ def cell_expressions(puzzle: Puzzle, z: dict[tuple[int, int], Any]) -> dict[Cell
 
 def build_level_pulp(puzzle: Puzzle, name: str = "thermomilp_levels") -> tuple[Any, dict, dict]:
     """Return ``(problem, z, x)``: ``z[(v, k)]`` level indicators, ``x[cell]`` expressions."""
+    require_levels(puzzle, "the level formulation")
     prob = pulp.LpProblem(name, pulp.LpMinimize)
 
     # Variables (L0): z_v_k = 1 iff vessel v stands at level k

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from thermomilp.puzzle import Puzzle
+from thermomilp.puzzle import Puzzle, require_levels
 
 
 def build_level_pyomo(puzzle: Puzzle) -> Any:
+    require_levels(puzzle, "the level formulation")
     import pyomo.environ as pyo
 
     m = pyo.ConcreteModel(name="thermomilp_levels")

@@ -36,14 +36,16 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from thermomilp.errors import PuzzleError, ThermomilpError
-from thermomilp.formats import json_format, loads
+from thermomilp.errors import BoardTooLarge, PuzzleError, ThermomilpError
+from thermomilp.formats import SizeLimits, json_format, loads
 from thermomilp.puzzle import Cell, Puzzle
 from thermomilp.verify import solution_problems
 from thermomilp.web.instances import catalogue, load_instance
 
 MAX_BODY = 256 * 1024
 MAX_SIDE = 30
+LIMITS = SizeLimits(max_side=MAX_SIDE, max_cells=MAX_SIDE * MAX_SIDE)
+"""What the readers may build for this server: checked before allocation."""
 MIN_NEW_SIDE = 3
 SOLVE_SECONDS = 30.0
 CONCURRENT_SOLVES = 2
@@ -91,6 +93,7 @@ def board_json(puzzle: Puzzle) -> dict[str, Any]:
     interchange.pop("solution", None)  # Check and Solve use the MILP, not a stored answer
     return {
         "kind": puzzle.kind,
+        "rule": puzzle.rule,
         "name": puzzle.name or "",
         "height": puzzle.height,
         "width": puzzle.width,
@@ -117,7 +120,10 @@ def puzzle_from(payload: dict[str, Any]) -> Puzzle:
     if isinstance(rows, list) and isinstance(cols, list):
         _check_size(len(rows), len(cols))  # before building anything of that size
     try:
-        return json_format.read(json.dumps(data))
+        return json_format.read(json.dumps(data), LIMITS)
+    except BoardTooLarge as exc:
+        raise ApiError(413, f"{exc.message}; this server takes boards up to "
+                            f"{MAX_SIDE}x{MAX_SIDE}") from None
     except PuzzleError as exc:
         raise ApiError(400, f"bad puzzle: {exc}") from None
 
@@ -203,9 +209,10 @@ class Api:
         filename = payload.get("filename")
         filename = os.path.basename(filename) if isinstance(filename, str) else None
         try:
-            # the server's strict size limits belong here, checked by the reader before
-            # it allocates (a strict mode of the readers); _check_size is the backstop
-            puzzle = loads(text, filename or "upload")
+            puzzle = loads(text, filename or "upload", limits=LIMITS)
+        except BoardTooLarge as exc:
+            raise ApiError(413, f"{exc.message}; this server takes boards up to "
+                                f"{MAX_SIDE}x{MAX_SIDE}") from None
         except PuzzleError as exc:
             raise ApiError(400, str(exc)) from None
         _check_size(puzzle.height, puzzle.width)

@@ -109,6 +109,11 @@ def next_hint(puzzle: Puzzle, marks: Sequence[str],
     wrong = mistake_hint(puzzle, written, complete)
     if wrong is not None:
         return wrong
+    if not puzzle.all_chains:  # the pool rule: the rule engines reason about levels
+        if len(written) == puzzle.height * puzzle.width:
+            return None
+        return _reveal(puzzle, marks, solution, "The logic rules reason about one level per "
+                       "tank and do not apply to the pool rule.")
     engines = [(name, engine) for name in _engines(puzzle.kind)
                if (engine := _load(name)) is not None]
     if not engines:
@@ -139,7 +144,7 @@ def mistake_hint(puzzle: Puzzle, written: Mapping[Cell, int],
                  ) -> Hint | None:
     """A ``mistake`` hint naming the wrong marks, or None (also without the logic module)."""
     try:
-        from thermomilp.logic.mistakes import find_mistake
+        from thermomilp.logic.mistakes import find_mistake, line_mistake, solution_mistake
         from thermomilp.logic.search import search_solutions
     except ImportError:
         return None
@@ -149,7 +154,11 @@ def mistake_hint(puzzle: Puzzle, written: Mapping[Cell, int],
             return None
         return sum(1 for _ in search_solutions(puzzle, "probing", 2)) == 1
 
-    found = find_mistake(puzzle, written, complete, unique)  # type: ignore[arg-type]
+    if not puzzle.all_chains:  # the pool rule: no vessel order to check, and no level search
+        found = line_mistake(puzzle, written) or (
+            solution_mistake(puzzle, written, complete) if complete and written else None)
+    else:
+        found = find_mistake(puzzle, written, complete, unique)  # type: ignore[arg-type]
     if found is None:
         return None
     return Hint("mistake", found.text, found.cells, (), (), "thermomilp.logic.mistakes",

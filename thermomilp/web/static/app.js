@@ -12,6 +12,10 @@ const RULES = {
   aquarium: "Fill some tanks with water. Water sits level: a tank row is all wet or all " +
     "dry, and a wet row has every lower row of its tank wet. The numbers count wet cells.",
 };
+// An Aquarium under the pool rule (puzz.link without the r flag).
+const POOL_RULE = "Fill some tanks with water. Each connected body of water sits level: " +
+  "water never rests beside or above air it could run into, but two arms of a tank joined " +
+  "only higher up may stand at different heights. The numbers count wet cells.";
 
 const state = { board: null, marks: null, highlight: null, hint: null, busy: false, limits: null,
   rows: null, selected: null, lp: null };
@@ -366,7 +370,7 @@ function setBoard(board, note) {
   forgetHint();
   $("title").textContent = (board.name || "untitled") +
     ` — ${board.kind} ${board.height}×${board.width}`;
-  $("rules").textContent = RULES[board.kind] || "";
+  $("rules").textContent = board.rule === "pool" ? POOL_RULE : (RULES[board.kind] || "");
   for (const id of ["hint", "check", "solve", "model", "reset"]) $(id).disabled = false;
   $("solve-panel").hidden = true;
   $("model-panel").hidden = true;
