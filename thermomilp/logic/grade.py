@@ -22,26 +22,28 @@ GRADE_TO_DIFFICULTY = {"intervals": "easy", "probing": "medium", "pairs": "hard"
                        "search": "hard"}
 
 
+def _up_to_probing(puzzle: Puzzle):
+    """(tables, domains after probing, "intervals" | "probing" | None when not finished)."""
+    tables = line_tables(puzzle)
+    dom = full_domains(tables)
+    if not propagate(tables, dom) or is_decided(dom):
+        return tables, dom, "intervals"
+    if not probe_fixpoint(tables, dom) or is_decided(dom):
+        return tables, dom, "probing"
+    return tables, dom, None
+
+
 def difficulty(puzzle: Puzzle) -> str:
     """``GRADE_TO_DIFFICULTY[grade(puzzle)]`` without pair probing: ``hard`` is decided as
     soon as single probing does not finish (pairs and search are both hard), so a
     generator testing many candidates never pays for pair probing."""
-    tables = line_tables(puzzle)
-    dom = full_domains(tables)
-    if not propagate(tables, dom) or is_decided(dom):
-        return "easy"
-    if not probe_fixpoint(tables, dom) or is_decided(dom):
-        return "medium"
-    return "hard"
+    return GRADE_TO_DIFFICULTY[_up_to_probing(puzzle)[2] or "search"]
 
 
 def grade(puzzle: Puzzle) -> str:
-    tables = line_tables(puzzle)
-    dom = full_domains(tables)
-    if not propagate(tables, dom) or is_decided(dom):
-        return "intervals"
-    if not probe_fixpoint(tables, dom) or is_decided(dom):
-        return "probing"
+    tables, dom, done = _up_to_probing(puzzle)
+    if done:
+        return done
     if not pair_fixpoint(tables, dom) or is_decided(dom):
         return "pairs"
     return "search"
