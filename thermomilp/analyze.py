@@ -89,59 +89,13 @@ def level_model_size(puzzle: Puzzle) -> ModelSize:
     return ModelSize("level (L0)-(L4)", variables, constraints, nonzeros)
 
 
-def _relaxed_highs(puzzle: Puzzle):
-    """The cell formulation on a HiGHS object with every x continuous in [0, 1], solved."""
-    import highspy
-    import numpy as np
-
-    from thermomilp.model.highs_model import build_highs
-
-    form = formulate(puzzle)
-    h = build_highs(form, names=False)
-    n = form.height * form.width
-    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
-                            np.full(n, highspy.HighsVarType.kContinuous))
-    h.run()
-    return h, n, h.getModelStatus() == highspy.HighsModelStatus.kOptimal
-
-
-def relaxation_values(puzzle: Puzzle) -> tuple[tuple[float, ...], ...] | None:
-    """The LP-relaxation vertex HiGHS returns, per cell (rows of floats), or None if infeasible.
-
-    For teaching (the page shades fractional cells): a vertex, not the
-    polytope -- :func:`lp_relaxation` measures which cells the polytope fixes.
-    """
-    h, n, ok = _relaxed_highs(puzzle)
-    if not ok:
-        return None
-    x = [min(1.0, max(0.0, float(v))) for v in h.getSolution().col_value[:n]]
-    x = [0.0 if v < TOL else 1.0 if v > 1 - TOL else v for v in x]
-    W = puzzle.width
-    return tuple(tuple(x[r * W:(r + 1) * W]) for r in range(puzzle.height))
-
-
 def lp_relaxation(puzzle: Puzzle, decide: bool = True) -> LpRelaxation:
-    import numpy as np
+    """The LP relaxation of the cell formulation, solved through the solve layer."""
+    from thermomilp.engine import lp_relaxation as relax
 
-    h, n, ok = _relaxed_highs(puzzle)
-    if not ok:
+    feasible, objective, integral, decided, filled, n = relax(puzzle, decide, TOL)
+    if not feasible:
         return LpRelaxation(False, cells=n)
-    x = np.asarray(h.getSolution().col_value)
-    objective = float(h.getInfo().objective_function_value)
-    integral = float(np.mean(np.minimum(np.abs(x), np.abs(1 - x)) < TOL))
-    if not decide:
-        return LpRelaxation(True, objective, integral, cells=n)
-    decided = filled = 0
-    for k in range(n):
-        bounds = []
-        for sense in (1.0, -1.0):  # min x_k, then max x_k
-            h.changeColCost(k, sense)
-            h.run()
-            bounds.append(h.getSolution().col_value[k])
-        h.changeColCost(k, 0.0)
-        if abs(bounds[0] - bounds[1]) < TOL:
-            decided += 1
-            filled += bounds[0] > 0.5
     return LpRelaxation(True, objective, integral, decided, filled, n)
 
 

@@ -11,6 +11,8 @@ or more solutions). The generator maps grades to difficulties with
 
 from __future__ import annotations
 
+from typing import Callable
+
 from thermomilp.logic.domains import full_domains, is_decided, line_tables
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.pairs import pair_fixpoint
@@ -22,28 +24,29 @@ GRADE_TO_DIFFICULTY = {"intervals": "easy", "probing": "medium", "pairs": "hard"
                        "search": "hard"}
 
 
-def _up_to_probing(puzzle: Puzzle):
+def _up_to_probing(puzzle: Puzzle, stop: Callable[[], bool] | None = None):
     """(tables, domains after probing, "intervals" | "probing" | None when not finished)."""
     tables = line_tables(puzzle)
     dom = full_domains(tables)
     if not propagate(tables, dom) or is_decided(dom):
         return tables, dom, "intervals"
-    if not probe_fixpoint(tables, dom) or is_decided(dom):
+    if not probe_fixpoint(tables, dom, stop) or is_decided(dom):
         return tables, dom, "probing"
     return tables, dom, None
 
 
-def difficulty(puzzle: Puzzle) -> str:
+def difficulty(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
     """``GRADE_TO_DIFFICULTY[grade(puzzle)]`` without pair probing: ``hard`` is decided as
     soon as single probing does not finish (pairs and search are both hard), so a
     generator testing many candidates never pays for pair probing."""
-    return GRADE_TO_DIFFICULTY[_up_to_probing(puzzle)[2] or "search"]
+    return GRADE_TO_DIFFICULTY[_up_to_probing(puzzle, stop)[2] or "search"]
 
 
-def grade(puzzle: Puzzle) -> str:
-    tables, dom, done = _up_to_probing(puzzle)
+def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
+    """``stop``: see :func:`thermomilp.logic.probing.sweep` (raises TimeUp)."""
+    tables, dom, done = _up_to_probing(puzzle, stop)
     if done:
         return done
-    if not pair_fixpoint(tables, dom) or is_decided(dom):
+    if not pair_fixpoint(tables, dom, stop) or is_decided(dom):
         return "pairs"
     return "search"

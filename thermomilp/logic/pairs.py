@@ -31,6 +31,7 @@ the cheap rules run again:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from thermomilp.logic.domains import Domains, LineTables, is_decided, levels_in
 from thermomilp.logic.intervals import OK, propagate, propagate_conflict
@@ -88,16 +89,19 @@ def pair_refutation(tables: LineTables, dom: Domains, v: int, level: int,
     return None
 
 
-def _pair_sweep(tables: LineTables, dom: Domains, wide: bool) -> bool:
+def _pair_sweep(tables: LineTables, dom: Domains, wide: bool,
+                stop: Callable[[], bool] | None = None) -> bool:
     return sweep(dom, lambda v, level: pair_refutation(tables, dom, v, level, wide) is not None,
                  lambda v: (propagate(tables, dom, tables.vessel_lines[v])
-                            and probe_fixpoint(tables, dom)
-                            and (not wide or _pair_sweep(tables, dom, False))))
+                            and probe_fixpoint(tables, dom, stop)
+                            and (not wide or _pair_sweep(tables, dom, False, stop))), stop)
 
 
-def pair_fixpoint(tables: LineTables, dom: Domains) -> bool:
+def pair_fixpoint(tables: LineTables, dom: Domains,
+                  stop: Callable[[], bool] | None = None) -> bool:
     """Intervals, probing and pair probing (narrow, then wide) to a fixpoint, in place;
-    False if the board has no solution."""
-    if not probe_fixpoint(tables, dom) or not _pair_sweep(tables, dom, False):
+    False if the board has no solution. ``stop``: see :func:`probing.sweep` (raises
+    TimeUp at the deadline)."""
+    if not probe_fixpoint(tables, dom, stop) or not _pair_sweep(tables, dom, False, stop):
         return False
-    return is_decided(dom) or _pair_sweep(tables, dom, True)
+    return is_decided(dom) or _pair_sweep(tables, dom, True, stop)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from thermomilp.deadline import TimeUp
 from thermomilp.logic.domains import Domains, LineTables, levels_in
 from thermomilp.logic.intervals import propagate
 
@@ -27,14 +28,18 @@ def refuted(tables: LineTables, dom: Domains, v: int, level: int) -> bool:
 
 
 def sweep(dom: Domains, refutes: Callable[[int, int], bool],
-          settle: Callable[[int], bool]) -> bool:
+          settle: Callable[[int], bool], stop: Callable[[], bool] | None = None) -> bool:
     """Erase every open level ``refutes(v, level)`` condemns, vessel by vessel, until a
     pass erases nothing; ``settle(v)`` propagates after ``v`` lost levels. False on a
-    contradiction (a domain emptied, or ``settle`` failed)."""
+    contradiction (a domain emptied, or ``settle`` failed). ``stop`` (optional) is
+    asked before each vessel; when it says so, :class:`thermomilp.deadline.TimeUp`
+    is raised (``dom`` then holds sound but partial deductions)."""
     progress = True
     while progress:
         progress = False
         for v in range(len(dom)):
+            if stop is not None and stop():
+                raise TimeUp("probing stopped at its deadline")
             m = dom[v]
             if not m & (m - 1):
                 continue
@@ -48,9 +53,12 @@ def sweep(dom: Domains, refutes: Callable[[int, int], bool],
     return True
 
 
-def probe_fixpoint(tables: LineTables, dom: Domains) -> bool:
-    """Interval fixpoint plus probing, in place; False when the board has no solution."""
+def probe_fixpoint(tables: LineTables, dom: Domains,
+                   stop: Callable[[], bool] | None = None) -> bool:
+    """Interval fixpoint plus probing, in place; False when the board has no solution.
+
+    ``stop``: see :func:`sweep` (raises TimeUp at the deadline)."""
     if not propagate(tables, dom):
         return False
     return sweep(dom, lambda v, level: refuted(tables, dom, v, level),
-                 lambda v: propagate(tables, dom, tables.vessel_lines[v]))
+                 lambda v: propagate(tables, dom, tables.vessel_lines[v]), stop)

@@ -7,9 +7,8 @@
   text and typesets them (MathML, rendered by the browser: nothing loaded
   from the network).
 * :func:`relaxation` is the LP relaxation (``0 <= x <= 1``) at the vertex
-  HiGHS returns, per cell, from :func:`thermomilp.analyze.relaxation_values`
-  (the analysis layer's relaxation, built by the highs model builder); the
-  page shades fractional cells.
+  HiGHS returns, per cell, from the solve layer (:func:`thermomilp.engine.lp_vertex`);
+  the page shades fractional cells.
 """
 
 from __future__ import annotations
@@ -42,9 +41,9 @@ def model_rows(puzzle: Puzzle) -> list[dict[str, Any]]:
 
 def relaxation(puzzle: Puzzle) -> dict[str, Any]:
     """The LP relaxation's values per cell (a vertex), and which cells are fractional."""
-    from thermomilp.analyze import relaxation_values
+    from thermomilp.engine import lp_vertex
 
-    values = relaxation_values(puzzle)
+    values = lp_vertex(puzzle)
     if values is None:
         return {"feasible": False, "values": None, "fractional": [],
                 "message": "the LP relaxation is infeasible: no solution, not even a "
