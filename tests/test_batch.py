@@ -66,7 +66,7 @@ def test_record_is_the_solve_contract(tmp_path):
     (path,) = write_corpus(tmp_path, 1, 6)
     job = BatchJob()
     record = solve_file(path, job)
-    expected = solve(load(path), job.backend, job.solver, presolve=job.presolve).to_json(path)
+    expected = solve(load(path), settings=job.settings).to_json(path)
     assert without_time([record]) == without_time([expected])
     assert solution_problems(load(path), tuple(record["grid"])) == []
 

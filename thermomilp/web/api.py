@@ -15,8 +15,12 @@ generate   POST    ``{"kind", "size", "difficulty"?, "seed"?}`` -> ``{"board", "
 hint       POST    ``{"puzzle", "marks"}`` -> ``{"hint": {rule, message, cells, ...} | null}``
 check      POST    ``{"puzzle", "marks"}`` -> ``{"consistent", "wrong", "message"}``
 solve      POST    ``{"puzzle"}`` -> the CLI's SolveResult JSON (+ ``message``)
-model      POST    ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats"}``
+model      POST    ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats", "rows"}``
+relax      POST    ``{"puzzle"}`` -> ``{"feasible", "values", "fractional", "message"}``
 =========  ======  ==============================================================
+
+``rows`` and ``relax`` teach the model (:mod:`thermomilp.web.modelview`): every
+row of the cell formulation under its LP-file name, and the LP relaxation.
 
 Limits: a request body of at most :data:`MAX_BODY` bytes (enforced by the
 server), boards of at most :data:`MAX_SIDE` rows and columns, new boards of
@@ -29,13 +33,12 @@ import json
 import os
 import tempfile
 import threading
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from thermomilp.errors import BoardTooLarge, PuzzleError, ThermomilpError
 from thermomilp.formats import SizeLimits, json_format, loads
 from thermomilp.puzzle import Cell, Puzzle
-from thermomilp.verify import solution_problems
+from thermomilp.settings import Settings
 from thermomilp.web.instances import catalogue, load_instance
 
 MAX_BODY = 256 * 1024
@@ -56,26 +59,18 @@ class ApiError(Exception):
         self.message = message
 
 
-@dataclass(frozen=True)
-class EngineSettings:
-    """The MILP engine the server uses (resolved once, at start-up)."""
+def server_settings(settings: Settings | None = None) -> Settings:
+    """The settings the server solves with (resolved once, at start-up): the
+    user's, with the time limit capped at :data:`SOLVE_SECONDS` and no engine
+    log (a request must not write to the server's terminal)."""
+    settings = settings or Settings()
+    limit = min(settings.time_limit or SOLVE_SECONDS, SOLVE_SECONDS)
+    return settings.replace(time_limit=limit, verbose=False)
 
-    backend: str = "highs"
-    solver: str = "highs"
-    time_limit: float = SOLVE_SECONDS
-    threads: int | None = None
-    seed: int | None = None
 
-    @classmethod
-    def from_settings(cls, settings: Any) -> "EngineSettings":
-        limit = settings.time_limit or SOLVE_SECONDS
-        return cls(settings.backend, settings.solver, min(float(limit), SOLVE_SECONDS),
-                   settings.threads, settings.seed)
-
-    def options(self):
-        from thermomilp.backends import SolverOptions
-
-        return SolverOptions(self.time_limit, self.threads, self.seed, False)
+def EngineSettings(**fields: Any) -> Settings:  # noqa: N802 - the old class name
+    """The old name: :func:`server_settings` of ``Settings(**fields)``."""
+    return server_settings(Settings(**fields))
 
 
 # --------------------------------------------------------------------------
@@ -157,10 +152,10 @@ class Api:
     """The endpoints; ``call(name, payload)`` dispatches and checks the payload type."""
 
     GET = ("instances", "info")
-    POST = ("load", "generate", "hint", "check", "solve", "model")
+    POST = ("load", "generate", "hint", "check", "solve", "model", "relax")
 
-    def __init__(self, engine: EngineSettings | None = None):
-        self.engine = engine or EngineSettings()
+    def __init__(self, engine: Settings | None = None):
+        self.engine = server_settings(engine)
         self._solves = threading.BoundedSemaphore(CONCURRENT_SOLVES)
 
     def call(self, name: str, payload: Any = None) -> dict[str, Any]:
@@ -182,7 +177,7 @@ class Api:
     def api_info(self) -> dict[str, Any]:
         from thermomilp.web.newboard import MAX_SIDE as NEW_SIDE
 
-        return {"backend": self.engine.backend, "solver": self.engine.solver,
+        return {"backend": str(self.engine.backend), "solver": str(self.engine.solver),
                 "time_limit": self.engine.time_limit,
                 "limits": {"max_body_bytes": MAX_BODY, "max_side": MAX_SIDE,
                            "max_new_side": dict(NEW_SIDE)}}
@@ -233,7 +228,7 @@ class Api:
             raise ApiError(400, f"\"difficulty\" must be one of {', '.join(DIFFICULTIES)}")
         with self._solving():
             made = new_board(kind, height, width, seed, difficulty=difficulty,
-                             backend=self.engine.backend, solver=self.engine.solver)
+                             backend=str(self.engine.backend), solver=str(self.engine.solver))
         return {"board": board_json(made.puzzle), "unique": made.unique, "tries": made.tries,
                 "seed": made.seed, "difficulty": made.difficulty}
 
@@ -244,7 +239,8 @@ class Api:
 
         puzzle = puzzle_from(payload)
         marks = marks_from(payload, puzzle)
-        hint = next_hint(puzzle, marks, solution=lambda: self._one_solution(puzzle))
+        hint = next_hint(puzzle, marks, solution=lambda: self._one_solution(puzzle),
+                         complete=lambda fixed: self._one_solution(puzzle, dict(fixed)))
         if hint is None:
             return {"hint": None, "message": "every cell is marked: press Check"}
         return {"hint": hint.to_json(), "message": f"{hint.rule}: {hint.message}"}
@@ -277,8 +273,7 @@ class Api:
 
         puzzle = puzzle_from(payload)
         with self._solving():
-            result = solve(puzzle, self.engine.backend, self.engine.solver, unique=True,
-                           time_limit=self.engine.time_limit, options=self.engine.options())
+            result = solve(puzzle, unique=True, settings=self.engine)
         record = result.to_json()
         record["message"] = {
             "unique": "the solution is unique (a no-good cut makes the MILP infeasible)",
@@ -301,7 +296,18 @@ class Api:
             text = export(puzzle, fmt)
         except ThermomilpError as exc:  # e.g. LaTeX of a board too large for a slide
             raise ApiError(400, str(exc)) from None
-        return {"format": fmt, "text": text, "formats": list(formats)}
+        from thermomilp.web.modelview import model_rows
+
+        return {"format": fmt, "text": text, "formats": list(formats),
+                "rows": model_rows(puzzle)}
+
+    def api_relax(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The LP relaxation's values per cell (thermomilp.web.modelview.relaxation)."""
+        from thermomilp.web.modelview import relaxation
+
+        puzzle = puzzle_from(payload)
+        with self._solving():
+            return relaxation(puzzle)
 
     # -- helpers -----------------------------------------------------------
 
@@ -320,28 +326,24 @@ class Api:
 
     def _one_solution(self, puzzle: Puzzle,
                       fixed: dict[Cell, int] | None = None) -> tuple[str, ...] | None:
-        """A verified solution agreeing with ``fixed``, or None when there is none."""
-        from thermomilp.backends import open_session
-        from thermomilp.model.formulation import formulate
+        """A verified solution agreeing with ``fixed``, or None when there is none
+        (an "infeasible" the facade has confirmed by a second method)."""
+        from thermomilp.engine import Engine
 
         with self._solving():
-            session = open_session(formulate(puzzle, fixed), self.engine.backend,
-                                   self.engine.solver, self.engine.options())
-            outcome = session.solve(self.engine.time_limit)
-            session.close()
-        if outcome.status == "infeasible":
+            engine = Engine(puzzle, self.engine, fixed=fixed)
+            try:
+                answer = engine.next_solution()
+            finally:
+                engine.close()
+        if answer.status == "infeasible":
             return None
-        if outcome.status != "feasible":
-            raise ApiError(503, f"the engine did not answer: {outcome.status} "
-                                f"{outcome.message}".strip())
-        ones = outcome.ones or frozenset()
-        grid = tuple("".join("#" if (r, c) in ones else "." for c in range(puzzle.width))
-                     for r in range(puzzle.height))
-        problems = solution_problems(puzzle, grid)
-        if problems or any((grid[r][c] == "#") != bool(v) for (r, c), v in (fixed or {}).items()):
-            raise ApiError(500, "the engine returned a grid that is not a solution: "
-                                + (problems[0] if problems else "it ignores a fixed cell"))
-        return grid
+        if answer.status == "error" and "not a solution" in answer.message:
+            raise ApiError(500, f"the engine returned a wrong grid: {answer.message}")
+        if answer.status != "feasible" or answer.grid is None:
+            raise ApiError(503, f"the engine did not answer: {answer.status} "
+                                f"{answer.message}".strip())
+        return answer.grid
 
 
 def model_exporter() -> tuple[tuple[str, ...], Callable[[Puzzle, str], str]]:
