@@ -206,6 +206,9 @@ def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None,
         rival = swap_rival(puzzle, first.grid) if large else None
         if rival is not None:  # a verified second solution without a second solve
             return result("multiple", first.grid, rival)
+        if clock.expired():  # the engine and swap search used it all: no late probing
+            return result("timeout", first.grid,
+                          error="the time limit was reached before uniqueness was decided")
         if deferred_probing:
             try:
                 _, logic_grid, logic_status = _presolve(puzzle, Presolve.PROBING, clock)

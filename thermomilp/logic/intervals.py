@@ -24,11 +24,14 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import deque
-from typing import Iterable
+from typing import Callable, Iterable
 
+from thermomilp.deadline import TimeUp
 from thermomilp.logic.domains import Domains, LineTables
 
 OK = -1
+STOP_EVERY = 256
+"""Lines revised between two questions to ``stop`` (cheap next to a revision sweep)."""
 
 
 def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None:
@@ -63,8 +66,14 @@ def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None
 
 
 def propagate_conflict(tables: LineTables, dom: Domains,
-                       lines: Iterable[int] | None = None) -> int:
-    """Run to the fixpoint in place; ``OK`` (-1) or the line found contradictory."""
+                       lines: Iterable[int] | None = None,
+                       stop: Callable[[], bool] | None = None) -> int:
+    """Run to the fixpoint in place; ``OK`` (-1) or the line found contradictory.
+
+    ``stop`` is asked every :data:`STOP_EVERY` revisions; when it answers True
+    the run raises :class:`~thermomilp.deadline.TimeUp`, leaving ``dom`` with
+    sound (but not yet complete) deductions.
+    """
     if lines is None:
         lines = (l for l, clue in enumerate(tables.clues) if clue is not None)
     queue = deque(lines)
@@ -72,7 +81,14 @@ def propagate_conflict(tables: LineTables, dom: Domains,
     for line in queue:
         queued[line] = True
     vessel_lines = tables.vessel_lines
+    countdown = 1  # asked before the first revision, then every STOP_EVERY
     while queue:
+        if stop is not None:
+            countdown -= 1
+            if countdown <= 0:
+                countdown = STOP_EVERY
+                if stop():
+                    raise TimeUp
         line = queue.popleft()
         queued[line] = False
         changed = revise_line(tables, dom, line)
@@ -86,6 +102,7 @@ def propagate_conflict(tables: LineTables, dom: Domains,
     return OK
 
 
-def propagate(tables: LineTables, dom: Domains, lines: Iterable[int] | None = None) -> bool:
-    """Interval fixpoint in place; False when some line is contradictory."""
-    return propagate_conflict(tables, dom, lines) == OK
+def propagate(tables: LineTables, dom: Domains, lines: Iterable[int] | None = None,
+              stop: Callable[[], bool] | None = None) -> bool:
+    """Interval fixpoint in place; False when some line is contradictory (``stop``: as above)."""
+    return propagate_conflict(tables, dom, lines, stop) == OK

@@ -35,7 +35,7 @@ def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = 
                           + ", ".join(MODES))
     tables = line_tables(puzzle)
     dom = full_domains(tables)
-    ok = propagate(tables, dom) if mode == "intervals" else probe_fixpoint(tables, dom, stop)
+    ok = propagate(tables, dom, stop=stop) if mode == "intervals" else probe_fixpoint(tables, dom, stop)
     if not ok:
         return None, None, "infeasible"
     fixed = {cell: s for cell, s in cell_states(tables, dom).items() if s != UNKNOWN}

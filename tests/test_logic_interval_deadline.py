@@ -1,0 +1,73 @@
+"""The interval propagation obeys its deadline: ``stop`` is asked, TimeUp ends it early."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from thermomilp.deadline import Deadline, TimeUp
+from thermomilp.generate.random_board import planted_board
+from thermomilp.logic.domains import full_domains, line_tables
+from thermomilp.logic.intervals import STOP_EVERY, propagate
+from thermomilp.logic.presolve import presolve_cells
+from thermomilp.solve import solve
+
+
+class CountingStop:
+    """A clock that says "time is up" on its ``after``-th question."""
+
+    def __init__(self, after: int):
+        self.after = after
+        self.asked = 0
+
+    def __call__(self) -> bool:
+        self.asked += 1
+        return self.asked >= self.after
+
+
+def board(size: int, seed: int = 1):
+    return planted_board(size, size, random.Random(seed))
+
+
+def test_propagation_asks_stop_and_raises_time_up():
+    tables = line_tables(board(40))
+    stop = CountingStop(after=1)
+    with pytest.raises(TimeUp):
+        propagate(tables, full_domains(tables), stop=stop)
+    assert stop.asked == 1
+
+
+def test_stopped_propagation_keeps_only_sound_deductions():
+    puzzle = board(30, seed=3)
+    tables = line_tables(puzzle)
+    dom = full_domains(tables)
+    try:
+        propagate(tables, dom, stop=CountingStop(after=2))
+    except TimeUp:
+        pass
+    finished = full_domains(tables)
+    assert propagate(tables, finished)
+    # every level the full fixpoint keeps, the interrupted run kept too
+    assert all(f & d == f for f, d in zip(finished, dom))
+
+
+def test_a_stop_that_never_fires_changes_nothing():
+    tables = line_tables(board(30, seed=5))
+    plain, asked = full_domains(tables), full_domains(tables)
+    stop = CountingStop(after=10**9)
+    assert propagate(tables, plain) == propagate(tables, asked, stop=stop)
+    assert plain == asked
+    assert stop.asked >= 1 or len(tables.clues) < STOP_EVERY
+
+
+def test_presolve_intervals_passes_stop_on():
+    with pytest.raises(TimeUp):
+        presolve_cells(board(40), "intervals", CountingStop(after=1))
+
+
+def test_solve_reports_timeout_when_the_interval_presolve_runs_out():
+    expired = Deadline(0.0)
+    result = solve(board(40), presolve="intervals", deadline=expired)
+    assert result.status == "timeout"
+    assert result.time_s >= 0.0
