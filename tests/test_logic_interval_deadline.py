@@ -71,3 +71,21 @@ def test_solve_reports_timeout_when_the_interval_presolve_runs_out():
     result = solve(board(40), presolve="intervals", deadline=expired)
     assert result.status == "timeout"
     assert result.time_s >= 0.0
+
+
+def test_table_building_asks_stop():
+    stop = CountingStop(after=1)
+    with pytest.raises(TimeUp):
+        line_tables(board(40), stop)
+    assert stop.asked == 1
+
+
+def test_a_short_limit_on_a_large_board_ends_near_the_limit():
+    # Unlimited, tables + propagation on 200x200 take about a second here; with a
+    # 0.05 s deadline the presolve must give up long before (generous bound).
+    puzzle = board(200, seed=7)
+    clock = Deadline(0.05)
+    result = solve(puzzle, presolve="intervals", deadline=clock)
+    assert result.status == "timeout"
+    assert result.time_s >= 0.05
+    assert result.time_s < 5.0

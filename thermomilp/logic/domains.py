@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Mapping
+from typing import Callable, Mapping
 
+from thermomilp.deadline import TimeUp
 from thermomilp.puzzle import Cell, Grid, Puzzle, require_levels
 
 Domains = list[int]
@@ -61,7 +62,8 @@ class LineTables:
 
 
 @lru_cache(maxsize=512)
-def line_tables(puzzle: Puzzle) -> LineTables:
+def line_tables(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> LineTables:
+    """The contribution tables; ``stop`` is asked every 4096 vessels (True: TimeUp)."""
     require_levels(puzzle, "the logic engine")
     H, W = puzzle.height, puzzle.width
     clues = tuple(puzzle.rows) + tuple(puzzle.cols)
@@ -69,6 +71,8 @@ def line_tables(puzzle: Puzzle) -> LineTables:
     line_tabs: list[list[tuple[int, ...]]] = [[] for _ in clues]
     vessel_lines: list[list[int]] = []
     for v, vessel in enumerate(puzzle.vessels):
+        if stop is not None and not v & 4095 and stop():
+            raise TimeUp("the logic tables were not built before the deadline")
         # per line, the running count of this vessel's cells after each level
         counts: dict[int, list[int]] = {}
         for k, layer in enumerate(vessel.layers):

@@ -33,7 +33,7 @@ def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = 
     if mode not in MODES:
         raise ConfigError(f"presolve mode {mode!r} is unknown; use one of none, "
                           + ", ".join(MODES))
-    tables = line_tables(puzzle)
+    tables = line_tables(puzzle, stop)
     dom = full_domains(tables)
     ok = propagate(tables, dom, stop=stop) if mode == "intervals" else probe_fixpoint(tables, dom, stop)
     if not ok:
