@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from thermomilp.engine import SolveError
 from thermomilp.errors import ThermomilpError
 from thermomilp.generate.paths import PathTiling
 from thermomilp.puzzle import Puzzle, thermometers
@@ -102,7 +103,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                                                      straight=straight, depth=depth,
                                                      ordered=ordered, deadline=deadline,
                                                      progress=progress)
-            except (TimeoutError, RuntimeError) as exc:  # budget exhausted, HiGHS undecided
+            except (TimeoutError, RuntimeError, SolveError) as exc:  # budget out, HiGHS undecided
                 _check_time(deadline, height, width)
                 raise GenerationError(f"{height}x{width}: {exc}") from exc
             for key, value in vars(repair_stats).items():
@@ -112,7 +113,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
         else:
             try:
                 tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
-            except RuntimeError as exc:
+            except (RuntimeError, SolveError) as exc:
                 raise GenerationError(f"{height}x{width}: {exc}") from exc
         rows, cols = tiling.clues()
         rows_k: list[int | None] = list(rows)
@@ -193,7 +194,7 @@ def _timed(deadline: float | None, height: int, width: int) -> Callable[..., Any
     def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (TimeoutError, RuntimeError) as exc:
+        except (TimeoutError, RuntimeError, SolveError) as exc:
             _check_time(deadline, height, width)
             raise GenerationError(f"{height}x{width}: {exc}") from exc
     return call
@@ -221,7 +222,7 @@ def _reroll(height: int, width: int, rng: random.Random, max_length: int, straig
         try:
             if find_rival(tiling, time_limit=remaining) is None:
                 return tiling
-        except RuntimeError:
+        except SolveError:
             if deadline is not None:  # HiGHS stopped at our time limit
                 raise GenerationError(f"gave up: no {height}x{width} board within the time "
                                       "limit") from None
