@@ -10,6 +10,7 @@ import pytest
 
 from aquarium_boards import public_6x6, random_board
 from thermomilp import load
+from thermomilp.errors import GenerationError
 from thermomilp.generate.aquarium_gen import generate_aquarium, random_tanks
 from thermomilp.logic.aquarium_dp import dp_count, dp_solutions
 from thermomilp.logic.aquarium_hints import RULES, Hint, next_hint
@@ -60,7 +61,7 @@ def test_full_clue_option():
 
 
 def test_bad_size():
-    with pytest.raises(ValueError):
+    with pytest.raises(GenerationError, match="at least 1x1"):
         generate_aquarium(0, 5, seed=1)
 
 

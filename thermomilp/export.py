@@ -17,16 +17,12 @@
 
 from __future__ import annotations
 
-from thermomilp.errors import RuleNotSupported, ThermomilpError
+from thermomilp.errors import ExportError, RuleNotSupported
 from thermomilp.model.formulation import formulate
 from thermomilp.puzzle import Puzzle
 
 TARGETS = ("lp", "mps", "dat", "latex")
 LATEX_MAX_CELLS = 64
-
-
-class ExportError(ThermomilpError):
-    """An export that cannot be made (unknown target, board too large, ...)."""
 
 
 def export(puzzle: Puzzle, to: str, backend: str = "pulp", formulation: str = "cell") -> str:

@@ -25,17 +25,13 @@ from typing import Any, Iterator, Literal
 
 from thermomilp.backends import SolverOptions, open_session
 from thermomilp.backends.base import Session
-from thermomilp.errors import ThermomilpError
+from thermomilp.errors import SolveError
 from thermomilp.model.formulation import formulate
 from thermomilp.puzzle import Cell, Grid, Puzzle, levels_from_grid
 from thermomilp.verify import solution_problems
 
 Status = Literal["unique", "multiple", "infeasible", "solved", "timeout", "error"]
 STATUSES: tuple[str, ...] = ("unique", "multiple", "infeasible", "solved", "timeout", "error")
-
-
-class SolveError(ThermomilpError):
-    """A solve that ended in a timeout or an engine error where a count was needed."""
 
 
 @dataclass(frozen=True)

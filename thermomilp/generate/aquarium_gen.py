@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 
+from thermomilp.errors import GenerationError
 from thermomilp.logic.aquarium_dp import dp_count
 from thermomilp.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels
 
@@ -111,7 +112,7 @@ def planted_aquarium(height: int, width: int, rng: random.Random,
             puzzle = aquarium(rows, cols, regions, solution=grid, rule=rule)
             if _count(puzzle, grid) == 1:
                 return puzzle
-    raise RuntimeError(f"no unique {height}x{width} Aquarium in {PARTITION_TRIES} partitions")
+    raise GenerationError(f"no unique {height}x{width} Aquarium in {PARTITION_TRIES} partitions")
 
 
 def delete_clues(puzzle: Puzzle, rng: random.Random) -> Puzzle:
@@ -144,7 +145,7 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
             body of water; uniqueness is then proved by the MILP, slower).
     """
     if height < 1 or width < 1:
-        raise ValueError(f"board size {height}x{width} must be at least 1x1")
+        raise GenerationError(f"board size {height}x{width} must be at least 1x1")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     rng = random.Random(f"aquarium:{height}x{width}:{seed}")

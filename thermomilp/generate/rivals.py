@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from thermomilp.errors import GenerationError
 from thermomilp.generate.paths import PathTiling
 from thermomilp.model.formulation import Formulation
 from thermomilp.puzzle import Cell, Grid
@@ -93,7 +94,8 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     with ``s`` outside and filled, ``x_p = 1``).
 
     Raises:
-        RuntimeError: HiGHS ended without deciding (time limit, numerical trouble).
+        GenerationError: HiGHS ended without deciding (time limit, numerical trouble).
+        RuntimeError: HiGHS returned a rival that is not a solution (a bug).
     """
     if rows is None or cols is None:
         rows, cols = tiling.clues()
@@ -208,5 +210,5 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
             return np.asarray(h.getSolution().col_value) > 0.5
         if status == highspy.HighsModelStatus.kInfeasible and (presolve == "off" or not confirm):
             return None
-    raise RuntimeError(f"HiGHS could not decide the rival question: "
+    raise GenerationError(f"HiGHS could not decide the rival question: "
                        f"{h.modelStatusToString(status)}")

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from thermomilp.errors import ThermomilpError
+from thermomilp.errors import GenerationError
 from thermomilp.generate.paths import PathTiling
 from thermomilp.puzzle import Puzzle, thermometers
 
@@ -40,10 +40,6 @@ STRATEGIES = ("repair", "reroll")
 DIFFICULTIES = ("easy", "medium", "hard")
 # planting parameters per wanted difficulty: (line-order depth, share of ordered levels)
 PLANTING = {None: (2, 0.9), "easy": (2, 1.0), "medium": (1, 0.7), "hard": (1, 0.3)}
-
-
-class GenerationError(ThermomilpError):
-    """No board met the request within the attempts or the time allowed."""
 
 
 @dataclass(frozen=True)
@@ -95,17 +91,14 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             except TimeoutError:
                 _check_time(deadline, height, width)
                 raise
-            except RuntimeError as exc:  # budget exhausted, or HiGHS undecided
+            except GenerationError as exc:  # budget exhausted, or HiGHS undecided
                 raise GenerationError(f"{height}x{width}: {exc}") from exc
             for key, value in vars(repair_stats).items():
                 if isinstance(value, int):
                     stats[key] = stats.get(key, 0) + value
             milp_proven = repair_stats.proof == "milp"
         else:
-            try:
-                tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
-            except RuntimeError as exc:
-                raise GenerationError(f"{height}x{width}: {exc}") from exc
+            tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
         rows, cols = tiling.clues()
         rows_k: list[int | None] = list(rows)
         cols_k: list[int | None] = list(cols)
@@ -200,11 +193,11 @@ def _reroll(height: int, width: int, rng: random.Random, max_length: int, straig
         try:
             if find_rival(tiling, time_limit=remaining) is None:
                 return tiling
-        except RuntimeError:
-            if deadline is not None:  # HiGHS stopped at our time limit
+        except GenerationError as exc:  # HiGHS undecided
+            if deadline is not None:  # it stopped at our time limit
                 raise GenerationError(f"gave up: no {height}x{width} board within the time "
                                       "limit") from None
-            raise
+            raise GenerationError(f"{height}x{width}: {exc}") from exc
 
 
 def _prove_unique(puzzle: Puzzle, tiling: PathTiling, rows: list[int | None],

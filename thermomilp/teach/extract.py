@@ -14,16 +14,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from thermomilp.errors import ThermomilpError
+from thermomilp.errors import ContractError
 from thermomilp.puzzle import Puzzle
 from thermomilp.teach.linear import INF, LinearModel, Row
 
 CONTRACT = "docs/course/exercise.md"
 MAX_NONZEROS = 2_000_000  # far beyond any sane model of a board; keeps the data small
-
-
-class ContractError(ThermomilpError):
-    """What ``build`` returned breaks the grading contract."""
 
 
 def extract(built: Any, puzzle: Puzzle) -> LinearModel:

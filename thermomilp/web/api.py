@@ -32,7 +32,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from thermomilp.errors import BoardTooLarge, PuzzleError, ThermomilpError
+from thermomilp.errors import ApiError, BoardTooLarge, PuzzleError, ThermomilpError
 from thermomilp.formats import SizeLimits, json_format, loads
 from thermomilp.puzzle import Cell, Puzzle
 from thermomilp.verify import solution_problems
@@ -45,15 +45,6 @@ LIMITS = SizeLimits(max_side=MAX_SIDE, max_cells=MAX_SIDE * MAX_SIDE)
 MIN_NEW_SIDE = 3
 SOLVE_SECONDS = 30.0
 CONCURRENT_SOLVES = 2
-
-
-class ApiError(Exception):
-    """A request the API refuses: ``status`` is the HTTP code, ``message`` says why."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 @dataclass(frozen=True)
