@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import pathlib
 import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import ROOT
 from aquarium_boards import public_6x6, random_board
 from thermomilp import load
 from thermomilp.logic.aquarium_dp import Line, WaterlineDP, dp_count, dp_solutions, filter_line
@@ -19,7 +19,6 @@ from thermomilp.model.formulation import formulate
 from thermomilp.solve import enumerate_solutions, solve
 
 LIMIT = 30
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def boards(n: int, seed: int) -> list:

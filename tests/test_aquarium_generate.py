@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import pathlib
 import random
 
 import pytest
 
+from helpers import ROOT
 from aquarium_boards import public_6x6, random_board
 from thermomilp import load
 from thermomilp.errors import GenerationError
@@ -19,7 +19,6 @@ from thermomilp.puzzle import aquarium
 from thermomilp.solve import count_solutions, solve
 from thermomilp.verify import solution_problems
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def test_same_seed_same_board():

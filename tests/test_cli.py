@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import INSTANCES, ROOT
+from helpers import INSTANCES, ROOT
 from thermomilp.cli.main import main
 from thermomilp.formats import load
 

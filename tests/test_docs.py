@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from helpers import ROOT
 
 DOCS = ROOT / "docs"
 ALL_PAGES = sorted(p for p in DOCS.rglob("*.md"))

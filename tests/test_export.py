@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import INSTANCES
+from helpers import INSTANCES
 from thermomilp.cli.main import main
 from thermomilp.export import ExportError, export, to_latex
 from thermomilp.formats import load

@@ -163,7 +163,7 @@ def test_strict_limits_for_a_server():
 
 def test_every_complete_board_in_the_formats_page_has_a_solution():
     """A documented example that is infeasible teaches the wrong thing (issue 18)."""
-    from conftest import ROOT
+    from helpers import ROOT
     from test_docs import blocks
 
     from thermomilp.solve import solve

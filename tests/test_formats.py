@@ -7,7 +7,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import INSTANCES, janko_files, needs_corpus
+from helpers import INSTANCES, janko_files, needs_corpus
 from thermomilp.errors import PuzzleError
 from thermomilp.formats import FORMATS, detect, dumps, load, loads
 from thermomilp.generate.random_board import planted_board

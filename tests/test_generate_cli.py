@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from pathlib import Path
 
 
+from helpers import ROOT
 from thermomilp.cli.main import main
 from thermomilp.formats import load
 from thermomilp.logic.brute import brute_force_count
 
-INSTANCES = Path(__file__).resolve().parent.parent / "instances" / "thermometers"
+INSTANCES = ROOT / "instances" / "thermometers"
 GENERATED = INSTANCES / "generated"
 
 
@@ -106,7 +106,7 @@ def test_generated_instances_have_their_recorded_grade():
 
 def test_check_never_reports_a_wrong_infeasible(capsys):
     """A board HiGHS 1.16 calls infeasible with default options (it has a solution)."""
-    repro = Path(__file__).resolve().parent.parent / "benchmarks" / \
+    repro = ROOT / "benchmarks" / \
         "highs_wrong_infeasible_15x15.txt"
     main(["check", "--format", "json", str(repro)])
     record = json.loads(capsys.readouterr().out)
@@ -118,7 +118,7 @@ def test_check_never_reports_a_wrong_infeasible(capsys):
 
 def test_check_resolves_the_pair_like_every_command(monkeypatch, tmp_path, capsys):
     # flag > environment > config file > default, as for solve (config.resolve)
-    board = str(Path(__file__).resolve().parent.parent / "instances" / "thermometers"
+    board = str(ROOT / "instances" / "thermometers"
                 / "t01_4x4.txt")
     monkeypatch.chdir(tmp_path)
     import thermomilp.cli.check_cmd as check_cmd

@@ -18,7 +18,7 @@ import os
 
 import pytest
 
-from conftest import INSTANCES, ROOT
+from helpers import INSTANCES, ROOT
 from thermomilp.cli.main import main
 from thermomilp.export import export
 from thermomilp.formats import load

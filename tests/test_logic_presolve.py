@@ -8,10 +8,10 @@ matches the brute-force count.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
+from helpers import ROOT
 import thermomilp
 from thermomilp.errors import ConfigError
 from thermomilp.generate.random_board import planted_board
@@ -20,7 +20,7 @@ from thermomilp.logic.presolve import presolve_cells
 from thermomilp.solve import solve
 from thermomilp.verify import solution_problems
 
-INSTANCES = sorted((Path(__file__).resolve().parent.parent / "instances" / "thermometers")
+INSTANCES = sorted((ROOT / "instances" / "thermometers")
                    .glob("*.txt"))
 
 

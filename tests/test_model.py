@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import INSTANCES, ROOT
+from helpers import INSTANCES, ROOT
 from thermomilp.formats import load
 from thermomilp.model import build_model
 from thermomilp.model.formulation import formulate

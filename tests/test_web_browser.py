@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ROOT
 from thermomilp.formats import json_format
 from thermomilp.verify import solution_problems
 from thermomilp.web.server import serve_in_thread
@@ -269,7 +270,7 @@ def test_a_bad_upload_shows_an_error_and_the_page_keeps_working(browser, site, t
     wait(browser, lambda d: "KB" in by_id(d, "message").text)
     assert "the limit is 256 KB" in by_id(browser, "message").text
     good = tmp_path / "mine.json"
-    text = Path(__file__).resolve().parent.parent / "instances" / "thermometers" / "t01_4x4.txt"
+    text = ROOT / "instances" / "thermometers" / "t01_4x4.txt"
     from thermomilp.formats import load
 
     good.write_text(json.dumps(json_format.to_dict(load(text))))

@@ -17,7 +17,8 @@ from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.model.formulation import formulate
 from thermomilp.model.pulp_model import add_nogood, build_pulp
 
-from solver_pairs import INSTANCES, use_pair
+from helpers import INSTANCES
+from solver_pairs import use_pair
 
 PULP_MAJOR = int(__import__("pulp").__version__.split(".")[0])
 

@@ -20,7 +20,8 @@ from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
 from thermomilp.solve import enumerate_solutions, solve
 
-from solver_pairs import INSTANCES, solver_pair  # noqa: F401 - the fixture
+from helpers import INSTANCES
+from solver_pairs import solver_pair  # noqa: F401 - the fixture
 
 CAP = 3
 INSTANCE_FILES = sorted((INSTANCES / "thermometers").glob("*.txt"))
