@@ -54,9 +54,13 @@ def row_of(grade: StudentGrade) -> list[str]:
 
 
 def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], kind: str,
-                out: str, limits: Limits | None = None, progress: TextIO | None = sys.stderr,
+                out: str, limits: Limits | None = None, progress: TextIO | None = None,
                 on_grade: Callable[[StudentGrade], None] | None = None) -> tuple[int, int]:
-    """Grade every student not yet in ``out``; returns (graded now, skipped)."""
+    """Grade every student not yet in ``out``; returns (graded now, skipped).
+
+    Progress goes to ``progress`` (default: the current ``sys.stderr``).
+    """
+    progress = progress or sys.stderr
     done = already_graded(out)
     todo = [s for s in students if s not in done]
     new_file = not os.path.exists(out) or os.path.getsize(out) == 0
@@ -73,10 +77,9 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
             graded += 1
             if on_grade is not None:
                 on_grade(grade)
-            if progress is not None:
-                named = ", ".join(grade.mistakes) or "-"
-                print(f"[{n}/{len(todo)}] {student}: {grade.score}/{len(grade.boards)} right, "
-                      f"mistakes: {named} ({grade.time_s:.1f} s)", file=progress, flush=True)
-    if progress is not None and len(done & set(students)):
+            named = ", ".join(grade.mistakes) or "-"
+            print(f"[{n}/{len(todo)}] {student}: {grade.score}/{len(grade.boards)} right, "
+                  f"mistakes: {named} ({grade.time_s:.1f} s)", file=progress, flush=True)
+    if done & set(students):
         print(f"skipped {len(done & set(students))} already in {out}", file=progress)
     return graded, len(students) - len(todo)

@@ -37,6 +37,10 @@ def corpus_boards(corpus: str | os.PathLike | None, kind: str | None = None
     for path in sorted(folder.iterdir()):
         if path.is_file() and not path.name.startswith(".") and path.suffix != ".json":
             puzzle = load(path)
+            if getattr(puzzle, "rule", "tank") != "tank":
+                raise GradeError(f"{path}: an Aquarium board under the {puzzle.rule} rule; the "
+                                 "grading contract (one waterline per tank, vessel.layers = "
+                                 "the tank's rows) is the tank rule")
             name = f"{folder.name}/{path.name}" if bundled else str(path)
             found.setdefault(puzzle.kind, []).append((name, puzzle))
     if kind is None:

@@ -17,13 +17,13 @@ Evidence, for the mistakes of :mod:`thermomilp.teach.catalogue`:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from thermomilp.puzzle import Puzzle
 from thermomilp.teach.catalogue import MISTAKES
 from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text
-from thermomilp.teach.linear import accepts, solve
+from thermomilp.teach.linear import Run, accepts, solve
 from thermomilp.teach.probes import probes
 from thermomilp.teach.rules import Rules, variants
 from thermomilp.teach.sandbox import Built
@@ -88,34 +88,30 @@ def _continuous(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, Boa
         found.evidence.append("continuous-variables: your model declares no integer or binary "
                               "variable")
         return
-    for built, grade in corpus:
-        if grade.fractional:
-            found.mistakes.append("continuous-variables")
-            found.evidence.append(f"continuous-variables: on {grade.file} your model's optimum "
-                                  "fills a cell by a fraction")
-            return
-    for built in probe_builds:
-        if built.model is not None and solve(built.model).fractional_cells():
-            found.mistakes.append("continuous-variables")
-            found.evidence.append("continuous-variables: on a probe board your model's optimum "
-                                  "fills a cell by a fraction")
-            return
+    _from_an_optimum("continuous-variables", "fills a cell by a fraction",
+                     lambda g: g.fractional, lambda run: bool(run.fractional_cells()),
+                     probe_builds, corpus, found)
 
 
 def _out_of_range(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, BoardGrade]],
                   found: Diagnosis) -> None:
-    for built, grade in corpus:
-        if grade.out_of_range:
-            found.mistakes.append("cells-not-binary")
-            found.evidence.append(f"cells-not-binary: on {grade.file} your model's optimum gives "
-                                  "a cell a value outside 0..1")
-            return
-    for built in probe_builds:
-        if built.model is not None and solve(built.model).cells_out_of_range():
-            found.mistakes.append("cells-not-binary")
-            found.evidence.append("cells-not-binary: on a probe board your model's optimum gives "
-                                  "a cell a value outside 0..1")
-            return
+    _from_an_optimum("cells-not-binary", "gives a cell a value outside 0..1",
+                     lambda g: g.out_of_range, lambda run: bool(run.cells_out_of_range()),
+                     probe_builds, corpus, found)
+
+
+def _from_an_optimum(mistake: str, what: str, on_board: Callable[[BoardGrade], bool],
+                     on_run: Callable[[Run], bool], probe_builds: Sequence[Built],
+                     corpus: Sequence[tuple[Built, BoardGrade]], found: Diagnosis) -> None:
+    """Name ``mistake`` when an optimum of the model as written shows it: a corpus board's
+    solve (already done by the checks), else a probe board's."""
+    where = next((g.file for _, g in corpus if on_board(g)), None)
+    if where is None and any(b.model is not None and on_run(solve(b.model))
+                             for b in probe_builds):
+        where = "a probe board"
+    if where is not None:
+        found.mistakes.append(mistake)
+        found.evidence.append(f"{mistake}: on {where} your model's optimum {what}")
 
 
 def _witness(mistake: str, vs: list[Rules], fits: list[int], observed, boards, builds) -> str:

@@ -17,6 +17,7 @@ from thermomilp.puzzle import Cell, Grid, Puzzle
 
 Terms = dict[int, float]  # variable index -> coefficient
 INF = float("inf")
+TOL = 1e-4  # a cell this close to 0 or 1 is integral (a MIP's tolerance is about 1e-6 per variable)
 
 
 @dataclass(frozen=True)
@@ -120,13 +121,13 @@ class Run:
         if self.values is None:
             return []
         return [(c, v) for c, v in sorted(self.values.items())
-                if 1e-6 < v < 1 - 1e-6]
+                if TOL < v < 1 - TOL]
 
     def cells_out_of_range(self) -> list[tuple[Cell, float]]:
         """Cells below 0 or above 1 (an integer cell without bounds)."""
         if self.values is None:
             return []
-        return [(c, v) for c, v in sorted(self.values.items()) if v < -1e-6 or v > 1 + 1e-6]
+        return [(c, v) for c, v in sorted(self.values.items()) if v < -TOL or v > 1 + TOL]
 
 
 def fix_rows(model: LinearModel, grid: Sequence[str]) -> list[Row]:

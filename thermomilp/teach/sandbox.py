@@ -140,12 +140,13 @@ def _watch(proc: subprocess.Popen, read_fd: int, nonce: str, result: StudentRun,
         result.boards[k] = built
 
     def fail_rest(first: int, verdict: str, message: str, line: int | None = None) -> None:
+        """The board being built gets the message; the rest are not built, and say why."""
         for k in range(first, len(result.boards)):
-            if k == first:
+            if k == first or step == "import":
                 finish_board(k, Built(None, verdict, message, line))
             else:
-                result.boards[k] = Built(None, verdict, f"not built: {message.split(':')[0]} "
-                                                        f"on an earlier board", None)
+                result.boards[k] = Built(None, verdict, "not built (the student's process had "
+                                                        f"been stopped): {message}", line)
 
     def current() -> int:
         return 0 if step == "import" else int(step)

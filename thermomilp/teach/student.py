@@ -50,11 +50,12 @@ def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
         raise GradeError(f"{student}: no such file")
     started = time.monotonic()
     probes = probe_boards(kind)
-    run = run_student(student, [p for _, p in boards] + probes, limits)
-    corpus_builds = run.boards[:len(boards)]
+    # the small probe boards first: a model that is only slow on big boards is still diagnosed
+    run = run_student(student, probes + [p for _, p in boards], limits)
+    probe_builds = run.boards[:len(probes)]
+    corpus_builds = run.boards[len(probes):]
     grades = [grade_board(file, puzzle, built)
               for (file, puzzle), built in zip(boards, corpus_builds)]
-    probe_builds = run.boards[len(boards):]
     if all(b.model is None for b in run.boards):
         found_mistakes: list[str] = []
         evidence: list[str] = []
