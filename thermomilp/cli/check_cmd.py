@@ -86,10 +86,8 @@ def check_board(puzzle, limit: int, backend: str = "highs", solver: str = "highs
 
 
 def _grade(puzzle) -> tuple[str | None, str | None]:
-    try:
-        from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
-    except ImportError:
-        return None, None
+    from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
+
     try:
         g = grade(puzzle)
     except Exception:  # noqa: BLE001 -- a grade the logic cannot give is reported as null

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -283,16 +282,17 @@ class Api:
 
     def api_model(self, payload: dict[str, Any]) -> dict[str, Any]:
         """The model of this board: LP by default; MPS, GMPL .dat, LaTeX via thermomilp.export."""
+        from thermomilp.export import TARGETS, export
+
         puzzle = puzzle_from(payload)
         fmt = payload.get("format", "lp")
-        formats, export = model_exporter()
-        if fmt not in formats:
-            raise ApiError(400, f"\"format\" must be one of {', '.join(formats)}")
+        if fmt not in TARGETS:
+            raise ApiError(400, f"\"format\" must be one of {', '.join(TARGETS)}")
         try:
-            text = export(puzzle, fmt)
+            text = export(puzzle, fmt, "pulp")
         except ThermomilpError as exc:  # e.g. LaTeX of a board too large for a slide
             raise ApiError(400, str(exc)) from None
-        return {"format": fmt, "text": text, "formats": list(formats)}
+        return {"format": fmt, "text": text, "formats": list(TARGETS)}
 
     # -- helpers -----------------------------------------------------------
 
@@ -333,32 +333,3 @@ class Api:
             raise ApiError(500, "the engine returned a grid that is not a solution: "
                                 + (problems[0] if problems else "it ignores a fixed cell"))
         return grid
-
-
-def model_exporter() -> tuple[tuple[str, ...], Callable[[Puzzle, str], str]]:
-    """The export formats on offer and the function writing them.
-
-    ``thermomilp.export`` (the teaching kit: LP, MPS, GMPL .dat, LaTeX) when it
-    is installed, else the LP file written here through PuLP.
-    """
-    try:
-        from thermomilp.export import TARGETS, export
-    except ImportError:
-        return ("lp",), lambda puzzle, fmt: lp_text(puzzle)
-    return tuple(TARGETS), lambda puzzle, fmt: export(puzzle, fmt, "pulp")
-
-
-def lp_text(puzzle: Puzzle) -> str:
-    """The cell formulation of ``puzzle`` as an LP file (PuLP's writer)."""
-    from thermomilp.model.formulation import formulate
-    from thermomilp.model.pulp_model import build_pulp
-
-    problem, _ = build_pulp(formulate(puzzle), name="thermomilp_" + puzzle.kind)
-    handle, path = tempfile.mkstemp(suffix=".lp", prefix="thermomilp-")
-    os.close(handle)
-    try:
-        problem.writeLP(path)
-        with open(path, encoding="utf-8") as lp:
-            return lp.read()
-    finally:
-        os.unlink(path)
