@@ -197,3 +197,39 @@ def decide_plain_highs(puzzle, time_limit: float = 60.0) -> str:
     if status == highspy.HighsModelStatus.kOptimal:
         return "multiple"
     return "unique" if status == highspy.HighsModelStatus.kInfeasible else "timeout"
+
+
+# --------------------------------------------------------------------------
+# The plain PuLP cell model handed to HiGHS (the naive peer of --backend pulp)
+# --------------------------------------------------------------------------
+
+
+def decide_pulp_highs(puzzle, time_limit: float = 60.0) -> str:
+    import pulp
+
+    cells, rows, cols, prec, ties = cell_model_data(puzzle)
+    prob = pulp.LpProblem("thermometers", pulp.LpMinimize)
+    if hasattr(prob, "add_variable"):  # PuLP >= 3.3 and 4.x
+        x = {c: prob.add_variable(f"x_{c[0]}_{c[1]}", cat="Binary") for c in cells}
+    else:
+        x = {c: pulp.LpVariable(f"x_{c[0]}_{c[1]}", cat="Binary") for c in cells}
+    prob += pulp.lpSum([])
+    for i, clue in rows:
+        prob += pulp.lpSum(x[i, j] for j in range(puzzle.width)) == clue
+    for j, clue in cols:
+        prob += pulp.lpSum(x[i, j] for i in range(puzzle.height)) == clue
+    for upper, lower in prec:
+        prob += x[upper] - x[lower] <= 0
+    for a, b in ties:
+        prob += x[a] - x[b] == 0
+    solver = pulp.HiGHS(msg=False, timeLimit=time_limit)
+    prob.solve(solver)
+    if prob.status != 1:  # 1: optimal (LpStatusOptimal, the same code on PuLP 3 and 4)
+        return "infeasible" if prob.status == -1 else "timeout"
+    ones = [c for c in cells if x[c].value() > 0.5]
+    zeros = [c for c in cells if x[c].value() <= 0.5]
+    prob += pulp.lpSum(1 - x[c] for c in ones) + pulp.lpSum(x[c] for c in zeros) >= 1
+    prob.solve(solver)
+    if prob.status == 1:
+        return "multiple"
+    return "unique" if prob.status == -1 else "timeout"

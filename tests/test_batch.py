@@ -66,7 +66,7 @@ def test_record_is_the_solve_contract(tmp_path):
     (path,) = write_corpus(tmp_path, 1, 6)
     job = BatchJob()
     record = solve_file(path, job)
-    expected = solve(load(path), job.backend, job.solver, presolve=job.presolve).to_json(path)
+    expected = solve(load(path), settings=job.settings).to_json(path)
     assert without_time([record]) == without_time([expected])
     assert solution_problems(load(path), tuple(record["grid"])) == []
 
@@ -331,3 +331,12 @@ def test_a_worker_that_dies_costs_only_its_own_file(tmp_path):
     for path in paths:
         assert records[path]["status"] in ("unique", "multiple")
         assert solution_problems(load(path), tuple(records[path]["grid"])) == []
+
+
+def test_an_output_inside_an_input_folder_is_not_read_as_a_puzzle(tmp_path, monkeypatch):
+    write_corpus(tmp_path / "c", 2, 5)
+    monkeypatch.chdir(tmp_path / "c")
+    for _ in range(2):
+        assert main(["batch", ".", "--out", "results.json", "--no-progress"]) in (0, 1)
+    records = read_jsonl(tmp_path / "c" / "results.json")
+    assert sorted(os.path.basename(r["file"]) for r in records) == ["b000.json", "b001.json"]

@@ -46,15 +46,17 @@ def test_no_module_defines_a_public_exception_outside_errors_py():
 
 
 def test_the_old_homes_re_export_the_same_classes():
+    from thermomilp.deadline import TimeUp
+    from thermomilp.engine import SolveError as EngineSolveError
     from thermomilp.export import ExportError
     from thermomilp.generate.thermometers_gen import GenerationError
     from thermomilp.solve import SolveError
     from thermomilp.teach import GradeError
     from thermomilp.web.api import ApiError
 
-    assert (ExportError, GenerationError, SolveError, GradeError, ApiError) == (
-        errors.ExportError, errors.GenerationError, errors.SolveError, errors.GradeError,
-        errors.ApiError)
+    assert (ExportError, GenerationError, SolveError, EngineSolveError, GradeError, ApiError,
+            TimeUp) == (errors.ExportError, errors.GenerationError, errors.SolveError,
+                        errors.SolveError, errors.GradeError, errors.ApiError, errors.TimeUp)
 
 
 def test_every_name_of_all_resolves():

@@ -233,6 +233,27 @@ def test_any_input_through_any_command_exits_0_1_or_2(worker, data, command):
     assert_handled(worker.run(argv, {name: content}), describe(argv, name, content))
 
 
+MARKS = st.one_of(
+    st.lists(st.tuples(st.sampled_from(["0", "1", "3", "-1", "99999", "9" * 4400, "x", ""]),
+                       st.sampled_from(["0", "2", "5", "-2", "1e9", "٣", ""]),
+                       st.sampled_from(["#", "x", ".", "?", "", "##"])),
+             max_size=4).map(lambda cells: " ".join(f"{r},{c}={v}" for r, c, v in cells)),
+    st.text(alphabet="#x./?0= ,\n", max_size=40))
+
+
+@settings(max_examples=max(10, EXAMPLES // 4), deadline=None, derandomize=_LEVEL != "heavy",
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(seed=st.sampled_from(SEEDS), marks=MARKS, command=st.sampled_from(["hint", "explain"]),
+       as_file=st.booleans())
+def test_any_marks_for_hint_and_explain(worker, seed, marks, command, as_file):
+    _kind, suffix, text = seed
+    files = {"board" + suffix: text.encode()}
+    if as_file:
+        files["marks.txt"] = marks.encode()
+    argv = [command, "board" + suffix, "--marks", "marks.txt" if as_file else marks]
+    assert_handled(worker.run(argv, files), f"{argv} with marks {marks!r}")
+
+
 @pytest.mark.parametrize("suffix,content", REPRODUCERS,
                          ids=[f"r{k}{s}" for k, (s, _) in enumerate(REPRODUCERS)])
 def test_the_crafted_inputs_of_issue_18_are_bad_input_or_answered(worker, suffix, content):
@@ -268,3 +289,13 @@ def test_any_input_in_a_real_process(tmp_path_factory, data, command):
     err = proc.stderr.decode("utf-8", "replace")
     assert_handled({"code": proc.returncode, "stderr": err, "seconds": 0.0},
                    describe(argv, name, content))
+
+
+@pytest.mark.parametrize("marks", ["9" * 4400 + ",0=#", "0," + "9" * 4400 + "=x",
+                                   "99999,0=#", "0,0=##"])
+def test_marks_naming_an_impossible_cell_are_bad_input(worker, marks):
+    _kind, suffix, text = SEEDS[0]
+    for command in ("hint", "explain"):
+        result = worker.run([command, "board" + suffix, "--marks", marks],
+                            {"board" + suffix: text.encode()})
+        assert result["code"] == 2 and "Traceback" not in result["stderr"], result

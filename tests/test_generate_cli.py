@@ -127,9 +127,9 @@ def test_check_resolves_the_pair_like_every_command(monkeypatch, tmp_path, capsy
     seen = []
     real = check_cmd.check_board
 
-    def spy(puzzle, limit, backend, solver, time_limit=None, options=None):
-        seen.append((backend, solver))
-        return real(puzzle, limit, backend, solver, time_limit, options)
+    def spy(puzzle, limit, *, settings):
+        seen.append((settings.backend, settings.solver))
+        return real(puzzle, limit, settings=settings)
 
     monkeypatch.setattr(check_cmd, "check_board", spy)
     (tmp_path / "thermomilp.toml").write_text('backend = "pulp"\n')

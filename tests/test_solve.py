@@ -93,7 +93,7 @@ class _LyingSession(Session):
     def solve(self, time_limit=None):
         return Outcome("feasible", frozenset({(0, 1)}))  # mercury without its bulb
 
-    def exclude(self, ones):
+    def exclude(self, ones, over=None):
         pass
 
 
@@ -101,10 +101,13 @@ def test_a_wrong_engine_answer_becomes_an_error(monkeypatch):
     import importlib
 
     solve_module = importlib.import_module("thermomilp.solve")  # the module, not the function
+    import thermomilp.engine as engine_module
+    from thermomilp.model.formulation import formulate
 
     p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
-    monkeypatch.setattr(solve_module, "open_session",
-                        lambda form, backend, solver, options, *rest: _LyingSession(form, options))
+    monkeypatch.setattr(engine_module, "open_session",
+                        lambda puzzle, settings, fixed=None: _LyingSession(formulate(puzzle),
+                                                                           settings))
     r = solve_module.solve(p)
     assert r.status == "error" and r.grid is None
     assert "not a solution" in r.error
@@ -177,7 +180,7 @@ class _DoubtingSession(Session):
         self.asked += 1
         return Outcome("feasible", self.ones) if self.asked == 1 else Outcome("infeasible")
 
-    def exclude(self, ones):
+    def exclude(self, ones, over=None):
         pass
 
 
@@ -185,9 +188,12 @@ def test_an_infeasible_verdict_is_always_re_asked(monkeypatch):
     import importlib
 
     solve_module = importlib.import_module("thermomilp.solve")
+    import thermomilp.engine as engine_module
+    from thermomilp.model.formulation import formulate
+
     p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
-    monkeypatch.setattr(solve_module, "open_session",
-                        lambda form, backend, solver, options, *rest:
-                        _DoubtingSession(form, options, p.solution))
+    monkeypatch.setattr(engine_module, "open_session",
+                        lambda puzzle, settings, fixed=None:
+                        _DoubtingSession(formulate(puzzle), settings, p.solution))
     r = solve_module.solve(p)
     assert r.status == "unique" and r.grid == p.solution

@@ -20,7 +20,7 @@ from typing import Any
 from thermomilp.errors import (ApiError, BoardTooLarge, ConfigError, ContractError, ExportError,
                                GenerationError, GradeError, NotMonotoneError, PuzzleError,
                                RuleNotSupported, SolveError, SolverUnavailable, ThermomilpError,
-                               ThermomilpWarning, WaterlineRuleWarning)
+                               ThermomilpWarning, TimeUp, WaterlineRuleWarning)
 from thermomilp.formats import dumps, load, loads
 from thermomilp.puzzle import (Puzzle, SizeLimits, Vessel, aquarium, grid_from_levels,
                                levels_from_grid, thermometers)
@@ -29,12 +29,15 @@ from thermomilp.puzzle import (Puzzle, SizeLimits, Vessel, aquarium, grid_from_l
 # function ``thermomilp.solve`` as soon as anything imported the submodule.
 from thermomilp.solve import (SolveResult, count_solutions, enumerate_solutions, is_unique,
                               solve)
+from thermomilp.settings import Backend, FormulationKind, Presolve, Settings, Solver
 from thermomilp.verify import is_solution, solution_problems
 from thermomilp.version import __version__
 
+SolverOptions = Settings
+"""The old name of :class:`Settings` (``SolverOptions(time_limit=5, threads=2)``)."""
+
 # name -> module: imported on first access (they pull in numpy or a solver library)
 _LAZY = {
-    "SolverOptions": "thermomilp.backends.base",
     "build_model": "thermomilp.model",
     "render_board": "thermomilp.render",
 }
@@ -54,12 +57,13 @@ __all__ = [
     "Puzzle", "SizeLimits", "Vessel", "aquarium", "dumps", "grid_from_levels", "levels_from_grid",
     "load", "loads", "thermometers",
     # solving and checking
-    "SolveResult", "SolverOptions", "build_model", "count_solutions", "enumerate_solutions",
+    "Backend", "FormulationKind", "Presolve", "Settings", "SolveResult", "Solver",
+    "SolverOptions", "build_model", "count_solutions", "enumerate_solutions",
     "is_solution", "is_unique", "render_board", "solution_problems", "solve",
     # errors and warnings (thermomilp.errors)
     "ApiError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
     "GenerationError", "GradeError", "NotMonotoneError", "PuzzleError", "RuleNotSupported",
-    "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning",
+    "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning", "TimeUp",
     "WaterlineRuleWarning",
     "__version__",
 ]

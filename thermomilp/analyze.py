@@ -90,35 +90,12 @@ def level_model_size(puzzle: Puzzle) -> ModelSize:
 
 
 def lp_relaxation(puzzle: Puzzle, decide: bool = True) -> LpRelaxation:
-    import highspy
-    import numpy as np
+    """The LP relaxation of the cell formulation, solved through the solve layer."""
+    from thermomilp.engine import lp_relaxation as relax
 
-    from thermomilp.model.highs_model import build_highs
-
-    form = formulate(puzzle)
-    h = build_highs(form, names=False)
-    n = form.height * form.width
-    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
-                            np.full(n, highspy.HighsVarType.kContinuous))
-    h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+    feasible, objective, integral, decided, filled, n = relax(puzzle, decide, TOL)
+    if not feasible:
         return LpRelaxation(False, cells=n)
-    x = np.asarray(h.getSolution().col_value)
-    objective = float(h.getInfo().objective_function_value)
-    integral = float(np.mean(np.minimum(np.abs(x), np.abs(1 - x)) < TOL))
-    if not decide:
-        return LpRelaxation(True, objective, integral, cells=n)
-    decided = filled = 0
-    for k in range(n):
-        bounds = []
-        for sense in (1.0, -1.0):  # min x_k, then max x_k
-            h.changeColCost(k, sense)
-            h.run()
-            bounds.append(h.getSolution().col_value[k])
-        h.changeColCost(k, 0.0)
-        if abs(bounds[0] - bounds[1]) < TOL:
-            decided += 1
-            filled += bounds[0] > 0.5
     return LpRelaxation(True, objective, integral, decided, filled, n)
 
 

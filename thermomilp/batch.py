@@ -36,28 +36,31 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
-from thermomilp.config import DEFAULTS
+from thermomilp.settings import Settings
 
 PUZZLE_SUFFIXES = (".txt", ".json", ".thermo", ".aqua", ".janko", ".task")
 
 
 @dataclass(frozen=True)
 class BatchJob:
-    """Everything a worker needs besides the path (picklable, no live objects).
-    The defaults are the CLI's (:data:`thermomilp.config.DEFAULTS`)."""
+    """Everything a worker needs besides the path (picklable, no live objects):
+    the one :class:`~thermomilp.settings.Settings` of the run (default: the CLI's
+    defaults) and whether to prove uniqueness."""
 
-    backend: str = DEFAULTS["backend"]
-    solver: str = DEFAULTS["solver"]
+    settings: Settings = field(default_factory=Settings)
     unique: bool = True
-    time_limit: float | None = DEFAULTS["time_limit"]
-    threads: int | None = DEFAULTS["threads"]
-    seed: int | None = DEFAULTS["seed"]
-    presolve: str = DEFAULTS["presolve"]
+
+    @property
+    def backend(self) -> str:
+        return str(self.settings.backend)
+
+    @property
+    def solver(self) -> str:
+        return str(self.settings.solver)
 
 
 def solve_file(path: str, job: BatchJob) -> dict[str, Any]:
     """The JSON record of one file; never raises for a bad file or a failed solve."""
-    from thermomilp.backends import SolverOptions
     from thermomilp.errors import ThermomilpError
     from thermomilp.formats import load
     from thermomilp.solve import solve
@@ -65,10 +68,7 @@ def solve_file(path: str, job: BatchJob) -> dict[str, Any]:
     puzzle = None
     try:
         puzzle = load(path)
-        result = solve(puzzle, job.backend, job.solver, unique=job.unique,
-                       time_limit=job.time_limit,
-                       options=SolverOptions(job.time_limit, job.threads, job.seed),
-                       presolve=job.presolve)
+        result = solve(puzzle, unique=job.unique, settings=job.settings)
         return result.to_json(path)
     except ThermomilpError as exc:
         return error_record(path, str(exc), job)  # bad input or set-up: exit 2
@@ -357,14 +357,10 @@ def _worker_init(job: BatchJob) -> None:
 
 def warm_up(job: BatchJob) -> None:
     """Import the solve layer and the job's backend module (and its library)."""
-    import importlib
-
     import thermomilp.solve  # noqa: F401
+    from thermomilp.engine import warm_up as import_backend
 
-    try:
-        importlib.import_module(f"thermomilp.backends.{job.backend}_backend")
-    except ImportError:
-        pass  # the solve itself reports the missing library as a record
+    import_backend(job.settings)
 
 
 def run_serial(files: list[str], job: BatchJob) -> Iterator[dict[str, Any]]:

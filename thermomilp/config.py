@@ -5,98 +5,42 @@ Precedence, highest first:
 1. command-line flag (``--backend``, ``--solver``, ``--time-limit``, ...);
 2. environment: ``THERMOMILP_BACKEND``, ``THERMOMILP_SOLVER``,
    ``THERMOMILP_TIME_LIMIT``, ``THERMOMILP_THREADS``, ``THERMOMILP_SEED``,
-   ``THERMOMILP_PRESOLVE``, ``THERMOMILP_VERBOSE``;
+   ``THERMOMILP_PRESOLVE``, ``THERMOMILP_FORMULATION``, ``THERMOMILP_VERBOSE``;
 3. ``thermomilp.toml`` in the working directory, else ``[tool.thermomilp]``
    in ``pyproject.toml`` there;
-4. defaults: backend ``highs``, solver ``highs``, presolve ``probing``.
+4. defaults: backend ``highs``, solver ``highs``, presolve ``probing``, formulation
+   ``cell``.
+
+The result is one immutable :class:`thermomilp.settings.Settings` (enums, checked
+numbers) that every command hands to the solve layer unchanged.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from thermomilp.errors import ConfigError
+from thermomilp.settings import (FIELDS, Backend, FormulationKind, Presolve, Settings, Solver,
+                                 check_bool, check_seed, check_threads, check_time_limit)
 
-KEYS: dict[str, Callable[[str], Any]] = {}
-
-
-def _positive_float(value: Any) -> float:
-    number = float(value)
-    if not number > 0:
-        raise ValueError("must be positive")
-    return number
-
-
-def _positive_int(value: Any) -> int:
-    if isinstance(value, bool) or int(value) != float(value) or int(value) < 1:
-        raise ValueError("must be a whole number >= 1")
-    return int(value)
-
-
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or int(value) != float(value):
-        raise ValueError("must be a whole number")
-    return int(value)
-
-
-def _choice(*names: str) -> Callable[[Any], str]:
-    def check(value: Any) -> str:
-        text = str(value).strip().lower()
-        if text not in names:
-            raise ValueError(f"must be one of {', '.join(names)}")
-        return text
-    return check
-
-
-def _bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError("must be true or false (1/0, yes/no, on/off)")
-
-
-def _name(value: Any) -> str:
-    text = str(value).strip().lower()
-    if not text:
-        raise ValueError("must not be empty")
-    return text
-
-
-KEYS.update({
-    "backend": _choice("highs", "pulp", "pyomo"),
-    "solver": _name,
-    "time_limit": _positive_float,
-    "threads": _positive_int,
-    "seed": _int,
-    "presolve": _choice("none", "intervals", "probing"),
-    "verbose": _bool,
-})
-DEFAULTS: dict[str, Any] = {"backend": "highs", "solver": "highs", "time_limit": None,
-                            "threads": None, "seed": None, "presolve": "probing",
-                            "verbose": False}
+KEYS: dict[str, Callable[[Any], Any]] = {
+    "backend": lambda v: Backend.parse(v, "backend"),
+    "solver": lambda v: Solver.parse(v, "solver"),
+    "presolve": lambda v: Presolve.parse(v, "presolve"),
+    "formulation": lambda v: FormulationKind.parse(v, "formulation"),
+    "time_limit": check_time_limit,
+    "threads": check_threads,
+    "seed": check_seed,
+    "verbose": check_bool,
+}
+assert tuple(KEYS) == FIELDS, "every Settings field is a config key"
+DEFAULTS: dict[str, Any] = Settings().values
 # presolve "probing": measured in docs/logic.md (benchmarks/presolve.py) -- on unique boards
 # it decides 31 of 32 alone and cuts solve+uniqueness time to 0.04-0.06x on every backend.
 # solve() itself keeps presolve="none" so the library path always exercises the MILP.
-
-
-@dataclass(frozen=True)
-class Settings:
-    values: Mapping[str, Any]
-    origins: Mapping[str, str] = field(default_factory=dict)
-
-    def __getattr__(self, key: str) -> Any:
-        try:
-            return self.values[key]
-        except KeyError:
-            raise AttributeError(key) from None
 
 
 def _from_file(cwd: Path) -> tuple[dict[str, Any], str | None]:
@@ -130,7 +74,7 @@ def _read_toml(path: Path, table: tuple[str, ...] | None) -> dict[str, Any]:
 
 def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None,
             cwd: str | os.PathLike | None = None) -> Settings:
-    """Merge flags > environment > config file > defaults, checking every value."""
+    """Merge flags > environment > config file > defaults into one checked :class:`Settings`."""
     env = os.environ if env is None else env
     file_values, file_origin = _from_file(Path(cwd or os.getcwd()))
     values: dict[str, Any] = {}
@@ -146,11 +90,11 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
                 continue
             try:
                 values[key] = check(raw)
-            except (TypeError, ValueError) as exc:
-                raise ConfigError(f"{key} = {raw!r} from {origin}: {exc}") from None
+            except ConfigError as exc:
+                raise ConfigError(f"{exc} (from {origin})") from None
             origins[key] = origin
             break
         else:
             values[key] = DEFAULTS[key]
             origins[key] = "default"
-    return Settings(values, origins)
+    return Settings(**values, origins=origins)

@@ -17,7 +17,10 @@ Why the result is irreducible: a part p kept in S was kept because the set
 S_p tested at its turn was feasible without it; the final S minus p is a
 subset of that set, hence feasible too (fewer rules never lose solutions).
 Vessels are tried first so that an explanation that only needs clue
-arithmetic ("rows add to 8, columns to 7") names no vessel.
+arithmetic ("rows add to 8, columns to 7") names no vessel. Each test goes
+through the solve layer's facade (:func:`thermomilp.engine.is_feasible`):
+the exact logic search decides it when it can within a few milliseconds,
+the MILP otherwise; the whole filter stops at the board's deadline.
 
 A subset of parts is itself a :class:`~thermomilp.puzzle.Puzzle`:
 :func:`restrict` drops the missing clues (``None``) and splits each dropped
@@ -31,7 +34,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal
 
+from thermomilp.confirm import clue_sums_disagree
+from thermomilp.deadline import Deadline
+from thermomilp.engine import SolveError
+from thermomilp.engine import is_feasible as decide
 from thermomilp.puzzle import Puzzle, Vessel
+from thermomilp.settings import Settings, settings_from
 
 PartKind = Literal["row", "column", "thermometer", "tank"]
 
@@ -88,28 +96,50 @@ def restrict(puzzle: Puzzle, parts: Iterable[Part]) -> Puzzle:
                   rule=puzzle.rule)
 
 
-def is_feasible(puzzle: Puzzle, parts: Iterable[Part], backend: str = "highs",
-                solver: str = "highs") -> bool:
-    """Whether some grid satisfies all of ``parts`` (one MILP solve)."""
-    from thermomilp.solve import SolveError, solve
+def is_feasible(puzzle: Puzzle, parts: Iterable[Part], backend: str | None = None,
+                solver: str | None = None, *, settings: Settings | None = None,
+                deadline: Deadline | None = None) -> bool:
+    """Whether some grid satisfies all of ``parts`` (the facade: exact logic search,
+    then the MILP when the logic cannot finish quickly).
 
-    result = solve(restrict(puzzle, parts), backend, solver, unique=False)
-    if result.status in ("timeout", "error"):
-        raise SolveError(f"cannot decide a subset of the rules: {result.status} "
-                         f"({result.error})")
-    return result.status == "solved"
+    Raises:
+        SolveError: the engine timed out or failed (``status`` says which).
+    """
+    chosen = settings_from(settings, backend=backend, solver=solver)
+    return decide(restrict(puzzle, parts), chosen, deadline)[0]
 
 
-def find_conflict(puzzle: Puzzle, backend: str = "highs",
-                  solver: str = "highs") -> tuple[Part, ...] | None:
-    """An irreducible infeasible subset of the board's parts; None if the board is feasible."""
+def find_conflict(puzzle: Puzzle, backend: str | None = None, solver: str | None = None, *,
+                  settings: Settings | None = None, deadline: Deadline | None = None,
+                  engine_calls: list[int] | None = None) -> tuple[Part, ...] | None:
+    """An irreducible infeasible subset of the board's parts; None if the board is
+    feasible, or if ``deadline`` runs out (or the engine fails) before the filter ends.
+    ``engine_calls``, when given, gets one entry per subset an engine decided."""
+    chosen = settings_from(settings, backend=backend, solver=solver)
+    calls = engine_calls if engine_calls is not None else []
     current = list(parts_of(puzzle))
-    if is_feasible(puzzle, current, backend, solver):
+
+    def feasible(parts: list[Part]) -> bool:
+        answer, engine_called = decide(restrict(puzzle, parts), chosen, deadline)
+        if engine_called:
+            calls.append(1)
+        return answer
+
+    if clue_sums_disagree(puzzle):
+        # The clue totals alone are contradictory: the filter would drop every
+        # vessel, one solve each; drop them at once (the same result).
+        current = [p for p in current if p.kind in ("row", "column")]
+    try:
+        if feasible(current):
+            return None
+        for part in list(current):
+            if deadline is not None and deadline.expired():
+                return None
+            trial = [p for p in current if p != part]
+            if not feasible(trial):
+                current = trial
+    except SolveError:
         return None
-    for part in list(current):
-        trial = [p for p in current if p != part]
-        if not is_feasible(puzzle, trial, backend, solver):
-            current = trial
     return tuple(current)
 
 

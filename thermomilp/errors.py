@@ -13,6 +13,7 @@ escaping to the CLI is a bug (exit 3). The hierarchy::
     ├── NotMonotoneError       a grid in which a vessel does not fill from the bottom
     ├── RuleNotSupported       a level-based tool met a pool-rule tank
     ├── SolveError             a timeout or engine error where an answer was needed
+    ├── TimeUp                 a search loop passed its deadline (caught by its caller)
     ├── GenerationError        no board met the request in the time or attempts allowed
     ├── ExportError            an export that cannot be made
     ├── GradeError             the grading cannot start
@@ -90,6 +91,11 @@ class SolveError(ThermomilpError):
     def __init__(self, message: str, status: str = "error"):
         super().__init__(message)
         self.status = status
+
+
+class TimeUp(ThermomilpError):
+    """A search loop passed its deadline (:class:`thermomilp.deadline.Deadline`); the
+    caller that set the deadline catches it and reports a timeout."""
 
 
 class GenerationError(ThermomilpError):

@@ -119,6 +119,16 @@ def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
     return "\n".join(lines)
 
 
+def ran(result: Any) -> str:
+    """What ran, AMPL-style: ``highs/highs`` or ``solution determined by presolve;
+    pyomo/scip not called`` (the logic decided the board and no engine ran)."""
+    pair = f"{result.backend}/{result.solver}"
+    if getattr(result, "engine_called", True):
+        return pair
+    what = "infeasibility" if result.status == "infeasible" else "solution"
+    return f"{what} determined by presolve; {pair} not called"
+
+
 def render_result(result: Any) -> str:
     """A :class:`thermomilp.solve.SolveResult` as text (duck-typed: render sits below solve)."""
     puzzle = result.puzzle
@@ -128,7 +138,7 @@ def render_result(result: Any) -> str:
     head = f"status: {result.status}"
     if result.proof:
         head += f" (proven by {result.proof})"
-    head += f"   [{result.backend}/{result.solver}, {result.time_s:.3f} s]"
+    head += f"   [{ran(result)}, {result.time_s:.3f} s]"
     out.append(head)
     if result.levels is not None and puzzle is not None:
         name = "mercury levels" if puzzle.kind == "thermometers" else "wet rows per tank"

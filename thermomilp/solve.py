@@ -6,28 +6,31 @@ canonical no-good cut
     sum_{c : x*_c = 1} (1 - x_c) + sum_{c : x*_c = 0} x_c >= 1
 
 removes exactly ``x*`` (every other 0/1 vector differs from it in at least
-one cell); the puzzle is unique iff the cut model is infeasible. Before that
-solve, :func:`thermomilp.swap.swap_rival` looks for a second solution one
+one cell); the puzzle is unique iff the cut model is infeasible. On boards of
+:data:`LARGE_BOARD` cells or more, before that solve,
+:func:`thermomilp.swap.swap_rival` looks for a second solution one
 four-vessel swap away (a verified witness of ``multiple``, found in
 milliseconds); only when there is none does the cut model run. Counting
 repeats the cut until the model is infeasible or the limit is reached.
 
-Every grid a backend returns is checked by :mod:`thermomilp.verify` before
-it is used; a grid that breaks a rule turns the result into status
-``error`` -- a solver bug never becomes a printed answer.
+Every engine run goes through the facade :class:`thermomilp.engine.Engine`:
+one deadline for the whole call, every grid checked by :mod:`thermomilp.verify`
+(a grid that breaks a rule turns the result into status ``error`` -- a solver
+bug never becomes a printed answer), every "infeasible" confirmed by a second
+method. When the logic presolve decides the board, no engine is called and
+the result says so (``engine_called`` is false, ``proof`` is ``logic``).
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Literal
 
-from thermomilp.backends import SolverOptions, open_session
-from thermomilp.backends.base import Session
+from thermomilp.deadline import Deadline, TimeUp
+from thermomilp.engine import Engine, require_available
 from thermomilp.errors import SolveError
-from thermomilp.model.formulation import formulate
 from thermomilp.puzzle import Cell, Grid, Puzzle, levels_from_grid
+from thermomilp.settings import Presolve, Settings
 from thermomilp.verify import solution_problems
 
 Status = Literal["unique", "multiple", "infeasible", "solved", "timeout", "error"]
@@ -51,6 +54,11 @@ class SolveResult:
     # For an infeasible board: an irreducible set of conflicting rules, a tuple of
     # thermomilp.conflict.Part (set by the caller that asked for an explanation).
     conflict: tuple[Any, ...] | None = field(default=None, compare=False)
+    # False when the logic decided the board and no engine ran (AMPL: "solution
+    # determined by presolve"); "logic" or "engine" when an engine's infeasible
+    # verdict was confirmed by that second method.
+    engine_called: bool = True
+    confirmed_by: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -81,6 +89,9 @@ class SolveResult:
             record["error"] = self.error
         if self.proof is not None:
             record["proof"] = self.proof
+        record["engine_called"] = self.engine_called
+        if self.confirmed_by is not None:
+            record["confirmed_by"] = self.confirmed_by
         if self.status == "infeasible" and self.conflict is not None:
             record["conflict"] = {"parts": [part.to_json() for part in self.conflict],
                                   "text": self.conflict_text()}
@@ -100,65 +111,40 @@ class SolveResult:
         return render_result(self)
 
 
-def _grid_of(puzzle: Puzzle, ones: frozenset[Cell]) -> Grid:
-    return tuple("".join("#" if (r, c) in ones else "." for c in range(puzzle.width))
-                 for r in range(puzzle.height))
+def solve_settings(settings: Settings | None = None, options: Settings | None = None,
+                   **given: Any) -> Settings:
+    """The settings of one library call: ``settings`` (else ``options``, the old
+    name, else the defaults with presolve ``none``: the library path exercises
+    the MILP), with every keyword that is not None on top."""
+    base = settings or (options or Settings()).replace(presolve=Presolve.NONE)
+    changes = {k: v for k, v in given.items() if v is not None}
+    return base.replace(**changes) if changes else base
 
 
-class _Search:
-    """A session plus the bookkeeping of one solve call: deadline, verification."""
-
-    def __init__(self, puzzle: Puzzle, backend: str, solver: str, options: SolverOptions,
-                 time_limit: float | None, fixed: dict[Cell, int] | None = None,
-                 formulation: str = "cell"):
-        self.puzzle = puzzle
-        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
-        self.session: Session = open_session(formulate(puzzle, fixed), backend, solver, options,
-                                             formulation)
-
-    def remaining(self) -> float | None:
-        if self.deadline is None:
-            return None
-        return max(self.deadline - time.perf_counter(), 1e-3)
-
-    def next_solution(self) -> tuple[str, Grid | None, str]:
-        """("feasible", grid, "") or (status, None, message); the grid is verified."""
-        outcome = self.session.solve(self.remaining())
-        if outcome.status == "infeasible":
-            # No checker can verify "infeasible": get a second opinion first.
-            outcome = self.session.second_opinion(self.remaining())
-        if outcome.status != "feasible":
-            return outcome.status, None, outcome.message
-        grid = _grid_of(self.puzzle, outcome.ones or frozenset())
-        problems = solution_problems(self.puzzle, grid)
-        if problems:
-            return ("error", None, f"{self.session.solver} via {self.session.backend} returned "
-                    f"a grid that is not a solution: {problems[0]}")
-        return "feasible", grid, ""
-
-    def exclude(self, grid: Grid) -> None:
-        ones = frozenset((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row)
-                         if ch == "#")
-        self.session.exclude(ones)
-
-
-def solve(puzzle: Puzzle, backend: str = "highs", solver: str = "highs", *, unique: bool = True,
-          time_limit: float | None = None, options: SolverOptions | None = None,
-          presolve: str = "none", formulation: str = "cell") -> SolveResult:
+def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None, *,
+          unique: bool = True, time_limit: float | None = None,
+          options: Settings | None = None, presolve: str | None = None,
+          formulation: str | None = None, settings: Settings | None = None,
+          deadline: Deadline | None = None) -> SolveResult:
     """Solve ``puzzle`` and, unless ``unique=False``, prove whether it is unique.
 
     Args:
         backend: modelling layer, ``highs`` (highspy direct), ``pulp`` or ``pyomo``.
         solver: engine, ``highs`` by default.
         unique: make the extra no-good solve that decides uniqueness.
-        time_limit: seconds for the whole call (all solves together).
-        presolve: ``none``, ``intervals`` or ``probing``: fix the cells the
-            logic engine decides before the MILP sees the board. On boards of
-            :data:`LARGE_BOARD` cells or more, ``probing`` fixes by intervals
-            first and probes only when no four-vessel swap shows a second
-            solution (same answers, less time on boards with many solutions).
-        formulation: ``cell`` (one binary per cell) or ``compact`` (one per
-            tank row / vessel layer); both give the same solutions.
+        time_limit: seconds for the whole call (all solves and the logic together).
+        presolve: ``none`` (the default here), ``intervals`` or ``probing``: fix
+            the cells the logic engine decides before the MILP sees the board. On
+            boards of :data:`LARGE_BOARD` cells or more, ``probing`` fixes by
+            intervals first and probes only when no four-vessel swap shows a
+            second solution (same answers, less time on boards with many solutions).
+        formulation: ``cell`` (one binary per cell), ``compact`` (one per tank
+            row / vessel layer) or ``level`` (one per vessel and level); all give
+            the same solutions.
+        settings: a whole :class:`~thermomilp.settings.Settings` (the keywords
+            above override its fields); ``options`` is its old name.
+        deadline: a clock already running for this board (the CLI's), else one
+            is started from ``time_limit``.
 
     Returns:
         A :class:`SolveResult`; its status is ``error`` rather than a wrong grid
@@ -166,109 +152,151 @@ def solve(puzzle: Puzzle, backend: str = "highs", solver: str = "highs", *, uniq
 
     Raises:
         SolverUnavailable: the (backend, solver) pair is not installed.
+        ConfigError: a setting is not one of the known names or is out of range.
     """
-    options = options or SolverOptions()
-    start = time.perf_counter()
+    chosen = solve_settings(settings, options, backend=backend, solver=solver,
+                            time_limit=time_limit, presolve=presolve, formulation=formulation)
+    clock = deadline or Deadline(chosen.time_limit)
+    engine_calls = 0
+    # The pair first: the logic may decide the board without opening a session, and
+    # a missing pair must not go unnoticed because of it.
+    require_available(chosen)
 
     def result(status: Status, grid: Grid | None = None, second: Grid | None = None,
-               error: str | None = None, proof: str | None = None) -> SolveResult:
+               error: str | None = None, proof: str | None = None,
+               confirmed_by: str | None = None) -> SolveResult:
         levels = levels_from_grid(puzzle, grid) if grid is not None else None
-        return SolveResult(status, grid, levels, second, backend, solver,
-                           time.perf_counter() - start, error, proof, puzzle)
+        return SolveResult(status, grid, levels, second, str(chosen.backend), str(chosen.solver),
+                           clock.elapsed(), error, proof, puzzle, None, engine_calls > 0,
+                           confirmed_by)
 
     # Large boards: probing costs more than it saves when the board has several
     # solutions (docs/performance.md: 0.8 s at 100x100, 11 s at 200x200, where the
     # whole MILP decision takes 0.4 s / 1.8 s). Run the cheap interval logic first
     # and probe only if the swap finds no second solution.
-    deferred_probing = presolve == "probing" and puzzle.height * puzzle.width >= LARGE_BOARD
-    fixed, logic_grid, logic_status = _presolve(
-        puzzle, "intervals" if deferred_probing else presolve)
+    mode = chosen.presolve
+    deferred_probing = mode is Presolve.PROBING and puzzle.height * puzzle.width >= LARGE_BOARD
+    try:
+        fixed, logic_grid, logic_status = _presolve(
+            puzzle, Presolve.INTERVALS if deferred_probing else mode, clock)
+    except TimeUp:
+        return result("timeout", error="the time limit was reached in the logic presolve")
     if logic_status == "infeasible":
         return result("infeasible", proof="logic")
     if logic_grid is not None and solution_problems(puzzle, logic_grid) == []:
         # The logic fixed every cell: the board is unique without a MILP solve.
         return result("unique" if unique else "solved", logic_grid, proof="logic")
+    if clock.expired():  # building a large model takes a while too: do not start it late
+        return result("timeout", error="the time limit was reached in the logic presolve")
 
-    search = _Search(puzzle, backend, solver, options, time_limit, fixed, formulation)
-    status, first, message = search.next_solution()
-    if status != "feasible":
-        return result(status, error=message or None)  # type: ignore[arg-type]
-    if not unique:
-        return result("solved", first)
-    from thermomilp.swap import swap_rival  # numpy: kept out of `thermomilp --help`
+    engine = open_engine(puzzle, chosen, fixed=fixed, deadline=clock)
+    try:
+        first = engine.next_solution()
+        engine_calls = engine.engine_calls
+        if first.status != "feasible" or first.grid is None:
+            return result(first.status, error=first.message or None,  # type: ignore[arg-type]
+                          proof="milp" if first.status == "infeasible" else None,
+                          confirmed_by=first.confirmed_by)
+        if not unique:
+            return result("solved", first.grid)
+        from thermomilp.swap import swap_rival  # numpy: kept out of `thermomilp --help`
 
-    rival = swap_rival(puzzle, first)
-    if rival is not None:  # a verified second solution without a second solve
-        return result("multiple", first, rival)
-    if deferred_probing:
-        _, logic_grid, logic_status = _presolve(puzzle, "probing")
-        if logic_status == "infeasible":  # sound logic cannot refute a verified solution
-            return result("error", error="the probing logic refuted a verified solution")
-        if logic_grid is not None and logic_grid == first:
-            return result("unique", first, proof="logic")
-    search.exclude(first)
-    status, second, message = search.next_solution()
-    if status == "infeasible":
-        return result("unique", first, proof="milp")
-    if status == "feasible":
-        return result("multiple", first, second)
-    if status == "timeout":
-        return result("timeout", first, error=message or None)
-    return result("error", error=message)
+        # Large boards only: there the no-good re-solve can stall (200x200: 85 s), while
+        # on small boards it takes milliseconds and the swap search would cost as much.
+        large = puzzle.height * puzzle.width >= LARGE_BOARD
+        rival = swap_rival(puzzle, first.grid) if large else None
+        if rival is not None:  # a verified second solution without a second solve
+            return result("multiple", first.grid, rival)
+        if deferred_probing:
+            try:
+                _, logic_grid, logic_status = _presolve(puzzle, Presolve.PROBING, clock)
+            except TimeUp:
+                logic_grid, logic_status = None, "open"  # go on with the MILP, same deadline
+            if logic_status == "infeasible":  # sound logic cannot refute a verified solution
+                return result("error", error="the probing logic refuted a verified solution")
+            if logic_grid is not None and logic_grid == first.grid:
+                return result("unique", first.grid, proof="logic")
+        engine.exclude(first.grid)
+        second = engine.next_solution()
+        engine_calls = engine.engine_calls
+    finally:
+        engine.close()
+    if second.status == "infeasible":
+        return result("unique", first.grid, proof="milp", confirmed_by=second.confirmed_by)
+    if second.status == "feasible":
+        return result("multiple", first.grid, second.grid)
+    if second.status == "timeout":
+        return result("timeout", first.grid, error=second.message or None)
+    return result("error", error=second.message)
+
+
+def open_engine(puzzle: Puzzle, settings: Settings, *, fixed: dict[Cell, int] | None = None,
+                deadline: Deadline | None = None) -> Engine:
+    """The facade for one board (a function of its own so tests can put a fake engine in)."""
+    return Engine(puzzle, settings, fixed=fixed, deadline=deadline)
 
 
 LARGE_BOARD = 400
-"""Cells from which ``presolve="probing"`` probes only after the swap search fails."""
+"""Cells from which the swap search runs, and ``presolve="probing"`` probes only after
+it fails."""
 
 
-def _presolve(puzzle: Puzzle, presolve: str) -> tuple[dict[Cell, int] | None, Grid | None, str]:
+def _presolve(puzzle: Puzzle, presolve: Presolve, clock: Deadline | None = None
+              ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
     """Cells fixed by the logic engine, the grid when it decides all, and its status.
 
     The logic engine reasons about vessel levels; a pool-rule tank has none,
-    so such a board goes to the MILP unfixed (the same answer, no shortcut)."""
-    if presolve == "none" or not puzzle.all_chains:
+    so such a board goes to the MILP unfixed (the same answer, no shortcut).
+
+    Raises:
+        TimeUp: the clock ran out while probing.
+    """
+    if presolve is Presolve.NONE or not puzzle.all_chains:
         return None, None, "open"
     from thermomilp.logic.presolve import presolve_cells
 
-    return presolve_cells(puzzle, presolve)
+    stop = None if clock is None or clock.end is None else clock.expired
+    return presolve_cells(puzzle, presolve.value, stop)
 
 
-def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, backend: str = "highs",
-                        solver: str = "highs", *, time_limit: float | None = None,
-                        options: SolverOptions | None = None,
-                        formulation: str = "cell") -> Iterator[Grid]:
+def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, backend: str | None = None,
+                        solver: str | None = None, *, time_limit: float | None = None,
+                        options: Settings | None = None, formulation: str | None = None,
+                        settings: Settings | None = None,
+                        deadline: Deadline | None = None) -> Iterator[Grid]:
     """Yield distinct verified solutions, at most ``limit``, by repeated no-good cuts.
 
     Raises:
-        SolveError: an engine timed out or failed before the enumeration ended.
+        SolveError: an engine timed out or failed before the enumeration ended
+            (its ``status`` is ``timeout`` or ``error``).
     """
-    search = _Search(puzzle, backend, solver, options or SolverOptions(), time_limit,
-                     formulation=formulation)
-    found = 0
-    while limit is None or found < limit:
-        status, grid, message = search.next_solution()
-        if status == "infeasible":
-            return
-        if status != "feasible" or grid is None:
-            raise SolveError(f"enumeration stopped after {found} solutions: {status}"
-                             + (f" ({message})" if message else ""))
-        yield grid
-        found += 1
-        search.exclude(grid)
+    chosen = solve_settings(settings, options, backend=backend, solver=solver,
+                            time_limit=time_limit, formulation=formulation)
+    engine = open_engine(puzzle, chosen, deadline=deadline)
+    try:
+        yield from engine.solutions(limit)
+    finally:
+        engine.close()
 
 
-def count_solutions(puzzle: Puzzle, limit: int | None = None, backend: str = "highs",
-                    solver: str = "highs", *, time_limit: float | None = None,
-                    options: SolverOptions | None = None, formulation: str = "cell") -> int:
+def count_solutions(puzzle: Puzzle, limit: int | None = None, backend: str | None = None,
+                    solver: str | None = None, *, time_limit: float | None = None,
+                    options: Settings | None = None, formulation: str | None = None,
+                    settings: Settings | None = None, deadline: Deadline | None = None) -> int:
     """The number of solutions, capped at ``limit`` (``None`` = count them all)."""
     return sum(1 for _ in enumerate_solutions(puzzle, limit, backend, solver,
                                               time_limit=time_limit, options=options,
-                                              formulation=formulation))
+                                              formulation=formulation, settings=settings,
+                                              deadline=deadline))
 
 
-def is_unique(puzzle: Puzzle, backend: str = "highs", solver: str = "highs", *,
-              time_limit: float | None = None, options: SolverOptions | None = None,
-              formulation: str = "cell") -> bool:
+def is_unique(puzzle: Puzzle, backend: str | None = None, solver: str | None = None, *,
+              time_limit: float | None = None, options: Settings | None = None,
+              formulation: str | None = None, settings: Settings | None = None) -> bool:
     """True iff the puzzle has exactly one solution."""
     return count_solutions(puzzle, 2, backend, solver, time_limit=time_limit,
-                           options=options, formulation=formulation) == 1
+                           options=options, formulation=formulation, settings=settings) == 1
+
+
+__all__ = ["LARGE_BOARD", "STATUSES", "SolveError", "SolveResult", "count_solutions",
+           "enumerate_solutions", "is_unique", "open_engine", "solve", "solve_settings"]

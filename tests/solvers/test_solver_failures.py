@@ -107,6 +107,9 @@ def test_timeout_after_first_solution_keeps_no_uniqueness_claim(monkeypatch, puz
         return real(returned, prob) if len(calls) == 1 else ("timeout", False)
 
     monkeypatch.setattr(pulp_backend, "read_status", second_times_out)
+    # the re-solve after the cut runs on the HiGHS model PuLP built (no read_status)
+    monkeypatch.setattr(pulp_backend.PulpSession, "_resolve", lambda self, limit: Outcome(
+        "timeout", message="highs via PuLP reached the time limit"))
     result = solve(puzzle, "pulp", "highs", time_limit=5)
     assert result.status == "timeout" and result.grid == puzzle.solution
 

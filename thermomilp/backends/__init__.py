@@ -1,46 +1,72 @@
-"""Solver sessions: one class per modelling layer, any engine it reaches.
+"""Solver sessions: one class per modelling layer, any formulation, any engine it reaches.
 
-``open_session(form, backend, solver, options)`` is the only entry point the
-solve layer uses. Each backend module imports its heavy library lazily.
-Which pairs exist and how to install a missing one: :mod:`thermomilp.backends.matrix`.
+:data:`SESSIONS` is the registry keyed by (formulation, modelling layer);
+:func:`session_for` opens one from a formulation's data and the
+:class:`~thermomilp.settings.Settings`. Only the solve layer's facade
+(:mod:`thermomilp.engine`) opens sessions. Each backend module imports its
+heavy library lazily. Which pairs exist and how to install a missing one:
+:mod:`thermomilp.backends.matrix`.
 """
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from thermomilp.backends.base import Outcome, Session, SolverOptions
-from thermomilp.errors import SolverUnavailable
-from thermomilp.model.formulation import Formulation
+from thermomilp.model.registry import Formulated, recast
+from thermomilp.settings import Backend, FormulationKind, Settings, settings_from
 
-BACKENDS = ("highs", "pulp", "pyomo")
+BACKENDS = tuple(b.value for b in Backend)
 
 
-def open_session(form: Formulation, backend: str = "highs", solver: str = "highs",
-                 options: SolverOptions | None = None, formulation: str = "cell") -> Session:
-    """A session for the pair, or :class:`SolverUnavailable` naming the installed pairs.
+def _highs(form: Formulated, settings: Settings) -> Session:
+    from thermomilp.backends.highs_backend import HighsSession
 
-    ``formulation="compact"`` solves the one-binary-per-layer model
-    (:mod:`thermomilp.model.compact`) and still returns cell sets."""
+    return HighsSession(form, settings)
+
+
+def _pulp(form: Formulated, settings: Settings) -> Session:
+    from thermomilp.backends.pulp_backend import PulpSession
+
+    return PulpSession(form, settings, settings.solver)
+
+
+def _pyomo(form: Formulated, settings: Settings) -> Session:
+    from thermomilp.backends.pyomo_backend import PyomoSession
+
+    return PyomoSession(form, settings, settings.solver)
+
+
+_LAYERS: dict[Backend, Callable[[Formulated, Settings], Session]] = {
+    Backend.HIGHS: _highs, Backend.PULP: _pulp, Backend.PYOMO: _pyomo}
+SESSIONS: dict[tuple[FormulationKind, Backend], Callable[[Formulated, Settings], Session]] = {
+    (kind, backend): opener for kind in FormulationKind for backend, opener in _LAYERS.items()}
+"""(formulation, modelling layer) -> the session opener. Every pair is wired:
+each layer's session reads any :class:`~thermomilp.model.registry.Formulated`."""
+
+
+def session_for(form: Formulated, settings: Settings) -> Session:
+    """A session of ``form`` on the settings' pair, or :class:`SolverUnavailable`
+    naming the installed pairs. ``form`` must already be of ``settings.formulation``
+    (a cell formulation is turned into the compact one on the way)."""
     from thermomilp.backends.matrix import require_pair
 
-    options = options or SolverOptions()
-    backend, solver = backend.lower(), solver.lower()
-    require_pair(backend, solver)
-    if formulation == "compact" and form.kind == "cell":
-        from thermomilp.model.compact import compact_from
-
-        form = compact_from(form)
-    elif formulation not in ("cell", "compact"):
-        raise SolverUnavailable(f"unknown formulation {formulation!r}; choose cell or compact")
-    if backend == "highs":
-        from thermomilp.backends.highs_backend import HighsSession
-        return HighsSession(form, options)
-    if backend == "pulp":
-        from thermomilp.backends.pulp_backend import PulpSession
-        return PulpSession(form, options, solver)
-    if backend == "pyomo":
-        from thermomilp.backends.pyomo_backend import PyomoSession
-        return PyomoSession(form, options, solver)
-    raise SolverUnavailable(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    require_pair(settings.backend, settings.solver)
+    form = recast(form, settings.formulation)
+    return SESSIONS[FormulationKind(form.kind), settings.backend](form, settings)
 
 
-__all__ = ["BACKENDS", "Outcome", "Session", "SolverOptions", "open_session"]
+def open_session(form: Formulated, backend: Any = None, solver: Any = None,
+                 options: Settings | None = None, formulation: Any = None) -> Session:
+    """The old entry point: :func:`session_for` with the pair given apart.
+
+    Kept for callers outside the solve layer that have not moved to
+    :mod:`thermomilp.engine` yet; it opens a bare session (no verification,
+    no second opinion)."""
+    settings = settings_from(options, backend=backend, solver=solver,
+                             formulation=formulation or form.kind)
+    return session_for(form, settings)
+
+
+__all__ = ["BACKENDS", "Outcome", "SESSIONS", "Session", "SolverOptions", "open_session",
+           "session_for"]

@@ -1,9 +1,11 @@
 """What every (modelling layer, solver) pair offers the solve layer.
 
-A :class:`Session` holds one built model. ``solve`` finds any solution or
-proves there is none; ``exclude`` adds the canonical no-good cut of a found
-solution so the next ``solve`` must find a different one. The counting and
-uniqueness loops in :mod:`thermomilp.solve` need nothing more.
+A :class:`Session` holds one built model of any formulation
+(:class:`thermomilp.model.registry.Formulated`). ``solve`` finds any
+solution or proves there is none; ``exclude`` adds the canonical no-good cut
+of a found solution (over every cell, or over a subset of them) so the next
+``solve`` must find a different one. Sessions are opened, verified and
+second-guessed only by the solve layer's facade (:mod:`thermomilp.engine`).
 """
 
 from __future__ import annotations
@@ -15,20 +17,15 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Iterator, Literal
 
-from thermomilp.model.formulation import Formulation
+from thermomilp.model.registry import Formulated
 from thermomilp.puzzle import Cell
+from thermomilp.settings import Settings
 
 OutcomeStatus = Literal["feasible", "infeasible", "timeout", "error"]
 
-
-@dataclass(frozen=True)
-class SolverOptions:
-    """Common options, mapped to each engine's own names by its session."""
-
-    time_limit: float | None = None
-    threads: int | None = None
-    seed: int | None = None
-    verbose: bool = False
+SolverOptions = Settings
+"""The old name of the engine options: one :class:`~thermomilp.settings.Settings` now
+(``SolverOptions(time_limit=5, threads=2)`` keeps working and is honoured)."""
 
 
 @dataclass(frozen=True)
@@ -44,9 +41,9 @@ class Session(ABC):
     backend: str = ""
     solver: str = ""
 
-    def __init__(self, form: Formulation, options: SolverOptions):
+    def __init__(self, form: Formulated, options: Settings):
         self.form = form
-        self.options = options
+        self.options = options  # the Settings: threads, seed, verbose are read from here
         self.cuts = 0
 
     @abstractmethod
@@ -54,8 +51,27 @@ class Session(ABC):
         """Find a solution of the model with every cut so far (or prove none)."""
 
     @abstractmethod
-    def exclude(self, ones: frozenset[Cell]) -> None:
-        """Add sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1 for the solution ``ones``."""
+    def exclude(self, ones: frozenset[Cell], over: frozenset[Cell] | None = None) -> None:
+        """Add sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1 for the solution ``ones``;
+        with ``over``, the sums run over the variables of those cells only (every
+        solution that agrees with ``ones`` on ``over`` is cut off)."""
+
+    def cut_vars(self, ones: frozenset[Cell],
+                 over: frozenset[Cell] | None) -> tuple[list[int], set[int]]:
+        """(the variables the cut runs over, those of them that ``ones`` switches on)."""
+        on = self.form.vars_of(frozenset(ones))
+        if over is None:
+            return list(range(self.form.n_vars)), on
+        if self.form.kind == "level":
+            from thermomilp.errors import ConfigError
+
+            raise ConfigError("a cut over a subset of cells needs the cell or compact formulation")
+        layers = getattr(self.form, "layers", None)
+        if layers is None:  # cell formulation: variable k is cell k
+            cols = sorted(self.form.vars_of(frozenset(over)))
+        else:
+            cols = [k for k, layer in enumerate(layers) if any(c in over for c in layer)]
+        return cols, on & set(cols)
 
     def second_opinion(self, time_limit: float | None = None) -> Outcome:
         """Solve again in a different configuration of the same engine.
@@ -79,6 +95,8 @@ class Session(ABC):
         for it; any value in its bounds is right, and its lower bound is one.
         A gap anywhere else is an engine failure.
         """
+        if None not in values:
+            return values  # type: ignore[return-value]
         free = unconstrained_vars(self.form)
         filled: list[float] = []
         for k, value in enumerate(values):
@@ -97,7 +115,7 @@ class Session(ABC):
         """Release the engine (optional)."""
 
 
-def unconstrained_cells(form: Formulation) -> frozenset[Cell]:
+def unconstrained_cells(form: Any) -> frozenset[Cell]:
     """Cells that appear in no row, column, arc or tie constraint (before any cut)."""
     touched = {cell for pair in form.arcs + form.ties for cell in pair}
     touched.update(cell for cell in form.cells
@@ -106,7 +124,9 @@ def unconstrained_cells(form: Formulation) -> frozenset[Cell]:
 
 
 def unconstrained_vars(form: Any) -> frozenset[int]:
-    """Indices of the variables in no constraint, for either formulation."""
+    """Indices of the variables in no constraint, for any formulation."""
+    if getattr(form, "kind", "cell") == "level":
+        return frozenset()  # every z is in its vessel's (L1) row
     if getattr(form, "kind", "cell") == "compact":
         touched = {k for chain in form.chains for k in chain}
         for terms in (*form.row_terms.values(), *form.col_terms.values()):

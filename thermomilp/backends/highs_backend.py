@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from thermomilp.backends.base import Outcome, Session, SolverOptions
-from thermomilp.model.formulation import Formulation
+from thermomilp.backends.base import Outcome, Session
 from thermomilp.model.highs_model import build_highs, build_highs_compact, nogood_row
+from thermomilp.model.registry import Formulated
+from thermomilp.settings import Settings
 
 
 _SCHEDULER_THREADS: int | None = None
@@ -38,7 +39,7 @@ class HighsSession(Session):
     backend = "highs"
     solver = "highs"
 
-    def __init__(self, form: Formulation, options: SolverOptions):
+    def __init__(self, form: Formulated, options: Settings, solver: str = "highs"):
         super().__init__(form, options)
         import highspy
 
@@ -46,8 +47,13 @@ class HighsSession(Session):
         # Any feasible point answers a feasibility model: stopping at the first
         # one (kSolutionLimit) is as good as optimal.
         self._found = (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kSolutionLimit)
-        build = build_highs_compact if form.kind == "compact" else build_highs
-        self.h = build(form, names=False, verbose=options.verbose)
+        if form.kind == "level":
+            from thermomilp.model.level_highs import build_highs_level
+
+            self.h = build_highs_level(form, verbose=options.verbose)
+        else:
+            build = build_highs_compact if form.kind == "compact" else build_highs
+            self.h = build(form, names=False, verbose=options.verbose)
         self.n = form.n_vars
         h = self.h
         if options.threads is not None:
@@ -99,7 +105,8 @@ class HighsSession(Session):
             h.setOptionValue("presolve", "choose")
         return h.getModelStatus()
 
-    def exclude(self, ones) -> None:
-        lower, cols, values = nogood_row(self.n, self.form.vars_of(frozenset(ones)))
+    def exclude(self, ones, over=None) -> None:
+        cols_over, on = self.cut_vars(ones, over)
+        lower, cols, values = nogood_row(self.n, on, None if over is None else cols_over)
         self.h.addRow(lower, np.inf, cols.size, cols, values)
         self.cuts += 1

@@ -349,14 +349,14 @@ def pass_through_install(solver: str) -> str:
 def _pass_through(backend: str, solver: str) -> PairInfo:
     """A solver outside the matrix: ask the layer whether it reaches it."""
     if backend == "pulp":
-        from thermomilp.backends.pulp_backend import pulp_class_for
+        from thermomilp.backends.pulp_probe import pulp_class_for
 
         cls = pulp_class_for(solver)
         ok = bool(cls is not None and _quiet_available(lambda: cls(msg=False).available()))
         return PairInfo(backend, solver, ok, None, pass_through_install(solver),
                         "" if ok else f"PuLP has no available solver {solver!r}")
     if backend == "pyomo":
-        from thermomilp.backends.pyomo_backend import pyomo_solver_available
+        from thermomilp.backends.pyomo_probe import pyomo_solver_available
 
         ok = pyomo_solver_available(solver)
         return PairInfo(backend, solver, ok, None, pass_through_install(solver),

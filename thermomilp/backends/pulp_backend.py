@@ -28,37 +28,16 @@ import time
 import warnings
 from typing import Any
 
-from thermomilp.backends.base import Outcome, Session, SolverOptions, engine_log_to_stderr
+from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
+from thermomilp.backends.pulp_probe import pulp_class_for  # noqa: F401 - its old home
 from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.errors import SolverUnavailable
-from thermomilp.model.formulation import Formulation
-from thermomilp.model.highs_model import new_highs
+from thermomilp.model.registry import Formulated
+from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.pulp_model import add_nogood_vars, build_pulp, build_pulp_compact
+from thermomilp.settings import Settings
 
-
-def pulp_class_for(name: str) -> Any:
-    """The PuLP solver class for a pass-through name, or None.
-
-    ``gurobi`` -> GUROBI, ``cplex`` -> the first available of CPLEX_PY,
-    CPLEX_CMD; an exact PuLP class name (``GUROBI_CMD``) works too.
-    """
-    import pulp
-
-    wanted = name.upper()
-    names = [n for n in pulp.listSolvers() if n.upper() == wanted]
-    names += [n for n in pulp.listSolvers() if n.upper().startswith(wanted + "_")]
-    for n in names:
-        cls = getattr(pulp, n, None)
-        if cls is None:
-            continue
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                if cls(msg=False).available():
-                    return cls
-        except Exception:  # noqa: BLE001 - a broken interface is just "not this one"
-            continue
-    return None
+SolverOptions = Settings  # the old name, still imported by callers
 
 
 def _cbc_solver(common: dict, options: SolverOptions) -> Any:
@@ -136,17 +115,30 @@ def read_status(returned: Any, prob: Any) -> tuple[str, bool]:
 class PulpSession(Session):
     backend = "pulp"
 
-    def __init__(self, form: Formulation, options: SolverOptions, solver: str = "highs"):
+    def __init__(self, form: Formulated, options: Settings, solver: str = "highs"):
         super().__init__(form, options)
         self.solver = solver
-        if form.kind == "compact":
+        if form.kind == "level":
+            from thermomilp.model.level_pulp import build_level_pulp
+
+            self.prob, z, x = build_level_pulp(form.puzzle)
+            self.variables = [z[pair] for pair in form.pairs]
+            for cell, value in sorted(form.fixed.items()):
+                self.prob += x[cell] == value, f"fixed_{cell[0]}_{cell[1]}"
+        elif form.kind == "compact":
             self.prob, self.x = build_pulp_compact(form)
             self.variables = [self.x[k] for k in range(form.n_vars)]
         else:
             self.prob, self.x = build_pulp(form)
             self.variables = [self.x[cell] for cell in form.cells]
+        if not self.prob.numConstraints():
+            # A board with no rule at all (one cell, no clue): GLPK and others refuse a
+            # model without rows, so give it one that holds for every 0/1 vector.
+            import pulp
+
+            self.prob += pulp.lpSum(self.variables) >= 0, "no_rule"
         if solver == "highs":
-            new_highs(options.verbose)  # PuLP's HiGHS would print the HiGHS banner on stdout
+            hide_banner(options.verbose)  # PuLP's HiGHS would print the HiGHS banner on stdout
         pulp_solver(solver, options, None)  # fail now, not at the first solve
 
     def second_opinion(self, time_limit: float | None = None) -> Outcome:
@@ -157,6 +149,8 @@ class PulpSession(Session):
 
     def solve(self, time_limit: float | None = None, engine_options: dict | None = None) -> Outcome:
         engine = f"{self.solver} via PuLP"
+        if self._live is not None and not engine_options:
+            return self._resolve(time_limit)
         try:
             solver = pulp_solver(self.solver, self.options, time_limit)
             if engine_options:
@@ -197,9 +191,68 @@ class PulpSession(Session):
     def _run(self, solver: Any) -> tuple[str, bool]:
         with engine_log_to_stderr(self.options.verbose), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return read_status(self.prob.solve(solver), self.prob)
+            word, has_solution = read_status(self.prob.solve(solver), self.prob)
+        if self.solver == "highs" and not self.cuts:
+            self._adopt()
+        return word, has_solution
 
-    def exclude(self, ones) -> None:
-        add_nogood_vars(self.prob, self.variables, self.form.vars_of(frozenset(ones)),
-                        f"nogood_{self.cuts}")
+    # -- the re-solve after a cut, on the HiGHS model PuLP already built -------------
+    #
+    # PuLP's HiGHS interface rebuilds the whole HiGHS model at every solve (it has no
+    # resolve). After the first solve the session keeps that model, and each no-good
+    # cut goes both into the PuLP problem (the model a reader sees) and, as one row,
+    # into the live HiGHS model, which then re-solves where it stopped.
+
+    _live: Any = None
+    _cols: list[int] = []
+
+    def _adopt(self) -> None:
+        """Keep PuLP's HiGHS model and map our variables to its columns, by name
+        (PuLP 3 builds columns from ``variables()``, PuLP 4 from ``exported_variables()``)."""
+        model = getattr(self.prob, "solverModel", None)
+        order = getattr(self.prob, "exported_variables", self.prob.variables)()
+        column = {v.name: j for j, v in enumerate(order)}
+        cols = [column.get(v.name) for v in self.variables]
+        if model is None or None in cols or model.getNumCol() != len(order):
+            self._live = None
+            return
+        self._live, self._cols = model, cols  # type: ignore[assignment]
+
+    def _resolve(self, time_limit: float | None) -> Outcome:
+        import highspy
+
+        h = self._live
+        try:
+            h.setOptionValue("time_limit", float(time_limit) if time_limit else float("inf"))
+            set_highs_threads(self.options.threads)
+            with engine_log_to_stderr(self.options.verbose):
+                h.run()
+            status = h.getModelStatus()
+        except Exception as exc:  # noqa: BLE001 - an engine crash is an error status
+            return Outcome("error", message=f"HiGHS via PuLP failed: {type(exc).__name__}: {exc}")
+        S = highspy.HighsModelStatus
+        if status in (S.kOptimal, S.kSolutionLimit):
+            values = h.getSolution().col_value
+            return Outcome("feasible", self.ones_from_values([values[j] for j in self._cols]))
+        if status == S.kInfeasible:
+            return Outcome("infeasible")
+        if status == S.kTimeLimit:
+            return Outcome("timeout", message="highs via PuLP reached the time limit")
+        return Outcome("error", message=f"highs via PuLP ended with {h.modelStatusToString(status)}")
+
+    def _cut_live(self, cols: list[int], on: set[int]) -> None:
+        if self._live is None:
+            return
+        import numpy as np
+
+        index = np.array([self._cols[k] for k in cols], dtype=np.int32)
+        values = np.array([-1.0 if k in on else 1.0 for k in cols])
+        self._live.addRow(1.0 - len(on), np.inf, index.size, index, values)
+
+    def exclude(self, ones, over=None) -> None:
+        cols, on = self.cut_vars(ones, over)
+        position = {k: n for n, k in enumerate(cols)}
+        add_nogood_vars(self.prob, [self.variables[k] for k in cols],
+                        {position[k] for k in on}, f"nogood_{self.cuts}")
+        self._cut_live(cols, on)
         self.cuts += 1

@@ -23,58 +23,31 @@ How the common options reach each engine (Pyomo's / the engine's names)::
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import math
 import time
-from typing import Any, Iterator
+from typing import Any
 
-from thermomilp.backends.base import Outcome, Session, SolverOptions, engine_log_to_stderr
+from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
 from thermomilp.backends.highs_backend import set_highs_threads
+from thermomilp.backends.pyomo_probe import pyomo_solver_available, quiet_pyomo  # noqa: F401
 from thermomilp.errors import SolverUnavailable
-from thermomilp.model.formulation import Formulation
-from thermomilp.model.highs_model import new_highs
+from thermomilp.model.registry import Formulated
+from thermomilp.settings import Settings
+from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.pyomo_model import build_pyomo, build_pyomo_compact, nogood_vars_expr
 
 ENGINE_NAMES = {"highs": "HiGHS", "scip": "SCIP", "cbc": "CBC", "glpk": "GLPK"}
 
 
-@contextlib.contextmanager
-def quiet_pyomo() -> Iterator[None]:
-    """Silence Pyomo's warnings (with tracebacks) about solvers it cannot find.
-
-    We ask SolverFactory about names that may not exist; the answer we need
-    is ``available()``, and our own error message says the rest.
-    """
-    logger = logging.getLogger("pyomo")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
-
-
-def pyomo_solver_available(name: str) -> bool:
-    """Whether Pyomo's classic SolverFactory reaches ``name`` (pass-through pairs)."""
-    try:
-        import pyomo.environ as pyo
-
-        with quiet_pyomo():
-            return bool(pyo.SolverFactory(name).available(exception_flag=False))
-    except Exception:  # noqa: BLE001 - any failure means "not reachable"
-        return False
-
-
 class _Persistent:
     """A ``pyomo.contrib.solver`` engine: HiGHS or SCIP."""
 
-    def __init__(self, solver: str, options: SolverOptions):
+    def __init__(self, solver: str, options: Settings):
         self.solver = solver
         if solver == "highs":
             from pyomo.contrib.solver.solvers.highs import Highs
 
-            new_highs(options.verbose)  # keep the HiGHS banner off stdout
+            hide_banner(options.verbose)  # keep the HiGHS banner off stdout
             self.engine = Highs()
             seed_option = "random_seed"
             if options.threads is not None:
@@ -124,7 +97,7 @@ class _Persistent:
 class _Shell:
     """A classic ``SolverFactory`` engine: cbc, glpk, or a pass-through name."""
 
-    def __init__(self, solver: str, options: SolverOptions):
+    def __init__(self, solver: str, options: Settings):
         import pyomo.environ as pyo
 
         self.solver, self.options = solver, options
@@ -178,15 +151,31 @@ class _Shell:
 class PyomoSession(Session):
     backend = "pyomo"
 
-    def __init__(self, form: Formulation, options: SolverOptions, solver: str = "highs"):
+    def __init__(self, form: Formulated, options: Settings, solver: str = "highs"):
         super().__init__(form, options)
         self.solver = solver
-        if form.kind == "compact":
+        if form.kind == "level":
+            import pyomo.environ as pyo
+
+            from thermomilp.model.level_pyomo import build_level_pyomo
+
+            self.model = build_level_pyomo(form.puzzle)
+            self.variables = [self.model.z[pair] for pair in form.pairs]
+            self.model.fixed_cells = pyo.ConstraintList()
+            for cell, value in sorted(form.fixed.items()):
+                self.model.fixed_cells.add(self.model.x[cell] == value)
+        elif form.kind == "compact":
             self.model = build_pyomo_compact(form)
             self.variables = [self.model.y[k] for k in range(form.n_vars)]
         else:
             self.model = build_pyomo(form)
             self.variables = [self.model.x[cell] for cell in form.cells]
+        import pyomo.environ as pyo
+
+        if next(self.model.component_data_objects(pyo.Constraint, active=True), None) is None:
+            # A board with no rule at all (one cell, no clue): HiGHS via Pyomo ends a
+            # model without rows in "unknown", so give it one every 0/1 vector meets.
+            self.model.no_rule = pyo.Constraint(expr=sum(self.variables) >= 0)
         self.engine_name = f"{ENGINE_NAMES.get(solver, solver)} via Pyomo"
         if solver in ("highs", "scip"):
             self.engine: _Persistent | _Shell = _Persistent(solver, options)
@@ -238,7 +227,9 @@ class PyomoSession(Session):
             return Outcome("timeout", message=f"{self.engine_name} reached the time limit ({said})")
         return Outcome("error", message=f"{self.engine_name} ended with {said}")
 
-    def exclude(self, ones) -> None:
-        self.model.nogood.add(nogood_vars_expr(self.variables,
-                                               self.form.vars_of(frozenset(ones))))
+    def exclude(self, ones, over=None) -> None:
+        cols, on = self.cut_vars(ones, over)
+        position = {k: n for n, k in enumerate(cols)}
+        self.model.nogood.add(nogood_vars_expr([self.variables[k] for k in cols],
+                                               {position[k] for k in on}))
         self.cuts += 1

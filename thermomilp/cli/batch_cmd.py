@@ -40,7 +40,7 @@ def register(sub) -> None:
     p.add_argument("--dask", metavar="ADDRESS",
                    help="run on a Dask distributed scheduler, e.g. tcp://host:8786")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_solver_flags(p)
+    add_solver_flags(p, formulation=True)
     p.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
     p.set_defaults(func=run)
 
@@ -53,9 +53,11 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise ConfigError("--jobs must be at least 1")
     settings = settings_from(args)
-    job = BatchJob(settings.backend, settings.solver, not args.no_unique, settings.time_limit,
-                   settings.threads, settings.seed, settings.presolve)
+    job = BatchJob(settings, unique=not args.no_unique)
     files = expand_inputs(args.inputs)
+    if args.out:  # a directory input may hold the output itself: never a puzzle
+        out = os.path.realpath(args.out)
+        files = [f for f in files if os.path.realpath(f) != out]
     progress = Progress(len(files), enabled=False if args.no_progress else None)
     if args.out:
         with BatchOutput(args.out) as output:

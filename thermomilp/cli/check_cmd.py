@@ -10,9 +10,11 @@ not unique, and whether the solution stored in the file is the one found.
      "recorded_grade": "probing", "second": null, "solution_matches": true,
      "time_s": 0.01}
 
-``status`` is ``unique``, ``multiple``, ``infeasible`` or ``error`` (also
-when the engine misses the solution stored in the file, which the
-independent checker accepts: a count that cannot be trusted is not printed). Exit
+``status`` is ``unique``, ``multiple``, ``infeasible``, ``timeout`` (the
+count did not finish within ``--time-limit``; the grade is then skipped too:
+one deadline per board covers counting and grading) or ``error`` (also when
+the engine misses the solution stored in the file, which the independent
+checker accepts: a count that cannot be trusted is not printed). Exit
 code: 0 when every board is unique, 1 when some board is not (or the count
 failed), 2 for a file that cannot be read.
 """
@@ -22,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from typing import Any
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE
@@ -40,27 +41,33 @@ def register(sub) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     # No defaults here: unset flags fall through to the environment, the config
     # file and the defaults, resolved by settings_from like every other command.
-    p.add_argument("--backend", choices=("highs", "pulp", "pyomo"),
+    from thermomilp.settings import Backend
+
+    p.add_argument("--backend", choices=[b.value for b in Backend],
                    help="modelling layer (default: highs = highspy direct)")
     p.add_argument("--solver", help="MILP engine: highs (default), cbc, glpk, scip, ...")
     p.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
-                   help="seconds allowed per board")
+                   help="seconds allowed per board (counting and grading together)")
     p.set_defaults(func=run)
 
 
-def check_board(puzzle, limit: int, backend: str = "highs", solver: str = "highs",
-                time_limit: float | None = None, options: Any = None) -> dict[str, Any]:
-    """The check record of one board (without the ``file`` key)."""
-    from thermomilp.solve import SolveError, enumerate_solutions
+def check_board(puzzle, limit: int, backend: str | None = None, solver: str | None = None,
+                time_limit: float | None = None, options: Any = None, *,
+                settings: Any = None) -> dict[str, Any]:
+    """The check record of one board (without the ``file`` key); one deadline
+    (the settings' time limit) covers the count and the grade."""
+    from thermomilp.deadline import Deadline
+    from thermomilp.solve import SolveError, enumerate_solutions, solve_settings
     from thermomilp.verify import solution_problems
 
-    start = time.perf_counter()
+    chosen = solve_settings(settings, options, backend=backend, solver=solver,
+                            time_limit=time_limit)
+    clock = Deadline(chosen.time_limit)
     record: dict[str, Any] = {"puzzle": puzzle.kind}
     try:
-        found = list(enumerate_solutions(puzzle, limit, backend, solver,
-                                         time_limit=time_limit, options=options))
+        found = list(enumerate_solutions(puzzle, limit, settings=chosen, deadline=clock))
     except SolveError as exc:
-        record.update(status="error", error=str(exc), solutions=None, capped=False)
+        record.update(status=exc.status, error=str(exc), solutions=None, capped=False)
         found = []
     else:
         record["solutions"] = len(found)
@@ -71,32 +78,36 @@ def check_board(puzzle, limit: int, backend: str = "highs", solver: str = "highs
                                                                            puzzle.solution)
         if stored_ok and puzzle.solution not in found and len(found) < limit:
             # the file's solution passes the independent checker but the engine
-            # missed it (HiGHS 1.16 can call a feasible model infeasible):
-            # report an error, never a wrong count
+            # missed it: report an error, never a wrong count
             record.update(status="error", solutions=None,
-                          error=f"{solver} missed the file's own solution (checked by "
+                          error=f"{chosen.solver} missed the file's own solution (checked by "
                                 "thermomilp.verify): the count cannot be trusted")
-    record["grade"], record["difficulty"] = _grade(puzzle)
+    record["grade"], record["difficulty"] = _grade(puzzle, clock)
     record["recorded_grade"] = puzzle.grade
     record["second"] = list(found[1]) if len(found) > 1 else None
     record["solution_matches"] = (None if puzzle.solution is None or not found
                                   else puzzle.solution in found and len(found) == 1)
-    record["time_s"] = round(time.perf_counter() - start, 6)
+    record["time_s"] = round(clock.elapsed(), 6)
     return record
 
 
-def _grade(puzzle) -> tuple[str | None, str | None]:
+def _grade(puzzle, clock=None) -> tuple[str | None, str | None]:
+    """The logic grade, or (None, None) when the logic cannot say within the deadline."""
+    from thermomilp.deadline import TimeUp
     from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
 
+    if clock is not None and clock.expired():
+        return None, None
     try:
-        g = grade(puzzle)
+        g = grade(puzzle, None if clock is None or clock.end is None else clock.expired)
+    except TimeUp:
+        return None, None
     except Exception:  # noqa: BLE001 -- a grade the logic cannot give is reported as null
         return None, None
     return g, GRADE_TO_DIFFICULTY.get(g)
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.backends import SolverOptions
     from thermomilp.cli.main import settings_from
     from thermomilp.errors import ConfigError, PuzzleError
     from thermomilp.formats import load
@@ -104,8 +115,6 @@ def run(args: argparse.Namespace) -> int:
     if args.limit < 2:
         raise ConfigError("--limit must be at least 2 (uniqueness needs a second solution)")
     settings = settings_from(args)
-    options = SolverOptions(settings.time_limit, settings.threads, settings.seed,
-                            bool(settings.verbose))
     worst = EXIT_OK
     for n, path in enumerate(args.files):
         try:
@@ -117,8 +126,7 @@ def run(args: argparse.Namespace) -> int:
                       flush=True)
             print(f"thermomilp: error: {exc}", file=sys.stderr)
             continue
-        record = {"file": path, **check_board(puzzle, args.limit, settings.backend,
-                                               settings.solver, settings.time_limit, options)}
+        record = {"file": path, **check_board(puzzle, args.limit, settings=settings)}
         if record["status"] != "unique":
             worst = max(worst, EXIT_NO_SOLUTION)
         if args.format == "json":

@@ -9,7 +9,7 @@ from thermomilp.cli.main import add_solver_flags
 
 def register(sub) -> None:
     p = sub.add_parser("config", help="print the resolved settings and their sources")
-    add_solver_flags(p)
+    add_solver_flags(p, formulation=True)
     p.set_defaults(func=run)
 
 

@@ -122,26 +122,33 @@ def _warnings_to_stderr():
     return scope()
 
 
-def add_solver_flags(parser: argparse.ArgumentParser) -> None:
-    """--backend, --solver, --time-limit, --threads, --seed, --presolve, --verbose."""
-    parser.add_argument("--backend", choices=("highs", "pulp", "pyomo"),
+def add_solver_flags(parser: argparse.ArgumentParser, formulation: bool = False) -> None:
+    """--backend, --solver, --time-limit, --threads, --seed, --presolve, --verbose
+    (and --formulation when asked): every field of :class:`thermomilp.settings.Settings`."""
+    from thermomilp.settings import Backend, FormulationKind, Presolve  # names, no libraries
+
+    parser.add_argument("--backend", choices=[b.value for b in Backend],
                         help="modelling layer (default: highs = highspy direct)")
     parser.add_argument("--solver", help="MILP engine: highs (default), cbc, glpk, scip, ...")
     parser.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
                         help="seconds allowed per puzzle")
     parser.add_argument("--threads", type=int, help="engine threads")
     parser.add_argument("--seed", type=int, help="engine random seed")
-    parser.add_argument("--presolve", choices=("none", "intervals", "probing"),
+    parser.add_argument("--presolve", choices=[p.value for p in Presolve],
                         help="fix cells by logic before the MILP (default: probing)")
     parser.add_argument("--verbose", action="store_true", help="show the engine's log (stderr)")
+    if formulation:
+        parser.add_argument("--formulation", choices=[f.value for f in FormulationKind],
+                            help="MILP: one binary per cell (default), per tank row / vessel "
+                                 "layer (compact), or per vessel and level (level)")
 
 
 def settings_from(args: argparse.Namespace):
-    """Resolve flags > environment > config file > defaults."""
+    """Resolve flags > environment > config file > defaults into one Settings."""
     from thermomilp.config import resolve
 
     flags = {k: getattr(args, k, None) for k in
-             ("backend", "solver", "time_limit", "threads", "seed", "presolve")}
+             ("backend", "solver", "time_limit", "threads", "seed", "presolve", "formulation")}
     flags["verbose"] = True if getattr(args, "verbose", False) else None  # absent flag: ask env/file
     return resolve(flags)
 

@@ -24,13 +24,13 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_from
-    from thermomilp.web.api import Api, EngineSettings
+    from thermomilp.web.api import Api, server_settings
     from thermomilp.web.server import is_loopback, make_server
 
     if not 0 <= args.port <= 65535:
         print(f"thermomilp: error: port {args.port} is outside 0..65535", file=sys.stderr)
         return EXIT_USAGE
-    engine = EngineSettings.from_settings(settings_from(args))
+    engine = server_settings(settings_from(args))
     _check_engine(engine)  # an unusable backend/solver pair fails now, not at the first Solve
     try:
         server = make_server(args.host, args.port, Api(engine))
@@ -65,8 +65,8 @@ def _check_engine(engine) -> None:
     from thermomilp.solve import solve
 
     tiny = thermometers([1], [1], [[[0, 0]]])
-    result = solve(tiny, engine.backend, engine.solver, unique=False,
-                   time_limit=engine.time_limit, options=engine.options())
+    # presolve none: the logic would decide the 1x1 board and no engine would run
+    result = solve(tiny, unique=False, settings=engine, presolve="none")
     if not result.ok:
         from thermomilp.errors import ConfigError
 

@@ -15,12 +15,10 @@ def register(sub) -> None:
                                    "--no-unique. Exit 0 if every file has a solution, 1 if "
                                    "some is infeasible, timed out or failed, 2 for bad input.")
     p.add_argument("files", nargs="+", metavar="FILE")
-    add_solver_flags(p)
+    add_solver_flags(p, formulation=True)
     p.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
     p.add_argument("--no-explain", action="store_true",
                    help="do not look for the conflicting clues of an infeasible board")
-    p.add_argument("--formulation", choices=("cell", "compact"), default="cell",
-                   help="MILP: one binary per cell (default) or per tank row / vessel layer")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text board (default) or JSON Lines, one object per file")
     p.add_argument("--svg", metavar="FILE",
@@ -29,20 +27,13 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.backends import SolverOptions
     from thermomilp.cli.main import settings_from
+    from thermomilp.deadline import Deadline
     from thermomilp.errors import PuzzleError
     from thermomilp.formats import load
     from thermomilp.solve import solve
 
-    settings = settings_from(args)
-    from thermomilp.backends.matrix import require_pair
-
-    # Check the pair before any board: the logic presolve may decide a board without
-    # opening a session, and a missing pair must not go unnoticed because of it.
-    require_pair(settings.backend, settings.solver)
-    options = SolverOptions(settings.time_limit, settings.threads, settings.seed,
-                            bool(settings.verbose))
+    settings = settings_from(args)  # solve() checks the pair before the logic runs
     worst = EXIT_OK
     for n, path in enumerate(args.files):
         try:
@@ -51,13 +42,12 @@ def run(args: argparse.Namespace) -> int:
             worst = max(worst, EXIT_USAGE)
             _report_error(args, path, str(exc))
             continue
-        result = solve(puzzle, settings.backend, settings.solver, unique=not args.no_unique,
-                       time_limit=settings.time_limit, options=options,
-                       presolve=settings.presolve, formulation=args.formulation)
+        clock = Deadline(settings.time_limit)  # one per board: solve and explanation share it
+        result = solve(puzzle, unique=not args.no_unique, settings=settings, deadline=clock)
         if not result.ok:
             worst = max(worst, EXIT_NO_SOLUTION)
         if result.status == "infeasible" and not args.no_explain:
-            result = _explained(result, puzzle, settings)
+            result = _explained(result, puzzle, settings, clock)
         if args.svg:
             from thermomilp.svg import svg_path_for, write_svg
 
@@ -72,14 +62,17 @@ def run(args: argparse.Namespace) -> int:
     return worst
 
 
-def _explained(result, puzzle, settings):
-    """The result with an irreducible set of conflicting rules (docs/infeasibility.md)."""
+def _explained(result, puzzle, settings, clock):
+    """The result with an irreducible set of conflicting rules (docs/infeasibility.md),
+    found within what is left of the board's time; ``time_s`` then covers both."""
     import dataclasses
 
     from thermomilp.conflict import find_conflict
 
-    # The filter re-solves small subsets; HiGHS direct is the fast path whatever the flags.
-    return dataclasses.replace(result, conflict=find_conflict(puzzle))
+    calls: list[int] = []
+    conflict = find_conflict(puzzle, settings=settings, deadline=clock, engine_calls=calls)
+    return dataclasses.replace(result, conflict=conflict, time_s=clock.elapsed(),
+                               engine_called=result.engine_called or bool(calls))
 
 
 def _report_error(args: argparse.Namespace, path: str, message: str) -> None:

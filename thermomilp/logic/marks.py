@@ -46,6 +46,9 @@ def parse_marks(spec: str | None, puzzle: Puzzle) -> dict[Cell, int]:
         match = _ITEM.match(item)
         if not match:
             raise PuzzleError(f"mark {item!r} is not ROW,COL=# or ROW,COL=x")
+        if len(match[1]) > 9 or len(match[2]) > 9:  # int() refuses 4,300+ digits
+            raise PuzzleError(f"mark {item[:40]!r}...: the cell is outside the "
+                              f"{puzzle.height}x{puzzle.width} grid")
         r, c, glyph = int(match[1]), int(match[2]), match[3]
         if not (0 <= r < puzzle.height and 0 <= c < puzzle.width):
             raise PuzzleError(f"mark {item!r}: cell ({r},{c}) is outside the "

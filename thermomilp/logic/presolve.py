@@ -16,6 +16,8 @@ change the speed of a solve, never its answer (``tests/test_logic_presolve.py``)
 
 from __future__ import annotations
 
+from typing import Callable
+
 from thermomilp.errors import ConfigError
 from thermomilp.logic.domains import UNKNOWN, cell_states, full_domains, grid_of, line_tables
 from thermomilp.logic.intervals import propagate
@@ -25,13 +27,15 @@ from thermomilp.puzzle import Cell, Grid, Puzzle
 MODES = ("intervals", "probing")
 
 
-def presolve_cells(puzzle: Puzzle, mode: str) -> tuple[dict[Cell, int] | None, Grid | None, str]:
+def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = None
+                   ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
+    """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp)."""
     if mode not in MODES:
         raise ConfigError(f"presolve mode {mode!r} is unknown; use one of none, "
                           + ", ".join(MODES))
     tables = line_tables(puzzle)
     dom = full_domains(tables)
-    ok = propagate(tables, dom) if mode == "intervals" else probe_fixpoint(tables, dom)
+    ok = propagate(tables, dom) if mode == "intervals" else probe_fixpoint(tables, dom, stop)
     if not ok:
         return None, None, "infeasible"
     fixed = {cell: s for cell, s in cell_states(tables, dom).items() if s != UNKNOWN}

@@ -13,6 +13,9 @@ much), so the order of probes does not change the fixpoint.
 
 from __future__ import annotations
 
+from typing import Callable
+
+from thermomilp.deadline import TimeUp
 from thermomilp.logic.domains import Domains, LineTables, levels_in
 from thermomilp.logic.intervals import propagate
 
@@ -24,14 +27,21 @@ def refuted(tables: LineTables, dom: Domains, v: int, level: int) -> bool:
     return not propagate(tables, trial, tables.vessel_lines[v])
 
 
-def probe_fixpoint(tables: LineTables, dom: Domains) -> bool:
-    """Interval fixpoint plus probing, in place; False when the board has no solution."""
+def probe_fixpoint(tables: LineTables, dom: Domains,
+                   stop: Callable[[], bool] | None = None) -> bool:
+    """Interval fixpoint plus probing, in place; False when the board has no solution.
+
+    ``stop`` (optional) is asked before each vessel is probed; when it says so,
+    :class:`thermomilp.deadline.TimeUp` is raised (``dom`` then holds sound but
+    partial deductions)."""
     if not propagate(tables, dom):
         return False
     progress = True
     while progress:
         progress = False
         for v in range(len(dom)):
+            if stop is not None and stop():
+                raise TimeUp("probing stopped at its deadline")
             m = dom[v]
             if not m & (m - 1):
                 continue

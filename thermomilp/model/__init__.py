@@ -20,9 +20,23 @@ def build_model(puzzle: Puzzle, backend: str = "highs", formulation: str = "cell
 
     ``pulp`` gives an ``LpProblem``, ``pyomo`` a ``ConcreteModel``, ``highs``
     a ``highspy.Highs`` holding the model. ``formulation`` is ``cell`` (one
-    binary per cell) or ``compact`` (one binary per tank row / vessel layer,
-    :mod:`thermomilp.model.compact`).
+    binary per cell), ``compact`` (one binary per tank row / vessel layer,
+    :mod:`thermomilp.model.compact`) or ``level`` (one binary per vessel and
+    level, :mod:`thermomilp.model.level_pulp`).
     """
+    backend, formulation = str(backend).lower(), str(formulation).lower()
+    if formulation == "level":
+        if backend == "pulp":
+            from thermomilp.model.level_pulp import build_level_pulp
+            return build_level_pulp(puzzle)[0]
+        if backend == "pyomo":
+            from thermomilp.model.level_pyomo import build_level_pyomo
+            return build_level_pyomo(puzzle)
+        if backend == "highs":
+            from thermomilp.model.level_highs import build_highs_level
+            from thermomilp.model.registry import LevelFormulation
+            return build_highs_level(LevelFormulation(puzzle))
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     form = formulate(puzzle)
     if formulation == "compact":
         from thermomilp.model.compact import compact_from
@@ -39,7 +53,8 @@ def build_model(puzzle: Puzzle, backend: str = "highs", formulation: str = "cell
             return build_highs_compact(compact)
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if formulation != "cell":
-        raise ValueError(f"unknown formulation {formulation!r}; choose cell or compact")
+        raise ValueError(f"unknown formulation {formulation!r}; choose one of "
+                         f"{', '.join(FORMULATIONS)}")
     if backend == "pulp":
         from thermomilp.model.pulp_model import build_pulp
         return build_pulp(form)[0]
@@ -52,6 +67,6 @@ def build_model(puzzle: Puzzle, backend: str = "highs", formulation: str = "cell
     raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
 
 
-FORMULATIONS = ("cell", "compact")
+FORMULATIONS = ("cell", "compact", "level")
 
 __all__ = ["BACKENDS", "FORMULATIONS", "Formulation", "build_model", "formulate"]

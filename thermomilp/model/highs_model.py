@@ -53,6 +53,13 @@ def new_highs(verbose: bool = False) -> Any:
     return h
 
 
+def hide_banner(verbose: bool = False) -> None:
+    """Make sure the HiGHS banner has been shown (or swallowed) once, without
+    building a Highs object when it has (PuLP and Pyomo create their own)."""
+    if not _BANNER_SHOWN:
+        new_highs(verbose)
+
+
 def matrix_arrays(form: Formulation) -> tuple[np.ndarray, ...]:
     """CSR arrays ``(lower, upper, starts, indices, values)`` of rows (1)-(4)."""
     H, W = form.height, form.width

@@ -28,13 +28,12 @@ from __future__ import annotations
 import json
 import os
 import threading
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from thermomilp.errors import ApiError, BoardTooLarge, PuzzleError, ThermomilpError
 from thermomilp.formats import SizeLimits, json_format, loads
 from thermomilp.puzzle import Cell, Puzzle
-from thermomilp.verify import solution_problems
+from thermomilp.settings import Settings
 from thermomilp.web.instances import catalogue, load_instance
 
 MAX_BODY = 256 * 1024
@@ -46,26 +45,18 @@ SOLVE_SECONDS = 30.0
 CONCURRENT_SOLVES = 2
 
 
-@dataclass(frozen=True)
-class EngineSettings:
-    """The MILP engine the server uses (resolved once, at start-up)."""
+def server_settings(settings: Settings | None = None) -> Settings:
+    """The settings the server solves with (resolved once, at start-up): the
+    user's, with the time limit capped at :data:`SOLVE_SECONDS` and no engine
+    log (a request must not write to the server's terminal)."""
+    settings = settings or Settings()
+    limit = min(settings.time_limit or SOLVE_SECONDS, SOLVE_SECONDS)
+    return settings.replace(time_limit=limit, verbose=False)
 
-    backend: str = "highs"
-    solver: str = "highs"
-    time_limit: float = SOLVE_SECONDS
-    threads: int | None = None
-    seed: int | None = None
 
-    @classmethod
-    def from_settings(cls, settings: Any) -> "EngineSettings":
-        limit = settings.time_limit or SOLVE_SECONDS
-        return cls(settings.backend, settings.solver, min(float(limit), SOLVE_SECONDS),
-                   settings.threads, settings.seed)
-
-    def options(self):
-        from thermomilp.backends import SolverOptions
-
-        return SolverOptions(self.time_limit, self.threads, self.seed, False)
+def EngineSettings(**fields: Any) -> Settings:  # noqa: N802 - the old class name
+    """The old name: :func:`server_settings` of ``Settings(**fields)``."""
+    return server_settings(Settings(**fields))
 
 
 # --------------------------------------------------------------------------
@@ -149,8 +140,8 @@ class Api:
     GET = ("instances", "info")
     POST = ("load", "generate", "hint", "check", "solve", "model")
 
-    def __init__(self, engine: EngineSettings | None = None):
-        self.engine = engine or EngineSettings()
+    def __init__(self, engine: Settings | None = None):
+        self.engine = server_settings(engine)
         self._solves = threading.BoundedSemaphore(CONCURRENT_SOLVES)
 
     def call(self, name: str, payload: Any = None) -> dict[str, Any]:
@@ -172,7 +163,7 @@ class Api:
     def api_info(self) -> dict[str, Any]:
         from thermomilp.web.newboard import MAX_SIDE as NEW_SIDE
 
-        return {"backend": self.engine.backend, "solver": self.engine.solver,
+        return {"backend": str(self.engine.backend), "solver": str(self.engine.solver),
                 "time_limit": self.engine.time_limit,
                 "limits": {"max_body_bytes": MAX_BODY, "max_side": MAX_SIDE,
                            "max_new_side": dict(NEW_SIDE)}}
@@ -223,7 +214,7 @@ class Api:
             raise ApiError(400, f"\"difficulty\" must be one of {', '.join(DIFFICULTIES)}")
         with self._solving():
             made = new_board(kind, height, width, seed, difficulty=difficulty,
-                             backend=self.engine.backend, solver=self.engine.solver)
+                             backend=str(self.engine.backend), solver=str(self.engine.solver))
         return {"board": board_json(made.puzzle), "unique": made.unique, "tries": made.tries,
                 "seed": made.seed, "difficulty": made.difficulty}
 
@@ -267,8 +258,7 @@ class Api:
 
         puzzle = puzzle_from(payload)
         with self._solving():
-            result = solve(puzzle, self.engine.backend, self.engine.solver, unique=True,
-                           time_limit=self.engine.time_limit, options=self.engine.options())
+            result = solve(puzzle, unique=True, settings=self.engine)
         record = result.to_json()
         record["message"] = {
             "unique": "the solution is unique (a no-good cut makes the MILP infeasible)",
@@ -311,25 +301,22 @@ class Api:
 
     def _one_solution(self, puzzle: Puzzle,
                       fixed: dict[Cell, int] | None = None) -> tuple[str, ...] | None:
-        """A verified solution agreeing with ``fixed``, or None when there is none."""
-        from thermomilp.backends import open_session
-        from thermomilp.model.formulation import formulate
+        """A verified solution agreeing with ``fixed``, or None when there is none
+        (an "infeasible" the facade has confirmed by a second method)."""
+        from thermomilp.engine import Engine
 
         with self._solving():
-            session = open_session(formulate(puzzle, fixed), self.engine.backend,
-                                   self.engine.solver, self.engine.options())
-            outcome = session.solve(self.engine.time_limit)
-            session.close()
-        if outcome.status == "infeasible":
+            engine = Engine(puzzle, self.engine, fixed=fixed)
+            try:
+                answer = engine.next_solution()
+            finally:
+                engine.close()
+        if answer.status == "infeasible":
             return None
-        if outcome.status != "feasible":
-            raise ApiError(503, f"the engine did not answer: {outcome.status} "
-                                f"{outcome.message}".strip())
-        ones = outcome.ones or frozenset()
-        grid = tuple("".join("#" if (r, c) in ones else "." for c in range(puzzle.width))
-                     for r in range(puzzle.height))
-        problems = solution_problems(puzzle, grid)
-        if problems or any((grid[r][c] == "#") != bool(v) for (r, c), v in (fixed or {}).items()):
-            raise ApiError(500, "the engine returned a grid that is not a solution: "
-                                + (problems[0] if problems else "it ignores a fixed cell"))
-        return grid
+        if answer.status == "error" and "not a solution" in answer.message:
+            raise ApiError(500, f"the engine returned a wrong grid: {answer.message}")
+        if answer.status != "feasible" or answer.grid is None:
+            raise ApiError(503, f"the engine did not answer: {answer.status} "
+                                f"{answer.message}".strip())
+        return answer.grid
+

@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import mimetypes
 import queue
+import selectors
 import socket
 import sys
 import threading
@@ -60,6 +61,10 @@ IDLE_SECONDS = 5.0
 """A read from a client that sends nothing for this long ends the request (408)."""
 REQUEST_SECONDS = 20.0
 """The whole request (line, headers, body) must arrive within this; then the socket closes."""
+REJECT_SECONDS = 2.0
+"""A rejected connection's wait for its request, then for the client to close."""
+REJECT_HELD = 256
+"""Rejected connections waiting at once; more are closed without an answer."""
 JSON_TYPE = "application/json"
 
 
@@ -336,7 +341,7 @@ class PooledHTTPServer(HTTPServer):
                  backlog: int = QUEUE):
         super().__init__(address, handler)
         self._queue: queue.Queue[Any] = queue.Queue(backlog)
-        self._rejects: queue.Queue[Any] = queue.Queue(4 * backlog)
+        self._rejects: queue.Queue[Any] = queue.Queue(REJECT_HELD)
         self._threads = [threading.Thread(target=self._work, name=f"thermomilp-worker-{k}",
                                           daemon=True) for k in range(workers)]
         self._threads.append(threading.Thread(target=self._reject_loop, daemon=True,
@@ -374,26 +379,63 @@ class PooledHTTPServer(HTTPServer):
         super().handle_error(request, client_address)
 
     def _reject_loop(self) -> None:
+        """Answer 503 on every connection the queue had no room for.
+
+        One thread for all of them, non-blocking: each socket waits (up to
+        REJECT_SECONDS) for its request to arrive, is answered, and is drained
+        until the client closes (or REJECT_SECONDS again) -- closing a socket
+        with unread data in it would send a reset instead of the answer.
+        """
         body = json.dumps({"error": "the server is busy; try again shortly",
                            "status": 503}).encode("utf-8")
         answer = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\n"
                   b"Retry-After: 1\r\nConnection: close\r\nCache-Control: no-store\r\n"
                   b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
-        while True:
-            request = self._rejects.get()
-            if request is None:
-                return
-            try:
-                request.settimeout(0.5)
+        waiting: dict[Any, list[Any]] = {}  # socket -> [deadline, answered]
+        with selectors.DefaultSelector() as selector:
+            while True:
+                incoming: list[Any] = []
                 try:
-                    request.recv(65536)  # the request, so closing does not reset it
-                except OSError:
+                    incoming.append(self._rejects.get(timeout=None if not waiting else 0.02))
+                    while len(incoming) < 64:
+                        incoming.append(self._rejects.get_nowait())
+                except queue.Empty:
                     pass
-                request.sendall(answer)
-            except OSError:
-                pass
-            finally:
-                self.shutdown_request(request)
+                for request in incoming:
+                    if request is None:  # server_close
+                        for sock in waiting:
+                            sock.close()
+                        return
+                    if len(waiting) >= REJECT_HELD:
+                        self.shutdown_request(request)
+                        continue
+                    request.setblocking(False)
+                    waiting[request] = [time.monotonic() + REJECT_SECONDS, False]
+                    selector.register(request, selectors.EVENT_READ)
+                ready = {key.fileobj for key, _ in selector.select(timeout=0.05)}
+                now = time.monotonic()
+                for sock, state in list(waiting.items()):
+                    done = False
+                    if sock in ready:
+                        try:
+                            done = not sock.recv(65536) and state[1]  # the client closed
+                        except BlockingIOError:
+                            pass
+                        except OSError:
+                            done = True
+                    if not done and not state[1] and (sock in ready or now > state[0]):
+                        try:
+                            sock.sendall(answer)  # a few hundred bytes: fits the buffer
+                            sock.shutdown(socket.SHUT_WR)
+                        except OSError:
+                            done = True
+                        state[:] = [now + REJECT_SECONDS, True]
+                    elif state[1] and now > state[0]:
+                        done = True
+                    if done:
+                        selector.unregister(sock)
+                        del waiting[sock]
+                        sock.close()
 
     def server_close(self) -> None:
         super().server_close()

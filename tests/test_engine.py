@@ -1,0 +1,347 @@
+"""The solve layer's facade (thermomilp.engine): settings, guards, cuts, deadlines."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
+
+from helpers import INSTANCES
+from thermomilp import load, solve
+from thermomilp.backends.base import Outcome, Session, SolverOptions
+from thermomilp.cli.main import main
+from thermomilp.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+from thermomilp.deadline import Deadline
+from thermomilp.engine import Engine
+from thermomilp.errors import ConfigError
+from thermomilp.logic.brute import brute_force_count, brute_force_solutions
+from thermomilp.model.formulation import formulate
+from thermomilp.puzzle import thermometers
+from thermomilp.settings import Backend, FormulationKind, Presolve, Settings, Solver
+from thermomilp.verify import solution_problems
+
+T01 = INSTANCES / "thermometers" / "t01_4x4.txt"
+TWO = INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt"
+NONE = INSTANCES / "thermometers" / "t08_4x4_no_solution.txt"
+EMPTY = {"puzzle": "thermometers", "rows": [None], "cols": [None], "thermometers": [[[0, 0]]]}
+
+
+# -- settings ---------------------------------------------------------------
+
+
+def test_settings_turn_strings_into_enums_once():
+    s = Settings(backend="PuLP", solver="cbc", presolve="none", formulation="level",
+                 time_limit="2.5", threads=2, seed=7)
+    assert (s.backend, s.solver, s.presolve, s.formulation) == (
+        Backend.PULP, Solver.CBC, Presolve.NONE, FormulationKind.LEVEL)
+    assert s.time_limit == 2.5 and s.values["backend"] == "pulp"
+    assert Solver("gurobi").value == "gurobi"  # a pass-through engine keeps its name
+
+
+@pytest.mark.parametrize("field, value", [
+    ("backend", "cplex"), ("formulation", "tiles"), ("presolve", "max"),
+    ("threads", 100000), ("threads", 0), ("threads", float("inf")), ("seed", 10**400),
+    ("seed", float("inf")), ("time_limit", True), ("time_limit", -1), ("time_limit", "nan"),
+    ("solver", "rm -rf"),
+])
+def test_bad_settings_are_config_errors(field, value):
+    with pytest.raises(ConfigError):
+        Settings(**{field: value})
+
+
+def test_settings_pickle_unchanged():
+    import pickle
+
+    s = Settings(backend="pyomo", solver="gurobi", time_limit=3)
+    assert pickle.loads(pickle.dumps(s)) == s
+
+
+@pytest.mark.parametrize("line", ["seed = 1e400", "threads = 1e400", "time_limit = true",
+                                  "threads = 100000", 'formulation = "x"'])
+def test_bad_config_file_values_exit_2(tmp_path, monkeypatch, capsys, line):
+    (tmp_path / "thermomilp.toml").write_text(line + "\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["solve", str(T01)]) == 2
+    err = capsys.readouterr().err
+    assert "thermomilp.toml" in err and "Traceback" not in err
+
+
+def test_threads_flag_has_an_upper_bound(capsys):
+    assert main(["solve", str(T01), "--threads", "100000"]) == 2
+    assert "threads" in capsys.readouterr().err
+
+
+class _Recorder(Session):
+    """Records the time limit each solve is given; answers with a real solution."""
+
+    backend, solver = "highs", "recorder"
+
+    def __init__(self, form, options, grid):
+        super().__init__(form, options)
+        self.ones = frozenset((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row)
+                              if ch == "#")
+        self.limits = []
+        self.cut = False
+
+    def solve(self, time_limit=None):
+        self.limits.append(time_limit)
+        return Outcome("infeasible") if self.cut else Outcome("feasible", self.ones)
+
+    def exclude(self, ones, over=None):
+        self.cut = True
+
+
+def test_solver_options_time_limit_is_honoured(monkeypatch):
+    # SolverOptions(time_limit=5) used to be ignored: the engine ran with no limit
+    import thermomilp.engine as engine_module
+
+    p = load(T01)
+    made = []
+
+    def fake(puzzle, settings, fixed=None):
+        made.append(_Recorder(formulate(puzzle), settings, p.solution))
+        return made[-1]
+
+    monkeypatch.setattr(engine_module, "open_session", fake)
+    r = solve(p, options=SolverOptions(time_limit=5, threads=2))
+    assert r.status == "unique"
+    assert made[0].options.threads == 2
+    assert made[0].limits and all(0 < t <= 5 for t in made[0].limits)
+
+
+# -- the guards -------------------------------------------------------------
+
+
+class _Liar(_Recorder):
+    """Calls every model infeasible; its second opinion finds the true solution."""
+
+    solver = "liar"
+
+    def __init__(self, form, options, grid):
+        super().__init__(form, options, grid)
+        self.second = 0
+
+    def solve(self, time_limit=None):
+        return Outcome("infeasible")
+
+    def second_opinion(self, time_limit=None):
+        self.second += 1
+        return Outcome("feasible", self.ones)
+
+
+def _with_liar(monkeypatch, p):
+    import thermomilp.engine as engine_module
+
+    made = []
+
+    def fake(puzzle, settings, fixed=None):
+        made.append(_Liar(formulate(puzzle), settings, p.solution))
+        return made[-1]
+
+    monkeypatch.setattr(engine_module, "open_session", fake)
+    return made
+
+
+def test_a_false_infeasible_is_caught_by_the_logic_without_asking_again(monkeypatch):
+    p = load(T01)
+    made = _with_liar(monkeypatch, p)
+    answer = Engine(p, Settings()).next_solution()
+    assert answer.status == "feasible" and answer.grid == p.solution
+    assert made[0].second == 0  # the logic search found the solution the engine missed
+
+
+def test_when_the_logic_budget_runs_out_the_engine_is_asked_again(monkeypatch):
+    import thermomilp.confirm as confirm_module
+
+    p = load(T01)
+    made = _with_liar(monkeypatch, p)
+    monkeypatch.setattr(confirm_module, "confirm_infeasible", lambda *a, **k: UNDECIDED)
+    answer = Engine(p, Settings()).next_solution()
+    assert answer.status == "feasible" and answer.grid == p.solution
+    assert made[0].second == 1
+
+
+def test_an_engine_error_is_retried_once(monkeypatch):
+    import thermomilp.engine as engine_module
+
+    p = load(T01)
+
+    class Flaky(_Recorder):
+        def solve(self, time_limit=None):
+            self.limits.append(time_limit)
+            if len(self.limits) == 1:
+                return Outcome("error", message="hiccup")
+            return super().solve(time_limit)
+
+    monkeypatch.setattr(engine_module, "open_session",
+                        lambda puzzle, settings, fixed=None: Flaky(formulate(puzzle), settings,
+                                                                  p.solution))
+    r = solve(p)
+    assert r.status == "unique" and r.grid == p.solution
+
+
+def test_a_grid_already_cut_off_is_an_error(monkeypatch):
+    import thermomilp.engine as engine_module
+
+    p = load(TWO)
+    grid = next(brute_force_solutions(p, 1))
+
+    class Stuck(_Recorder):  # returns the same solution after its cut
+        def solve(self, time_limit=None):
+            return Outcome("feasible", self.ones)
+
+    monkeypatch.setattr(engine_module, "open_session",
+                        lambda puzzle, settings, fixed=None: Stuck(formulate(puzzle), settings,
+                                                                  grid))
+    engine = Engine(p, Settings())
+    first = engine.next_solution()
+    engine.exclude(first.grid)
+    again = engine.next_solution()
+    assert again.status == "error" and "excluded" in again.message
+
+
+@pytest.mark.parametrize("path", [T01, TWO, NONE])
+def test_the_logic_confirmation_agrees_with_brute_force(path):
+    p = load(path)
+    found = list(brute_force_solutions(p))
+    cuts = [(frozenset((r, c) for r, row in enumerate(g) for c, ch in enumerate(row)
+                       if ch == "#"), None) for g in found]
+    assert confirm_infeasible(p, None, cuts, None) == CONFIRMED
+    if found:  # all but one cut: the search hands back exactly the missing solution
+        assert confirm_infeasible(p, None, cuts[1:], None) == found[0]
+
+
+# -- cuts, formulations, registry -------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["highs", "pulp", "pyomo"])
+@pytest.mark.parametrize("formulation", ["cell", "compact", "level"])
+def test_every_formulation_counts_like_brute_force(backend, formulation):
+    for path in (T01, TWO, NONE, INSTANCES / "aquarium" / "a01_6x6.txt"):
+        p = load(path)
+        s = Settings(backend=backend, formulation=formulation, presolve="none")
+        assert sum(1 for _ in Engine(p, s).solutions(5)) == brute_force_count(p, 5)
+
+
+@pytest.mark.parametrize("formulation", ["cell", "compact"])
+def test_a_cut_over_a_subset_removes_every_solution_agreeing_there(formulation):
+    p = load(TWO)
+    first, second = list(brute_force_solutions(p))
+    differ = frozenset((r, c) for r in range(p.height) for c in range(p.width)
+                       if first[r][c] != second[r][c])
+    engine = Engine(p, Settings(formulation=formulation))
+    engine.exclude(first, over=differ)
+    answer = engine.next_solution()
+    assert answer.status == "feasible" and answer.grid == second
+    same = frozenset((r, c) for r in range(p.height) for c in range(p.width)) - differ
+    engine = Engine(p, Settings(formulation=formulation))
+    engine.exclude(first, over=same)  # both solutions agree on these cells
+    assert engine.next_solution().status == "infeasible"
+
+
+@pytest.mark.parametrize("pair", [("highs", "highs"), ("pyomo", "highs"), ("pulp", "glpk"),
+                                  ("pulp", "highs"), ("pyomo", "glpk")])
+def test_a_board_without_any_rule_has_two_solutions(pair, tmp_path, capsys):
+    from thermomilp.backends.matrix import pair_info
+
+    if not pair_info(*pair).available:
+        pytest.skip(f"{pair[0]}/{pair[1]} is not installed")
+    board = tmp_path / "empty.json"
+    board.write_text(json.dumps(EMPTY))
+    assert main(["solve", str(board), "--backend", pair[0], "--solver", pair[1],
+                 "--presolve", "none", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "multiple"
+
+
+@given(st.integers(0, 10**6))
+@hyp_settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_solve_agrees_with_brute_force_on_random_boards(seed):
+    from thermomilp.generate.random_board import planted_board
+
+    rng = random.Random(seed)
+    p = planted_board(rng.randint(3, 6), rng.randint(3, 6), rng)
+    if rng.random() < 0.5:  # hide clues: more solutions
+        p = p.with_clues([c if rng.random() < 0.6 else None for c in p.rows],
+                         [c if rng.random() < 0.6 else None for c in p.cols])
+    count = brute_force_count(p, 2)
+    r = solve(p, formulation=rng.choice(["cell", "compact", "level"]))
+    assert r.status == {0: "infeasible", 1: "unique", 2: "multiple"}[count]
+    if r.grid is not None:
+        assert solution_problems(p, r.grid) == []
+
+
+# -- saying what ran ----------------------------------------------------------
+
+
+def test_a_board_decided_by_logic_says_no_engine_ran(capsys):
+    assert main(["solve", str(T01), "--backend", "pyomo", "--solver", "scip"]) == 0
+    out = capsys.readouterr().out
+    assert "solution determined by presolve; pyomo/scip not called" in out
+    assert "[pyomo/scip," not in out
+    assert main(["solve", str(T01), "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["engine_called"] is False and record["proof"] == "logic"
+    assert main(["solve", str(T01), "--format", "json", "--presolve", "none"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["engine_called"] is True and record["proof"] == "milp"
+    assert record["confirmed_by"] in ("logic", "engine")
+
+
+# -- one deadline per board -------------------------------------------------
+
+
+def _infeasible_board(n: int, seed: int = 1):
+    from thermomilp.generate.random_board import planted_board
+
+    p = planted_board(n, n, random.Random(seed))
+    rows = list(p.rows)
+    rows[0], rows[1] = rows[0] + 1 if rows[0] < n else rows[0] - 1, rows[1]
+    return p.with_clues(rows, p.cols)  # the clue sums no longer match: no solution
+
+
+def test_the_conflict_search_obeys_the_board_deadline(tmp_path, capsys):
+    from thermomilp.formats import dumps
+
+    board = tmp_path / "bad.txt"
+    board.write_text(dumps(_infeasible_board(30)))
+    start = time.perf_counter()
+    code = main(["solve", str(board), "--presolve", "none", "--time-limit", "1",
+                 "--format", "json"])
+    took = time.perf_counter() - start
+    record = json.loads(capsys.readouterr().out)
+    assert code == 1 and record["status"] in ("infeasible", "timeout")
+    assert took < 4.0  # one second of limit, plus start-up and one last engine call
+    assert record["time_s"] <= took  # time_s covers the solve and the explanation
+
+
+def test_deadline_stops_probing():
+    from thermomilp.deadline import TimeUp
+    from thermomilp.logic.presolve import presolve_cells
+
+    p = load(INSTANCES / "thermometers" / "t06_10x10.txt")
+    with pytest.raises(TimeUp):
+        presolve_cells(p, "probing", stop=lambda: True)
+    assert Deadline(None).remaining() is None and not Deadline(None).expired()
+
+
+def test_check_reports_timeout_not_error(tmp_path, capsys):
+    from thermomilp.generate.random_board import planted_board
+    from thermomilp.formats import dumps
+
+    p = planted_board(60, 60, random.Random(2))
+    p = p.with_clues([None] * 60, p.cols)  # many solutions: counting to 10 takes a while
+    board = tmp_path / "big.txt"
+    board.write_text(dumps(p))
+    main(["check", str(board), "--time-limit", "0.05", "--format", "json"])
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] in ("timeout", "multiple")
+    if record["status"] == "timeout":
+        assert record["solutions"] is None and record["grade"] is None
+
+
+def test_a_tiny_board_with_a_thermometer_but_no_clue():
+    p = thermometers([None, None], [None], [[[0, 0], [1, 0]]])
+    assert solve(p, backend="pulp", solver="glpk").status == "multiple"

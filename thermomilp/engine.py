@@ -1,0 +1,243 @@
+"""The only door to an engine: one board, one session, one deadline, every guard.
+
+Every command and library function that needs a MILP answer -- ``solve``,
+``count_solutions``, ``check``, ``batch``, ``serve``, the conflict finder,
+``analyze`` -- goes through :class:`Engine`; none of them opens a session
+or reads an engine status itself. An :class:`Engine`
+
+* opens a session of the settings' formulation (cell, compact, level) on the
+  settings' modelling layer and solver (the registries
+  :data:`thermomilp.model.registry.FORMULATIONS` and
+  :data:`thermomilp.backends.SESSIONS`);
+* gives every engine call what is left of one :class:`~thermomilp.deadline.Deadline`;
+* runs every grid an engine returns through :func:`thermomilp.verify.solution_problems`
+  (and checks it against the fixed cells and the cuts so far) -- a grid that
+  fails is status ``error``, never an answer;
+* confirms every "infeasible" by a second, independent method: the exact
+  logic search of :mod:`thermomilp.confirm` when it finishes within its
+  budget, otherwise the engine again in another configuration
+  (``Session.second_opinion``);
+* retries an engine error once;
+* excludes a found solution over all cells or over a subset of them, and
+  counts and enumerates.
+
+For a generator's rival search: ``Engine(puzzle, settings, fixed=known_cells,
+deadline=Deadline(s))``, then ``engine.exclude(planted, over=cells)`` and
+``engine.next_solution()`` -- a verified rival, ``infeasible`` (confirmed),
+``timeout`` or ``error``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Literal
+
+from thermomilp.backends.base import Outcome, Session
+from thermomilp.deadline import Deadline
+from thermomilp.errors import SolveError
+from thermomilp.puzzle import Cell, Grid, Puzzle
+from thermomilp.settings import Settings
+from thermomilp.verify import solution_problems
+
+FoundStatus = Literal["feasible", "infeasible", "timeout", "error"]
+
+CONFIRM_FLOOR_S = 0.05
+"""The logic confirmation may always take this long (more if the engine took longer)."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """One answer of the facade. ``grid`` is verified when ``status`` is feasible;
+    ``confirmed_by`` says what confirmed an "infeasible" (``logic`` or ``engine``)."""
+
+    status: FoundStatus
+    grid: Grid | None = None
+    message: str = ""
+    confirmed_by: str | None = None
+
+
+def open_session(puzzle: Puzzle, settings: Settings,
+                 fixed: dict[Cell, int] | None = None) -> Session:
+    """A session of ``puzzle`` in the settings' formulation and pair (the registries)."""
+    from thermomilp.backends import session_for
+    from thermomilp.model.registry import formulation_for
+
+    return session_for(formulation_for(puzzle, settings.formulation, fixed), settings)
+
+
+def grid_of(puzzle: Puzzle, ones: frozenset[Cell]) -> Grid:
+    return tuple("".join("#" if (r, c) in ones else "." for c in range(puzzle.width))
+                 for r in range(puzzle.height))
+
+
+def ones_of(grid: Grid) -> frozenset[Cell]:
+    return frozenset((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row)
+                     if ch == "#")
+
+
+class Engine:
+    """A session plus the bookkeeping of one board: deadline, verification, confirmation."""
+
+    def __init__(self, puzzle: Puzzle, settings: Settings | None = None, *,
+                 fixed: dict[Cell, int] | None = None, deadline: Deadline | None = None):
+        self.puzzle = puzzle
+        self.settings = settings or Settings()
+        self.deadline = deadline or Deadline(self.settings.time_limit)
+        self.fixed = dict(fixed or {})
+        self.cuts: list[tuple[frozenset[Cell], frozenset[Cell] | None]] = []
+        self.session: Session = open_session(puzzle, self.settings, self.fixed)
+        self.engine_calls = 0
+
+    # -- asking the engine ----------------------------------------------------
+
+    def _ask(self, call) -> tuple[Outcome, float]:
+        import time
+
+        start = time.perf_counter()
+        self.engine_calls += 1
+        outcome = call(self.deadline.remaining())
+        return outcome, time.perf_counter() - start
+
+    def next_solution(self) -> Found:
+        """A verified solution the cuts so far allow, or why there is none."""
+        if self.deadline.expired():
+            return Found("timeout", message="the time limit was reached")
+        outcome, took = self._ask(self.session.solve)
+        if outcome.status == "error" and not self.deadline.expired():
+            outcome, took = self._ask(self.session.solve)  # one retry: engines do hiccup
+        if outcome.status == "infeasible":
+            return self._confirm(took)
+        return self._checked(outcome)
+
+    def _checked(self, outcome: Outcome) -> Found:
+        if outcome.status != "feasible":
+            return Found(outcome.status, message=outcome.message)
+        return self._verified(grid_of(self.puzzle, outcome.ones or frozenset()),
+                              f"{self.session.solver} via {self.session.backend}")
+
+    def _verified(self, grid: Grid, who: str) -> Found:
+        problems = solution_problems(self.puzzle, grid)
+        if not problems:
+            if any((grid[r][c] == "#") != bool(v) for (r, c), v in self.fixed.items()):
+                problems = ["it ignores a fixed cell"]
+            elif self.cut_off(ones_of(grid)):
+                problems = ["it is a solution already excluded by a no-good cut"]
+        if problems:
+            return Found("error", message=f"{who} returned a grid that is not a solution: "
+                                          f"{problems[0]}")
+        return Found("feasible", grid)
+
+    def cut_off(self, ones: frozenset[Cell]) -> bool:
+        from thermomilp.confirm import cut_off
+
+        return cut_off(ones, self.cuts)
+
+    def _confirm(self, engine_seconds: float) -> Found:
+        """Believe "infeasible" only when a second method agrees."""
+        from thermomilp.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+
+        budget = self.deadline.within(max(CONFIRM_FLOOR_S, 2 * engine_seconds))
+        verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, budget)
+        if verdict == CONFIRMED:
+            return Found("infeasible", confirmed_by="logic")
+        if verdict != UNDECIDED:  # a grid: the engine missed a solution
+            return self._verified(verdict, "the logic search")  # type: ignore[arg-type]
+        if self.deadline.expired():
+            return Found("timeout", message="the time limit was reached while confirming "
+                                            "an infeasible verdict")
+        outcome, _ = self._ask(self.session.second_opinion)
+        if outcome.status == "infeasible":
+            return Found("infeasible", confirmed_by="engine")
+        return self._checked(outcome)
+
+    # -- cuts, counting, enumerating -----------------------------------------
+
+    def exclude(self, grid: Grid, over: frozenset[Cell] | None = None) -> None:
+        """Cut off ``grid`` (with ``over``: every grid agreeing with it on those cells)."""
+        ones = ones_of(grid)
+        over = None if over is None else frozenset(over)
+        self.session.exclude(ones, over)
+        self.cuts.append((ones, over))
+
+    def solutions(self, limit: int | None = None) -> Iterator[Grid]:
+        """Distinct verified solutions, at most ``limit``, by repeated no-good cuts.
+
+        Raises:
+            SolveError: the engine timed out or failed before the enumeration ended.
+        """
+        found = 0
+        while limit is None or found < limit:
+            answer = self.next_solution()
+            if answer.status == "infeasible":
+                return
+            if answer.status != "feasible" or answer.grid is None:
+                raise SolveError(f"enumeration stopped after {found} solutions: {answer.status}"
+                                 + (f" ({answer.message})" if answer.message else ""),
+                                 status=answer.status)
+            yield answer.grid
+            found += 1
+            self.exclude(answer.grid)
+
+    def close(self) -> None:
+        self.session.close()
+
+
+def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
+                deadline: Deadline | None = None) -> tuple[bool, bool]:
+    """(whether ``puzzle`` has a solution, whether an engine was called).
+
+    The exact logic search answers first, within :data:`CONFIRM_FLOOR_S`; a
+    board it cannot finish goes to the engine (with every guard of
+    :meth:`Engine.next_solution`).
+
+    Raises:
+        SolveError: the engine timed out or failed (``status`` says which).
+    """
+    from thermomilp.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+
+    clock = deadline or Deadline((settings or Settings()).time_limit)
+    verdict = confirm_infeasible(puzzle, None, [], clock.within(CONFIRM_FLOOR_S))
+    if verdict == CONFIRMED:
+        return False, False
+    if verdict != UNDECIDED and not solution_problems(puzzle, verdict):  # type: ignore[arg-type]
+        return True, False
+    engine = Engine(puzzle, settings, deadline=clock)
+    try:
+        answer = engine.next_solution()
+    finally:
+        engine.close()
+    if answer.status in ("timeout", "error"):
+        raise SolveError(f"cannot decide: {answer.status} ({answer.message})",
+                         status=answer.status)
+    return answer.status == "feasible", True
+
+
+def lp_relaxation(puzzle: Puzzle, decide: bool = True, tol: float = 1e-6):
+    """The LP relaxation of the cell formulation (HiGHS): see
+    :func:`thermomilp.backends.relaxation.relax` for the tuple it returns."""
+    from thermomilp.backends.relaxation import relax
+    from thermomilp.model.formulation import formulate
+
+    return relax(formulate(puzzle), decide, tol)
+
+
+def require_available(settings: Settings) -> None:
+    """:class:`SolverUnavailable` now, naming the installed pairs, if the settings'
+    pair cannot run (the logic may decide a board without opening a session)."""
+    from thermomilp.backends.matrix import require_pair
+
+    require_pair(settings.backend, settings.solver)
+
+
+def warm_up(settings: Settings) -> None:
+    """Import the settings' backend module (and its library) ahead of the first board."""
+    import importlib
+
+    try:
+        importlib.import_module(f"thermomilp.backends.{settings.backend}_backend")
+    except ImportError:
+        pass  # the solve itself reports the missing library as a record
+
+
+__all__ = ["Engine", "Found", "SolveError", "grid_of", "is_feasible", "lp_relaxation", "open_session",
+           "require_available", "warm_up"]

@@ -1,0 +1,80 @@
+"""The level formulation straight into highspy (see level_pulp.py for the algebra).
+
+    z_vk in {0, 1}                              v in V, k in K_v        (L0)
+    sum_k z_vk = 1                              every vessel v          (L1)
+    sum_j x_ij = R_i                            every clued row i       (L3)
+    sum_i x_ij = C_j                            every clued column j    (L4)
+
+with (L2) ``x_c = sum_{k >= rank(c)} z_{v(c),k}`` substituted: in row i the
+coefficient of ``z_vk`` is the number of cells of vessel v in row i whose
+rank is at most k. A cell fixed by the presolve (``form.fixed``) becomes
+the row ``sum_{k >= rank(c)} z_{v(c),k} = value``. Column ``k`` of the
+model is the k-th pair (vessel, level) of ``LevelFormulation.pairs``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from thermomilp.model.highs_model import new_highs
+
+
+def level_rows(form) -> tuple[list[float], list[dict[int, float]]]:
+    """(right-hand sides, sparse rows) of (L1), (L3), (L4) and the fixed cells."""
+    puzzle = form.puzzle
+    start: list[int] = []
+    k = 0
+    for vessel in puzzle.vessels:
+        start.append(k)
+        k += vessel.depth + 1
+    rhs: list[float] = []
+    rows: list[dict[int, float]] = []
+    for v, vessel in enumerate(puzzle.vessels):  # (L1)
+        rhs.append(1.0)
+        rows.append({start[v] + level: 1.0 for level in range(vessel.depth + 1)})
+
+    def cell_terms(cell, into: dict[int, float]) -> None:
+        v, rank = puzzle.rank_of[cell]
+        for level in range(rank, puzzle.vessels[v].depth + 1):
+            into[start[v] + level] = into.get(start[v] + level, 0.0) + 1.0
+
+    for axis, clues in ((0, puzzle.rows), (1, puzzle.cols)):  # (L3), (L4)
+        for line, clue in enumerate(clues):
+            if clue is None:
+                continue
+            row: dict[int, float] = {}
+            for cell in puzzle.rank_of:
+                if cell[axis] == line:
+                    cell_terms(cell, row)
+            rhs.append(float(clue))
+            rows.append(row)
+    for cell, value in sorted(form.fixed.items()):
+        row = {}
+        cell_terms(cell, row)
+        rhs.append(float(value))
+        rows.append(row)
+    return rhs, rows
+
+
+def build_highs_level(form, *, verbose: bool = False) -> Any:
+    """A ``highspy.Highs`` holding the level model of ``form`` (a LevelFormulation)."""
+    import highspy
+
+    h = new_highs(verbose)
+    n = form.n_vars
+    h.addVars(n, np.zeros(n), np.ones(n))
+    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
+                            np.full(n, highspy.HighsVarType.kInteger))
+    rhs, rows = level_rows(form)
+    starts, indices, values = [], [], []
+    for row in rows:
+        starts.append(len(indices))
+        for col, coef in sorted(row.items()):
+            indices.append(col)
+            values.append(coef)
+    bounds = np.array(rhs, dtype=float)
+    h.addRows(len(rows), bounds, bounds, len(indices), np.array(starts, dtype=np.int32),
+              np.array(indices, dtype=np.int32), np.array(values, dtype=float))
+    return h
