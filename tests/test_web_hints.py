@@ -61,4 +61,4 @@ def test_a_broken_mark_is_reported_as_a_mistake():
     flipped = [list(row) for row in planted]
     flipped[r][c] = "." if planted[r][c] == "#" else "#"
     hint = next_hint(puzzle, ["".join(row) for row in flipped])
-    assert hint is not None and hint.rule == "mistake" and hint.mistake and not hint.values
+    assert hint is not None and hint.rule == "mistake" and hint.mistake and hint.cells

@@ -46,7 +46,7 @@ def register(sub) -> None:
     clues.add_argument("--minimal-clues", action="store_true", dest="minimal_clues",
                        help="delete clues until every remaining clue is needed")
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"),
-                   help="grade wanted: easy = intervals, medium = probing, hard = search")
+                   help="grade wanted: easy = intervals, medium = probing, hard = pairs or search")
     p.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
                    help="give up on a board after S seconds")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the board files")

@@ -45,7 +45,7 @@ PLANTING = {None: (2, 0.9), "easy": (2, 1.0), "medium": (1, 0.7), "hard": (1, 0.
 @dataclass(frozen=True)
 class Generated:
     puzzle: Puzzle            # clues, thermometers, solution and grade
-    grade: str                # intervals / probing / search
+    grade: str                # intervals / probing / pairs / search
     difficulty: str           # easy / medium / hard
     strategy: str
     seed: str
@@ -70,6 +70,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             boards without the wanted difficulty.
     """
     from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
+    from thermomilp.logic.grade import difficulty as difficulty_of
 
     _check_request(height, width, strategy, max_length, missing_clues, difficulty)
     start = time.perf_counter()
@@ -117,7 +118,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
 
             def hard_enough(r: list[int | None], c: list[int | None]) -> bool:
                 board = thermometers(r, c, tiling.paths())
-                return GRADE_TO_DIFFICULTY[grade(board)] == difficulty
+                return difficulty_of(board) == difficulty
 
             if not hard_enough(rows_k, cols_k):
                 rows_k, cols_k, deleted = delete_clues(tiling, rows_k, cols_k, rng,
@@ -128,8 +129,8 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                               source=_recipe(height, width, seed, index, strategy, straight,
                                              max_length, missing_clues, minimal_clues,
                                              difficulty))
-        board_grade = grade(puzzle)
-        if difficulty is None or GRADE_TO_DIFFICULTY[board_grade] == difficulty:
+        if difficulty is None or difficulty_of(puzzle) == difficulty:
+            board_grade = grade(puzzle)  # the full grade (pair probing) only for the board kept
             _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven)
             return Generated(puzzle.with_grade(board_grade), board_grade,
                              GRADE_TO_DIFFICULTY[board_grade], strategy, tag,
