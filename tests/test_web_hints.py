@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from thermomilp.generate.aquarium_gen import planted_aquarium
 from thermomilp.generate.random_board import planted_board
-from thermomilp.web.hints import RULE_NAMES, next_hint
+from thermomilp.logic.deduction import Deduction
+from thermomilp.web.hints import RULE_NAMES, next_hint, page_json
 
-RULES = (set(RULE_NAMES.values()) | {"reveal"}) - {"mistake"}
+RULES = set(RULE_NAMES) - {"contradiction", "mistake", "stuck"}  # rule ids that set cells
 
 
 def board(kind: str, size: int, seed: int):
@@ -41,15 +42,15 @@ def test_hints_agree_with_every_solution(kind, size, seed, reveal):
         hint = next_hint(puzzle, marks, solution=lambda: planted)
         if hint is None:
             break
-        assert hint.rule in RULES, hint
-        assert hint.cells and len(hint.values) == len(hint.cells)
+        assert isinstance(hint, Deduction) and hint.rule in RULES, hint
+        assert hint.cells and not hint.wrong
         rows = [list(row) for row in marks]
-        for (r, c), value in zip(hint.cells, hint.values):
+        for (r, c), value in hint.cells:
             assert marks[r][c] == "?"
             # Every rule is sound: from marks that agree with a solution it deduces that
             # solution's values (reveal reads them from the solution it is given).
-            assert planted[r][c] == value, (hint, marks)
-            rows[r][c] = value
+            assert planted[r][c] == ("#" if value else "."), (hint, marks)
+            rows[r][c] = "#" if value else "."
         marks = ["".join(row) for row in rows]
     assert tuple(marks) == planted
 
@@ -61,4 +62,7 @@ def test_a_broken_mark_is_reported_as_a_mistake():
     flipped = [list(row) for row in planted]
     flipped[r][c] = "." if planted[r][c] == "#" else "#"
     hint = next_hint(puzzle, ["".join(row) for row in flipped])
-    assert hint is not None and hint.rule == "mistake" and hint.mistake and hint.cells
+    assert hint is not None and hint.rule == "mistake" and hint.wrong and not hint.cells
+    shown = page_json(hint)
+    assert shown["mistake"] and shown["rule"] == "mistake" and shown["values"] == []
+    assert shown["cells"] == [list(c) for c in hint.wrong]

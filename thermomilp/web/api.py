@@ -225,7 +225,7 @@ class Api:
     # -- playing -----------------------------------------------------------
 
     def api_hint(self, payload: dict[str, Any]) -> dict[str, Any]:
-        from thermomilp.web.hints import next_hint
+        from thermomilp.web.hints import next_hint, page_json
 
         puzzle = puzzle_from(payload)
         marks = marks_from(payload, puzzle)
@@ -233,7 +233,8 @@ class Api:
                          complete=lambda fixed: self._one_solution(puzzle, dict(fixed)))
         if hint is None:
             return {"hint": None, "message": "every cell is marked: press Check"}
-        return {"hint": hint.to_json(), "message": f"{hint.rule}: {hint.message}"}
+        shown = page_json(hint)
+        return {"hint": shown, "message": f"{shown['rule']}: {shown['message']}"}
 
     def api_check(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Do the marks so far contradict every solution? Which marks are wrong?"""
