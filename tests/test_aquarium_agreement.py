@@ -8,8 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import ROOT
-from aquarium_boards import public_6x6, random_board
 from thermomilp import load
 from thermomilp.logic.aquarium_dp import Line, WaterlineDP, dp_count, dp_solutions, filter_line
 from thermomilp.logic.brute import brute_force_solutions
@@ -17,6 +15,9 @@ from thermomilp.model import build_model
 from thermomilp.model.compact import compact_from
 from thermomilp.model.formulation import formulate
 from thermomilp.solve import enumerate_solutions, solve
+
+from aquarium_boards import public_6x6, random_board
+from helpers import ROOT
 
 LIMIT = 30
 

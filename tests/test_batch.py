@@ -14,15 +14,22 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT
-from thermomilp.batch import (BatchJob, BatchOutput, expand_inputs, read_output, run_batch,
-                              run_pool, solve_file)
+from thermomilp.batch import (
+    BatchJob,
+    BatchOutput,
+    expand_inputs,
+    read_output,
+    run_batch,
+    run_pool,
+    solve_file,
+)
 from thermomilp.cli.main import main
 from thermomilp.formats import dumps, load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.solve import solve
 from thermomilp.verify import solution_problems
 
+from helpers import ROOT
 
 
 def write_corpus(folder: Path, count: int, size: int, seed: int = 7) -> list[str]:

@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from helpers import ROOT
 from thermomilp.cli.main import main
 
+from helpers import ROOT
 
 THERMO = {"puzzle": "thermometers", "name": "x\ud800y", "rows": [1], "cols": [1],
           "thermometers": [[[0, 0]]]}

@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 import random
 
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from helpers import INSTANCES, random_aquarium
 from thermomilp.cli.main import main
 from thermomilp.conflict import describe, find_conflict, parts_of, restrict
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.solve import solve
+
+from helpers import INSTANCES, random_aquarium
 
 NO_SOLUTION = INSTANCES / "thermometers" / "t08_4x4_no_solution.txt"
 

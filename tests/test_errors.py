@@ -7,8 +7,9 @@ import ast
 import inspect
 
 import thermomilp
-from helpers import ROOT
 from thermomilp import errors
+
+from helpers import ROOT
 
 
 def _public_error_classes() -> dict[str, type]:

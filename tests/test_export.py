@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import INSTANCES
 from thermomilp.cli.main import main
 from thermomilp.export import ExportError, export, to_latex
 from thermomilp.formats import load
 from thermomilp.model.highs_model import new_highs
 from thermomilp.solve import solve
+
+from helpers import INSTANCES
 
 T01 = INSTANCES / "thermometers" / "t01_4x4.txt"
 T04 = INSTANCES / "thermometers" / "t04_6x6_missing.txt"

@@ -24,8 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import ROOT
 from thermomilp.formats import dumps, load
+
+from helpers import ROOT
 
 _LEVEL = os.environ.get("THERMOMILP_FUZZ", "")
 EXAMPLES = 1500 if _LEVEL == "heavy" else int(_LEVEL) if _LEVEL.isdigit() else 100

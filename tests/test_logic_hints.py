@@ -15,7 +15,6 @@ import random
 import pytest
 
 import thermomilp
-from helpers import instance_files, janko_files, needs_corpus
 from thermomilp.cli.main import main
 from thermomilp.errors import PuzzleError
 from thermomilp.generate.random_board import planted_board
@@ -23,6 +22,8 @@ from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
 from thermomilp.logic.hints import RULES, TERMINAL, explain, next_hint
 from thermomilp.logic.marks import marks_grid, parse_marks
+
+from helpers import instance_files, janko_files, needs_corpus
 
 INSTANCES = instance_files("thermometers")
 JANKO = janko_files()

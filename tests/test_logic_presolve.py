@@ -11,7 +11,6 @@ import random
 
 import pytest
 
-from helpers import ROOT
 import thermomilp
 from thermomilp.errors import ConfigError
 from thermomilp.generate.random_board import planted_board
@@ -19,6 +18,8 @@ from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.logic.presolve import presolve_cells
 from thermomilp.solve import solve
 from thermomilp.verify import solution_problems
+
+from helpers import ROOT
 
 INSTANCES = sorted((ROOT / "instances" / "thermometers")
                    .glob("*.txt"))

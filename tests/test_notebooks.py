@@ -6,6 +6,7 @@ import json
 import os
 
 import pytest
+
 from helpers import ROOT
 
 NOTEBOOKS = sorted((ROOT / "docs" / "course" / "notebooks").glob("*.ipynb"))

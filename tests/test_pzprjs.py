@@ -15,8 +15,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from test_aquarium_pool import random_filling, random_regions
+
 from thermomilp.formats import dumps
 from thermomilp.puzzle import aquarium
 from thermomilp.verify import solution_problems

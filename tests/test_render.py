@@ -8,11 +8,12 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import INSTANCES, random_aquarium
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.hints import explain
 from thermomilp.render import AIR, BULB, TUBE, WATER, anchor_cell, render_board, vessel_legend
+
+from helpers import INSTANCES, random_aquarium
 
 BOX = set("┌┐└┘├┤┬┴┼─│━┃╵╷╴╶ \n?0123456789")
 

@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from helpers import INSTANCES, janko_files, needs_corpus
 from thermomilp.backends.base import Outcome, Session
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
@@ -15,6 +14,8 @@ from thermomilp.logic.brute import brute_force_count, brute_force_solutions
 from thermomilp.puzzle import levels_from_grid
 from thermomilp.solve import count_solutions, enumerate_solutions, is_unique, solve
 from thermomilp.verify import solution_problems
+
+from helpers import INSTANCES, janko_files, needs_corpus
 
 BACKENDS = ["highs", "pulp", "pyomo"]
 

@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import INSTANCES, ROOT
 
 from thermomilp.cli.main import main
 from thermomilp.formats import load
@@ -24,6 +23,8 @@ from thermomilp.teach.catalogue import MISTAKES
 from thermomilp.teach.corpus import corpus_boards
 from thermomilp.teach.sandbox import Limits
 from thermomilp.teach.student import grade_student
+
+from helpers import INSTANCES, ROOT
 
 HERE = Path(__file__).resolve().parent
 STUDENTS = (sorted((HERE / "students").glob("*.py"))

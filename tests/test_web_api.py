@@ -12,13 +12,11 @@ import json
 import os
 import subprocess
 import sys
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
-from helpers import ROOT
 from thermomilp.formats import json_format
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.verify import solution_problems
@@ -26,6 +24,8 @@ from thermomilp.web import api as api_module
 from thermomilp.web.api import MAX_BODY, MAX_SIDE, Api, ApiError
 from thermomilp.web.instances import catalogue, instances_root
 from thermomilp.web.server import climbs, serve_in_thread, static_files
+
+from helpers import ROOT
 
 KNOWN_RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "pair probe", "reveal",
                "subset-sum", "gravity"}

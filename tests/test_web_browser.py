@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT
 from thermomilp.formats import json_format
 from thermomilp.verify import solution_problems
 from thermomilp.web.server import serve_in_thread
+
+from helpers import ROOT
 
 RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "pair probe", "reveal", "mistake",
          "subset-sum", "gravity"}

@@ -17,19 +17,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from thermomilp.errors import (ApiError, BoardTooLarge, ConfigError, ContractError, ExportError,
-                               GenerationError, GradeError, NotMonotoneError, PuzzleError,
-                               RuleNotSupported, SolveError, SolverUnavailable, ThermomilpError,
-                               ThermomilpWarning, TimeUp, WaterlineRuleWarning)
+from thermomilp.errors import (
+    ApiError,
+    BoardTooLarge,
+    ConfigError,
+    ContractError,
+    ExportError,
+    GenerationError,
+    GradeError,
+    NotMonotoneError,
+    PuzzleError,
+    RuleNotSupported,
+    SolveError,
+    SolverUnavailable,
+    ThermomilpError,
+    ThermomilpWarning,
+    TimeUp,
+    WaterlineRuleWarning,
+)
 from thermomilp.formats import dumps, load, loads
-from thermomilp.puzzle import (Puzzle, SizeLimits, Vessel, aquarium, grid_from_levels,
-                               levels_from_grid, thermometers)
+from thermomilp.puzzle import (
+    Puzzle,
+    SizeLimits,
+    Vessel,
+    aquarium,
+    grid_from_levels,
+    levels_from_grid,
+    thermometers,
+)
+from thermomilp.settings import Backend, FormulationKind, Presolve, Settings, Solver
 
 # Bound eagerly: the submodule ``thermomilp.solve`` would otherwise shadow the
 # function ``thermomilp.solve`` as soon as anything imported the submodule.
-from thermomilp.solve import (SolveResult, count_solutions, enumerate_solutions, is_unique,
-                              solve)
-from thermomilp.settings import Backend, FormulationKind, Presolve, Settings, Solver
+from thermomilp.solve import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
 from thermomilp.verify import is_solution, solution_problems
 from thermomilp.version import __version__
 

@@ -28,8 +28,14 @@ import time
 from typing import Iterable, Mapping
 
 from thermomilp.deadline import TimeUp
-from thermomilp.logic.domains import (Domains, clamp_with_marks, full_domains, grid_of, levels_in,
-                                      line_tables)
+from thermomilp.logic.domains import (
+    Domains,
+    clamp_with_marks,
+    full_domains,
+    grid_of,
+    levels_in,
+    line_tables,
+)
 from thermomilp.logic.probing import probe_fixpoint
 from thermomilp.puzzle import Cell, Grid, Puzzle
 

@@ -14,7 +14,6 @@ from thermomilp.model.highs_model import build_highs, build_highs_compact, nogoo
 from thermomilp.model.registry import Formulated
 from thermomilp.settings import Settings
 
-
 _SCHEDULER_THREADS: int | None = None
 
 

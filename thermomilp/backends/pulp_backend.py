@@ -29,12 +29,12 @@ import warnings
 from typing import Any
 
 from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
-from thermomilp.backends.pulp_probe import pulp_class_for  # noqa: F401 - its old home
 from thermomilp.backends.highs_backend import set_highs_threads
+from thermomilp.backends.pulp_probe import pulp_class_for  # noqa: F401 - its old home
 from thermomilp.errors import SolverUnavailable
-from thermomilp.model.registry import Formulated
 from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.pulp_model import add_nogood_vars, build_pulp, build_pulp_compact
+from thermomilp.model.registry import Formulated
 from thermomilp.settings import Settings
 
 SolverOptions = Settings  # the old name, still imported by callers

@@ -31,10 +31,10 @@ from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
 from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.backends.pyomo_probe import pyomo_solver_available, quiet_pyomo  # noqa: F401
 from thermomilp.errors import SolverUnavailable
-from thermomilp.model.registry import Formulated
-from thermomilp.settings import Settings
 from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.pyomo_model import build_pyomo, build_pyomo_compact, nogood_vars_expr
+from thermomilp.model.registry import Formulated
+from thermomilp.settings import Settings
 
 ENGINE_NAMES = {"highs": "HiGHS", "scip": "SCIP", "cbc": "CBC", "glpk": "GLPK"}
 
@@ -65,7 +65,8 @@ class _Persistent:
             config.solver_options[seed_option] = int(options.seed)
 
     def solve(self, model: Any, time_limit: float | None) -> tuple[str, bool, str]:
-        from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition as TC
+        from pyomo.contrib.solver.common.results import SolutionStatus
+        from pyomo.contrib.solver.common.results import TerminationCondition as TC
 
         self.engine.config.time_limit = time_limit
         if self.solver == "highs":
@@ -120,7 +121,8 @@ class _Shell:
                 raise SolverUnavailable(f"Pyomo cannot reach solver {solver!r}")
 
     def solve(self, model: Any, time_limit: float | None) -> tuple[str, bool, str]:
-        from pyomo.opt import SolutionStatus, TerminationCondition as TC
+        from pyomo.opt import SolutionStatus
+        from pyomo.opt import TerminationCondition as TC
 
         options: dict[str, Any] = {}
         if time_limit:

@@ -18,7 +18,6 @@ Example (4x4): ``3_2_1_1_2_1_2_2;1,2;5,2,3,7;5,4,8,12,13,14,15;5,9,5,6;1,2``.
 
 from __future__ import annotations
 
-
 import re
 
 from thermomilp.errors import PuzzleError

@@ -44,8 +44,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from thermomilp.puzzle import (Grid, Puzzle, Vessel, grid_from_levels, levels_from_grid,
-                               require_levels)
+from thermomilp.puzzle import (
+    Grid,
+    Puzzle,
+    Vessel,
+    grid_from_levels,
+    levels_from_grid,
+    require_levels,
+)
 
 AUTO_PROBE_NODES = 100
 

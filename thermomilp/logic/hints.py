@@ -38,9 +38,18 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from thermomilp.logic.deduction import Deduction
-from thermomilp.logic.domains import (UNKNOWN, Domains, LineTables, clamp_with_marks,
-                                      cell_states, full_domains, is_decided, levels_in,
-                                      line_tables, partial_grid)
+from thermomilp.logic.domains import (
+    UNKNOWN,
+    Domains,
+    LineTables,
+    cell_states,
+    clamp_with_marks,
+    full_domains,
+    is_decided,
+    levels_in,
+    line_tables,
+    partial_grid,
+)
 from thermomilp.logic.intervals import OK, propagate_conflict, revise_line
 from thermomilp.logic.mistakes import Completion, find_mistake
 from thermomilp.logic.pairs import pair_refutation
