@@ -80,7 +80,7 @@ def test_some_conflict_needs_a_thermometer():
         i, j = rng.randrange(4), rng.randrange(4)
         a, b = rng.randrange(4), rng.randrange(4)
         if rows[i] < 4 and rows[a] > 0 and cols[j] < 4 and cols[b] > 0 and i != a and j != b:
-            rows[i] += 1; rows[a] -= 1; cols[j] += 1; cols[b] -= 1
+            rows[i], rows[a], cols[j], cols[b] = rows[i] + 1, rows[a] - 1, cols[j] + 1, cols[b] - 1
             candidate = puzzle.with_clues(rows, cols)
             if solve(candidate, unique=False).status == "infeasible":
                 conflict = find_conflict(candidate)

@@ -28,7 +28,7 @@ def solve_file(path, puzzle) -> tuple[str, ...] | None:
     values = h.getSolution().col_value
     lp = h.getLp()
     value_of = {}
-    for name, value in zip(lp.col_names_, values):
+    for name, value in zip(lp.col_names_, values, strict=True):
         # pulp/highs write x_3_1; pyomo writes x(3_1)
         digits = name.replace("x(", "x_").rstrip(")").split("_")
         if digits[0] == "x" and len(digits) == 3:

@@ -50,7 +50,7 @@ def test_aquarium_writers_keep_the_board_whatever_the_labels(seed, n, names, fmt
     regions = random_regions(rng, n, n)
     ids = sorted({label for row in regions for label in row}, key=int)
     pool = list(names) + [f"{names[0]}{k}" for k in range(len(ids))]  # distinct, adversarial
-    label = dict(zip(ids, [x for x in dict.fromkeys(pool)]))
+    label = dict(zip(ids, [x for x in dict.fromkeys(pool)], strict=False))
     grid = [[label[x] for x in row] for row in regions]
     board = aquarium([None] * n, [None] * n, grid, rule=rule)
     planted = random_filling(board, rng)

@@ -325,7 +325,7 @@ def walk_with_hints(client: Client, board: dict) -> None:
         assert len(hint["values"]) == len(hint["cells"])
         rules.add(hint["rule"])
         engines.add(hint["engine"])
-        for (r, c), value in zip(hint["cells"], hint["values"]):
+        for (r, c), value in zip(hint["cells"], hint["values"], strict=True):
             assert marks[r][c] == "?", "a hint about a cell already marked"
             assert grid[r][c] == value, f"{hint['rule']} deduced a wrong value"
             marks = apply(marks, [(r, c)], value)

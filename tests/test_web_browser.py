@@ -160,7 +160,7 @@ def play(driver, puzzle_name: str, shots: Path) -> None:
     assert hint and hint["cells"] and hint["rule"] in RULES
     press(driver, "apply")
     marked = board_state(driver, h, w)
-    assert all(marked[r][c] == v for (r, c), v in zip(hint["cells"], hint["values"]))
+    assert all(marked[r][c] == v for (r, c), v in zip(hint["cells"], hint["values"], strict=True))
     assert by_id(driver, "apply").get_attribute("disabled")
 
     press(driver, "check")

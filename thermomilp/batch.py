@@ -455,7 +455,7 @@ def run_dask(files: list[str], job: BatchJob, address: Any) -> Iterator[dict[str
 
     client = address if isinstance(address, Client) else Client(address)
     futures = client.map(solve_file, files, job=job, pure=False)
-    paths = dict(zip(futures, files))
+    paths = dict(zip(futures, files, strict=True))
     try:
         for future in as_completed(futures):
             try:

@@ -128,8 +128,8 @@ def _compact_pyomo(puzzle: Puzzle, title: str):
 
     def row_name(con) -> str:  # prec[u, l] names its layers as the variables do
         if con.parent_component().local_name == "prec":
-            u, l = con.index()
-            return f"prec_{form.var_name(u)}_{form.var_name(l)}"
+            upper, lower = con.index()
+            return f"prec_{form.var_name(upper)}_{form.var_name(lower)}"
         return f"{con.parent_component().local_name}_{con.index()}"
 
     return from_pyomo(m, [(form.var_name(k), m.y[k]) for k in range(form.n_vars)], title,

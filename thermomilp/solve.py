@@ -70,7 +70,7 @@ class SolveResult:
             return None
         if self.puzzle.kind == "thermometers":
             return list(self.levels)
-        return {v.label: lvl for v, lvl in zip(self.puzzle.vessels, self.levels)}
+        return {v.label: lvl for v, lvl in zip(self.puzzle.vessels, self.levels, strict=True)}
 
     def to_json(self, file: str | None = None) -> dict[str, Any]:
         """The DESIGN.md CLI record (one JSON Lines object)."""

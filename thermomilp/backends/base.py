@@ -111,7 +111,7 @@ class Session(ABC):
         """Filled cells from the variable values (cell or compact formulation)."""
         return self.form.ones_from_values(values)
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a default no-op: only some sessions hold an engine
         """Release the engine (optional)."""
 
 

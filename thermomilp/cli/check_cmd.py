@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--limit must be at least 2 (uniqueness needs a second solution)")
     settings = settings_from(args)
     worst = EXIT_OK
-    for n, path in enumerate(args.files):
+    for path in args.files:
         try:
             puzzle = load(path)
         except PuzzleError as exc:

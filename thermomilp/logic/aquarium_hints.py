@@ -74,10 +74,10 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Deduction | None:
     """The next deduction from ``marks``, or None when these two rules find nothing."""
     require_levels(puzzle, "the Aquarium hints")
     domains = [_domain(v, marks) for v in puzzle.vessels]
-    for vessel, domain in zip(puzzle.vessels, domains):
+    for vessel, domain in zip(puzzle.vessels, domains, strict=True):
         if not domain:
             return _clash(puzzle, vessel, marks)
-    for vessel, domain in zip(puzzle.vessels, domains):
+    for vessel, domain in zip(puzzle.vessels, domains, strict=True):
         new = _new(_decided(vessel, domain), marks)
         if new:
             rank = puzzle.rank_of
@@ -104,7 +104,7 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Deduction | None:
                              line=line.name,
                              wrong=_marked_on(line, marks))
         new: dict[Cell, int] = {}
-        for v, mask in zip(line.vessels, kept):
+        for v, mask in zip(line.vessels, kept, strict=True):
             new.update(_new(_decided(puzzle.vessels[v], mask), marks))
         if new:
             tanks = ", ".join(puzzle.vessels[v].label for v in line.vessels)

@@ -37,7 +37,7 @@ def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None
     vessels = tables.line_vessels[line]
     tabs = tables.line_tables[line]
     cmins, cmaxs = [], []
-    for v, tab in zip(vessels, tabs):
+    for v, tab in zip(vessels, tabs, strict=True):
         m = dom[v]
         cmins.append(tab[(m & -m).bit_length() - 1])
         cmaxs.append(tab[m.bit_length() - 1])
@@ -45,7 +45,7 @@ def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None
     if smin > clue or smax < clue:  # type: ignore[operator]
         return None
     changed = []
-    for v, tab, a, b in zip(vessels, tabs, cmins, cmaxs):
+    for v, tab, a, b in zip(vessels, tabs, cmins, cmaxs, strict=True):
         need_min = clue - (smax - b)  # type: ignore[operator]
         need_max = clue - (smin - a)  # type: ignore[operator]
         if need_min <= a and b <= need_max:
@@ -66,7 +66,7 @@ def propagate_conflict(tables: LineTables, dom: Domains,
                        lines: Iterable[int] | None = None) -> int:
     """Run to the fixpoint in place; ``OK`` (-1) or the line found contradictory."""
     if lines is None:
-        lines = (l for l, clue in enumerate(tables.clues) if clue is not None)
+        lines = (line for line, clue in enumerate(tables.clues) if clue is not None)
     queue = deque(lines)
     queued = [False] * len(tables.clues)
     for line in queue:
