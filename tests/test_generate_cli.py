@@ -26,7 +26,34 @@ def test_generate_writes_graded_unique_boards(tmp_path, capsys):
         p = load(str(f))
         assert p.shape == (5, 6) and p.grade in ("intervals", "probing", "pairs", "search")
         assert brute_force_count(p, 2) == 1
-    assert "3/3" in capsys.readouterr().err  # the progress bar
+    assert capsys.readouterr().err == ""  # the progress bar is drawn on a terminal only
+
+
+def test_generate_draws_its_progress_bar_on_a_terminal(tmp_path, capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["generate", "--size", "5x5", "--count", "2", "--seed", "3",
+                 "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "\r" in err and "2/2" in err
+
+
+def test_generate_refuses_huge_sizes_and_bad_time_limits(tmp_path, capsys):
+    assert main(["generate", "--size", "99999x99999", "--out", str(tmp_path)]) == 2
+    assert "too large" in capsys.readouterr().err
+    assert main(["generate", "--size", "5x5", "--time-limit", "0", "--out", str(tmp_path)]) == 2
+    assert "--time-limit" in capsys.readouterr().err
+
+
+def test_generate_time_limit_is_honoured(tmp_path, capsys):
+    import time
+
+    start = time.perf_counter()
+    code = main(["generate", "--size", "60x60", "--time-limit", "2", "--quiet",
+                 "--out", str(tmp_path)])
+    assert time.perf_counter() - start < 20  # the board alone takes minutes
+    assert code == 2 and "time limit" in capsys.readouterr().err
 
 
 def test_generate_is_reproducible_from_the_seed(tmp_path):

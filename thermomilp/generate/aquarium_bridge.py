@@ -9,15 +9,16 @@ from thermomilp.puzzle import Puzzle
 
 
 def aquarium_board(height: int, width: int, seed: int | str, index: int,
-                   rule: str = "tank") -> Puzzle:
+                   rule: str = "tank", time_limit: float | None = None) -> Puzzle:
     """One graded board; a pool-rule board carries no grade (the logic engine that
     grades reasons about one level per tank).
 
     Raises:
-        GenerationError: a size no board has, or no unique board was found.
+        GenerationError: a size no board has, no unique board was found, or
+            ``time_limit`` seconds passed.
     """
     board = generate_aquarium(height, width, _int_seed(seed, index), minimal_clues=True,
-                              rule=rule)
+                              rule=rule, time_limit=time_limit)
     if board.rule != "tank":
         return board
     from thermomilp.logic.grade import grade
