@@ -5,11 +5,11 @@ from __future__ import annotations
 import importlib.util
 import json
 
-
-from helpers import ROOT
 from thermomilp.cli.main import main
 from thermomilp.formats import load
 from thermomilp.logic.brute import brute_force_count
+
+from helpers import ROOT
 
 INSTANCES = ROOT / "instances" / "thermometers"
 GENERATED = INSTANCES / "generated"
@@ -60,7 +60,8 @@ def test_generate_is_reproducible_from_the_seed(tmp_path):
     for name in ("a", "b"):
         assert main(["generate", "--size", "6x6", "--count", "2", "--seed", "11",
                      "--missing-clues", "2", "--quiet", "--out", str(tmp_path / name)]) == 0
-    for fa, fb in zip(sorted((tmp_path / "a").iterdir()), sorted((tmp_path / "b").iterdir())):
+    for fa, fb in zip(sorted((tmp_path / "a").iterdir()), sorted((tmp_path / "b").iterdir()),
+                      strict=True):
         assert fa.read_text() == fb.read_text()
         assert (load(str(fa)).rows + load(str(fa)).cols).count(None) == 2
 
@@ -125,7 +126,6 @@ def test_check_bad_file_is_exit_2(tmp_path, capsys):
 
 def test_generated_instances_have_their_recorded_grade():
     from thermomilp.logic.grade import grade
-
     from thermomilp.logic.search import search_count
     from thermomilp.solve import enumerate_solutions
 

@@ -20,7 +20,6 @@ import pytest
 from helpers import ROOT
 
 
-
 def test_build_ships_static_files_and_instances(tmp_path):
     pytest.importorskip("setuptools")
     project = tmp_path / "project"

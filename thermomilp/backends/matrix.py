@@ -218,7 +218,8 @@ def cbc_probe() -> tuple[str | None, Probe]:
     """(the first cbc binary that solves the probe model, what probing found)."""
     tried = []
     for path, origin in cbc_candidates():
-        ok, said, why = _solve_probe(lambda lp, sol: [path, lp, "-solve", "-solution", sol],
+        ok, said, why = _solve_probe(lambda lp, sol, path=path: [path, lp, "-solve", "-solution",
+                                                                 sol],
                                      _cbc_solution)
         if ok:
             return path, Probe(True, _banner_version(said) or "?")

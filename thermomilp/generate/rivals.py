@@ -231,7 +231,7 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
     share_of = dict(enumerate(PROBE_SHARES))
     if probe is not None:
         # restarts: HiGHS's time to a first rival varies tenfold with its random seed
-        for seed, share in enumerate(PROBE_SHARES):
+        for seed in range(len(PROBE_SHARES)):
             plans.append(("choose", True, None, seed, True))
     plans.append(("choose", nearest, time_limit, 0, False))
     if confirm:

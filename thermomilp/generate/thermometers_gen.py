@@ -31,11 +31,12 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from thermomilp.errors import GenerationError
 from thermomilp.generate.paths import PathTiling
-from thermomilp.puzzle import Puzzle, thermometers
+from thermomilp.puzzle import Cell, Puzzle, thermometers
 
 STRATEGIES = ("repair", "reroll")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -124,10 +125,8 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             # full clues rarely make a hard board: delete clues until the grade is reached
             from thermomilp.generate.clues import delete_clues
 
-            def hard_enough(r: list[int | None], c: list[int | None]) -> bool:
-                board = thermometers(r, c, tiling.paths())
-                return difficulty_of(board) == difficulty
-
+            # this board's paths, bound now (a closure over the loop's ``tiling`` is late-bound)
+            hard_enough = partial(_has_difficulty, tiling.paths(), difficulty)
             if not hard_enough(rows_k, cols_k):
                 rows_k, cols_k, deleted = _timed(deadline, height, width)(
                     delete_clues, tiling, rows_k, cols_k, rng, until=hard_enough,
@@ -179,6 +178,14 @@ def _check_request(height: int, width: int, strategy: str, max_length: int,
     if difficulty not in PLANTING:
         raise GenerationError(f"unknown difficulty {difficulty!r}; choose "
                               + ", ".join(DIFFICULTIES))
+
+
+def _has_difficulty(paths: list[list[Cell]], difficulty: str, rows: list[int | None],
+                    cols: list[int | None]) -> bool:
+    """Do these clues on these thermometers make a board of ``difficulty``?"""
+    from thermomilp.logic.grade import difficulty as difficulty_of
+
+    return difficulty_of(thermometers(rows, cols, paths)) == difficulty
 
 
 def _timed(deadline: float | None, height: int, width: int) -> Callable[..., Any]:
