@@ -199,7 +199,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     verdict = confirm_infeasible(puzzle, None, [], clock.within(CONFIRM_FLOOR_S))
     if verdict == CONFIRMED:
         return False, False
-    if verdict != UNDECIDED and not solution_problems(puzzle, verdict):  # type: ignore[arg-type]
+    if verdict != UNDECIDED and not solution_problems(puzzle, verdict):
         return True, False
     engine = Engine(puzzle, settings, deadline=clock)
     try:

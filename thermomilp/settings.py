@@ -20,7 +20,7 @@ import dataclasses
 import enum
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Self
 
 from thermomilp.errors import ConfigError
 
@@ -36,12 +36,13 @@ class _Choice(enum.StrEnum):
     """A closed set of names: ``str(member)`` and ``format`` give the name itself."""
 
     @classmethod
-    def parse(cls, value: Any, what: str) -> "_Choice":
+    def parse(cls, value: Any, what: str) -> Self:
         if isinstance(value, cls):
             return value
-        text = str(value).strip().lower() if isinstance(value, str) else None
         try:
-            return cls(text)
+            if not isinstance(value, str):
+                raise ValueError(value)
+            return cls(value.strip().lower())
         except ValueError:
             names = ", ".join(m.value for m in cls)
             raise ConfigError(f"{what} {value!r} is unknown; choose one of {names}") from None

@@ -27,6 +27,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from thermomilp.errors import SolverUnavailable
@@ -310,11 +311,11 @@ def pyomo_version() -> str | None:
     return str(pyomo.version.version)
 
 
-ENGINE_VERSION = {"highs": highs_version, "cbc": cbc_version, "glpk": glpk_version,
-                  "scip": scip_version}
-ENGINE_PROBE = {"highs": _highs_probe, "cbc": lambda: cbc_probe()[1], "glpk": glpk_probe,
-                "scip": scip_probe}
-LAYER_VERSION = {"pulp": pulp_version, "pyomo": pyomo_version}
+ENGINE_VERSION: dict[str, Callable[[], str | None]] = {
+    "highs": highs_version, "cbc": cbc_version, "glpk": glpk_version, "scip": scip_version}
+ENGINE_PROBE: dict[str, Callable[[], Probe]] = {
+    "highs": _highs_probe, "cbc": lambda: cbc_probe()[1], "glpk": glpk_probe, "scip": scip_probe}
+LAYER_VERSION: dict[str, Callable[[], str | None]] = {"pulp": pulp_version, "pyomo": pyomo_version}
 
 
 def _pyomo_scip_ok() -> bool:

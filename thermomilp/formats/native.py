@@ -180,10 +180,10 @@ def _trace_thermometers(grid_rows: list[tuple[int, list[str]]], width: int) -> l
             if (r, c) in pred:
                 continue
             chain: list[Cell] = [(r, c)]
-            nxt = succ[(r, c)]
-            while nxt is not None:
-                chain.append(nxt)
-                nxt = succ[nxt]
+            following = succ[(r, c)]
+            while following is not None:
+                chain.append(following)
+                following = succ[following]
             placed.update(chain)
             therms.append(chain)
     if len(placed) != height * width:

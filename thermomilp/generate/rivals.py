@@ -115,7 +115,8 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         RuntimeError: HiGHS returned a rival that is not a solution (a bug).
     """
     if rows is None or cols is None:
-        rows, cols = tiling.clues()
+        planted_rows, planted_cols = tiling.clues()
+        rows, cols = list[int | None](planted_rows), list[int | None](planted_cols)
     if region is not None:
         window = bounding_box(region)
     if window is None:
@@ -174,14 +175,16 @@ def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[i
     row_clues, col_clues = {}, {}
     for i in range(w.height):
         r = w.top + i
-        if rows[r] is not None:
+        clue = rows[r]
+        if clue is not None:
             outside = sum((r, c) in tiling.ones for c in range(tiling.width) if (r, c) not in w)
-            row_clues[i] = rows[r] - outside
+            row_clues[i] = clue - outside
     for j in range(w.width):
         c = w.left + j
-        if cols[c] is not None:
+        clue = cols[c]
+        if clue is not None:
             outside = sum((r, c) in tiling.ones for r in range(tiling.height) if (r, c) not in w)
-            col_clues[j] = cols[c] - outside
+            col_clues[j] = clue - outside
     arcs, fixed = [], {}
     for a, b in tiling.succ.items():      # arc x_b <= x_a
         a_in, b_in = a in w, b in w
@@ -226,21 +229,21 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
     # feasible model infeasible (benchmarks/highs_wrong_infeasible_15x15.txt).
     # A "no rival" answer is what makes a board unique, so with ``confirm`` it
     # must be given twice: with presolve on, then again with presolve off.
-    # (presolve, distance objective, time limit, random seed, is a probe)
-    plans: list[tuple[str, bool, float | None, int, bool]] = []
-    share_of = dict(enumerate(PROBE_SHARES))
+    # (presolve, distance objective, time limit, random seed, node budget of a probe)
+    plans: list[tuple[str, bool, float | None, int, int | None]] = []
     if probe is not None:
         # restarts: HiGHS's time to a first rival varies tenfold with its random seed
-        for seed in range(len(PROBE_SHARES)):
-            plans.append(("choose", True, None, seed, True))
-    plans.append(("choose", nearest, time_limit, 0, False))
+        for seed, share in enumerate(PROBE_SHARES):
+            plans.append(("choose", True, None, seed, max(1, round(probe * share))))
+    plans.append(("choose", nearest, time_limit, 0, None))
     if confirm:
-        plans.append(("off", nearest, time_limit, 0, False))
+        plans.append(("off", nearest, time_limit, 0, None))
     status = None
     said_no = False
     h = None
     end = None if time_limit is None else time.perf_counter() + time_limit
-    for presolve, near, limit, seed, probing in plans:
+    for presolve, near, limit, seed, nodes in plans:
+        probing = nodes is not None
         if said_no and presolve == "choose":
             continue  # already "no rival" with presolve on: confirm it with presolve off
         if end is not None:
@@ -254,10 +257,10 @@ def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | 
             h.setOptionValue("time_limit", float(max(limit, 0.01)))
         lower, cols, coef = nogood_row(n, on, over)
         h.addRow(lower, np.inf, cols.size, cols, coef)
-        if probing:
+        if nodes is not None:
             h.setOptionValue("mip_max_improving_sols", 1)  # the first rival will do
             # a node budget, not a time limit: the board must not depend on the machine's speed
-            h.setOptionValue("mip_max_nodes", max(1, round(probe * share_of[seed])))
+            h.setOptionValue("mip_max_nodes", nodes)
         if near:
             # minimise the Hamming distance to x*: the canonical cut's row, as objective
             _, all_cols, distance = nogood_row(n, on)

@@ -103,15 +103,15 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Deduction | None:
                              "tanks crossing it adds up to the clue; some mark is wrong",
                              line=line.name,
                              wrong=_marked_on(line, marks))
-        new: dict[Cell, int] = {}
+        decided: dict[Cell, int] = {}
         for v, mask in zip(line.vessels, kept, strict=True):
-            new.update(_new(_decided(puzzle.vessels[v], mask), marks))
-        if new:
+            decided.update(_new(_decided(puzzle.vessels[v], mask), marks))
+        if decided:
             tanks = ", ".join(puzzle.vessels[v].label for v in line.vessels)
-            return Deduction("subset_sum", tuple(sorted(new.items())),
+            return Deduction("subset_sum", tuple(sorted(decided.items())),
                              f"{line.name} (clue {line.clue}) is a subset sum over the tanks "
                              f"crossing it ({tanks}): only some waterlines can make "
-                             f"{line.clue}, and they all agree on {len(new)} cell(s)",
+                             f"{line.clue}, and they all agree on {len(decided)} cell(s)",
                              line=line.name)
     return None
 

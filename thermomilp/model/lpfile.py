@@ -164,7 +164,7 @@ def _number(value: float) -> str:
 
 def _expression(model: LinearModel, row: Row) -> list[str]:
     """``x_1_0 + 2 y_3_1 - x_0_0`` as words, one term (with its sign) each."""
-    words = []
+    words: list[str] = []
     for k, coef in row.terms:
         name = model.columns[k].name
         body = name if abs(coef) == 1 else f"{_number(abs(coef))} {name}"

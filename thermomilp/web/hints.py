@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from thermomilp.logic import aquarium_hints, hints
 from thermomilp.logic.deduction import Deduction
-from thermomilp.logic.mistakes import find_mistake, line_mistake, solution_mistake
+from thermomilp.logic.mistakes import Completion, find_mistake, line_mistake, solution_mistake
 from thermomilp.logic.search import search_solutions
 from thermomilp.puzzle import Cell, Puzzle
 
@@ -57,7 +57,7 @@ def page_json(hint: Deduction) -> dict[str, Any]:
 
 def next_hint(puzzle: Puzzle, marks: Sequence[str],
               solution: Callable[[], Sequence[str] | None] | None = None,
-              complete: Callable[[Mapping[Cell, int]], Sequence[str] | None] | None = None,
+              complete: Completion | None = None,
               ) -> Deduction | None:
     """The next deduction, or ``None`` when every cell is marked and nothing is wrong.
 
@@ -98,7 +98,7 @@ def next_hint(puzzle: Puzzle, marks: Sequence[str],
 
 
 def mistake_hint(puzzle: Puzzle, written: Mapping[Cell, int],
-                 complete: Callable[[Mapping[Cell, int]], Sequence[str] | None] | None = None,
+                 complete: Completion | None = None,
                  ) -> Deduction | None:
     """A ``mistake`` naming the wrong marks, or None."""
     def unique() -> bool | None:
@@ -110,7 +110,7 @@ def mistake_hint(puzzle: Puzzle, written: Mapping[Cell, int],
         found = line_mistake(puzzle, written) or (
             solution_mistake(puzzle, written, complete) if complete and written else None)
     else:
-        found = find_mistake(puzzle, written, complete, unique)  # type: ignore[arg-type]
+        found = find_mistake(puzzle, written, complete, unique)
     if found is None:
         return None
     return Deduction("mistake", (), found.text, line=found.line, vessel=found.vessel,
