@@ -1,4 +1,4 @@
-"""An installed package carries the page and the bundled instances.
+"""An installed package carries the page, the bundled instances and ``py.typed``.
 
 Runs setuptools' ``build_py`` (what ``pip install .`` runs to fill the wheel)
 on a copy of the project and imports thermomilp from the built tree alone:
@@ -34,6 +34,7 @@ def test_build_ships_static_files_and_instances(tmp_path):
     done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "-d", str(built)],
                           cwd=project, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+    assert (built / "thermomilp" / "py.typed").is_file()  # PEP 561: the package is typed
     static = built / "thermomilp" / "web" / "static"
     assert {"index.html", "app.js", "style.css"} <= {p.name for p in static.iterdir()}
     shipped = built / "thermomilp" / "_instances"

@@ -62,8 +62,9 @@ def linear_model(puzzle: Puzzle, backend: str = "pulp", formulation: str = "cell
         raise ExportError(f"unknown formulation {formulation!r}; "
                           f"choose one of {', '.join(FORMULATIONS)}")
     if formulation == "level" and backend == "highs":
-        raise ExportError("the level formulation is built in PuLP and Pyomo only "
-                          "(model/level_pulp.py, model/level_pyomo.py); use --backend pulp or pyomo")
+        raise ExportError("the level formulation is exported from PuLP and Pyomo only "
+                          "(the highspy level model carries no names); use --backend pulp "
+                          "or pyomo")
     title = (f"{puzzle.name or puzzle.kind}: the {formulation} formulation of "
              f"docs/formulation.md, built with {_layer_version(backend)}")
     return _READERS[formulation, backend](puzzle, title)

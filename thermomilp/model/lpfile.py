@@ -27,8 +27,9 @@ variable order. Same model, same file, whichever layer built it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 EQ, LE, GE = "=", "<=", ">="
 LINE = 78  # wrap long rows (the level model's clue rows) for reading and for LP readers
