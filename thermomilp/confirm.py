@@ -67,7 +67,7 @@ def clue_sums_disagree(puzzle: Puzzle) -> bool:
     the column clues: both count the filled cells, so no grid exists."""
     if None in puzzle.rows or None in puzzle.cols:
         return False
-    return sum(puzzle.rows) != sum(puzzle.cols)  # type: ignore[arg-type]
+    return sum(c or 0 for c in puzzle.rows) != sum(c or 0 for c in puzzle.cols)
 
 
 def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Iterable[Cut],

@@ -141,6 +141,7 @@ class Engine:
         if verdict == CONFIRMED:
             return Found("infeasible", confirmed_by="logic")
         if verdict != UNDECIDED:  # a grid: the engine missed a solution
+            # not a verdict word here: the grid the logic search found
             return self._verified(verdict, "the logic search")  # type: ignore[arg-type]
         if self.deadline.expired():
             return Found("timeout", message="the time limit was reached while confirming "

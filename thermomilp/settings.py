@@ -74,11 +74,12 @@ class Solver(_Choice):
         if not name or not all(ch.isalnum() or ch in "_-." for ch in name):
             return None
         if name in cls._value2member_map_:
+            # the map of cls holds members of cls (typeshed says Enum)
             return cls._value2member_map_[name]  # type: ignore[return-value]
         member = str.__new__(cls, name)
         member._name_ = name.upper()
         member._value_ = name
-        return cls._value2member_map_.setdefault(name, member)  # type: ignore[return-value]
+        return cls._value2member_map_.setdefault(name, member)  # type: ignore[return-value]  # as above
 
 
 class Presolve(_Choice):

@@ -96,7 +96,7 @@ class Session(ABC):
         A gap anywhere else is an engine failure.
         """
         if None not in values:
-            return values  # type: ignore[return-value]
+            return values  # type: ignore[return-value]  # no gap: every value is a number
         free = unconstrained_vars(self.form)
         filled: list[float] = []
         for k, value in enumerate(values):

@@ -217,7 +217,7 @@ class PulpSession(Session):
         if model is None or None in cols or model.getNumCol() != len(order):
             self._live = None
             return
-        self._live, self._cols = model, cols  # type: ignore[assignment]
+        self._live, self._cols = model, cols  # type: ignore[assignment]  # no None: checked above
 
     def _resolve(self, time_limit: float | None) -> Outcome:
         import highspy

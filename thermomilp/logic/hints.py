@@ -67,6 +67,7 @@ class Explanation:
     status: str  # solved | stalled | contradiction | mistake
     steps: tuple[Deduction, ...]
     grid: Grid  # '#' filled, 'x' empty, '.' undecided
+    # always given by explain(); the default only keeps the field after the others
     final: Deduction = field(repr=False, default=None)  # type: ignore[assignment]
 
     @property

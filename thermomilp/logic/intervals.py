@@ -42,12 +42,14 @@ def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None
         cmins.append(tab[(m & -m).bit_length() - 1])
         cmaxs.append(tab[m.bit_length() - 1])
     smin, smax = sum(cmins), sum(cmaxs)
-    if smin > clue or smax < clue:  # type: ignore[operator]
+    if clue is None:  # an unclued line bounds nothing
+        return []
+    if smin > clue or smax < clue:
         return None
     changed = []
     for v, tab, a, b in zip(vessels, tabs, cmins, cmaxs, strict=True):
-        need_min = clue - (smax - b)  # type: ignore[operator]
-        need_max = clue - (smin - a)  # type: ignore[operator]
+        need_min = clue - (smax - b)
+        need_max = clue - (smin - a)
         if need_min <= a and b <= need_max:
             continue
         first = bisect_left(tab, need_min)
