@@ -75,7 +75,8 @@ def test_usage_errors_exit_2(args):
 
 def test_show_and_convert(tmp_path, capsys):
     assert main(["show", str(T / "t03_6x6.txt")]) == 0
-    assert "◌" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "○" in out and "thermometers (label at bulb):" in out
     out = tmp_path / "b.json"
     assert main(["convert", str(T / "t03_6x6.txt"), "--to", "json", "-o", str(out)]) == 0
     assert load(out).rows == load(T / "t03_6x6.txt").rows

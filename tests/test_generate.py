@@ -225,3 +225,54 @@ def test_grade_round_trips_in_json_too():
     p = generate_thermometers(5, 5, 3).puzzle
     q = loads(dumps(p, "json"))
     assert q.grade == p.grade and q == p and q.solution == p.solution
+
+
+def _random_tiling(height, width, seed, max_length=4):
+    rng = random.Random(seed)
+    paths = random_partition(height, width, rng, max_length=max_length)
+    tiling = PathTiling(height, width, paths, max_length=max_length)
+    for p in paths:
+        tiling.set_level(p[0], rng.randint(0, len(p)))
+    return tiling, paths
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 7), st.integers(2, 7), st.integers(0, 10**6))
+def test_cycle_rivals_are_real_and_found_on_boards_the_swap_breaks(height, width, seed):
+    """A cycle of one-level moves is a second solution (checked independently); and
+    whenever the four-vessel swap finds one, the cycle search finds one too."""
+    from thermomilp.generate.cycles import cycle_rival
+    from thermomilp.puzzle import thermometers
+    from thermomilp.swap import swap_rival
+
+    tiling, paths = _random_tiling(height, width, seed)
+    rows, cols = tiling.clues()
+    puzzle = thermometers(rows, cols, paths)
+    rival = cycle_rival(tiling)
+    if rival is not None:
+        assert rival != tiling.grid()
+        assert solution_problems(puzzle, rival) == []
+        assert brute_force_count(puzzle, 2) == 2
+    if swap_rival(puzzle, tiling.grid()) is not None:
+        assert rival is not None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(3, 7), st.integers(3, 7), st.integers(0, 10**6))
+def test_region_rival_changes_only_region_cells(height, width, seed):
+    from thermomilp.puzzle import thermometers
+
+    tiling, paths = _random_tiling(height, width, seed)
+    rows, cols = tiling.clues()
+    puzzle = thermometers(rows, cols, paths)
+    whole = find_rival(tiling)
+    if whole is None:
+        return
+    region = {(r, c) for r in range(height) for c in range(width)
+              if whole[r][c] != tiling.grid()[r][c]}
+    rival = find_rival(tiling, region=region, nearest=True)
+    assert rival is not None  # the whole-board rival itself lies in its region
+    assert solution_problems(puzzle, rival) == []
+    assert all(rival[r][c] == tiling.grid()[r][c] for r in range(height) for c in range(width)
+               if (r, c) not in region)
+    assert sum(a != b for x, y in zip(rival, tiling.grid()) for a, b in zip(x, y)) <= len(region)

@@ -24,9 +24,36 @@ def test_generate_writes_graded_unique_boards(tmp_path, capsys):
     assert [f.name for f in files] == [f"therm_5x6_s7_00{i}.txt" for i in range(3)]
     for f in files:
         p = load(str(f))
-        assert p.shape == (5, 6) and p.grade in ("intervals", "probing", "search")
+        assert p.shape == (5, 6) and p.grade in ("intervals", "probing", "pairs", "search")
         assert brute_force_count(p, 2) == 1
-    assert "3/3" in capsys.readouterr().err  # the progress bar
+    assert capsys.readouterr().err == ""  # the progress bar is drawn on a terminal only
+
+
+def test_generate_draws_its_progress_bar_on_a_terminal(tmp_path, capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["generate", "--size", "5x5", "--count", "2", "--seed", "3",
+                 "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "\r" in err and "2/2" in err
+
+
+def test_generate_refuses_huge_sizes_and_bad_time_limits(tmp_path, capsys):
+    assert main(["generate", "--size", "99999x99999", "--out", str(tmp_path)]) == 2
+    assert "too large" in capsys.readouterr().err
+    assert main(["generate", "--size", "5x5", "--time-limit", "0", "--out", str(tmp_path)]) == 2
+    assert "--time-limit" in capsys.readouterr().err
+
+
+def test_generate_time_limit_is_honoured(tmp_path, capsys):
+    import time
+
+    start = time.perf_counter()
+    code = main(["generate", "--size", "60x60", "--time-limit", "2", "--quiet",
+                 "--out", str(tmp_path)])
+    assert time.perf_counter() - start < 20  # the board alone takes minutes
+    assert code == 2 and "time limit" in capsys.readouterr().err
 
 
 def test_generate_is_reproducible_from_the_seed(tmp_path):
@@ -61,7 +88,8 @@ def test_check_reports_json_lines_and_exit_codes(capsys):
     assert main(["check", "--format", "json", unique]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["status"] == "unique" and record["solutions"] == 1
-    assert record["grade"] in ("intervals", "probing", "search") and record["second"] is None
+    assert record["grade"] in ("intervals", "probing", "pairs", "search")
+    assert record["second"] is None
     assert main(["check", "--format", "json", "--limit", "5", unique, twice]) == 1
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["status"] for r in lines] == ["unique", "multiple"]
@@ -71,6 +99,16 @@ def test_check_reports_json_lines_and_exit_codes(capsys):
     from thermomilp.verify import solution_problems
 
     assert solution_problems(puzzle, second["second"]) == []
+
+
+def test_check_grades_only_a_board_with_a_solution(capsys):
+    none = str(INSTANCES / "t08_4x4_no_solution.txt")
+    assert main(["check", "--format", "json", none]) == 1
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "infeasible" and record["solutions"] == 0
+    assert record["grade"] is None and record["difficulty"] is None
+    assert main(["check", none]) == 1
+    assert "grade - (-)" in capsys.readouterr().out
 
 
 def test_check_text_shows_the_second_solution(capsys):

@@ -29,9 +29,11 @@ def test_thermometers_svg_draws_mercury_from_the_bulb():
     assert len(mercury_bulbs) == sum(1 for lvl in levels if lvl > 0)
     tubes = [e for e in root.iter(NS + "path") if e.get("stroke") == MERCURY]
     assert len(tubes) == sum(1 for lvl in levels if lvl > 1)
-    # every clue is printed
-    texts = [e.text for e in root.iter(NS + "text")]
+    # every clue is printed, and every thermometer's label (the hints' names)
+    texts = [e.text for e in root.iter(NS + "text") if e.get("class") != "vessel-label"]
     assert texts == [str(v) for v in puzzle.cols] + [str(v) for v in puzzle.rows]
+    labels = [e.text for e in root.iter(NS + "text") if e.get("class") == "vessel-label"]
+    assert labels == [v.label for v in puzzle.vessels]
 
 
 def test_unsolved_board_has_no_mercury():
@@ -44,6 +46,8 @@ def test_aquarium_svg_has_one_water_cell_per_filled_cell():
     root = ET.fromstring(board_svg(puzzle, puzzle.solution))
     water = [e for g in root.iter(NS + "g") if g.get("fill") == WATER for e in g]
     assert len(water) == sum(row.count("#") for row in puzzle.solution)
+    labels = [e.text for e in root.iter(NS + "text") if e.get("class") == "vessel-label"]
+    assert labels == [v.label for v in puzzle.vessels]
 
 
 def test_cli_writes_svg_for_solve_and_show(tmp_path, capsys):

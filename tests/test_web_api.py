@@ -28,7 +28,7 @@ from thermomilp.web.instances import catalogue, instances_root
 from thermomilp.web.server import climbs, serve_in_thread, static_files
 
 REPO = Path(__file__).resolve().parent.parent
-KNOWN_RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "reveal",
+KNOWN_RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "pair probe", "reveal",
                "subset-sum", "gravity"}
 
 
@@ -496,3 +496,38 @@ def test_serve_refuses_an_unusable_solver_at_start():
                            "--backend", "highs", "--solver", "nonesuch"],
                           capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2 and "nonesuch" in done.stderr
+
+
+def test_model_rows_are_the_rows_of_the_lp_file(client):
+    import re
+
+    for ident in ("thermometers/t04_6x6_missing.txt", "aquarium/a01_6x6.txt"):
+        board = client.api("load", {"instance": ident})["board"]
+        model = client.api("model", {"puzzle": board["puzzle"]})
+        assert "__dummy" not in model["text"]
+        in_file = set(re.findall(r"^(\w+):", model["text"], re.M)) - {"obj", "OBJ"}
+        assert {row["name"] for row in model["rows"]} == in_file
+        # a row's terms are the variables its LP line names, with the same right-hand side
+        for row in model["rows"]:
+            line = next(text for text in model["text"].splitlines()
+                        if text.startswith(row["name"] + ":"))
+            names = set(re.findall(r"x_\d+_\d+", line))
+            assert names == {"x_%d_%d" % tuple(t["cell"]) for t in row["terms"]}
+            assert line.rstrip().endswith(f" {row['rhs']}")
+
+
+def test_relax_gives_lp_feasible_values_or_says_infeasible(client):
+    board = client.api("load", {"instance": "thermometers/t02_5x5.txt"})["board"]
+    relax = client.api("relax", {"puzzle": board["puzzle"]})
+    rows = client.api("model", {"puzzle": board["puzzle"]})["rows"]
+    values = relax["values"]
+    assert relax["feasible"] and relax["fractional"]
+    assert all(0 <= v <= 1 for row in values for v in row)
+    assert relax["fractional"] == [[r, c] for r, row in enumerate(values)
+                                   for c, v in enumerate(row) if 0 < v < 1]
+    for row in rows:
+        lhs = sum(t["coef"] * values[t["cell"][0]][t["cell"][1]] for t in row["terms"])
+        assert abs(lhs - row["rhs"]) < 1e-6 if row["sense"] == "=" else lhs <= 1e-6
+    none = client.api("load", {"instance": "thermometers/t08_4x4_no_solution.txt"})["board"]
+    relax = client.api("relax", {"puzzle": none["puzzle"]})
+    assert not relax["feasible"] and relax["values"] is None

@@ -21,7 +21,7 @@ from thermomilp.formats import json_format
 from thermomilp.verify import solution_problems
 from thermomilp.web.server import serve_in_thread
 
-RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "reveal", "mistake",
+RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "pair probe", "reveal", "mistake",
          "subset-sum", "gravity"}
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -221,37 +221,104 @@ def test_aquarium_in_the_browser(browser, site, shots):
     play(browser, "aquarium", shots)
 
 
-def test_gravity_hint_on_a_bundled_aquarium(browser, site, shots):
+def open_instance(driver, prefix: str) -> None:
+    """Load the first bundled instance whose id starts with ``prefix`` (the page is open)."""
     from selenium.webdriver.support.ui import Select
 
-    browser.get(site + "/")
-    wait(browser, lambda d: d.execute_script(
+    wait(driver, lambda d: d.execute_script(
         "return document.querySelectorAll('#instance option').length") > 0)
     ids = [o.get_attribute("value") for o in
-           by_id(browser, "instance").find_elements("css selector", "option")]
-    aquariums = [i for i in ids if i.startswith("aquarium/")]
-    if not aquariums:
-        pytest.skip("no bundled aquarium instances in this build")
-    Select(by_id(browser, "instance")).select_by_value(aquariums[0])
-    press(browser, "load")
-    wait(browser, lambda d: by_id(d, "title").text.find("aquarium") >= 0)
+           by_id(driver, "instance").find_elements("css selector", "option")]
+    chosen = [i for i in ids if i.startswith(prefix)]
+    if not chosen:
+        pytest.skip(f"no bundled instance {prefix}* in this build")
+    Select(by_id(driver, "instance")).select_by_value(chosen[0])
+    press(driver, "load")
+    wait(driver, lambda d: prefix.split("/")[0] in by_id(d, "title").text)
+
+
+def click_cell(driver, cell, times: int = 1) -> None:
+    for _ in range(times):  # each click redraws the board: find the cell again
+        next(e for e in cells(driver)
+             if (int(e.get_attribute("data-r")), int(e.get_attribute("data-c"))) == cell).click()
+
+
+def ask_hint(driver) -> tuple[str, dict]:
+    press(driver, "hint")
+    wait(driver, lambda d: by_id(d, "rule").text)
+    return by_id(driver, "rule").text.removeprefix("Rule: "), \
+        driver.execute_script("return state.hint || null") or {}
+
+
+def wrong_highlights(driver) -> set[tuple[int, int]]:
+    """Cells drawn with the mistake highlight (a rect.mark-wrong over the cell)."""
+    from selenium.webdriver.common.by import By
+
+    found = set()
+    for rect in driver.find_elements(By.CSS_SELECTOR, "#board rect.mark-wrong"):
+        x, y = float(rect.get_attribute("x")), float(rect.get_attribute("y"))
+        found.add((round((y - 30 - 2) / 44), round((x - 34 - 2) / 44)))
+    return found
+
+
+def test_a_wrong_mark_is_named_before_any_deduction(browser, site, shots):
+    browser.get(site + "/")
+    open_instance(browser, "thermometers/t03_6x6")
     puzzle = current_puzzle(browser)
-    # Water in the top row of a tank at least two rows deep: gravity fills the rows below.
-    tank = next(v for v in puzzle.vessels if v.depth >= 2)
+    assert puzzle.rows[3] == 0
+    click_cell(browser, (3, 0))  # filled, in a row whose clue is 0
+    rule, hint = ask_hint(browser)
+    assert rule == "mistake"
+    assert "(3,0) is filled but row 3's clue is 0" in by_id(browser, "message").text
+    assert hint == {}  # nothing to apply: no deduction from a wrong mark
+    assert by_id(browser, "apply").get_attribute("disabled")
+    assert wrong_highlights(browser) == {(3, 0)}
+    browser.save_screenshot(str(shots / "mistake-rule.png"))
+    # a mark that breaks no rule yet but disagrees with the unique solution
+    from thermomilp.logic.mistakes import line_mistake, vessel_mistake
+    from thermomilp.logic.search import search_solutions
+
+    (solution,) = list(search_solutions(puzzle, "probing", 2))
+    click_cell(browser, (3, 0), 2)  # back to unknown
+    cell = next((r, c) for r in range(6) for c in range(6) if solution[r][c] == "#"
+                and not (vessel_mistake(puzzle, {(r, c): 0}) or line_mistake(puzzle, {(r, c): 0})))
+    click_cell(browser, cell, 2)  # empty
+    rule, hint = ask_hint(browser)
+    assert rule == "mistake"
+    assert f"({cell[0]},{cell[1]}) is marked empty but the solution fills it" in \
+        by_id(browser, "message").text
+    assert wrong_highlights(browser) == {cell}
+
+
+def test_gravity_hint_on_a_bundled_aquarium(browser, site, shots):
+    from thermomilp.logic.search import search_solutions
+
+    browser.get(site + "/")
+    open_instance(browser, "aquarium/")
+    puzzle = current_puzzle(browser)
+    (solution,) = list(search_solutions(puzzle, "probing", 2))
+    # Water in the top row of a tank the solution fills to the top: gravity fills the rows below.
+    tank = next(v for v in puzzle.vessels if v.depth >= 2
+                and all(solution[r][c] == "#" for r, c in v.cells))
     r, c = tank.layers[-1][0]
-    target = next(e for e in cells(browser)
-                  if (int(e.get_attribute("data-r")), int(e.get_attribute("data-c"))) == (r, c))
-    target.click()
-    press(browser, "hint")
-    wait(browser, lambda d: by_id(d, "rule").text)
-    rule = by_id(browser, "rule").text.removeprefix("Rule: ")
-    hint = browser.execute_script("return state.hint")
-    if rule == "gravity":
-        assert hint and all(v == "#" for v in hint["values"])
-        assert {tuple(x) for x in hint["cells"]} == {cell for layer in tank.layers[:-1]
-                                                     for cell in layer} | set(tank.layers[-1]) - {(r, c)}
-    assert rule in ("gravity", "mistake"), rule  # gravity fires first, or the mark clashes
+    click_cell(browser, (r, c))
+    rule, hint = ask_hint(browser)
+    assert rule == "gravity", rule
+    assert all(v == "#" for v in hint["values"])
+    assert {tuple(x) for x in hint["cells"]} == {cell for layer in tank.layers[:-1]
+                                                 for cell in layer} | set(tank.layers[-1]) - {(r, c)}
     browser.save_screenshot(str(shots / "aquarium-gravity.png"))
+    # The gravity hint does not trust the marks: water where the solution has air is named.
+    click_cell(browser, (r, c), 2)  # back to unknown
+    dry = next(v for v in puzzle.vessels if v.depth >= 2
+               and all(solution[r][c] == "." for r, c in v.cells))
+    wet = dry.layers[-1][0]
+    click_cell(browser, wet)
+    rule, hint = ask_hint(browser)
+    assert rule == "mistake", rule
+    assert f"({wet[0]},{wet[1]}) is marked filled but the solution leaves it empty" in \
+        by_id(browser, "message").text
+    assert wrong_highlights(browser) == {wet}
 
 
 def test_a_bad_upload_shows_an_error_and_the_page_keeps_working(browser, site, tmp_path):
@@ -276,3 +343,63 @@ def test_a_bad_upload_shows_an_error_and_the_page_keeps_working(browser, site, t
     by_id(browser, "upload").send_keys(str(good))
     wait(browser, lambda d: "mine.json" in by_id(d, "message").text)
     assert len(cells(browser)) == 16
+
+
+def test_the_page_teaches_the_model(browser, site, shots):
+    """Model: algebra typeset offline, a clicked cell's rows lit, the LP relaxation shaded."""
+    from selenium.webdriver.common.by import By
+
+    from thermomilp.web.modelview import model_rows
+
+    browser.get(site + "/")
+    open_instance(browser, "thermometers/t02_5x5")
+    puzzle = current_puzzle(browser)
+    # every thermometer carries the label the hints use
+    labels = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#board text.vessel-label'))"
+        ".map(t => t.textContent)")
+    assert labels == [v.label for v in puzzle.vessels]
+    press(browser, "model")
+    wait(browser, lambda d: "Subject To" in by_id(d, "model-text").text)
+    text = by_id(browser, "model-text").text
+    assert "__dummy" not in text
+    # the algebra is typeset by the browser (MathML), with nothing fetched from elsewhere
+    maths = browser.find_elements(By.CSS_SELECTOR, "#algebra > math")  # (4) is Aquarium's
+    assert len(maths) == 4 and all(m.size["width"] > 0 and m.size["height"] > 0 for m in maths)
+    scripts = browser.execute_script(
+        "return Array.from(document.scripts).map(s => s.src)")
+    assert all(src.startswith(site) for src in scripts), scripts
+    # clicking a cell lights exactly its rows: row, column, precedence arcs
+    rows = model_rows(puzzle)
+    for cell in ((0, 0), (2, 3)):
+        click_cell(browser, cell)
+        want = {row["name"] for row in rows
+                if any(tuple(t["cell"]) == cell for t in row["terms"])}
+        lit = {line.split(":")[0] for line in browser.execute_script(
+            "return Array.from(document.querySelectorAll('#model-text span.hl'))"
+            ".map(s => s.textContent)")}
+        assert lit == want and any(n.startswith("prec_") for n in want | {"prec_"})
+        typeset = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#cell-rows math'))"
+            ".map(m => m.getAttribute('data-row'))")
+        assert set(typeset) == want
+        assert all(m.size["height"] > 0
+                   for m in browser.find_elements(By.CSS_SELECTOR, "#cell-rows math"))
+    browser.save_screenshot(str(shots / "model-rows.png"))
+    # the LP relaxation on the board: one shaded rect per cell, fractional ones marked
+    by_id(browser, "lp-toggle").click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board rect.lp")) == 25)
+    wait(browser, idle)
+    values = [[0.0] * 5 for _ in range(5)]
+    for rect in browser.find_elements(By.CSS_SELECTOR, "#board rect.lp"):
+        r, c = int(rect.get_attribute("data-r")), int(rect.get_attribute("data-c"))
+        values[r][c] = v = float(rect.get_attribute("data-lp"))
+        assert ("lp-frac" in rect.get_attribute("class")) == (0 < v < 1)
+    assert any(0 < v < 1 for row in values for v in row)  # this board's LP is fractional
+    for row in rows:  # the values shown satisfy every row of the relaxation
+        lhs = sum(t["coef"] * values[t["cell"][0]][t["cell"][1]] for t in row["terms"])
+        assert (abs(lhs - row["rhs"]) < 1e-6 if row["sense"] == "=" else lhs <= 1e-6), row
+    assert "fractional" in by_id(browser, "message").text
+    browser.save_screenshot(str(shots / "lp-relaxation.png"))
+    by_id(browser, "lp-toggle").click()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#board rect.lp"))

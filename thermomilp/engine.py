@@ -230,6 +230,19 @@ def lp_relaxation(puzzle: Puzzle, decide: bool = True, tol: float = 1e-6):
     return relax(formulate(puzzle), decide, tol)
 
 
+def lp_vertex(puzzle: Puzzle, tol: float = 1e-6) -> tuple[tuple[float, ...], ...] | None:
+    """The LP relaxation's vertex (HiGHS), per cell as rows, or None if infeasible:
+    see :func:`thermomilp.backends.relaxation.vertex` (for the page's shading)."""
+    from thermomilp.backends.relaxation import vertex
+    from thermomilp.model.formulation import formulate
+
+    x = vertex(formulate(puzzle), tol)
+    if x is None:
+        return None
+    W = puzzle.width
+    return tuple(tuple(x[r * W:(r + 1) * W]) for r in range(puzzle.height))
+
+
 def require_available(settings: Settings) -> None:
     """:class:`SolverUnavailable` now, naming the installed pairs, if the settings'
     pair cannot run (the logic may decide a board without opening a session)."""
@@ -248,5 +261,6 @@ def warm_up(settings: Settings) -> None:
         pass  # the solve itself reports the missing library as a record
 
 
-__all__ = ["Engine", "Found", "SolveError", "grid_of", "is_feasible", "lp_relaxation", "open_session",
+__all__ = ["Engine", "Found", "SolveError", "grid_of", "is_feasible", "lp_relaxation", "lp_vertex",
+           "open_session",
            "require_available", "warm_up"]

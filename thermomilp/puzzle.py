@@ -128,7 +128,7 @@ class Puzzle:
     source: str | None = None
     solution: Grid | None = field(default=None, compare=False)
     grade: str | None = field(default=None, compare=False)
-    """The logic grade a generator recorded (``intervals``/``probing``/``search``)."""
+    """The logic grade a generator recorded (``intervals``/``probing``/``pairs``/``search``)."""
     rule: str = "tank"
     """Aquarium: ``tank`` or ``pool`` (:data:`RULES`); Thermometers: always ``tank``."""
 

@@ -1,9 +1,15 @@
 """Terminal pictures of boards and results, with box-drawing characters.
 
+One glyph set for every picture (``show``, ``solve``, a second solution):
 Thermometers: ``●``/``○`` a bulb with / without mercury, ``■``/``□`` a tube
 cell with / without mercury, ``━``/``┃`` join the cells of one thermometer.
-Aquarium: ``≈`` water, ``·`` air, walls between tanks drawn with lines.
-An unsolved board shows ``◌`` bulbs and ``·`` tube cells.
+Aquarium: ``≈`` water, blank air, walls between tanks drawn with lines. An
+unsolved board is drawn as the empty glass (``○``, ``□``, blank tanks), the
+same glyphs as a solution's empty cells.
+
+Below the board a legend gives each vessel's label -- the names the hints
+use ("thermometer 7", "tank B") -- with a cell to find it by: the bulb of a
+thermometer, the top-left cell of a tank.
 """
 
 from __future__ import annotations
@@ -12,15 +18,46 @@ from typing import Any, Sequence
 
 from thermomilp.puzzle import Puzzle
 
+BULB = {True: "●", False: "○"}      # mercury in the bulb / none
+TUBE = {True: "■", False: "□"}      # mercury in a tube cell / none
+WATER, AIR = "≈", " "
+LEGEND_WIDTH = 78
+
 
 def _clue(v: int | None) -> str:
     return "?" if v is None else str(v)
 
 
-def render_board(puzzle: Puzzle, grid: Sequence[str] | None = None) -> str:
-    if puzzle.kind == "thermometers":
-        return _render_thermometers(puzzle, grid)
-    return _render_aquarium(puzzle, grid)
+def render_board(puzzle: Puzzle, grid: Sequence[str] | None = None, *,
+                 legend: bool = True) -> str:
+    """The board (``grid``: ``#`` filled, anything else empty; None = unsolved)."""
+    picture = (_render_thermometers(puzzle, grid) if puzzle.kind == "thermometers"
+               else _render_aquarium(puzzle, grid))
+    return picture + ("\n" + vessel_legend(puzzle) if legend else "")
+
+
+def vessel_word(puzzle: Puzzle) -> str:
+    """What the hints call a vessel of this puzzle: ``thermometer`` or ``tank``."""
+    return "thermometer" if puzzle.kind == "thermometers" else "tank"
+
+
+def anchor_cell(puzzle: Puzzle, index: int) -> tuple[int, int]:
+    """Where to find vessel ``index``: a thermometer's bulb, a tank's top-left cell."""
+    vessel = puzzle.vessels[index]
+    return vessel.cells[0] if puzzle.kind == "thermometers" else min(vessel.cells)
+
+
+def vessel_legend(puzzle: Puzzle, width: int = LEGEND_WIDTH) -> str:
+    """``thermometers (label at bulb): 0 (0,0)  1 (1,2) ...`` wrapped to ``width``."""
+    where = "bulb" if puzzle.kind == "thermometers" else "top-left cell"
+    items = [f"{v.label} ({r},{c})" for v, (r, c) in
+             ((v, anchor_cell(puzzle, i)) for i, v in enumerate(puzzle.vessels))]
+    lines = [f"{vessel_word(puzzle)}s (label at {where}):"]
+    for item in items:  # wrap between items, never inside one
+        if len(lines[-1]) + 2 + len(item) > width:
+            lines.append("")
+        lines[-1] += "  " + item
+    return "\n".join(lines)
 
 
 def _render_thermometers(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
@@ -35,10 +72,8 @@ def _render_thermometers(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
     step = max(cw, 1) + 1  # cell glyph plus one connector column
 
     def glyph(r: int, c: int) -> str:
-        state = None if grid is None else grid[r][c] == "#"
-        if (r, c) in bulbs:
-            return "◌" if state is None else ("●" if state else "○")
-        return "·" if state is None else ("■" if state else "□")
+        state = grid is not None and grid[r][c] == "#"
+        return BULB[state] if (r, c) in bulbs else TUBE[state]
 
     lines = [" " * (rw + 3) + "".join(_clue(v).ljust(step) for v in puzzle.cols).rstrip()]
     lines.append(" " * (rw + 1) + "┌" + "─" * (W * step + 1) + "┐")
@@ -67,7 +102,7 @@ _JUNCTION = {
 
 
 def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
-    """Tank walls with proper box-drawing junctions; ``≈`` water, ``·`` air.
+    """Tank walls with proper box-drawing junctions; ``≈`` water, blank air.
 
     A wall is drawn between two cells of different tanks and around the
     board; cells of one tank are open to each other, so a tank reads as one
@@ -94,9 +129,8 @@ def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
         return _JUNCTION[key]
 
     def cell(r: int, c: int) -> str:
-        if grid is None:
-            return " " * width
-        return ("≈" if grid[r][c] == "#" else "·").center(width)
+        wet = grid is not None and grid[r][c] == "#"
+        return (WATER if wet else AIR).center(width)
 
     lines = [" " * (rw + 2) + "".join(_clue(v).center(width + 1) for v in puzzle.cols).rstrip()]
     for r in range(H + 1):
@@ -149,7 +183,7 @@ def render_result(result: Any) -> str:
                                               zip(puzzle.vessels, result.levels)))
     if result.second is not None and puzzle is not None:
         out.append("another solution:")
-        out.append(render_board(puzzle, result.second))
+        out.append(render_board(puzzle, result.second, legend=False))
     if result.error:
         out.append(f"error: {result.error}")
     if result.status == "infeasible" and getattr(result, "conflict", None) is not None:

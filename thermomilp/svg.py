@@ -5,7 +5,9 @@ round caps through its cell centres) ending in a round bulb; the mercury is
 a narrower red line through the filled cells, drawn from the bulb, and a red
 disc in the bulb. Aquarium: thin grid lines, thick walls between tanks and
 around the board, water as blue cells. Clues sit above the columns and left
-of the rows; a missing clue is left blank.
+of the rows; a missing clue is left blank. Every vessel carries its label,
+the name the hints use ("thermometer 7", "tank B"): in a thermometer's
+bulb, in the top-left corner of a tank (``<text class="vessel-label">``).
 
 Only the standard library: the SVG is built as text, every label escaped.
 """
@@ -16,6 +18,7 @@ from typing import Sequence
 from xml.sax.saxutils import escape
 
 from thermomilp.puzzle import Puzzle
+from thermomilp.render import anchor_cell
 
 CELL = 40
 MARGIN = 36
@@ -43,6 +46,7 @@ def board_svg(puzzle: Puzzle, grid: Sequence[str] | None = None, *, title: str |
         out.extend(_thermometers(puzzle, grid))
     else:
         out.extend(_aquarium(puzzle, grid))
+    out.extend(_labels(puzzle, grid))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -137,6 +141,27 @@ def _aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> list[str]:
     out.append("</g>")
     out.append(f'<rect x="{MARGIN}" y="{MARGIN}" width="{W * CELL}" height="{H * CELL}" '
                f'fill="none" stroke="{WALL}" stroke-width="5"/>')
+    return out
+
+
+def _labels(puzzle: Puzzle, grid: Sequence[str] | None) -> list[str]:
+    """Each vessel's label: centred in a thermometer's bulb (white on mercury),
+    in the top-left corner of a tank's top-left cell."""
+    size = CELL * (0.3 if puzzle.kind == "thermometers" else 0.28)
+    out = [f'<g font-size="{size:.0f}">']
+    for index, vessel in enumerate(puzzle.vessels):
+        r, c = anchor_cell(puzzle, index)
+        text = escape(vessel.label)
+        if puzzle.kind == "thermometers":
+            x, y = _centre((r, c))
+            colour = "white" if grid is not None and grid[r][c] == "#" else TEXT
+            out.append(f'<text class="vessel-label" x="{x:.1f}" y="{y + size * 0.35:.1f}" '
+                       f'text-anchor="middle" fill="{colour}">{text}</text>')
+        else:
+            x, y = MARGIN + c * CELL + 5, MARGIN + r * CELL + size + 3
+            out.append(f'<text class="vessel-label" x="{x}" y="{y:.1f}" fill="{TEXT}">'
+                       f'{text}</text>')
+    out.append("</g>")
     return out
 
 

@@ -12,9 +12,8 @@ from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import build_highs
 
 
-def relax(form: Formulation, decide: bool, tol: float
-          ) -> tuple[bool, float | None, float | None, int | None, int | None, int]:
-    """(feasible, objective, integral share, decided cells, decided filled, cells)."""
+def _relaxed(form: Formulation):
+    """(HiGHS object holding the solved relaxation, cells, feasible)."""
     import highspy
     import numpy as np
 
@@ -23,7 +22,26 @@ def relax(form: Formulation, decide: bool, tol: float
     h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
                             np.full(n, highspy.HighsVarType.kContinuous))
     h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+    return h, n, h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+
+
+def vertex(form: Formulation, tol: float) -> list[float] | None:
+    """The vertex HiGHS returns, per cell in row-major order (values within ``tol`` of
+    0 or 1 snapped), or None when the relaxation is infeasible (the page shades it)."""
+    h, n, ok = _relaxed(form)
+    if not ok:
+        return None
+    x = [min(1.0, max(0.0, float(v))) for v in h.getSolution().col_value[:n]]
+    return [0.0 if v < tol else 1.0 if v > 1 - tol else v for v in x]
+
+
+def relax(form: Formulation, decide: bool, tol: float
+          ) -> tuple[bool, float | None, float | None, int | None, int | None, int]:
+    """(feasible, objective, integral share, decided cells, decided filled, cells)."""
+    import numpy as np
+
+    h, n, ok = _relaxed(form)
+    if not ok:
         return False, None, None, None, None, n
     x = np.asarray(h.getSolution().col_value)
     objective = float(h.getInfo().objective_function_value)

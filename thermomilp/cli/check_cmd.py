@@ -82,7 +82,10 @@ def check_board(puzzle, limit: int, backend: str | None = None, solver: str | No
             record.update(status="error", solutions=None,
                           error=f"{chosen.solver} missed the file's own solution (checked by "
                                 "thermomilp.verify): the count cannot be trusted")
-    record["grade"], record["difficulty"] = _grade(puzzle, clock)
+    # only a board with a solution has a difficulty: an infeasible board (or one
+    # whose count failed) gets no grade
+    record["grade"], record["difficulty"] = (_grade(puzzle, clock) if record["status"] in
+                                             ("unique", "multiple") else (None, None))
     record["recorded_grade"] = puzzle.grade
     record["second"] = list(found[1]) if len(found) > 1 else None
     record["solution_matches"] = (None if puzzle.solution is None or not found

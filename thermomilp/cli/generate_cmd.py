@@ -18,6 +18,9 @@ import time
 from thermomilp.cli.main import EXIT_OK
 
 SIZE = re.compile(r"^(\d+)\s*[xX]\s*(\d+)$")
+# Largest side the generators accept (a 99999x99999 request would build its
+# grid for hours before the first question); measured times in docs/generate.md.
+MAX_SIDE = {"thermometers": 100, "aquarium": 40}
 
 
 def register(sub) -> None:
@@ -46,7 +49,7 @@ def register(sub) -> None:
     clues.add_argument("--minimal-clues", action="store_true", dest="minimal_clues",
                        help="delete clues until every remaining clue is needed")
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"),
-                   help="grade wanted: easy = intervals, medium = probing, hard = search")
+                   help="grade wanted: easy = intervals, medium = probing, hard = pairs or search")
     p.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
                    help="give up on a board after S seconds")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the board files")
@@ -62,12 +65,18 @@ def run(args: argparse.Namespace) -> int:
     if not match:
         raise ConfigError(f"--size {args.size!r} must look like 15x15")
     height, width = int(match.group(1)), int(match.group(2))
+    limit = MAX_SIDE[args.puzzle]
+    if max(height, width) > limit:
+        raise ConfigError(f"--size {height}x{width} is too large: {args.puzzle} boards are "
+                          f"generated up to {limit}x{limit}")
     if args.count < 1:
         raise ConfigError("--count must be at least 1")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise ConfigError("--time-limit must be positive")
     os.makedirs(args.out, exist_ok=True)
     bar = Progress(args.count, enabled=not args.quiet)
     for i in range(args.count):
-        board = _one_board(args, height, width, i)
+        board = _one_board(args, height, width, i, bar.status)
         name = f"{args.puzzle[:5]}_{height}x{width}_s{args.seed}_{i:03d}.txt"
         _write_atomically(os.path.join(args.out, name), dumps(board, "text"))
         bar.step(f"{name} {board.grade or ''}")
@@ -75,18 +84,19 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _one_board(args: argparse.Namespace, height: int, width: int, index: int):
+def _one_board(args: argparse.Namespace, height: int, width: int, index: int, status):
     if args.puzzle == "aquarium":
         from thermomilp.generate.aquarium_bridge import aquarium_board
 
-        return aquarium_board(height, width, args.seed, index, args.rule)
+        return aquarium_board(height, width, args.seed, index, args.rule,
+                              time_limit=args.time_limit)
     from thermomilp.generate.thermometers_gen import generate_thermometers
 
     return generate_thermometers(
         height, width, args.seed, index=index, strategy=args.strategy, straight=args.straight,
         max_length=args.max_length, missing_clues=args.missing_clues,
         minimal_clues=args.minimal_clues, difficulty=args.difficulty,
-        time_limit=args.time_limit).puzzle
+        time_limit=args.time_limit, progress=status).puzzle
 
 
 def _write_atomically(path: str, text: str) -> None:
@@ -106,33 +116,41 @@ def _write_atomically(path: str, text: str) -> None:
 
 
 class Progress:
-    """A one-line progress bar on stderr: ``[#####.....] 5/10  1.2 s/board  name``."""
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal.
+
+    ``[#####.....] 5/10  1.2 s/board  name``; while a board is being made,
+    ``status`` shows what the generator is doing (``repair: 12 moves``).
+    """
 
     def __init__(self, total: int, enabled: bool = True, width: int = 24):
         self.total, self.width, self.count = total, width, 0
-        self.enabled = enabled
+        self.enabled = enabled and sys.stderr.isatty()
         self.start = time.perf_counter()
-        self.tty = sys.stderr.isatty()
+        self._shown = 0.0
         self._show("")
 
     def step(self, label: str) -> None:
         self.count += 1
         self._show(label)
 
+    def status(self, label: str) -> None:
+        """What the current board is doing (redrawn at most ten times a second)."""
+        now = time.perf_counter()
+        if now - self._shown >= 0.1:
+            self._show(f"board {self.count + 1}: {label}")
+
     def _show(self, label: str) -> None:
         if not self.enabled:
             return
+        self._shown = time.perf_counter()
         filled = self.width * self.count // self.total
-        rate = (time.perf_counter() - self.start) / self.count if self.count else 0.0
+        rate = (self._shown - self.start) / self.count if self.count else 0.0
         line = (f"[{'#' * filled}{'.' * (self.width - filled)}] {self.count}/{self.total}"
                 f"  {rate:.2f} s/board  {label}")
-        if self.tty:
-            sys.stderr.write("\r" + line[:120].ljust(120))
-        elif self.count:
-            sys.stderr.write(line + "\n")
+        sys.stderr.write("\r" + line[:100].ljust(100))
         sys.stderr.flush()
 
     def done(self) -> None:
-        if self.enabled and self.tty:
+        if self.enabled:
             sys.stderr.write("\n")
             sys.stderr.flush()

@@ -1,9 +1,12 @@
 """``thermomilp hint FILE [--marks SPEC]``: the next logical deduction and its rule.
 
+The marks are checked first: a wrong mark (it breaks a rule, or fits no
+solution) is named with the terminal rule ``mistake`` and nothing is deduced.
 Rule names (stable identifiers): bookkeeping, line_count, chained_count,
-probe; terminal: solved, stalled, contradiction (``docs/logic.md``).
-Exit 0 when a deduction is given or the board is solved, 1 when logic is
-stalled or the marks contradict the clues, 2 for bad input.
+probe, pair_probe; terminal: solved, stalled, contradiction, mistake
+(``docs/logic.md``). Exit 0 when a deduction is given or the board is solved,
+1 when logic is stalled, the clues contradict each other or a mark is wrong,
+2 for bad input.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ MARKS_HELP = ("cells already decided: a list '0,1=# 2,3=x' (# filled, x empty, 0
 
 def register(sub) -> None:
     p = sub.add_parser("hint", help="the next logical deduction and the rule that fired",
-                       description="Print the next deduction on FILE from the cells marked "
-                                   "so far, the rule that fired and the cells it sets.")
+                       description="Check the cells marked so far (a wrong mark is named, "
+                                   "exit 1), then print the next deduction on FILE, the rule "
+                                   "that fired and the cells it sets.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--marks", metavar="SPEC", help=MARKS_HELP)
     p.add_argument("--format", choices=("text", "json"), default="text",

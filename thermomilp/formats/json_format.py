@@ -8,7 +8,7 @@
 ```
 
 Optional keys: ``name``, ``source``, ``solution`` (rows of ``#``/``.``),
-``grade`` (``intervals``, ``probing`` or ``search``: the logic grade a
+``grade`` (``intervals``, ``probing``, ``pairs`` or ``search``: the logic grade a
 generator recorded), and for Aquarium ``rule``: ``tank`` (the default, one
 waterline per tank) or ``pool`` (one level per connected body of water);
 the writer writes ``rule`` for a pool-rule board.
@@ -25,7 +25,7 @@ from thermomilp.puzzle import GENEROUS, RULES, Puzzle, SizeLimits, aquarium, the
 KNOWN_KEYS = {"puzzle", "rows", "cols", "thermometers", "regions", "name", "source", "solution",
               "grade", "rule"}
 MAX_NUMBER_CHARS = 100  # far below Python's 4,300-digit refusal, far above any clue
-GRADES = ("intervals", "probing", "search")  # thermomilp.logic.grade.GRADES
+GRADES = ("intervals", "probing", "pairs", "search")  # thermomilp.logic.grade.GRADES
 
 
 def looks_like(text: str) -> bool:

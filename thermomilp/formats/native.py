@@ -15,10 +15,10 @@ solution
 
 * a header line: the puzzle type, then optionally the size ``HxW``;
 * optional ``key: value`` lines (``name``, ``source``, ``grade`` -- the logic
-  grade a generator recorded: ``intervals``, ``probing`` or ``search``; for
-  Aquarium ``rule: tank`` (the default, one waterline per tank) or
-  ``rule: pool`` (one level per connected body of water)); lines starting with
-  ``#`` before the grid are comments;
+  grade a generator recorded: ``intervals``, ``probing``, ``pairs`` or
+  ``search``; for Aquarium ``rule: tank`` (the default, one waterline per
+  tank) or ``rule: pool`` (one level per connected body of water)); lines
+  starting with ``#`` before the grid are comments;
 * one line of column clues, then one line per row: its clue, then one token
   per cell. ``?`` or ``-`` is a missing clue.
 * Thermometers: a cell's token says where the mercury goes next -- ``>``
@@ -44,7 +44,7 @@ TIP = "o"
 MISSING = ("?", "-")
 HEADER = re.compile(r"^(thermometers|aquarium)(?:\s+(\d+)\s*[xX]\s*(\d+))?\s*$")
 META = re.compile(r"^(name|source|grade|rule)\s*:\s?(.*)$")
-GRADES = ("intervals", "probing", "search")  # thermomilp.logic.grade.GRADES
+GRADES = ("intervals", "probing", "pairs", "search")  # thermomilp.logic.grade.GRADES
 LABEL = re.compile(r"^[A-Za-z0-9]+$")
 
 

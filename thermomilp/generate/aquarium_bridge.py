@@ -16,7 +16,7 @@ class AquariumUnavailable(ThermomilpError):
 
 
 def aquarium_board(height: int, width: int, seed: int | str, index: int,
-                   rule: str = "tank") -> Puzzle:
+                   rule: str = "tank", time_limit: float | None = None) -> Puzzle:
     """One graded board; a pool-rule board carries no grade (the logic engine that
     grades reasons about one level per tank)."""
     try:
@@ -27,8 +27,8 @@ def aquarium_board(height: int, width: int, seed: int | str, index: int,
                                   "is not installed") from exc
     try:
         board = generate_aquarium(height, width, _int_seed(seed, index), minimal_clues=True,
-                                  rule=rule)
-    except ValueError as exc:
+                                  rule=rule, time_limit=time_limit)
+    except (ValueError, RuntimeError) as exc:
         raise AquariumUnavailable(f"cannot generate that Aquarium: {exc}") from exc
     board = getattr(board, "puzzle", board)
     if board.rule != "tank":

@@ -26,6 +26,7 @@ solution passed in to order the branches). A minimal 10x10 takes about
 from __future__ import annotations
 
 import random
+import time
 
 from thermomilp.logic.aquarium_dp import dp_count
 from thermomilp.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels
@@ -67,6 +68,11 @@ def random_tanks(height: int, width: int, rng: random.Random,
     return [[order[owner[(r, c)]] for c in range(width)] for r in range(height)]
 
 
+def _check_time(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise RuntimeError("gave up: no board within the time limit")
+
+
 def _random_pool_fill(vessel: Vessel, rng: random.Random) -> list[Cell]:
     """A random legal filling of a pool-rule tank: each layer, top down, is
     either full with everything below it, or dry and its children decide."""
@@ -94,9 +100,10 @@ def _count(puzzle: Puzzle, known: Grid | None) -> int:
 
 
 def planted_aquarium(height: int, width: int, rng: random.Random,
-                     rule: str = "tank") -> Puzzle:
+                     rule: str = "tank", deadline: float | None = None) -> Puzzle:
     """A board with every clue, made unique by redrawing levels / partitions."""
     for _ in range(PARTITION_TRIES):
+        _check_time(deadline)
         regions = random_tanks(height, width, rng)
         board = aquarium([0] * height, [0] * width, regions, rule=rule)
         for _ in range(LEVEL_TRIES):
@@ -114,7 +121,7 @@ def planted_aquarium(height: int, width: int, rng: random.Random,
     raise RuntimeError(f"no unique {height}x{width} Aquarium in {PARTITION_TRIES} partitions")
 
 
-def delete_clues(puzzle: Puzzle, rng: random.Random) -> Puzzle:
+def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = None) -> Puzzle:
     """Delete clues in random order, keeping a deletion only while exactly one solution
     remains (``puzzle`` must be unique and carry its solution)."""
     rows, cols = list(puzzle.rows), list(puzzle.cols)
@@ -122,6 +129,7 @@ def delete_clues(puzzle: Puzzle, rng: random.Random) -> Puzzle:
     places += [("col", j) for j, v in enumerate(cols) if v is not None]
     rng.shuffle(places)
     for axis, k in places:
+        _check_time(deadline)
         line = rows if axis == "row" else cols
         saved, line[k] = line[k], None
         # the planted solution only orders the search: a rival is met sooner
@@ -131,7 +139,8 @@ def delete_clues(puzzle: Puzzle, rng: random.Random) -> Puzzle:
 
 
 def generate_aquarium(height: int, width: int, seed: int | None = None,
-                      minimal_clues: bool = True, rule: str = "tank") -> Puzzle:
+                      minimal_clues: bool = True, rule: str = "tank",
+                      time_limit: float | None = None) -> Puzzle:
     """A uniquely solvable Aquarium with its solution attached.
 
     Args:
@@ -142,15 +151,18 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
             surviving clue is then load-bearing); ``False`` keeps all clues.
         rule: ``tank`` (one waterline per tank) or ``pool`` (one level per
             body of water; uniqueness is then proved by the MILP, slower).
+        time_limit: seconds; past them :class:`RuntimeError` is raised
+            (checked between counter calls).
     """
     if height < 1 or width < 1:
         raise ValueError(f"board size {height}x{width} must be at least 1x1")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     rng = random.Random(f"aquarium:{height}x{width}:{seed}")
-    puzzle = planted_aquarium(height, width, rng, rule)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    puzzle = planted_aquarium(height, width, rng, rule, deadline)
     if minimal_clues:
-        puzzle = delete_clues(puzzle, rng)
+        puzzle = delete_clues(puzzle, rng, deadline)
     name = f"aquarium {height}x{width} seed {seed}" + ("" if minimal_clues else " full clues")
     return Puzzle(puzzle.kind, puzzle.rows, puzzle.cols, puzzle.vessels, name,
                   "thermomilp generate_aquarium", puzzle.solution, rule=puzzle.rule)

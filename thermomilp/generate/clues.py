@@ -13,6 +13,7 @@ it also after further deletions (fewer clues, more rivals).
 from __future__ import annotations
 
 import random
+import time
 from typing import Callable
 
 from thermomilp.generate.paths import PathTiling
@@ -23,11 +24,13 @@ Clues = list[int | None]
 
 def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Random, *,
                  count: int | None = None,
-                 until: Callable[[Clues, Clues], bool] | None = None) -> tuple[Clues, Clues, int]:
+                 until: Callable[[Clues, Clues], bool] | None = None,
+                 deadline: float | None = None) -> tuple[Clues, Clues, int]:
     """Clues with up to ``count`` (None: as many as possible) deleted; and how many were.
 
     ``until(rows, cols)``, when given, is asked after each deletion and stops
     the deletions when it returns True (the generator's "hard enough yet?").
+    ``deadline`` (a ``time.perf_counter()`` value): past it :class:`TimeoutError`.
     """
     rows, cols = list(rows), list(cols)
     slots = [("r", i) for i, v in enumerate(rows) if v is not None]
@@ -40,7 +43,10 @@ def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Rando
         target = rows if line == "r" else cols
         kept = target[k]
         target[k] = None
-        if find_rival(tiling, rows, cols) is None:
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            raise TimeoutError("clue deletion ran out of time")
+        if find_rival(tiling, rows, cols, time_limit=left) is None:
             deleted += 1
             if until is not None and until(rows, cols):
                 break

@@ -167,9 +167,18 @@ class PathTiling:
             seen.add(cell)
         return seen
 
-    def absorb_short(self, rng: random.Random, min_length: int = 2) -> None:
-        """Join every thermometer shorter than ``min_length`` to a neighbour where allowed."""
-        for bulb in [c for c in self.cells() if c not in self.pred]:
+    def absorb_short(self, rng: random.Random, min_length: int = 2,
+                     near: Iterable[Cell] | None = None) -> None:
+        """Join every thermometer shorter than ``min_length`` to a neighbour where allowed.
+
+        ``near``: look only at the thermometers through these cells (the ones
+        an edit touched) instead of the whole board.
+        """
+        if near is None:
+            bulbs = [c for c in self.cells() if c not in self.pred]
+        else:
+            bulbs = sorted({self.bulb_of(c) for c in near})
+        for bulb in bulbs:
             if bulb in self.pred:
                 continue  # joined meanwhile
             path = self.path_from(bulb)

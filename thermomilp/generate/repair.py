@@ -11,9 +11,13 @@ Algorithm (``repair_unique``; the why is in ``docs/generate.md``):
 2. Find a rival ``y != x*`` (``rivals.find_rival``): first in 6x6 windows,
    then 12x12 windows, with everything outside fixed to ``x*`` (milliseconds
    each, only windows where the board changed since they were last clean),
-   then on the whole board once every window is clean, with the cells interval
-   propagation decides fixed. Every rival changes a *backward* cell of the
-   line order (``LineOrder.backward``), so the no-good cut runs over those only.
+   then -- once every window is clean -- as a short cycle of one-level moves
+   (:mod:`thermomilp.generate.cycles`, no solver), then in the regions where
+   earlier whole-board rivals differed, and last on the whole board (first
+   with short first-rival probes, ``rivals.find_rival(probe=...)``), with the
+   cells interval propagation decides fixed. Every rival changes a *backward*
+   cell of the line order (``LineOrder.backward``), so the no-good cut runs
+   over those only.
 3. Repair, either
    a. (half the time, when the order allows it) re-plant the level of a
       thermometer where ``y`` differs, one cell deeper in the order; or
@@ -39,8 +43,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from thermomilp.generate.cycles import cycle_rival
 from thermomilp.generate.paths import PathTiling
 from thermomilp.generate.random_board import random_partition
 from thermomilp.generate.rivals import find_rival, windows
@@ -51,6 +57,9 @@ WIDE_SIZE = 12
 NEAREST = True
 LEVEL_MOVE_SHARE = 0.5
 JOIN_ENDS = True
+FOCUS = True
+CYCLES = True
+PROBE = 200  # branch-and-bound nodes for the first-rival probes (then the plain question)
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,8 @@ class RepairStats:
     level_moves: int     # level changes made
     window_solves: int   # window MILPs
     board_solves: int    # whole-board MILPs
+    region_solves: int = 0  # MILPs over the cells where the last whole-board rival differed
+    cycle_rivals: int = 0   # rivals found as short cycles of one-level moves (no solver)
     proof: str = "milp"  # what ended the loop: "milp" (no rival) or "logic" (all decided)
 
 
@@ -125,27 +136,30 @@ def plant(height: int, width: int, rng: random.Random, *, max_length: int,
 
 def repair_unique(height: int, width: int, rng: random.Random, *, max_length: int = 6,
                   straight: bool = False, depth: int = 2, ordered: float = 1.0,
-                  max_plants: int = 50,
-                  deadline: float | None = None) -> tuple[PathTiling, RepairStats]:
+                  max_plants: int = 50, deadline: float | None = None,
+                  progress: Callable[[str], None] | None = None
+                  ) -> tuple[PathTiling, RepairStats]:
     """A tiling and planted filling whose clues have exactly one solution (module doc).
 
     ``deadline`` (a ``time.perf_counter()`` value): past it the loop raises
     :class:`TimeoutError`. Raises :class:`RuntimeError` after ``max_plants``
     plantings whose move budget ran out (not seen in the benchmarks).
     """
-    counts = {"moves": 0, "level_moves": 0, "window_solves": 0, "board_solves": 0}
+    counts = {"moves": 0, "level_moves": 0, "window_solves": 0, "board_solves": 0,
+              "region_solves": 0, "cycle_rivals": 0}
     budget = 4 * (height + width) + 40  # the 30x30 benchmark boards used up to ~95 moves
     for plants in range(1, max_plants + 1):
         tiling, order = plant(height, width, rng, max_length=max_length, straight=straight,
                               depth=depth, ordered=ordered)
-        proof = _repair(tiling, order, depth, rng, budget, counts, deadline)
+        proof = _repair(tiling, order, depth, rng, budget, counts, deadline, progress)
         if proof:
             return tiling, RepairStats(plants, **counts, proof=proof)
     raise RuntimeError(f"no unique {height}x{width} board after {max_plants} plantings")
 
 
 def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random, budget: int,
-            counts: dict[str, int], deadline: float | None = None) -> str | None:
+            counts: dict[str, int], deadline: float | None = None,
+            progress: Callable[[str], None] | None = None) -> str | None:
     """Repair until unique; returns how uniqueness was shown, None when the budget ran out."""
     # small windows first (lower indices are asked first), then wider ones
     all_windows = windows(tiling.height, tiling.width, WINDOW_SIZE, WINDOW_STEP)
@@ -153,9 +167,13 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
         all_windows += windows(tiling.height, tiling.width, WIDE_SIZE, WIDE_SIZE // 2)
     small = len(all_windows) == 1  # the window is the board: ask the board directly
     dirty = set() if small else set(range(len(all_windows)))
+    # cells where a whole-board rival differed: they often hold several more rivals
+    focus: list[set[Cell]] = []
     for _ in range(budget):
         if deadline is not None and time.perf_counter() > deadline:
             raise TimeoutError("the repair loop ran out of time")
+        if progress is not None:
+            progress(f"repair, {counts['moves'] + counts['level_moves']} moves")
         rival = None
         while dirty and rival is None:
             k = min(dirty)
@@ -164,19 +182,46 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
                                backward=order.backward(tiling.ones))
             if rival is None:
                 dirty.discard(k)
+        if rival is None and CYCLES:
+            rival = cycle_rival(tiling, order.backward(tiling.ones))
+            counts["cycle_rivals"] += rival is not None
+        while focus and rival is None:
+            counts["region_solves"] += 1
+            rival = find_rival(tiling, region=focus[-1], nearest=True,
+                               backward=order.backward(tiling.ones))
+            if rival is None:
+                focus.pop()
         if rival is None:
             fixed, status = _logic(tiling)
             if status == "solved":
                 return "logic"  # propagation decided every cell: no rival can exist
             counts["board_solves"] += 1
-            rival = find_rival(tiling, nearest=False, fixed=fixed,
-                               backward=order.backward(tiling.ones))
+            rival = find_rival(tiling, nearest=False, fixed=fixed, probe=PROBE,
+                               backward=order.backward(tiling.ones),
+                               time_limit=_remaining(deadline))
             if rival is None:
                 return "milp"
+            if FOCUS:
+                focus.append(_region(tiling, rival))
         touched = _kill(tiling, order, depth, rival, rng, counts)
         if not small:
             dirty |= {k for k, w in enumerate(all_windows) if any(c in w for c in touched)}
     return None
+
+
+def _remaining(deadline: float | None) -> float | None:
+    return None if deadline is None else max(deadline - time.perf_counter(), 0.01)
+
+
+def _region(tiling: PathTiling, rival: Grid) -> set[Cell]:
+    """The thermometers where ``rival`` differs from the planted filling."""
+    ones = tiling.ones
+    cells = set()
+    for r, row in enumerate(rival):
+        for c, ch in enumerate(row):
+            if (ch == "#") != ((r, c) in ones):
+                cells.update(tiling.path_of((r, c)))
+    return cells
 
 
 def _logic(tiling: PathTiling) -> tuple[dict[Cell, int] | None, str]:
@@ -223,11 +268,13 @@ def _kill(tiling: PathTiling, order: LineOrder, depth: int, rival: Grid, rng: ra
         if not trial.link(p, s, rng):
             continue
         cut = [a for a, b in tiling.succ.items() if trial.succ.get(a) != b]
+        ends = [c for a in cut for c in (a, tiling.succ[a])]
         if JOIN_ENDS:
-            trial.join_ends([c for a in cut for c in (a, tiling.succ[a])], rng)
-        trial.absorb_short(rng)
+            trial.join_ends(ends, rng)
+        ends += [p, s]
+        trial.absorb_short(rng, near=ends)  # single cells can only appear where links were cut
         removed = sum(1 for a, b in tiling.succ.items() if trial.succ.get(a) != b)
-        singles = sum(1 for path in trial.paths() if len(path) == 1)
+        singles = sum(1 for c in set(ends) if c not in trial.succ and c not in trial.pred)
         score = (singles, removed)
         if best is None or score < best[0]:
             best = (score, trial)

@@ -17,6 +17,8 @@ The model is built straight from the tiling (arcs ``x_succ <= x_pred``) so no
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +26,9 @@ import numpy as np
 from thermomilp.generate.paths import PathTiling
 from thermomilp.model.formulation import Formulation
 from thermomilp.puzzle import Cell, Grid
+
+# the probe's restarts: shares of ``probe`` seconds, one random seed each
+PROBE_SHARES = (0.25, 0.25, 0.5, 1.0)
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,12 @@ def windows(height: int, width: int, size: int, step: int) -> list[Window]:
             for r in starts(height) for c in starts(width)]
 
 
+def bounding_box(cells: set[Cell]) -> Window:
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return Window(min(rows), min(cols), max(rows) - min(rows) + 1, max(cols) - min(cols) + 1)
+
+
 def tiling_formulation(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
                        fixed: dict[Cell, int] | None = None) -> Formulation:
     return Formulation(
@@ -69,7 +80,8 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
                cols: list[int | None] | None = None, *, window: Window | None = None,
                time_limit: float | None = None, nearest: bool = False,
                fixed: dict[Cell, int] | None = None,
-               backward: set[Cell] | None = None) -> Grid | None:
+               backward: set[Cell] | None = None,
+               region: set[Cell] | None = None, probe: float | None = None) -> Grid | None:
     """A solution other than the planted one (within ``window`` if given), or None.
 
     ``fixed``: cells known to hold these values in every solution (the logic
@@ -85,6 +97,11 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     rival returned is checked against the clues and the thermometers.
     ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
     difference is the smallest local swap -- the one a repair kills best.
+    ``probe``: ask for a first rival within this many branch-and-bound
+    nodes first (see ``_solve_with_nogood``).
+    ``region``: only these cells may change (every other cell is fixed to
+    ``x*``); like a window, but any shape -- the cells where the last
+    whole-board rival differed, which often hold several independent rivals.
 
     ``rows``/``cols`` default to the clues of the planted filling (all given).
     With a window the model holds only the window's cells: clues lose what the
@@ -97,19 +114,28 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     """
     if rows is None or cols is None:
         rows, cols = tiling.clues()
+    if region is not None:
+        window = bounding_box(region)
     if window is None:
         form = tiling_formulation(tiling, rows, cols, fixed)
         box = Window(0, 0, tiling.height, tiling.width)
     else:
         form, box = _window_formulation(tiling, rows, cols, window)
+    if region is not None:
+        for r in range(box.top, box.top + box.height):
+            for c in range(box.left, box.left + box.width):
+                if (r, c) not in region:
+                    form.fixed[(r - box.top, c - box.left)] = int((r, c) in tiling.ones)
     inside_ones = [(r - box.top, c - box.left) for r, c in tiling.ones if (r, c) in box]
     cut_cells = None
     if backward is not None:
         if any(v is None for v in list(rows) + list(cols)):
             raise ValueError("the backward-cell cut needs every line clue")
-        cut_cells = {(r - box.top, c - box.left) for r, c in backward if (r, c) in box}
-    x = _solve_with_nogood(form, inside_ones, time_limit, nearest, cut_cells,
-                           confirm=window is None)
+        cut_cells = {(r - box.top, c - box.left) for r, c in backward
+                     if (r, c) in box and (region is None or (r, c) in region)}
+    local = window is not None or region is not None
+    x = _solve_with_nogood(form, inside_ones, time_limit, nearest, cut_cells, confirm=not local,
+                           probe=probe)
     if x is None:
         return None
     grid = [["#" if (r, c) in tiling.ones else "." for c in range(tiling.width)]
@@ -118,11 +144,11 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         r, c = divmod(k, box.width)
         grid[box.top + r][box.left + c] = "#" if value else "."
     rival = tuple("".join(row) for row in grid)
-    _check_rival(tiling, rows, cols, rival)
+    check_rival(tiling, rows, cols, rival)
     return rival
 
 
-def _check_rival(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
+def check_rival(tiling: PathTiling, rows: Sequence[int | None], cols: Sequence[int | None],
                  rival: Grid) -> None:
     """A rival must be a solution other than the planted one; else the engine erred."""
     problems = []
@@ -170,43 +196,81 @@ def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[i
 
 def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | None,
                        nearest: bool, cut_cells: set[Cell] | None = None,
-                       confirm: bool = True) -> np.ndarray | None:
+                       confirm: bool = True, probe: float | None = None) -> np.ndarray | None:
     """The 0/1 cell vector of a solution of ``form`` other than ``ones``, or None.
 
     ``cut_cells``: write the no-good cut over these cells only (one of them
     must change); None = over every cell (the canonical cut).
+    ``probe``: first ask under the distance objective, stopping at the first
+    rival HiGHS finds, within this many branch-and-bound nodes (a node budget
+    keeps the board independent of the machine's speed); only when the probe ends
+    without one is the question asked in full. On whole boards HiGHS finds a
+    rival that way in a fraction of a second where the plain feasibility
+    question can wander for many seconds, while it proves "no rival" faster
+    without an objective (docs/generate.md).
+
+    This is the generator's only contact with the engine.
     """
     import highspy
 
     from thermomilp.model.highs_model import build_highs, nogood_row
 
+    n = form.height * form.width
+    on = [form.index(cell) for cell in ones]
+    over = None if cut_cells is None else [form.index(cell) for cell in cut_cells]
+    if over == []:
+        return None  # no cell may change: no rival
     # HiGHS 1.16 with presolve on can end in "Solve error" and can even call a
     # feasible model infeasible (benchmarks/highs_wrong_infeasible_15x15.txt).
     # A "no rival" answer is what makes a board unique, so with ``confirm`` it
     # must be given twice: with presolve on, then again with presolve off.
+    # (presolve, distance objective, time limit, random seed, is a probe)
+    plans: list[tuple[str, bool, float | None, int, bool]] = []
+    share_of = dict(enumerate(PROBE_SHARES))
+    if probe is not None:
+        # restarts: HiGHS's time to a first rival varies tenfold with its random seed
+        for seed, share in enumerate(PROBE_SHARES):
+            plans.append(("choose", True, None, seed, True))
+    plans.append(("choose", nearest, time_limit, 0, False))
+    if confirm:
+        plans.append(("off", nearest, time_limit, 0, False))
     status = None
-    for presolve in ("choose", "off"):
+    said_no = False
+    h = None
+    end = None if time_limit is None else time.perf_counter() + time_limit
+    for presolve, near, limit, seed, probing in plans:
+        if said_no and presolve == "choose":
+            continue  # already "no rival" with presolve on: confirm it with presolve off
+        if end is not None:
+            limit = min(limit or np.inf, end - time.perf_counter())
+            if limit <= 0:
+                break
         h = build_highs(form, names=False)
-        h.setOptionValue("random_seed", 0)
+        h.setOptionValue("random_seed", seed)
         h.setOptionValue("presolve", presolve)
-        if time_limit is not None:
-            h.setOptionValue("time_limit", float(time_limit))
-        n = form.height * form.width
-        on = [form.index(cell) for cell in ones]
-        over = None if cut_cells is None else [form.index(cell) for cell in cut_cells]
-        if over == []:
-            return None  # no cell may change: no rival
+        if limit is not None:
+            h.setOptionValue("time_limit", float(max(limit, 0.01)))
         lower, cols, coef = nogood_row(n, on, over)
         h.addRow(lower, np.inf, cols.size, cols, coef)
-        if nearest:
+        if probing:
+            h.setOptionValue("mip_max_improving_sols", 1)  # the first rival will do
+            # a node budget, not a time limit: the board must not depend on the machine's speed
+            h.setOptionValue("mip_max_nodes", max(1, round(probe * share_of[seed])))
+        if near:
             # minimise the Hamming distance to x*: the canonical cut's row, as objective
             _, all_cols, distance = nogood_row(n, on)
             h.changeColsCost(n, all_cols, distance)
         h.run()
         status = h.getModelStatus()
-        if status == highspy.HighsModelStatus.kOptimal:
+        if status == highspy.HighsModelStatus.kOptimal or (
+                near and h.getInfo().primal_solution_status == 2):
             return np.asarray(h.getSolution().col_value) > 0.5
-        if status == highspy.HighsModelStatus.kInfeasible and (presolve == "off" or not confirm):
-            return None
-    raise RuntimeError(f"HiGHS could not decide the rival question: "
-                       f"{h.modelStatusToString(status)}")
+        if status == highspy.HighsModelStatus.kInfeasible:
+            if presolve == "off" or not confirm:
+                return None
+            said_no = True
+        elif not (probing and status in (highspy.HighsModelStatus.kTimeLimit,
+                                         highspy.HighsModelStatus.kSolutionLimit)):
+            break
+    raise RuntimeError("HiGHS could not decide the rival question: "
+                       + (h.modelStatusToString(status) if h is not None else "time limit"))

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,7 +50,7 @@ class GenerationError(ThermomilpError):
 @dataclass(frozen=True)
 class Generated:
     puzzle: Puzzle            # clues, thermometers, solution and grade
-    grade: str                # intervals / probing / search
+    grade: str                # intervals / probing / pairs / search
     difficulty: str           # easy / medium / hard
     strategy: str
     seed: str
@@ -66,21 +67,29 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                           strategy: str = "repair", straight: bool = False,
                           max_length: int = 6, missing_clues: int = 0,
                           minimal_clues: bool = False, difficulty: str | None = None,
-                          time_limit: float | None = None, max_attempts: int = 200) -> Generated:
+                          time_limit: float | None = None, max_attempts: int = 200,
+                          progress: Callable[[str], None] | None = None) -> Generated:
     """One unique graded board; ``index`` picks the board of a seeded series.
+
+    ``time_limit`` (seconds) bounds the whole board, engine calls included;
+    ``progress`` is called with a short text of what is being done.
 
     Raises:
         GenerationError: bad parameters, the time limit, or ``max_attempts``
             boards without the wanted difficulty.
     """
     from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
+    from thermomilp.logic.grade import difficulty as difficulty_of
 
     _check_request(height, width, strategy, max_length, missing_clues, difficulty)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     tag = board_seed(seed, index)
     rng = random.Random(tag)
-    depth, ordered = PLANTING[difficulty]
+    # From 30x30 on the default planting already gives `search` boards (docs/generate.md),
+    # while the hard planting's free levels multiply the rivals the repair must remove.
+    depth, ordered = PLANTING[None if difficulty == "hard" and min(height, width) >= 30
+                              else difficulty]
     stats: dict[str, Any] = {}
     for attempt in range(1, max_attempts + 1):
         # has the MILP shown "no rival" for exactly the clues the board ends with?
@@ -91,11 +100,10 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             try:
                 tiling, repair_stats = repair_unique(height, width, rng, max_length=max_length,
                                                      straight=straight, depth=depth,
-                                                     ordered=ordered, deadline=deadline)
-            except TimeoutError:
+                                                     ordered=ordered, deadline=deadline,
+                                                     progress=progress)
+            except (TimeoutError, RuntimeError) as exc:  # budget exhausted, HiGHS undecided
                 _check_time(deadline, height, width)
-                raise
-            except RuntimeError as exc:  # budget exhausted, or HiGHS undecided
                 raise GenerationError(f"{height}x{width}: {exc}") from exc
             for key, value in vars(repair_stats).items():
                 if isinstance(value, int):
@@ -112,8 +120,9 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
         if missing_clues or minimal_clues:
             from thermomilp.generate.clues import delete_clues
 
-            rows_k, cols_k, deleted = delete_clues(
-                tiling, rows_k, cols_k, rng, count=None if minimal_clues else missing_clues)
+            rows_k, cols_k, deleted = _timed(deadline, height, width)(
+                delete_clues, tiling, rows_k, cols_k, rng,
+                count=None if minimal_clues else missing_clues, deadline=deadline)
             milp_proven = milp_proven or deleted > 0  # the last deletion was a MILP proof
             if not minimal_clues and deleted < missing_clues:
                 _check_time(deadline, height, width)
@@ -124,19 +133,20 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
 
             def hard_enough(r: list[int | None], c: list[int | None]) -> bool:
                 board = thermometers(r, c, tiling.paths())
-                return GRADE_TO_DIFFICULTY[grade(board)] == difficulty
+                return difficulty_of(board) == difficulty
 
             if not hard_enough(rows_k, cols_k):
-                rows_k, cols_k, deleted = delete_clues(tiling, rows_k, cols_k, rng,
-                                                       until=hard_enough)
+                rows_k, cols_k, deleted = _timed(deadline, height, width)(
+                    delete_clues, tiling, rows_k, cols_k, rng, until=hard_enough,
+                    deadline=deadline)
                 milp_proven = milp_proven or deleted > 0
         puzzle = thermometers(rows_k, cols_k, tiling.paths(), solution=tiling.grid(),
                               name=f"thermomilp {height}x{width} seed {tag}",
                               source=_recipe(height, width, seed, index, strategy, straight,
                                              max_length, missing_clues, minimal_clues,
                                              difficulty))
-        board_grade = grade(puzzle)
-        if difficulty is None or GRADE_TO_DIFFICULTY[board_grade] == difficulty:
+        if difficulty is None or difficulty_of(puzzle) == difficulty:
+            board_grade = grade(puzzle)  # the full grade (pair probing) only for the board kept
             _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven)
             return Generated(puzzle.with_grade(board_grade), board_grade,
                              GRADE_TO_DIFFICULTY[board_grade], strategy, tag,
@@ -176,6 +186,17 @@ def _check_request(height: int, width: int, strategy: str, max_length: int,
     if difficulty not in PLANTING:
         raise GenerationError(f"unknown difficulty {difficulty!r}; choose "
                               + ", ".join(DIFFICULTIES))
+
+
+def _timed(deadline: float | None, height: int, width: int) -> Callable[..., Any]:
+    """Call a step; its time-outs (and HiGHS stopped at the limit) become "gave up"."""
+    def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (TimeoutError, RuntimeError) as exc:
+            _check_time(deadline, height, width)
+            raise GenerationError(f"{height}x{width}: {exc}") from exc
+    return call
 
 
 def _check_time(deadline: float | None, height: int, width: int) -> None:

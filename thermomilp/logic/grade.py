@@ -2,9 +2,11 @@
 
 ``grade(puzzle)`` is ``"intervals"`` when interval propagation alone decides
 every vessel (or proves the board has no solution), ``"probing"`` when
-interval propagation plus probing does, and ``"search"`` otherwise (the board
-needs branching -- which includes every board with two or more solutions).
-The generator maps grades to difficulties with :data:`GRADE_TO_DIFFICULTY`.
+interval propagation plus probing does, ``"pairs"`` when pair probing
+(:mod:`thermomilp.logic.pairs`) is needed on top, and ``"search"``
+otherwise (the board needs branching -- which includes every board with two
+or more solutions). The generator maps grades to difficulties with
+:data:`GRADE_TO_DIFFICULTY`.
 """
 
 from __future__ import annotations
@@ -13,19 +15,38 @@ from typing import Callable
 
 from thermomilp.logic.domains import full_domains, is_decided, line_tables
 from thermomilp.logic.intervals import propagate
+from thermomilp.logic.pairs import pair_fixpoint
 from thermomilp.logic.probing import probe_fixpoint
 from thermomilp.puzzle import Puzzle
 
-GRADES = ("intervals", "probing", "search")
-GRADE_TO_DIFFICULTY = {"intervals": "easy", "probing": "medium", "search": "hard"}
+GRADES = ("intervals", "probing", "pairs", "search")
+GRADE_TO_DIFFICULTY = {"intervals": "easy", "probing": "medium", "pairs": "hard",
+                       "search": "hard"}
 
 
-def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
-    """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp)."""
+def _up_to_probing(puzzle: Puzzle, stop: Callable[[], bool] | None = None):
+    """(tables, domains after probing, "intervals" | "probing" | None when not finished)."""
     tables = line_tables(puzzle)
     dom = full_domains(tables)
     if not propagate(tables, dom) or is_decided(dom):
-        return "intervals"
+        return tables, dom, "intervals"
     if not probe_fixpoint(tables, dom, stop) or is_decided(dom):
-        return "probing"
+        return tables, dom, "probing"
+    return tables, dom, None
+
+
+def difficulty(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
+    """``GRADE_TO_DIFFICULTY[grade(puzzle)]`` without pair probing: ``hard`` is decided as
+    soon as single probing does not finish (pairs and search are both hard), so a
+    generator testing many candidates never pays for pair probing."""
+    return GRADE_TO_DIFFICULTY[_up_to_probing(puzzle, stop)[2] or "search"]
+
+
+def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
+    """``stop``: see :func:`thermomilp.logic.probing.sweep` (raises TimeUp)."""
+    tables, dom, done = _up_to_probing(puzzle, stop)
+    if done:
+        return done
+    if not pair_fixpoint(tables, dom, stop) or is_decided(dom):
+        return "pairs"
     return "search"

@@ -18,12 +18,18 @@ in this order of simplicity, that decides something new:
 ``probe``
     assuming some level for a vessel makes interval propagation contradict
     itself, so that level is erased.
+``pair_probe``
+    assuming some level for a vessel leaves a partner vessel (on a line with
+    it, or shrunk by it) with no level that survives propagation, so that
+    level is erased (:mod:`thermomilp.logic.pairs`).
 
 Terminal states: ``solved`` (every cell decided), ``stalled`` (no rule
-fires: the board needs search), ``contradiction`` (the marks or the clues
-cannot all hold). These names are stable identifiers: other tools (a web UI)
-show them. Steps that only erase an inner level (no new cell) are reported
-too, with an empty cell list, so an explanation never hides a deduction.
+fires: the board needs search), ``contradiction`` (the clues cannot all
+hold), ``mistake`` (a mark is wrong: it breaks a rule or fits no solution,
+:mod:`thermomilp.logic.mistakes`; checked before anything is deduced).
+These names are stable identifiers: other tools (a web UI) show them. Steps
+that only erase an inner level (no new cell) are reported too, with an empty
+cell list, so an explanation never hides a deduction.
 """
 
 from __future__ import annotations
@@ -35,10 +41,12 @@ from thermomilp.logic.domains import (UNKNOWN, Domains, LineTables, clamp_with_m
                                       cell_states, full_domains, is_decided, levels_in,
                                       line_tables, partial_grid)
 from thermomilp.logic.intervals import OK, propagate_conflict, revise_line
+from thermomilp.logic.mistakes import Completion, find_mistake
+from thermomilp.logic.pairs import pair_refutation
 from thermomilp.puzzle import Cell, Grid, Puzzle
 
-RULES = ("bookkeeping", "line_count", "chained_count", "probe")
-TERMINAL = ("solved", "stalled", "contradiction")
+RULES = ("bookkeeping", "line_count", "chained_count", "probe", "pair_probe")
+TERMINAL = ("solved", "stalled", "contradiction", "mistake")
 
 
 @dataclass(frozen=True)
@@ -51,19 +59,21 @@ class Step:
     line: str | None = None
     vessel: str | None = None
     levels_out: tuple[int, ...] = ()
+    wrong: tuple[Cell, ...] = ()  # a ``mistake``: the marks to blame
 
     def to_json(self) -> dict[str, Any]:
         return {"rule": self.rule, "text": self.text, "line": self.line, "vessel": self.vessel,
                 "levels_out": list(self.levels_out),
                 "cells": [{"cell": [r, c], "value": "#" if v else "x"}
-                          for (r, c), v in self.cells]}
+                          for (r, c), v in self.cells],
+                "wrong": [list(c) for c in self.wrong]}
 
 
 @dataclass(frozen=True)
 class Explanation:
     """A whole logical solution: the steps, how it ended, and the board reached."""
 
-    status: str  # solved | stalled | contradiction
+    status: str  # solved | stalled | contradiction | mistake
     steps: tuple[Step, ...]
     grid: Grid  # '#' filled, 'x' empty, '.' undecided
     final: Step = field(repr=False, default=None)  # type: ignore[assignment]
@@ -98,8 +108,9 @@ def _cells_text(cells: tuple[tuple[Cell, int], ...]) -> str:
 class _Solver:
     """Domains plus written cells; :meth:`step` finds and applies the next deduction."""
 
-    def __init__(self, puzzle: Puzzle, marks: Mapping[Cell, int]):
+    def __init__(self, puzzle: Puzzle, marks: Mapping[Cell, int], pairs: bool = True):
         self.puzzle = puzzle
+        self.pairs = pairs  # offer pair probing (seconds on large stalled boards)
         self.tables: LineTables = line_tables(puzzle)
         self.dom: Domains = full_domains(self.tables)
         self.written: dict[Cell, int] = dict(marks)
@@ -202,28 +213,59 @@ class _Solver:
             return self._apply(Step("chained_count", new, text, line=name, vessel=who), dom)
         return None
 
-    def _probe(self, need_cells: bool) -> Step | None:
-        t = self.tables
+    def _erasures(self, refute, need_cells: bool):
+        """Each open level ``refute(v, level)`` condemns (its reason, not None), with the
+        domains after erasing it and the cells that decides; only those that decide a
+        cell when ``need_cells``."""
         for v, mask in enumerate(self.dom):
             if not mask & (mask - 1):
                 continue
             for level in levels_in(mask):
-                trial = self.dom.copy()
-                trial[v] = 1 << level
-                broken = propagate_conflict(t, trial, t.vessel_lines[v])
-                if broken == OK:
+                reason = refute(v, level)
+                if reason is None:
                     continue
                 dom = self.dom.copy()
                 dom[v] &= ~(1 << level)
                 new = self._new_cells(dom)
                 if need_cells and not new:
                     continue
-                name = _vessel_name(self.puzzle, v)
-                text = (f"if {name} stood at level {level}, propagation would break "
-                        f"{t.line_name(broken)}; so level {level} is impossible")
-                text += f": {_cells_text(new)}" if new else ""
-                return self._apply(Step("probe", new, text, line=t.line_name(broken),
-                                        vessel=name, levels_out=(level,)), dom)
+                yield v, level, reason, dom, new
+
+    def _probe(self, need_cells: bool) -> Step | None:
+        t = self.tables
+
+        def refute(v: int, level: int) -> int | None:
+            trial = self.dom.copy()
+            trial[v] = 1 << level
+            broken = propagate_conflict(t, trial, t.vessel_lines[v])
+            return None if broken == OK else broken
+
+        for v, level, broken, dom, new in self._erasures(refute, need_cells):
+            name = _vessel_name(self.puzzle, v)
+            text = (f"if {name} stood at level {level}, propagation would break "
+                    f"{t.line_name(broken)}; so level {level} is impossible")
+            text += f": {_cells_text(new)}" if new else ""
+            return self._apply(Step("probe", new, text, line=t.line_name(broken),
+                                    vessel=name, levels_out=(level,)), dom)
+        return None
+
+    def _pair_probe(self, need_cells: bool, wide: bool) -> Step | None:
+        t = self.tables
+
+        def refute(v: int, level: int):
+            ref = pair_refutation(t, self.dom, v, level, wide)
+            return ref if ref is not None and ref.partner >= 0 else None
+
+        for v, level, ref, dom, new in self._erasures(refute, need_cells):
+            name = _vessel_name(self.puzzle, v)
+            other = _vessel_name(self.puzzle, ref.partner)
+            breaks = ", ".join(f"level {b} breaks {t.line_name(line)}" for b, line in ref.breaks)
+            text = (f"if {name} stood at level {level}, {other} could stand at no level "
+                    f"({breaks}, each after propagation); so level {level} of {name} "
+                    "is impossible")
+            text += f": {_cells_text(new)}" if new else ""
+            return self._apply(Step("pair_probe", new, text, line=t.line_name(ref.breaks[0][1]),
+                                    vessel=f"{name}, {other}", levels_out=(level,)), dom)
         return None
 
     def step(self) -> Step:
@@ -236,9 +278,13 @@ class _Solver:
             return wrong
         if is_decided(self.dom) and len(self.written) == t_cells(self.tables):
             return Step("solved", (), "every cell is decided")
-        for rule in (self._line_count, lambda: self._chained_count(True),
-                     lambda: self._chained_count(False), lambda: self._probe(True),
-                     lambda: self._probe(False)):
+        rules = [self._line_count, lambda: self._chained_count(True),
+                 lambda: self._chained_count(False), lambda: self._probe(True),
+                 lambda: self._probe(False)]
+        if self.pairs:
+            rules += [lambda: self._pair_probe(True, False), lambda: self._pair_probe(False, False),
+                      lambda: self._pair_probe(True, True), lambda: self._pair_probe(False, True)]
+        for rule in rules:
             found = rule()
             if found:
                 return found
@@ -254,14 +300,36 @@ def t_cells(tables: LineTables) -> int:
     return tables.height * tables.width
 
 
-def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None) -> Step:
+def mistake_step(puzzle: Puzzle, marks: Mapping[Cell, int] | None,
+                 complete: Completion | None = None) -> Step | None:
+    """The terminal ``mistake`` step naming a wrong mark, or None when none is wrong."""
+    found = find_mistake(puzzle, marks or {}, complete)
+    if found is None:
+        return None
+    return Step("mistake", (), found.text, line=found.line, vessel=found.vessel,
+                wrong=found.cells)
+
+
+def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
+              complete: Completion | None = None, pairs: bool = True,
+              checked: bool = False) -> Step:
     """The next deduction from ``marks`` (cell -> 1 filled / 0 empty).
+
+    The marks are checked first (:func:`mistake_step`): a wrong mark ends the
+    hint with the terminal ``mistake`` step, and nothing is deduced from it.
+    ``complete`` is the oracle for the check against the solution (default:
+    the logic's own search). ``pairs=False`` leaves out pair probing (a caller
+    that must answer quickly on a large board); ``checked=True`` says the caller
+    has already checked the marks (the page, with the MILP).
 
     A step that only erases an inner level (no cell) cannot be written as a
     mark, so the hint runs on to the first step that sets a cell, and reports
     that one; the inner erasures it needed are folded into its text.
     """
-    solver = _Solver(puzzle, marks or {})
+    wrong = None if checked else mistake_step(puzzle, marks, complete)
+    if wrong is not None:
+        return wrong
+    solver = _Solver(puzzle, marks or {}, pairs)
     quiet: list[Step] = []
     while True:
         step = solver.step()
@@ -275,9 +343,15 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None) -> Step:
 
 
 def explain(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
-            max_steps: int = 100_000) -> Explanation:
-    """Every step of the logical solution, until solved, stalled or a contradiction."""
+            max_steps: int = 100_000, complete: Completion | None = None) -> Explanation:
+    """Every step of the logical solution, until solved, stalled or a contradiction.
+
+    A wrong mark (:func:`mistake_step`) ends it before the first step.
+    """
     solver = _Solver(puzzle, marks or {})
+    wrong = mistake_step(puzzle, marks, complete)
+    if wrong is not None:
+        return Explanation("mistake", (), solver.board(), wrong)
     steps: list[Step] = []
     for _ in range(max_steps):
         step = solver.step()

@@ -27,15 +27,13 @@ def refuted(tables: LineTables, dom: Domains, v: int, level: int) -> bool:
     return not propagate(tables, trial, tables.vessel_lines[v])
 
 
-def probe_fixpoint(tables: LineTables, dom: Domains,
-                   stop: Callable[[], bool] | None = None) -> bool:
-    """Interval fixpoint plus probing, in place; False when the board has no solution.
-
-    ``stop`` (optional) is asked before each vessel is probed; when it says so,
-    :class:`thermomilp.deadline.TimeUp` is raised (``dom`` then holds sound but
-    partial deductions)."""
-    if not propagate(tables, dom):
-        return False
+def sweep(dom: Domains, refutes: Callable[[int, int], bool],
+          settle: Callable[[int], bool], stop: Callable[[], bool] | None = None) -> bool:
+    """Erase every open level ``refutes(v, level)`` condemns, vessel by vessel, until a
+    pass erases nothing; ``settle(v)`` propagates after ``v`` lost levels. False on a
+    contradiction (a domain emptied, or ``settle`` failed). ``stop`` (optional) is
+    asked before each vessel; when it says so, :class:`thermomilp.deadline.TimeUp`
+    is raised (``dom`` then holds sound but partial deductions)."""
     progress = True
     while progress:
         progress = False
@@ -46,10 +44,21 @@ def probe_fixpoint(tables: LineTables, dom: Domains,
             if not m & (m - 1):
                 continue
             for level in levels_in(m):
-                if refuted(tables, dom, v, level):
+                if refutes(v, level):
                     dom[v] &= ~(1 << level)
             if dom[v] != m:
                 progress = True
-                if not dom[v] or not propagate(tables, dom, tables.vessel_lines[v]):
+                if not dom[v] or not settle(v):
                     return False
     return True
+
+
+def probe_fixpoint(tables: LineTables, dom: Domains,
+                   stop: Callable[[], bool] | None = None) -> bool:
+    """Interval fixpoint plus probing, in place; False when the board has no solution.
+
+    ``stop``: see :func:`sweep` (raises TimeUp at the deadline)."""
+    if not propagate(tables, dom):
+        return False
+    return sweep(dom, lambda v, level: refuted(tables, dom, v, level),
+                 lambda v: propagate(tables, dom, tables.vessel_lines[v]), stop)

@@ -15,8 +15,12 @@ generate   POST    ``{"kind", "size", "difficulty"?, "seed"?}`` -> ``{"board", "
 hint       POST    ``{"puzzle", "marks"}`` -> ``{"hint": {rule, message, cells, ...} | null}``
 check      POST    ``{"puzzle", "marks"}`` -> ``{"consistent", "wrong", "message"}``
 solve      POST    ``{"puzzle"}`` -> the CLI's SolveResult JSON (+ ``message``)
-model      POST    ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats"}``
+model      POST    ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats", "rows"}``
+relax      POST    ``{"puzzle"}`` -> ``{"feasible", "values", "fractional", "message"}``
 =========  ======  ==============================================================
+
+``rows`` and ``relax`` teach the model (:mod:`thermomilp.web.modelview`): every
+row of the cell formulation under its LP-file name, and the LP relaxation.
 
 Limits: a request body of at most :data:`MAX_BODY` bytes (enforced by the
 server), boards of at most :data:`MAX_SIDE` rows and columns, new boards of
@@ -148,7 +152,7 @@ class Api:
     """The endpoints; ``call(name, payload)`` dispatches and checks the payload type."""
 
     GET = ("instances", "info")
-    POST = ("load", "generate", "hint", "check", "solve", "model")
+    POST = ("load", "generate", "hint", "check", "solve", "model", "relax")
 
     def __init__(self, engine: Settings | None = None):
         self.engine = server_settings(engine)
@@ -235,7 +239,8 @@ class Api:
 
         puzzle = puzzle_from(payload)
         marks = marks_from(payload, puzzle)
-        hint = next_hint(puzzle, marks, solution=lambda: self._one_solution(puzzle))
+        hint = next_hint(puzzle, marks, solution=lambda: self._one_solution(puzzle),
+                         complete=lambda fixed: self._one_solution(puzzle, dict(fixed)))
         if hint is None:
             return {"hint": None, "message": "every cell is marked: press Check"}
         return {"hint": hint.to_json(), "message": f"{hint.rule}: {hint.message}"}
@@ -291,7 +296,18 @@ class Api:
             text = export(puzzle, fmt)
         except ThermomilpError as exc:  # e.g. LaTeX of a board too large for a slide
             raise ApiError(400, str(exc)) from None
-        return {"format": fmt, "text": text, "formats": list(formats)}
+        from thermomilp.web.modelview import model_rows
+
+        return {"format": fmt, "text": text, "formats": list(formats),
+                "rows": model_rows(puzzle)}
+
+    def api_relax(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The LP relaxation's values per cell (thermomilp.web.modelview.relaxation)."""
+        from thermomilp.web.modelview import relaxation
+
+        puzzle = puzzle_from(payload)
+        with self._solving():
+            return relaxation(puzzle)
 
     # -- helpers -----------------------------------------------------------
 

@@ -21,8 +21,11 @@ the page working:
   solution.
 
 Marks are rows of ``#`` (filled), ``.`` (empty) and ``?`` (unknown); rows and
-columns are numbered from 0, as everywhere in thermomilp. Marks that break a
-rule are reported first (rule ``mistake``).
+columns are numbered from 0, as everywhere in thermomilp. Marks are checked
+before any engine deduces anything (``thermomilp.logic.mistakes``: against
+the rules, then against the solution): a wrong mark is named (rule
+``mistake``) and nothing is deduced from it -- the Aquarium gravity rule
+included.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ from thermomilp.puzzle import Cell, Puzzle
 
 FILLED, EMPTY, UNKNOWN = "#", ".", "?"
 PROBE_SECONDS = 2.0
+LOGIC_UNIQUE_CELLS = 225  # boards up to 15x15: the logic's search words "the solution"
+PAIR_PROBE_CELLS = 225  # pair probing (seconds when single probing stalls) up to 15x15
 
 
 @dataclass(frozen=True)
@@ -81,21 +86,29 @@ class Contradiction(Exception):
 
 # The logic engines' stable rule ids -> the names the page shows.
 RULE_NAMES = {"bookkeeping": "bookkeeping", "line_count": "one line's count",
-              "chained_count": "chained counts", "probe": "probe", "contradiction": "mistake",
+              "chained_count": "chained counts", "probe": "probe", "pair_probe": "pair probe",
+              "contradiction": "mistake", "mistake": "mistake",
               "subset-sum": "subset-sum", "subset_sum": "subset-sum", "gravity": "gravity"}
 
 
 def next_hint(puzzle: Puzzle, marks: Sequence[str],
-              solution: Callable[[], Sequence[str] | None] | None = None) -> Hint | None:
+              solution: Callable[[], Sequence[str] | None] | None = None,
+              complete: Callable[[Mapping[Cell, int]], Sequence[str] | None] | None = None,
+              ) -> Hint | None:
     """The next deduction, or ``None`` when every cell is marked and nothing is wrong.
 
-    The logic engines for the puzzle's kind are asked in turn (the first one
-    that decides something wins); when none does, ``reveal`` reads a cell from
-    ``solution()`` (called lazily). Without any logic engine the built-in
-    rules answer.
+    First the marks are checked (:func:`mistake_hint`; ``complete(fixed)`` is
+    a solution agreeing with ``fixed`` or None -- the server passes the MILP,
+    the default is the logic's search). Then the logic engines for the
+    puzzle's kind are asked in turn (the first one that decides something
+    wins); when none does, ``reveal`` reads a cell from ``solution()``
+    (called lazily). Without any logic engine the built-in rules answer.
     """
     written = {(r, c): 1 if ch == FILLED else 0 for r, row in enumerate(marks)
                for c, ch in enumerate(row) if ch in (FILLED, EMPTY)}
+    wrong = mistake_hint(puzzle, written, complete)
+    if wrong is not None:
+        return wrong
     if not puzzle.all_chains:  # the pool rule: the rule engines reason about levels
         if len(written) == puzzle.height * puzzle.width:
             return None
@@ -107,7 +120,12 @@ def next_hint(puzzle: Puzzle, marks: Sequence[str],
         return builtin_hint(puzzle, marks, solution)
     why = "No rule decides more."
     for module_name, engine in engines:
-        step = engine(puzzle, written)
+        if module_name == "thermomilp.logic.hints":
+            # the marks were checked above (mistake_hint, with the MILP)
+            step = engine(puzzle, written, checked=True,
+                          pairs=puzzle.height * puzzle.width <= PAIR_PROBE_CELLS)
+        else:
+            step = engine(puzzle, written)
         rule = str(getattr(step, "rule", "") or "")
         text = str(getattr(step, "text", None) or getattr(step, "message", None) or "")
         if step is None or rule == "stalled":
@@ -119,6 +137,32 @@ def next_hint(puzzle: Puzzle, marks: Sequence[str],
     if len(written) == puzzle.height * puzzle.width:
         return None
     return _reveal(puzzle, marks, solution, why)
+
+
+def mistake_hint(puzzle: Puzzle, written: Mapping[Cell, int],
+                 complete: Callable[[Mapping[Cell, int]], Sequence[str] | None] | None = None,
+                 ) -> Hint | None:
+    """A ``mistake`` hint naming the wrong marks, or None (also without the logic module)."""
+    try:
+        from thermomilp.logic.mistakes import find_mistake, line_mistake, solution_mistake
+        from thermomilp.logic.search import search_solutions
+    except ImportError:
+        return None
+
+    def unique() -> bool | None:
+        if puzzle.height * puzzle.width > LOGIC_UNIQUE_CELLS:
+            return None
+        return sum(1 for _ in search_solutions(puzzle, "probing", 2)) == 1
+
+    if not puzzle.all_chains:  # the pool rule: no vessel order to check, and no level search
+        found = line_mistake(puzzle, written) or (
+            solution_mistake(puzzle, written, complete) if complete and written else None)
+    else:
+        found = find_mistake(puzzle, written, complete, unique)  # type: ignore[arg-type]
+    if found is None:
+        return None
+    return Hint("mistake", found.text, found.cells, (), (), "thermomilp.logic.mistakes",
+                mistake=True)
 
 
 def _engines(kind: str) -> tuple[str, ...]:
@@ -151,7 +195,8 @@ def _translate(step: object, rule: str, text: str, module_name: str) -> Hint:
         pairs = [(tuple(cell), value) for cell, value in raw_cells]
         clash = []
     name = RULE_NAMES.get(rule, rule.replace("_", " "))
-    if rule == "contradiction" or not pairs:
+    if rule in ("contradiction", "mistake") or not pairs:
+        clash = clash or sorted(tuple(c) for c in getattr(step, "wrong", ()) or ())
         return Hint(name, text, tuple(clash), (), (), module_name, mistake=True)
     cells = tuple(tuple(cell) for cell, _ in pairs)
     values = tuple(FILLED if value in (1, True, FILLED) else EMPTY for _, value in pairs)

@@ -59,9 +59,9 @@ def new_board(kind: str, height: int, width: int, seed: int | None = None, *,
 
 
 def difficulty_of(puzzle: Puzzle) -> str:
-    from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
+    from thermomilp.logic.grade import difficulty
 
-    return GRADE_TO_DIFFICULTY[grade(puzzle)]
+    return difficulty(puzzle)
 
 
 def _named(puzzle: Puzzle, kind: str, seed: int) -> Puzzle:

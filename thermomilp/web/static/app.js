@@ -17,7 +17,9 @@ const POOL_RULE = "Fill some tanks with water. Each connected body of water sits
   "water never rests beside or above air it could run into, but two arms of a tank joined " +
   "only higher up may stand at different heights. The numbers count wet cells.";
 
-const state = { board: null, marks: null, highlight: null, hint: null, busy: false, limits: null };
+const state = { board: null, marks: null, highlight: null, hint: null, busy: false, limits: null,
+  rows: null, selected: null, lp: null };
+const MATHML_NS = "http://www.w3.org/1998/Math/MathML";
 
 const $ = (id) => document.getElementById(id);
 
@@ -124,6 +126,7 @@ function drawBoard(container, board, marks, highlight, interactive) {
 
   if (board.kind === "thermometers") drawThermometers(svg, board, marks, cx, cy);
   else drawAquarium(svg, board, marks, x, y);
+  drawLabels(svg, board, marks, x, y, cx, cy);
 
   for (let r = 0; r < H; r++)
     for (let c = 0; c < W; c++)
@@ -139,6 +142,11 @@ function drawBoard(container, board, marks, highlight, interactive) {
     for (const [r, c] of highlight.cells || [])
       el("rect", { x: x(c) + 2, y: y(r) + 2, width: CELL - 4, height: CELL - 4,
         class: highlight.kind === "wrong" ? "mark-wrong" : "mark-hint" }, svg);
+  }
+  if (interactive && state.lp) drawRelaxation(svg, state.lp, x, y);
+  if (interactive && state.selected) {
+    const [sr, sc] = state.selected;
+    el("rect", { x: x(sc) + 1, y: y(sr) + 1, width: CELL - 2, height: CELL - 2, class: "selected" }, svg);
   }
   // Click targets last, so they are on top of everything drawn.
   for (let r = 0; r < H; r++)
@@ -173,6 +181,23 @@ function drawThermometers(svg, board, marks, cx, cy) {
   }
 }
 
+// Each vessel's label, the name the hints use ("thermometer 7", "tank B"): in a
+// thermometer's bulb, in the top-left corner of a tank (as in the SVG export).
+function drawLabels(svg, board, marks, x, y, cx, cy) {
+  for (const vessel of board.vessels) {
+    if (board.kind === "thermometers") {
+      const [r, c] = vessel.layers[0][0];
+      const t = el("text", { x: cx(c), y: cy(r) + 4, class: "vessel-label" +
+        (marks[r][c] === "#" ? " on-mercury" : "") }, svg);
+      t.textContent = vessel.label;
+    } else {
+      const [r, c] = vessel.layers.flat().reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
+      const t = el("text", { x: x(c) + 4, y: y(r) + 12, class: "vessel-label tank" }, svg);
+      t.textContent = vessel.label;
+    }
+  }
+}
+
 function drawAquarium(svg, board, marks, x, y) {
   const H = board.height, W = board.width;
   const owner = Array.from({ length: H }, () => Array(W).fill(null));
@@ -193,6 +218,123 @@ function drawAquarium(svg, board, marks, x, y) {
   el("rect", { x: x(0), y: y(0), width: W * CELL, height: H * CELL, class: "frame" }, svg);
 }
 
+// The LP relaxation at the vertex HiGHS returns: cells shaded by their value,
+// fractional ones hatched and labelled.
+function drawRelaxation(svg, lp, x, y) {
+  lp.values.forEach((row, r) => row.forEach((v, c) => {
+    const frac = v > 0 && v < 1;
+    el("rect", { x: x(c) + 3, y: y(r) + 3, width: CELL - 6, height: CELL - 6,
+      class: "lp" + (frac ? " lp-frac" : ""), "fill-opacity": (0.15 + 0.6 * v).toFixed(2),
+      "data-r": r, "data-c": c, "data-lp": v }, svg);
+    if (frac) {
+      const t = el("text", { x: x(c) + CELL / 2, y: y(r) + CELL - 6, class: "lp-value" }, svg);
+      t.textContent = v.toFixed(2).replace(/^0/, "");
+    }
+  }));
+}
+
+// ------------------------------------------------------------------ teaching the model
+
+function mathEl(tag, text, parent) {
+  const node = document.createElementNS(MATHML_NS, tag);
+  if (text !== undefined) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function mathVar(r, c, parent) {
+  const sub = mathEl("msub", undefined, parent);
+  mathEl("mi", "x", sub);
+  const idx = mathEl("mrow", undefined, sub);
+  mathEl("mn", String(r), idx);
+  mathEl("mo", ",", idx);
+  mathEl("mn", String(c), idx);
+}
+
+// One row of the model typeset as MathML: name: x_{r,c} + ... (=|≤) rhs.
+function mathRow(row, cell) {
+  const math = document.createElementNS(MATHML_NS, "math");
+  math.setAttribute("display", "block");
+  math.setAttribute("data-row", row.name);
+  const body = mathEl("mrow", undefined, math);
+  mathEl("mtext", row.name + ":\u2003", body);
+  row.terms.forEach((term, k) => {
+    if (k > 0 || term.coef < 0) mathEl("mo", term.coef < 0 ? "\u2212" : "+", body);
+    const [r, c] = term.cell;
+    if (cell && r === cell[0] && c === cell[1]) {
+      const style = mathEl("mstyle", undefined, body);
+      style.setAttribute("mathcolor", "#c2410c");
+      mathVar(r, c, style);
+    } else {
+      mathVar(r, c, body);
+    }
+  });
+  mathEl("mo", row.sense === "<=" ? "\u2264" : "=", body);
+  mathEl("mn", String(row.rhs), body);
+  return math;
+}
+
+function rowsOf(cell) {
+  if (!state.rows || !cell) return [];
+  return state.rows.filter((row) => row.terms.some((t) => t.cell[0] === cell[0] && t.cell[1] === cell[1]));
+}
+
+const ROW_NAME = /\b(?:row|col|prec|tie)_[0-9_]*[0-9]\b/g;
+
+function showModelText(text) {
+  const pre = $("model-text");
+  pre.textContent = "";
+  for (const line of text.split("\n")) {
+    const span = document.createElement("span");
+    span.className = "lp-line";
+    span.textContent = line + "\n";
+    const names = line.match(ROW_NAME);
+    if (names) span.dataset.rows = names.join(" ");
+    pre.appendChild(span);
+  }
+}
+
+// The clicked cell's rows: lit in the model text and typeset below the algebra.
+function showCellRows() {
+  const box = $("cell-rows");
+  box.textContent = "";
+  const cell = state.selected;
+  const rows = rowsOf(cell);
+  const names = new Set(rows.map((row) => row.name));
+  let first = null;
+  for (const span of $("model-text").querySelectorAll("span.lp-line")) {
+    const hit = (span.dataset.rows || "").split(" ").some((n) => names.has(n));
+    span.classList.toggle("hl", hit);
+    if (hit && !first) first = span;
+  }
+  if (first) $("model-text").scrollTop = first.offsetTop - $("model-text").offsetTop - 8;
+  if (!cell) {
+    box.textContent = "Click a cell: its rows light up in the model.";
+    return;
+  }
+  const head = document.createElement("p");
+  head.className = "note";
+  head.textContent = `Cell (${cell[0]},${cell[1]}) is the variable x_${cell[0]}_${cell[1]}; ` +
+    `it appears in ${rows.length} row${rows.length === 1 ? "" : "s"}:`;
+  box.appendChild(head);
+  for (const row of rows) box.appendChild(mathRow(row, cell));
+}
+
+async function toggleRelaxation() {
+  if (!$("lp-toggle").checked) {
+    state.lp = null;
+    render();
+    say("The LP relaxation is hidden.");
+    return;
+  }
+  await run("Solving the LP relaxation", async () => {
+    const data = await api("relax", { puzzle: state.board.puzzle });
+    state.lp = data.feasible ? data : null;
+    render();
+    say(data.message, data.feasible ? "" : "error");
+  });
+}
+
 function render() {
   const b = state.board;
   if (!b) return;
@@ -209,15 +351,22 @@ function forgetHint() {
 function cycle(r, c) {
   state.marks[r][c] = CYCLE[state.marks[r][c]];
   state.highlight = null;
+  state.selected = [r, c];
   forgetHint();
   $("rule").textContent = "";
   render();
+  if (!$("model-panel").hidden) showCellRows();
 }
 
 function setBoard(board, note) {
   state.board = board;
   state.marks = Array.from({ length: board.height }, () => Array(board.width).fill("?"));
   state.highlight = null;
+  state.selected = null;
+  state.lp = null;
+  state.rows = null;
+  $("lp-toggle").checked = false;
+  $("lp-toggle").disabled = false;
   forgetHint();
   $("title").textContent = (board.name || "untitled") +
     ` — ${board.kind} ${board.height}×${board.width}`;
@@ -367,10 +516,14 @@ function wire() {
       select.value = data.format;
     }
     $("model-panel").hidden = false;
-    $("model-text").textContent = data.text;
+    $("algebra-aquarium").hidden = state.board.kind !== "aquarium";
+    state.rows = data.rows || null;
+    showModelText(data.text);
+    showCellRows();
     say(`The ${FORMAT_NAMES[data.format] || data.format} model of this board is shown on the right.`);
   });
   $("model").addEventListener("click", showModel);
+  $("lp-toggle").addEventListener("change", toggleRelaxation);
   $("model-format").addEventListener("change", showModel);
 
   $("reset").addEventListener("click", () => {

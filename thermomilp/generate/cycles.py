@@ -1,0 +1,106 @@
+"""Rivals without a solver: short cycles of one-cell thermometer moves.
+
+Move one thermometer of the planted filling ``x*`` by one level: filling its
+next cell ``(r, c)`` adds one to row ``r`` and column ``c``; emptying its top
+filled cell takes one away. Draw a fill as an arc ``r -> c`` and an empty as
+an arc ``c -> r`` between row and column nodes. A directed cycle of such arcs
+that uses each thermometer at most once keeps every row and column count
+(each node on it gains one and loses one) and every thermometer monotone
+(each moves one level): it is a rival. The four-vessel swap
+(:mod:`thermomilp.swap`) is the cycle of length four; this module finds
+cycles of any length by breadth-first search from each arc.
+
+Every rival changes a *backward* cell of the line order
+(:meth:`thermomilp.generate.repair.LineOrder.backward`), so only arcs on
+backward cells need to start a search. The search is not complete (it sees
+one-level moves only and drops a shortest cycle that reuses a thermometer):
+the repair loop asks the MILP when it finds nothing, so it can only save
+time. It answers in milliseconds where a whole-board MILP at 40x40 takes
+seconds.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from thermomilp.generate.paths import PathTiling
+from thermomilp.generate.rivals import check_rival
+from thermomilp.puzzle import Cell, Grid
+
+Node = tuple[str, int]          # ("r", row) or ("c", column)
+Arc = tuple[Node, Node, int, Cell]  # tail, head, thermometer, cell that changes
+
+
+def move_arcs(tiling: PathTiling) -> list[Arc]:
+    """The one-level moves of every thermometer as arcs (see the module docstring)."""
+    arcs: list[Arc] = []
+    for t, path in enumerate(tiling.paths()):
+        level = sum(cell in tiling.ones for cell in path)
+        if level < len(path):
+            r, c = path[level]
+            arcs.append((("r", r), ("c", c), t, path[level]))
+        if level > 0:
+            r, c = path[level - 1]
+            arcs.append((("c", c), ("r", r), t, path[level - 1]))
+    return arcs
+
+
+def cycle_rival(tiling: PathTiling, backward: Iterable[Cell] | None = None,
+                max_arcs: int = 12) -> Grid | None:
+    """A rival made of one-level moves along a shortest cycle, or None (module doc).
+
+    ``backward``: start only from arcs on these cells (None: from every arc).
+    ``max_arcs``: the longest cycle looked for.
+    """
+    arcs = move_arcs(tiling)
+    out: dict[Node, list[int]] = {}
+    for k, (tail, _, _, _) in enumerate(arcs):
+        out.setdefault(tail, []).append(k)
+    starts = range(len(arcs)) if backward is None else \
+        [k for k, arc in enumerate(arcs) if arc[3] in set(backward)]
+    for first in starts:
+        cycle = _shortest_cycle(arcs, out, first, max_arcs)
+        if cycle is not None:
+            rival = _apply(tiling, [arcs[k][3] for k in cycle])
+            rows, cols = tiling.clues()
+            check_rival(tiling, rows, cols, rival)  # a slip here must not pass as a rival
+            return rival
+    return None
+
+
+def _shortest_cycle(arcs: list[Arc], out: dict[Node, list[int]], first: int,
+                    max_arcs: int) -> list[int] | None:
+    """Arc indices of a shortest cycle through ``first`` with distinct thermometers."""
+    tail, head, therm, _ = arcs[first]
+    parent: dict[Node, int] = {}
+    depth = {head: 1}
+    queue = deque([head])
+    while queue:
+        node = queue.popleft()
+        if depth[node] >= max_arcs:
+            break
+        for k in out.get(node, ()):
+            nxt = arcs[k][1]
+            if arcs[k][2] == therm or nxt in depth:
+                continue
+            parent[nxt] = k
+            depth[nxt] = depth[node] + 1
+            if nxt == tail:
+                cycle = [first]
+                walk = tail
+                while walk != head:
+                    cycle.append(parent[walk])
+                    walk = arcs[parent[walk]][0]
+                used = [arcs[j][2] for j in cycle]
+                return cycle if len(set(used)) == len(used) else None
+            queue.append(nxt)
+    return None
+
+
+def _apply(tiling: PathTiling, cells: list[Cell]) -> Grid:
+    """The planted grid with ``cells`` flipped."""
+    grid = [list(row) for row in tiling.grid()]
+    for r, c in cells:
+        grid[r][c] = "." if grid[r][c] == "#" else "#"
+    return tuple("".join(row) for row in grid)

@@ -1,0 +1,175 @@
+"""Wrong marks, found before anything is deduced from them.
+
+A player's marks are checked in two passes, and the first wrong mark found
+is *named* (which cell, and why):
+
+1. **the rules** -- a vessel whose marks break its order (mercury above an
+   empty cell of the same thermometer; water above air, or a tank row partly
+   wet), a line with more filled marks than its clue, or with so many empty
+   marks that the clue can no longer be reached;
+2. **the solution** -- marks that break no rule yet but fit no solution: each
+   mark that disagrees with the solution is named ("(2,4) is marked empty but
+   the solution fills it").
+
+The second pass needs a completion oracle ``complete(marks) -> grid | None``
+(a solution agreeing with the marks, or None). By default it is the logic's
+own search (:mod:`thermomilp.logic.search`, exact and independent of the
+MILP); the web page passes the MILP. When the board itself has no solution
+no mark is to blame, and nothing is reported here (the logic then names the
+contradiction).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from thermomilp.puzzle import Cell, Grid, Puzzle
+
+Completion = Callable[[Mapping[Cell, int]], "Grid | None"]
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """The marks to blame (``cells``), the sentence saying why, and the pass that found it."""
+
+    cells: tuple[Cell, ...]
+    text: str
+    source: str  # "rules" or "solution"
+    line: str | None = None
+    vessel: str | None = None
+
+
+def _cell(cell: Cell) -> str:
+    return f"({cell[0]},{cell[1]})"
+
+
+def _cells(cells) -> str:
+    return " ".join(_cell(c) for c in cells)
+
+
+def vessel_word(puzzle: Puzzle) -> str:
+    return "thermometer" if puzzle.kind == "thermometers" else "tank"
+
+
+def vessel_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
+    """A vessel filled above an empty mark (or, in a tank, a row partly wet)."""
+    word = vessel_word(puzzle)
+    for vessel in puzzle.vessels:
+        filled = [(k, c) for k, layer in enumerate(vessel.layers) for c in layer
+                  if marks.get(c) == 1]
+        empty = [(k, c) for k, layer in enumerate(vessel.layers) for c in layer
+                 if marks.get(c) == 0]
+        if not filled or not empty:
+            continue
+        top, wet = max(filled)
+        bottom, dry = min(empty)
+        if top < bottom:
+            continue
+        name = f"{word} {vessel.label}"
+        if puzzle.kind == "thermometers":
+            why = (f"{_cell(wet)} is filled but {_cell(dry)} nearer the bulb of {name} is "
+                   "marked empty: mercury fills a thermometer from the bulb with no gap")
+        elif top == bottom:
+            why = (f"{_cell(wet)} is water but {_cell(dry)} in the same row of {name} is "
+                   "marked air: the water in a tank is level")
+        else:
+            why = (f"{_cell(wet)} is water but {_cell(dry)} lower in {name} is marked air: "
+                   "water fills a tank from the bottom")
+        return Mistake((wet, dry), why + "; one of these marks is wrong", "rules", vessel=name)
+    return None
+
+
+def _line_name(puzzle: Puzzle, line: int) -> str:
+    return f"row {line}" if line < puzzle.height else f"column {line - puzzle.height}"
+
+
+def _line_cells(puzzle: Puzzle, line: int) -> list[Cell]:
+    if line < puzzle.height:
+        return [(line, c) for c in range(puzzle.width)]
+    return [(r, line - puzzle.height) for r in range(puzzle.height)]
+
+
+def line_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
+    """A line with more filled marks than its clue, or too many empty marks to reach it."""
+    clues = list(puzzle.rows) + list(puzzle.cols)
+    for line, clue in enumerate(clues):
+        if clue is None:
+            continue
+        cells = _line_cells(puzzle, line)
+        filled = [c for c in cells if marks.get(c) == 1]
+        empty = [c for c in cells if marks.get(c) == 0]
+        name = _line_name(puzzle, line)
+        if len(filled) > clue:
+            if clue == 0:
+                text = f"{_cells(filled)} {'is' if len(filled) == 1 else 'are'} filled but " \
+                       f"{name}'s clue is 0"
+            else:
+                text = (f"{name} has {len(filled)} filled marks ({_cells(filled)}) but its "
+                        f"clue is {clue}; at least {len(filled) - clue} of them "
+                        f"{'is' if len(filled) - clue == 1 else 'are'} wrong")
+            return Mistake(tuple(filled), text, "rules", line=name)
+        room = len(cells) - len(empty)
+        if room < clue:
+            text = (f"{name} has {len(empty)} cells marked empty ({_cells(empty)}), so at "
+                    f"most {room} can be filled, but its clue is {clue}; at least "
+                    f"{clue - room} of these marks {'is' if clue - room == 1 else 'are'} wrong")
+            return Mistake(tuple(empty), text, "rules", line=name)
+    return None
+
+
+def logic_completion(puzzle: Puzzle) -> Completion:
+    """The default oracle: a solution agreeing with the marks, by the logic's own search."""
+    from thermomilp.logic.search import search_solutions
+
+    def complete(marks: Mapping[Cell, int]) -> Grid | None:
+        return next(iter(search_solutions(puzzle, "probing", 1, marks=marks)), None)
+
+    return complete
+
+
+def solution_mistake(puzzle: Puzzle, marks: Mapping[Cell, int], complete: Completion,
+                     unique: Callable[[], bool | None] = lambda: None) -> Mistake | None:
+    """Marks that fit no solution, named against a solution of the board.
+
+    ``unique()`` (asked only when a mark is wrong) changes the wording: "the
+    solution" when the board is unique, "the solution found" otherwise or
+    when it is not known (None).
+    """
+    if not marks or complete(marks) is not None:
+        return None
+    solution = complete({})
+    if solution is None:
+        return None  # the board has no solution: not a mark's fault
+    wrong = tuple(cell for cell, value in sorted(marks.items())
+                  if (solution[cell[0]][cell[1]] == "#") != bool(value))
+    is_unique = unique()
+    the = "the solution" if is_unique else "the solution found"
+    parts = []
+    for cell in wrong[:6]:
+        said = "filled" if marks[cell] else "empty"
+        does = "leaves it empty" if marks[cell] else "fills it"
+        parts.append(f"{_cell(cell)} is marked {said} but {the} {does}")
+    text = "; ".join(parts)
+    if len(wrong) > 6:
+        text += f"; and {len(wrong) - 6} more"
+    if not is_unique:
+        text += " (your marks fit no solution of this board)"
+    return Mistake(wrong, text, "solution")
+
+
+def find_mistake(puzzle: Puzzle, marks: Mapping[Cell, int],
+                 complete: Completion | None = None,
+                 unique: Callable[[], bool | None] = lambda: None) -> Mistake | None:
+    """The first wrong mark: against the rules first, then against the solution."""
+    if not marks:
+        return None
+    found = vessel_mistake(puzzle, marks) or line_mistake(puzzle, marks)
+    if found:
+        return found
+    if complete is None:
+        from thermomilp.logic.search import search_solutions
+
+        complete = logic_completion(puzzle)
+        unique = lambda: sum(1 for _ in search_solutions(puzzle, "probing", 2)) == 1  # noqa: E731
+    return solution_mistake(puzzle, marks, complete, unique)
