@@ -204,7 +204,7 @@ class PulpSession(Session):
     # into the live HiGHS model, which then re-solves where it stopped.
 
     _live: Any = None
-    _cols: list[int] = []
+    _cols: tuple[int, ...] = ()  # our variables' columns in _live
 
     def _adopt(self) -> None:
         """Keep PuLP's HiGHS model and map our variables to its columns, by name
@@ -216,7 +216,7 @@ class PulpSession(Session):
         exported = getattr(self.prob, "exported_variables", None)
         if exported is None:  # PuLP 3 numbers each column in ``var.index`` as it builds
             cols = [getattr(v, "index", None) for v in self.variables]
-            n_cols = len(self.prob._variables)
+            n_cols = len(getattr(self.prob, "_variables", ()))
         else:
             order = exported()
             column = {v.name: j for j, v in enumerate(order)}
@@ -226,7 +226,7 @@ class PulpSession(Session):
                 or len(set(cols)) != len(cols) or not all(0 <= j < n_cols for j in cols)):
             self._live = None
             return
-        self._live, self._cols = model, cols  # type: ignore[assignment]
+        self._live, self._cols = model, tuple(cols)  # type: ignore[arg-type]
 
     def _resolve(self, time_limit: float | None) -> Outcome:
         import highspy
