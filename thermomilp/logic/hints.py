@@ -326,6 +326,9 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
     mark, so the hint runs on to the first step that sets a cell, and reports
     that one; the inner erasures it needed are folded into its text.
     """
+    if not puzzle.all_chains:  # the pool rule: layer trees (pair probing is not offered)
+        from thermomilp.logic import tree_hints
+        return tree_hints.next_hint(puzzle, marks, complete, checked)
     wrong = None if checked else mistake_step(puzzle, marks, complete)
     if wrong is not None:
         return wrong
@@ -346,8 +349,12 @@ def explain(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
             max_steps: int = 100_000, complete: Completion | None = None) -> Explanation:
     """Every step of the logical solution, until solved, stalled or a contradiction.
 
-    A wrong mark (:func:`mistake_step`) ends it before the first step.
+    A wrong mark (:func:`mistake_step`) ends it before the first step. A board
+    with layer trees (the pool rule) is explained by :mod:`thermomilp.logic.tree_hints`.
     """
+    if not puzzle.all_chains:
+        from thermomilp.logic import tree_hints
+        return tree_hints.explain(puzzle, marks, max_steps, complete)
     solver = _Solver(puzzle, marks or {})
     wrong = mistake_step(puzzle, marks, complete)
     if wrong is not None:
