@@ -4,7 +4,9 @@
 logic engines when they are installed, in turn, until one decides something:
 for Aquarium ``thermomilp.logic.aquarium_hints`` (gravity, subset-sum) and
 then ``thermomilp.logic.hints``; for Thermometers ``thermomilp.logic.hints``
-(bookkeeping, line_count, chained_count, probe). Their stable rule ids are
+(bookkeeping, line_count, chained_count, probe); for a pool-rule Aquarium
+only ``thermomilp.logic.hints``, which reasons on its layer trees
+(``thermomilp.logic.tree``). Their stable rule ids are
 shown by the names in :data:`RULE_NAMES`. When no engine decides more (the
 board needs search), the ``reveal`` rule reads one cell from the MILP
 solution. Without any logic module, the small built-in rule set below keeps
@@ -109,12 +111,7 @@ def next_hint(puzzle: Puzzle, marks: Sequence[str],
     wrong = mistake_hint(puzzle, written, complete)
     if wrong is not None:
         return wrong
-    if not puzzle.all_chains:  # the pool rule: the rule engines reason about levels
-        if len(written) == puzzle.height * puzzle.width:
-            return None
-        return _reveal(puzzle, marks, solution, "The logic rules reason about one level per "
-                       "tank and do not apply to the pool rule.")
-    engines = [(name, engine) for name in _engines(puzzle.kind)
+    engines = [(name, engine) for name in _engines(puzzle.kind, puzzle.all_chains)
                if (engine := _load(name)) is not None]
     if not engines:
         return builtin_hint(puzzle, marks, solution)
@@ -154,8 +151,9 @@ def mistake_hint(puzzle: Puzzle, written: Mapping[Cell, int],
             return None
         return sum(1 for _ in search_solutions(puzzle, "probing", 2)) == 1
 
-    if not puzzle.all_chains:  # the pool rule: no vessel order to check, and no level search
-        found = line_mistake(puzzle, written) or (
+    if not puzzle.all_chains:  # the pool rule: the tree order, the lines, then the solution
+        from thermomilp.logic.tree import tree_mistake
+        found = tree_mistake(puzzle, written) or line_mistake(puzzle, written) or (
             solution_mistake(puzzle, written, complete) if complete and written else None)
     else:
         found = find_mistake(puzzle, written, complete, unique)  # type: ignore[arg-type]
@@ -165,8 +163,10 @@ def mistake_hint(puzzle: Puzzle, written: Mapping[Cell, int],
                 mistake=True)
 
 
-def _engines(kind: str) -> tuple[str, ...]:
-    if kind == "aquarium":
+def _engines(kind: str, chains: bool = True) -> tuple[str, ...]:
+    """The hint engines to ask, in turn; a pool-rule board (layer trees) has no tank levels
+    for the Aquarium DP, and :mod:`thermomilp.logic.hints` routes it to the tree engine."""
+    if kind == "aquarium" and chains:
         return ("thermomilp.logic.aquarium_hints", "thermomilp.logic.hints")
     return ("thermomilp.logic.hints",)
 
