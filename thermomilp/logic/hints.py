@@ -34,8 +34,7 @@ cell list, so an explanation never hides a deduction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Mapping
 
 from thermomilp.logic.domains import (UNKNOWN, Domains, LineTables, clamp_with_marks,
                                       cell_states, full_domains, is_decided, levels_in,
@@ -43,51 +42,8 @@ from thermomilp.logic.domains import (UNKNOWN, Domains, LineTables, clamp_with_m
 from thermomilp.logic.intervals import OK, propagate_conflict, revise_line
 from thermomilp.logic.mistakes import Completion, find_mistake
 from thermomilp.logic.pairs import pair_refutation
+from thermomilp.logic.steps import RULES, TERMINAL, Explanation, Step
 from thermomilp.puzzle import Cell, Grid, Puzzle
-
-RULES = ("bookkeeping", "line_count", "chained_count", "probe", "pair_probe")
-TERMINAL = ("solved", "stalled", "contradiction", "mistake")
-
-
-@dataclass(frozen=True)
-class Step:
-    """One deduction: the rule, the cells it sets (cell, 1 filled / 0 empty), and why."""
-
-    rule: str
-    cells: tuple[tuple[Cell, int], ...]
-    text: str
-    line: str | None = None
-    vessel: str | None = None
-    levels_out: tuple[int, ...] = ()
-    wrong: tuple[Cell, ...] = ()  # a ``mistake``: the marks to blame
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "text": self.text, "line": self.line, "vessel": self.vessel,
-                "levels_out": list(self.levels_out),
-                "cells": [{"cell": [r, c], "value": "#" if v else "x"}
-                          for (r, c), v in self.cells],
-                "wrong": [list(c) for c in self.wrong]}
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """A whole logical solution: the steps, how it ended, and the board reached."""
-
-    status: str  # solved | stalled | contradiction | mistake
-    steps: tuple[Step, ...]
-    grid: Grid  # '#' filled, 'x' empty, '.' undecided
-    final: Step = field(repr=False, default=None)  # type: ignore[assignment]
-
-    @property
-    def undecided(self) -> int:
-        return sum(row.count(".") for row in self.grid)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"status": self.status, "steps": [s.to_json() for s in self.steps],
-                "grid": list(self.grid), "undecided": self.undecided,
-                "rules": {r: sum(s.rule == r for s in self.steps) for r in RULES},
-                "final": self.final.to_json() if self.final else None}
-
 
 def _vessel_name(puzzle: Puzzle, v: int) -> str:
     word = "thermometer" if puzzle.kind == "thermometers" else "tank"

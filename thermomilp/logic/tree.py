@@ -29,9 +29,14 @@ grade is ``search``.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
-from thermomilp.logic.mistakes import Completion, Mistake, line_mistake, solution_mistake
+from thermomilp.logic.mistakes import (
+    Completion,
+    Mistake,
+    line_mistake,
+    solution_mistake,
+)
 from thermomilp.puzzle import Cell, Grid, Puzzle
 
 UNKNOWN = -1
@@ -316,9 +321,9 @@ def find_mistake(puzzle: Puzzle, marks: Mapping[Cell, int],
         return found
     if complete is None:
         complete = completion(puzzle)
-        unique = lambda: sum(1 for _ in search_solutions(puzzle, 2)) == 1  # noqa: E731
+        unique = lambda: sum(1 for _ in search_solutions(puzzle, 2)) == 1
     else:
-        unique = lambda: None  # noqa: E731
+        unique = lambda: None
     return solution_mistake(puzzle, marks, complete, unique)
 
 

@@ -10,12 +10,20 @@ far (marks and earlier steps); a layer is decided when one of its cells is.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
-from thermomilp.logic.hints import TERMINAL, Explanation, Step
 from thermomilp.logic.mistakes import Completion
-from thermomilp.logic.tree import (TREE_CONFLICT, UNKNOWN, State, Trees, find_mistake, gravity,
-                                   probe, revise_line)
+from thermomilp.logic.steps import TERMINAL, Explanation, Step
+from thermomilp.logic.tree import (
+    TREE_CONFLICT,
+    UNKNOWN,
+    State,
+    Trees,
+    find_mistake,
+    gravity,
+    probe,
+    revise_line,
+)
 from thermomilp.puzzle import Cell, Grid, Puzzle
 
 

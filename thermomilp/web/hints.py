@@ -143,6 +143,7 @@ def mistake_hint(puzzle: Puzzle, written: Mapping[Cell, int],
     try:
         from thermomilp.logic.mistakes import find_mistake, line_mistake, solution_mistake
         from thermomilp.logic.search import search_solutions
+        from thermomilp.logic.tree import tree_mistake
     except ImportError:
         return None
 
@@ -152,7 +153,6 @@ def mistake_hint(puzzle: Puzzle, written: Mapping[Cell, int],
         return sum(1 for _ in search_solutions(puzzle, "probing", 2)) == 1
 
     if not puzzle.all_chains:  # the pool rule: the tree order, the lines, then the solution
-        from thermomilp.logic.tree import tree_mistake
         found = tree_mistake(puzzle, written) or line_mistake(puzzle, written) or (
             solution_mistake(puzzle, written, complete) if complete and written else None)
     else:

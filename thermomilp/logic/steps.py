@@ -1,0 +1,52 @@
+"""The step and explanation types every hint engine returns (:mod:`thermomilp.logic.hints`
+on chains, :mod:`thermomilp.logic.tree_hints` on layer trees), with the stable rule names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from thermomilp.puzzle import Cell, Grid
+
+RULES = ("bookkeeping", "line_count", "chained_count", "probe", "pair_probe")
+TERMINAL = ("solved", "stalled", "contradiction", "mistake")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: the rule, the cells it sets (cell, 1 filled / 0 empty), and why."""
+
+    rule: str
+    cells: tuple[tuple[Cell, int], ...]
+    text: str
+    line: str | None = None
+    vessel: str | None = None
+    levels_out: tuple[int, ...] = ()
+    wrong: tuple[Cell, ...] = ()  # a ``mistake``: the marks to blame
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "text": self.text, "line": self.line, "vessel": self.vessel,
+                "levels_out": list(self.levels_out),
+                "cells": [{"cell": [r, c], "value": "#" if v else "x"}
+                          for (r, c), v in self.cells],
+                "wrong": [list(c) for c in self.wrong]}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A whole logical solution: the steps, how it ended, and the board reached."""
+
+    status: str  # solved | stalled | contradiction | mistake
+    steps: tuple[Step, ...]
+    grid: Grid  # '#' filled, 'x' empty, '.' undecided
+    final: Step = field(repr=False, default=None)  # type: ignore[assignment]
+
+    @property
+    def undecided(self) -> int:
+        return sum(row.count(".") for row in self.grid)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status, "steps": [s.to_json() for s in self.steps],
+                "grid": list(self.grid), "undecided": self.undecided,
+                "rules": {r: sum(s.rule == r for s in self.steps) for r in RULES},
+                "final": self.final.to_json() if self.final else None}
