@@ -204,19 +204,29 @@ class PulpSession(Session):
     # into the live HiGHS model, which then re-solves where it stopped.
 
     _live: Any = None
-    _cols: list[int] = []
+    _cols: tuple[int, ...] = ()  # our variables' columns in _live
 
     def _adopt(self) -> None:
         """Keep PuLP's HiGHS model and map our variables to its columns, by name
         (PuLP 3 builds columns from ``variables()``, PuLP 4 from ``exported_variables()``)."""
         model = getattr(self.prob, "solverModel", None)
-        order = getattr(self.prob, "exported_variables", self.prob.variables)()
-        column = {v.name: j for j, v in enumerate(order)}
-        cols = [column.get(v.name) for v in self.variables]
-        if model is None or None in cols or model.getNumCol() != len(order):
+        if model is None:
             self._live = None
             return
-        self._live, self._cols = model, cols  # type: ignore[assignment]
+        exported = getattr(self.prob, "exported_variables", None)
+        if exported is None:  # PuLP 3 numbers each column in ``var.index`` as it builds
+            cols = [getattr(v, "index", None) for v in self.variables]
+            n_cols = len(getattr(self.prob, "_variables", ()))
+        else:
+            order = exported()
+            column = {v.name: j for j, v in enumerate(order)}
+            cols = [column.get(v.name) for v in self.variables]
+            n_cols = len(order)
+        if (None in cols or model.getNumCol() != n_cols
+                or len(set(cols)) != len(cols) or not all(0 <= j < n_cols for j in cols)):
+            self._live = None
+            return
+        self._live, self._cols = model, tuple(cols)  # type: ignore[arg-type]
 
     def _resolve(self, time_limit: float | None) -> Outcome:
         import highspy
