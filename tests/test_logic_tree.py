@@ -104,3 +104,30 @@ def test_rules_fire_and_wrong_marks_are_named():
     wrong = {(0, 0): int(filling[0][0] != "#")}
     if not any(_agrees(s, wrong) for s in brute_force_solutions(board)):
         assert next_hint(board, wrong).rule == "mistake"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**9), st.floats(0, 0.5))
+def test_hints_from_planted_marks_are_sound(seed, share):
+    board, filling, rng = _board(seed)
+    marks = _marks(rng, filling, share)
+    solutions = [g for g in brute_force_solutions(board) if _agrees(g, marks)]
+    step = next_hint(board, marks)
+    assert step.rule != "mistake"  # the marks come from a solution
+    for (r, c), value in step.cells:
+        assert all((s[r][c] == "#") == bool(value) for s in solutions), step.text
+    for step in explain(board, marks).steps:
+        for (r, c), value in step.cells:
+            assert all((s[r][c] == "#") == bool(value) for s in solutions), step.text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**9), st.sampled_from(["intervals", "probing"]))
+def test_the_presolve_never_changes_solves_answer(seed, mode):
+    from thermomilp.solve import solve
+
+    board = _board(seed, blank=0.3)[0]
+    solutions = list(brute_force_solutions(board))
+    result = solve(board, presolve=mode)
+    assert result.status == ("unique" if len(solutions) == 1 else "multiple")
+    assert tuple(result.grid) in solutions
