@@ -42,23 +42,13 @@ from thermomilp.logic.domains import (UNKNOWN, Domains, LineTables, clamp_with_m
 from thermomilp.logic.intervals import OK, propagate_conflict, revise_line
 from thermomilp.logic.mistakes import Completion, find_mistake
 from thermomilp.logic.pairs import pair_refutation
-from thermomilp.logic.steps import RULES, TERMINAL, Explanation, Step
+from thermomilp.logic.steps import RULES, TERMINAL, Explanation, Step, line_count_step
+from thermomilp.logic.steps import cells_text as _cells_text
 from thermomilp.puzzle import Cell, Grid, Puzzle
 
 def _vessel_name(puzzle: Puzzle, v: int) -> str:
     word = "thermometer" if puzzle.kind == "thermometers" else "tank"
     return f"{word} {puzzle.vessels[v].label}"
-
-
-def _cells_text(cells: tuple[tuple[Cell, int], ...]) -> str:
-    filled = [f"({r},{c})" for (r, c), v in cells if v]
-    empty = [f"({r},{c})" for (r, c), v in cells if not v]
-    parts = []
-    if filled:
-        parts.append("filled " + " ".join(filled))
-    if empty:
-        parts.append("empty " + " ".join(empty))
-    return "; ".join(parts)
 
 
 class _Solver:
@@ -128,27 +118,12 @@ class _Solver:
         return None
 
     def _line_count(self) -> Step | None:
-        for line, clue in enumerate(self.tables.clues):
-            if clue is None:
-                continue
-            cells = self._line_cells(line)
-            filled = sum(self.written.get(c) == 1 for c in cells)
-            open_cells = [c for c in cells if c not in self.written]
-            if not open_cells:
-                continue
-            name = self.tables.line_name(line)
-            if filled == clue:
-                value, why = 0, f"{name} already has its {clue} filled cells"
-            elif filled + len(open_cells) == clue:
-                value, why = 1, f"{name} needs every undecided cell to reach {clue}"
-            else:
-                continue
-            new = tuple((c, value) for c in open_cells)
-            dom = self.dom.copy()
-            clamp_with_marks(self.tables, dom, dict(new))
-            return self._apply(Step("line_count", new, f"{why}: {_cells_text(new)}",
-                                    line=name), dom)
-        return None
+        step = line_count_step(self.puzzle, self.written)
+        if step is None:
+            return None
+        dom = self.dom.copy()
+        clamp_with_marks(self.tables, dom, dict(step.cells))
+        return self._apply(step, dom)
 
     def _chained_count(self, need_cells: bool) -> Step | None:
         for line, clue in enumerate(self.tables.clues):

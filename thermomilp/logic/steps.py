@@ -3,10 +3,11 @@ on chains, :mod:`thermomilp.logic.tree_hints` on layer trees), with the stable r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from thermomilp.puzzle import Cell, Grid
+from thermomilp.puzzle import Cell, Grid, Puzzle
 
 RULES = ("bookkeeping", "line_count", "chained_count", "probe", "pair_probe")
 TERMINAL = ("solved", "stalled", "contradiction", "mistake")
@@ -50,3 +51,39 @@ class Explanation:
                 "grid": list(self.grid), "undecided": self.undecided,
                 "rules": {r: sum(s.rule == r for s in self.steps) for r in RULES},
                 "final": self.final.to_json() if self.final else None}
+
+
+def cells_text(cells: tuple[tuple[Cell, int], ...]) -> str:
+    """``filled (r,c) ...; empty (r,c) ...`` for a step's cells."""
+    filled = [f"({r},{c})" for (r, c), v in cells if v]
+    empty = [f"({r},{c})" for (r, c), v in cells if not v]
+    parts = []
+    if filled:
+        parts.append("filled " + " ".join(filled))
+    if empty:
+        parts.append("empty " + " ".join(empty))
+    return "; ".join(parts)
+
+
+def line_count_step(puzzle: Puzzle, written: Mapping[Cell, int]) -> Step | None:
+    """The ``line_count`` rule (not applied): the first clued line whose clue is reached
+    (its undecided cells are empty) or needs every undecided cell (they are filled)."""
+    h, w = puzzle.height, puzzle.width
+    for line, clue in enumerate(tuple(puzzle.rows) + tuple(puzzle.cols)):
+        if clue is None:
+            continue
+        cells = [(line, c) for c in range(w)] if line < h else [(r, line - h) for r in range(h)]
+        filled = sum(written.get(c) == 1 for c in cells)
+        open_cells = [c for c in cells if c not in written]
+        if not open_cells:
+            continue
+        name = f"row {line}" if line < h else f"column {line - h}"
+        if filled == clue:
+            value, why = 0, f"{name} already has its {clue} filled cells"
+        elif filled + len(open_cells) == clue:
+            value, why = 1, f"{name} needs every undecided cell to reach {clue}"
+        else:
+            continue
+        new = tuple((c, value) for c in open_cells)
+        return Step("line_count", new, f"{why}: {cells_text(new)}", line=name)
+    return None

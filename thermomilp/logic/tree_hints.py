@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from thermomilp.logic.mistakes import Completion
-from thermomilp.logic.steps import TERMINAL, Explanation, Step
+from thermomilp.logic.steps import TERMINAL, Explanation, Step, line_count_step
+from thermomilp.logic.steps import cells_text as _cells_text
 from thermomilp.logic.tree import (
     TREE_CONFLICT,
     UNKNOWN,
@@ -25,12 +26,6 @@ from thermomilp.logic.tree import (
     revise_line,
 )
 from thermomilp.puzzle import Cell, Grid, Puzzle
-
-
-def _cells_text(cells: tuple[tuple[Cell, int], ...]) -> str:
-    filled = " ".join(f"({r},{c})" for (r, c), v in cells if v)
-    empty = " ".join(f"({r},{c})" for (r, c), v in cells if not v)
-    return "; ".join(p for p in (filled and "filled " + filled, empty and "empty " + empty) if p)
 
 
 class _TreeSolver:
@@ -50,11 +45,6 @@ class _TreeSolver:
         for cell, value in step.cells:
             self.written[cell] = value
         return step
-
-    def _line_cells(self, line: int) -> list[Cell]:
-        if line < self.t.height:
-            return [(line, c) for c in range(self.t.width)]
-        return [(r, line - self.t.height) for r in range(self.t.height)]
 
     def _contradiction(self, state: State | None) -> Step | None:
         if state is None or gravity(self.t, state.copy()) is None:
@@ -81,24 +71,8 @@ class _TreeSolver:
         return None
 
     def _line_count(self) -> Step | None:
-        for line, clue in enumerate(self.t.clues):
-            if clue is None:
-                continue
-            cells = self._line_cells(line)
-            filled = sum(self.written.get(c) == 1 for c in cells)
-            open_cells = [c for c in cells if c not in self.written]
-            if not open_cells:
-                continue
-            name = self.t.line_name(line)
-            if filled == clue:
-                value, why = 0, f"{name} already has its {clue} filled cells"
-            elif filled + len(open_cells) == clue:
-                value, why = 1, f"{name} needs every undecided cell to reach {clue}"
-            else:
-                continue
-            new = tuple((c, value) for c in open_cells)
-            return self._apply(Step("line_count", new, f"{why}: {_cells_text(new)}", line=name))
-        return None
+        step = line_count_step(self.puzzle, self.written)
+        return None if step is None else self._apply(step)
 
     def _chained_count(self, state: State) -> Step | None:
         for line, clue in enumerate(self.t.clues):
