@@ -36,15 +36,17 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from thermomilp.logic.domains import (UNKNOWN, Domains, LineTables, clamp_with_marks,
-                                      cell_states, full_domains, is_decided, levels_in,
+from thermomilp.logic.domains import (UNKNOWN, Domains, LineTables, cell_states,
+                                      clamp_with_marks, full_domains, is_decided, levels_in,
                                       line_tables, partial_grid)
 from thermomilp.logic.intervals import OK, propagate_conflict, revise_line
 from thermomilp.logic.mistakes import Completion, find_mistake
 from thermomilp.logic.pairs import pair_refutation
-from thermomilp.logic.steps import RULES, TERMINAL, Explanation, Step, line_count_step
+from thermomilp.logic.steps import (RULES, TERMINAL, Explanation, Step, line_count_step,
+                                    mistake_of, run_explanation)
 from thermomilp.logic.steps import cells_text as _cells_text
 from thermomilp.puzzle import Cell, Grid, Puzzle
+
 
 def _vessel_name(puzzle: Puzzle, v: int) -> str:
     word = "thermometer" if puzzle.kind == "thermometers" else "tank"
@@ -234,11 +236,7 @@ def t_cells(tables: LineTables) -> int:
 def mistake_step(puzzle: Puzzle, marks: Mapping[Cell, int] | None,
                  complete: Completion | None = None) -> Step | None:
     """The terminal ``mistake`` step naming a wrong mark, or None when none is wrong."""
-    found = find_mistake(puzzle, marks or {}, complete)
-    if found is None:
-        return None
-    return Step("mistake", (), found.text, line=found.line, vessel=found.vessel,
-                wrong=found.cells)
+    return mistake_of(find_mistake(puzzle, marks or {}, complete))
 
 
 def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
@@ -286,17 +284,8 @@ def explain(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
     if not puzzle.all_chains:
         from thermomilp.logic import tree_hints
         return tree_hints.explain(puzzle, marks, max_steps, complete)
-    solver = _Solver(puzzle, marks or {})
-    wrong = mistake_step(puzzle, marks, complete)
-    if wrong is not None:
-        return Explanation("mistake", (), solver.board(), wrong)
-    steps: list[Step] = []
-    for _ in range(max_steps):
-        step = solver.step()
-        if step.rule in TERMINAL:
-            return Explanation(step.rule, tuple(steps), solver.board(), step)
-        steps.append(step)
-    raise RuntimeError("explanation did not finish")  # every step shrinks a finite state
+    return run_explanation(_Solver(puzzle, marks or {}), mistake_step(puzzle, marks, complete),
+                           max_steps)
 
 
 def render_step(n: int | None, step: Step) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
+from thermomilp.logic.mistakes import Mistake
 from thermomilp.puzzle import Cell, Grid, Puzzle
 
 RULES = ("bookkeeping", "line_count", "chained_count", "probe", "pair_probe")
@@ -87,3 +88,29 @@ def line_count_step(puzzle: Puzzle, written: Mapping[Cell, int]) -> Step | None:
         new = tuple((c, value) for c in open_cells)
         return Step("line_count", new, f"{why}: {cells_text(new)}", line=name)
     return None
+
+
+def mistake_of(found: Mistake | None) -> Step | None:
+    """A found wrong mark as the terminal ``mistake`` step."""
+    if found is None:
+        return None
+    return Step("mistake", (), found.text, line=found.line, vessel=found.vessel,
+                wrong=found.cells)
+
+
+class Stepper(Protocol):
+    def step(self) -> Step: ...
+    def board(self) -> Grid: ...
+
+
+def run_explanation(solver: Stepper, wrong: Step | None, max_steps: int) -> Explanation:
+    """Every step of ``solver`` until a terminal one; a ``wrong`` mark ends it at once."""
+    if wrong is not None:
+        return Explanation("mistake", (), solver.board(), wrong)
+    steps: list[Step] = []
+    for _ in range(max_steps):
+        step = solver.step()
+        if step.rule in TERMINAL:
+            return Explanation(step.rule, tuple(steps), solver.board(), step)
+        steps.append(step)
+    raise RuntimeError("explanation did not finish")  # every step shrinks a finite state

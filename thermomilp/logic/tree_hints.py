@@ -13,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from thermomilp.logic.mistakes import Completion
-from thermomilp.logic.steps import TERMINAL, Explanation, Step, line_count_step
+from thermomilp.logic.steps import (
+    Explanation,
+    Step,
+    line_count_step,
+    mistake_of,
+    run_explanation,
+)
 from thermomilp.logic.steps import cells_text as _cells_text
 from thermomilp.logic.tree import (
     TREE_CONFLICT,
@@ -133,11 +139,7 @@ class _TreeSolver:
 
 def mistake_step(puzzle: Puzzle, marks: Mapping[Cell, int] | None,
                  complete: Completion | None = None) -> Step | None:
-    found = find_mistake(puzzle, marks or {}, complete)
-    if found is None:
-        return None
-    return Step("mistake", (), found.text, line=found.line, vessel=found.vessel,
-                wrong=found.cells)
+    return mistake_of(find_mistake(puzzle, marks or {}, complete))
 
 
 def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
@@ -151,14 +153,5 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
 
 def explain(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
             max_steps: int = 100_000, complete: Completion | None = None) -> Explanation:
-    solver = _TreeSolver(puzzle, marks or {})
-    wrong = mistake_step(puzzle, marks, complete)
-    if wrong is not None:
-        return Explanation("mistake", (), solver.board(), wrong)
-    steps: list[Step] = []
-    for _ in range(max_steps):
-        step = solver.step()
-        if step.rule in TERMINAL:
-            return Explanation(step.rule, tuple(steps), solver.board(), step)
-        steps.append(step)
-    raise RuntimeError("explanation did not finish")  # every step writes a cell
+    return run_explanation(_TreeSolver(puzzle, marks or {}),
+                           mistake_step(puzzle, marks, complete), max_steps)
