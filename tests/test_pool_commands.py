@@ -67,6 +67,7 @@ def test_generate_pool_boards(tmp_path, capsys):
     for path in files:
         board = load(path)
         assert board.rule == "pool" and brute_force_count(board, 2) == 1
+        assert board.grade in ("intervals", "probing", "search")  # graded on its trees
 
 
 def test_web_api_carries_the_rule_and_hints_by_logic():

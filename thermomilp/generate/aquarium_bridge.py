@@ -17,8 +17,8 @@ class AquariumUnavailable(ThermomilpError):
 
 def aquarium_board(height: int, width: int, seed: int | str, index: int,
                    rule: str = "tank", time_limit: float | None = None) -> Puzzle:
-    """One graded board; a pool-rule board carries no grade (the logic engine that
-    grades reasons about one level per tank)."""
+    """One graded board (a pool-rule board is graded on its layer trees,
+    :func:`thermomilp.logic.tree.grade`)."""
     try:
         from thermomilp.generate.aquarium_gen import generate_aquarium
     except ImportError as exc:
@@ -31,8 +31,6 @@ def aquarium_board(height: int, width: int, seed: int | str, index: int,
     except (ValueError, RuntimeError) as exc:
         raise AquariumUnavailable(f"cannot generate that Aquarium: {exc}") from exc
     board = getattr(board, "puzzle", board)
-    if board.rule != "tank":
-        return board
     from thermomilp.logic.grade import grade
 
     return board.with_grade(grade(board))
