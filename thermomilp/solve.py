@@ -246,13 +246,12 @@ def _presolve(puzzle: Puzzle, presolve: Presolve, clock: Deadline | None = None
               ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
     """Cells fixed by the logic engine, the grid when it decides all, and its status.
 
-    The logic engine reasons about vessel levels; a pool-rule tank has none,
-    so such a board goes to the MILP unfixed (the same answer, no shortcut).
+    A pool-rule board is presolved on its layer trees (:mod:`thermomilp.logic.tree`).
 
     Raises:
         TimeUp: the clock ran out while probing.
     """
-    if presolve is Presolve.NONE or not puzzle.all_chains:
+    if presolve is Presolve.NONE:
         return None, None, "open"
     from thermomilp.logic.presolve import presolve_cells
 

@@ -10,8 +10,8 @@ from thermomilp.puzzle import Puzzle
 
 def aquarium_board(height: int, width: int, seed: int | str, index: int,
                    rule: str = "tank", time_limit: float | None = None) -> Puzzle:
-    """One graded board; a pool-rule board carries no grade (the logic engine that
-    grades reasons about one level per tank).
+    """One graded board (a pool-rule board is graded on its layer trees,
+    :func:`thermomilp.logic.tree.grade`).
 
     Raises:
         GenerationError: a size no board has, no unique board was found, or
@@ -19,8 +19,6 @@ def aquarium_board(height: int, width: int, seed: int | str, index: int,
     """
     board = generate_aquarium(height, width, _int_seed(seed, index), minimal_clues=True,
                               rule=rule, time_limit=time_limit)
-    if board.rule != "tank":
-        return board
     from thermomilp.logic.grade import grade
 
     return board.with_grade(grade(board))

@@ -34,8 +34,7 @@ cell list, so an explanation never hides a deduction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Mapping
 
 from thermomilp.logic.deduction import Deduction
 from thermomilp.logic.domains import (
@@ -53,48 +52,15 @@ from thermomilp.logic.domains import (
 from thermomilp.logic.intervals import OK, propagate_conflict, revise_line
 from thermomilp.logic.mistakes import Completion, find_mistake
 from thermomilp.logic.pairs import pair_refutation
+from thermomilp.logic.steps import (RULES, TERMINAL, Explanation, Step, line_count_step,
+                                    mistake_of, run_explanation)
+from thermomilp.logic.steps import cells_text as _cells_text
 from thermomilp.puzzle import Cell, Grid, Puzzle
-
-RULES = ("bookkeeping", "line_count", "chained_count", "probe", "pair_probe")
-TERMINAL = ("solved", "stalled", "contradiction", "mistake")
-Step = Deduction  # the old name of one step
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """A whole logical solution: the steps, how it ended, and the board reached."""
-
-    status: str  # solved | stalled | contradiction | mistake
-    steps: tuple[Deduction, ...]
-    grid: Grid  # '#' filled, 'x' empty, '.' undecided
-    # always given by explain(); the default only keeps the field after the others
-    final: Deduction = field(repr=False, default=None)  # type: ignore[assignment]
-
-    @property
-    def undecided(self) -> int:
-        return sum(row.count(".") for row in self.grid)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"status": self.status, "steps": [s.to_json() for s in self.steps],
-                "grid": list(self.grid), "undecided": self.undecided,
-                "rules": {r: sum(s.rule == r for s in self.steps) for r in RULES},
-                "final": self.final.to_json() if self.final else None}
 
 
 def _vessel_name(puzzle: Puzzle, v: int) -> str:
     word = "thermometer" if puzzle.kind == "thermometers" else "tank"
     return f"{word} {puzzle.vessels[v].label}"
-
-
-def _cells_text(cells: tuple[tuple[Cell, int], ...]) -> str:
-    filled = [f"({r},{c})" for (r, c), v in cells if v]
-    empty = [f"({r},{c})" for (r, c), v in cells if not v]
-    parts = []
-    if filled:
-        parts.append("filled " + " ".join(filled))
-    if empty:
-        parts.append("empty " + " ".join(empty))
-    return "; ".join(parts)
 
 
 class _Solver:
@@ -163,28 +129,13 @@ class _Solver:
                                         f"{name}: {why}: {_cells_text(new)}", vessel=name))
         return None
 
-    def _line_count(self) -> Deduction | None:
-        for line, clue in enumerate(self.tables.clues):
-            if clue is None:
-                continue
-            cells = self._line_cells(line)
-            filled = sum(self.written.get(c) == 1 for c in cells)
-            open_cells = [c for c in cells if c not in self.written]
-            if not open_cells:
-                continue
-            name = self.tables.line_name(line)
-            if filled == clue:
-                value, why = 0, f"{name} already has its {clue} filled cells"
-            elif filled + len(open_cells) == clue:
-                value, why = 1, f"{name} needs every undecided cell to reach {clue}"
-            else:
-                continue
-            new = tuple((c, value) for c in open_cells)
-            dom = self.dom.copy()
-            clamp_with_marks(self.tables, dom, dict(new))
-            return self._apply(Deduction("line_count", new, f"{why}: {_cells_text(new)}",
-                                    line=name), dom)
-        return None
+    def _line_count(self) -> Step | None:
+        step = line_count_step(self.puzzle, self.written)
+        if step is None:
+            return None
+        dom = self.dom.copy()
+        clamp_with_marks(self.tables, dom, dict(step.cells))
+        return self._apply(step, dom)
 
     def _chained_count(self, need_cells: bool) -> Deduction | None:
         for line, clue in enumerate(self.tables.clues):
@@ -295,11 +246,7 @@ def t_cells(tables: LineTables) -> int:
 def mistake_step(puzzle: Puzzle, marks: Mapping[Cell, int] | None,
                  complete: Completion | None = None) -> Deduction | None:
     """The terminal ``mistake`` step naming a wrong mark, or None when none is wrong."""
-    found = find_mistake(puzzle, marks or {}, complete)
-    if found is None:
-        return None
-    return Deduction("mistake", (), found.text, line=found.line, vessel=found.vessel,
-                wrong=found.cells)
+    return mistake_of(find_mistake(puzzle, marks or {}, complete))
 
 
 def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
@@ -318,6 +265,9 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
     mark, so the hint runs on to the first step that sets a cell, and reports
     that one; the inner erasures it needed are folded into its text.
     """
+    if not puzzle.all_chains:  # the pool rule: layer trees (pair probing is not offered)
+        from thermomilp.logic import tree_hints
+        return tree_hints.next_hint(puzzle, marks, complete, checked)
     wrong = None if checked else mistake_step(puzzle, marks, complete)
     if wrong is not None:
         return wrong
@@ -338,19 +288,14 @@ def explain(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
             max_steps: int = 100_000, complete: Completion | None = None) -> Explanation:
     """Every step of the logical solution, until solved, stalled or a contradiction.
 
-    A wrong mark (:func:`mistake_step`) ends it before the first step.
+    A wrong mark (:func:`mistake_step`) ends it before the first step. A board
+    with layer trees (the pool rule) is explained by :mod:`thermomilp.logic.tree_hints`.
     """
-    solver = _Solver(puzzle, marks or {})
-    wrong = mistake_step(puzzle, marks, complete)
-    if wrong is not None:
-        return Explanation("mistake", (), solver.board(), wrong)
-    steps: list[Deduction] = []
-    for _ in range(max_steps):
-        step = solver.step()
-        if step.rule in TERMINAL:
-            return Explanation(step.rule, tuple(steps), solver.board(), step)
-        steps.append(step)
-    raise RuntimeError("explanation did not finish")  # every step shrinks a finite state
+    if not puzzle.all_chains:
+        from thermomilp.logic import tree_hints
+        return tree_hints.explain(puzzle, marks, max_steps, complete)
+    return run_explanation(_Solver(puzzle, marks or {}), mistake_step(puzzle, marks, complete),
+                           max_steps)
 
 
 def render_step(n: int | None, step: Deduction) -> str:

@@ -4,7 +4,9 @@
 logic engines in turn until one decides something: for Aquarium
 ``thermomilp.logic.aquarium_hints`` (gravity, subset_sum) and then
 ``thermomilp.logic.hints``; for Thermometers ``thermomilp.logic.hints``
-(bookkeeping, line_count, chained_count, probe, pair_probe). Their stable rule ids are
+(bookkeeping, line_count, chained_count, probe, pair_probe); for a pool-rule
+Aquarium only ``thermomilp.logic.hints``, which reasons on its layer trees
+(``thermomilp.logic.tree``). Their stable rule ids are
 shown by the names in :data:`RULE_NAMES`. When no engine decides more (the
 board needs search), the ``reveal`` rule reads one cell from the MILP
 solution. Every hint is a :class:`~thermomilp.logic.deduction.Deduction`;
@@ -26,6 +28,7 @@ from thermomilp.logic import aquarium_hints, hints
 from thermomilp.logic.deduction import Deduction
 from thermomilp.logic.mistakes import Completion, find_mistake, line_mistake, solution_mistake
 from thermomilp.logic.search import search_solutions
+from thermomilp.logic.tree import tree_mistake
 from thermomilp.puzzle import Cell, Puzzle
 
 FILLED, EMPTY, UNKNOWN = "#", ".", "?"
@@ -73,13 +76,11 @@ def next_hint(puzzle: Puzzle, marks: Sequence[str],
     wrong = mistake_hint(puzzle, written, complete)
     if wrong is not None:
         return wrong
-    if not puzzle.all_chains:  # the pool rule: the rule engines reason about levels
-        if len(written) == puzzle.height * puzzle.width:
-            return None
-        return _reveal(puzzle, marks, solution, "The logic rules reason about one level per "
-                       "tank and do not apply to the pool rule.")
     why = "No rule decides more."
-    for engine in (aquarium_hints, hints) if puzzle.kind == "aquarium" else (hints,):
+    # a pool-rule board has no tank levels for the Aquarium DP; logic.hints routes it to
+    # the tree engine (thermomilp.logic.tree)
+    chains_aquarium = puzzle.kind == "aquarium" and puzzle.all_chains
+    for engine in (aquarium_hints, hints) if chains_aquarium else (hints,):
         if engine is hints:
             # the marks were checked above (mistake_hint, with the MILP)
             step = hints.next_hint(puzzle, written, checked=True,
@@ -106,8 +107,8 @@ def mistake_hint(puzzle: Puzzle, written: Mapping[Cell, int],
             return None
         return sum(1 for _ in search_solutions(puzzle, "probing", 2)) == 1
 
-    if not puzzle.all_chains:  # the pool rule: no vessel order to check, and no level search
-        found = line_mistake(puzzle, written) or (
+    if not puzzle.all_chains:  # the pool rule: the tree order, the lines, then the solution
+        found = tree_mistake(puzzle, written) or line_mistake(puzzle, written) or (
             solution_mistake(puzzle, written, complete) if complete and written else None)
     else:
         found = find_mistake(puzzle, written, complete, unique)
