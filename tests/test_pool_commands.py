@@ -82,7 +82,7 @@ def test_web_api_carries_the_rule_and_hints_by_logic():
         marks = ["????"] * 3
         hint = client.api("hint", {"puzzle": board["puzzle"], "marks": marks})["hint"]
         assert hint["rule"] != "reveal" and hint["cells"]
-        for (r, c), value in zip(hint["cells"], hint["values"]):
+        for (r, c), value in zip(hint["cells"], hint["values"], strict=True):
             assert value == ANSWER[r][c]
         wrong = ["#???"] + ["????"] * 2
         hint = client.api("hint", {"puzzle": board["puzzle"], "marks": wrong})["hint"]

@@ -52,8 +52,15 @@ from thermomilp.logic.domains import (
 from thermomilp.logic.intervals import OK, propagate_conflict, revise_line
 from thermomilp.logic.mistakes import Completion, find_mistake
 from thermomilp.logic.pairs import pair_refutation
-from thermomilp.logic.steps import (RULES, TERMINAL, Explanation, Step, line_count_step,
-                                    mistake_of, run_explanation)
+from thermomilp.logic.steps import (
+    RULES,
+    TERMINAL,
+    Explanation,
+    Step,
+    line_count_step,
+    mistake_of,
+    run_explanation,
+)
 from thermomilp.logic.steps import cells_text as _cells_text
 from thermomilp.puzzle import Cell, Grid, Puzzle
 

@@ -123,8 +123,8 @@ def gravity(t: Trees, state: State, start: list[int] | None = None) -> list[int]
     changed = []
     while todo:
         g = todo.pop()
-        nexts = t.children[g] if state[g] == 1 else ([t.parent[g]] if t.parent[g] is not None
-                                                     else [])
+        parent = t.parent[g]
+        nexts = t.children[g] if state[g] == 1 else ([parent] if parent is not None else [])
         for h in nexts:
             if state[h] == UNKNOWN:
                 state[h] = state[g]
@@ -319,11 +319,14 @@ def find_mistake(puzzle: Puzzle, marks: Mapping[Cell, int],
     found = tree_mistake(puzzle, marks) or line_mistake(puzzle, marks)
     if found:
         return found
+    given = complete is not None
     if complete is None:
         complete = completion(puzzle)
-        unique = lambda: sum(1 for _ in search_solutions(puzzle, 2)) == 1
-    else:
-        unique = lambda: None
+
+    def unique() -> bool | None:
+        """Whether the board has one solution (None: not asked -- the caller's solver)."""
+        return None if given else sum(1 for _ in search_solutions(puzzle, 2)) == 1
+
     return solution_mistake(puzzle, marks, complete, unique)
 
 
