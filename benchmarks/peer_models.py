@@ -42,12 +42,19 @@ def cell_model_data(puzzle):
 
 
 def decide_pulp_cbc(puzzle, time_limit: float = 60.0) -> str:
+    """The textbook model, written so that it runs on PuLP 3 and PuLP 4: variables
+    from the problem (4.x dropped ``LpVariable.dicts``), ties as ``x_a - x_b == 0``
+    (``x_a == x_b`` is a bool in 4.x), CBC as ``COIN_CMD`` on the probed binary
+    (4.x has no ``PULP_CBC_CMD``), the status through ``read_status`` (no ``LpStatus``)."""
     import pulp
+
+    from thermomilp.backends.matrix import cbc_executable
+    from thermomilp.backends.pulp_backend import read_status
 
     cells, rows, cols, prec, ties = cell_model_data(puzzle)
     prob = pulp.LpProblem("thermometers", pulp.LpMinimize)
-    x = pulp.LpVariable.dicts("x", cells, cat="Binary")
-    prob += 0
+    x = {c: prob.add_variable(f"x_{c[0]}_{c[1]}", cat=pulp.LpBinary) for c in cells}
+    prob += pulp.lpSum([])
     for i, clue in rows:
         prob += pulp.lpSum(x[i, j] for j in range(puzzle.width)) == clue
     for j, clue in cols:
@@ -55,18 +62,18 @@ def decide_pulp_cbc(puzzle, time_limit: float = 60.0) -> str:
     for upper, lower in prec:
         prob += x[upper] <= x[lower]
     for a, b in ties:
-        prob += x[a] == x[b]
-    solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit)
-    prob.solve(solver)
-    if pulp.LpStatus[prob.status] != "Optimal":
-        return "infeasible" if prob.status == pulp.LpStatusInfeasible else "timeout"
+        prob += x[a] - x[b] == 0
+    solver = pulp.COIN_CMD(path=cbc_executable(), msg=False, timeLimit=time_limit)
+    word, _ = read_status(prob.solve(solver), prob)
+    if word != "optimal":
+        return "infeasible" if word == "infeasible" else "timeout"
     ones = [c for c in cells if x[c].value() > 0.5]
     zeros = [c for c in cells if x[c].value() <= 0.5]
     prob += pulp.lpSum(1 - x[c] for c in ones) + pulp.lpSum(x[c] for c in zeros) >= 1
-    prob.solve(solver)
-    if pulp.LpStatus[prob.status] == "Optimal":
+    word, _ = read_status(prob.solve(solver), prob)
+    if word == "optimal":
         return "multiple"
-    return "unique" if prob.status == pulp.LpStatusInfeasible else "timeout"
+    return "unique" if word == "infeasible" else "timeout"
 
 
 # --------------------------------------------------------------------------
@@ -223,13 +230,19 @@ def decide_pulp_highs(puzzle, time_limit: float = 60.0) -> str:
     for a, b in ties:
         prob += x[a] - x[b] == 0
     solver = pulp.HiGHS(msg=False, timeLimit=time_limit)
-    prob.solve(solver)
-    if prob.status != 1:  # 1: optimal (LpStatusOptimal, the same code on PuLP 3 and 4)
-        return "infeasible" if prob.status == -1 else "timeout"
+
+    def status() -> int:  # PuLP 3 returns the status code; PuLP 4 an LpSolveStats (IntEnum status)
+        returned = prob.solve(solver)
+        return int(getattr(returned, "status", returned))
+
+    # 1: optimal, -1: infeasible (the same codes on PuLP 3 and 4)
+    first = status()
+    if first != 1:
+        return "infeasible" if first == -1 else "timeout"
     ones = [c for c in cells if x[c].value() > 0.5]
     zeros = [c for c in cells if x[c].value() <= 0.5]
     prob += pulp.lpSum(1 - x[c] for c in ones) + pulp.lpSum(x[c] for c in zeros) >= 1
-    prob.solve(solver)
-    if prob.status == 1:
+    second = status()
+    if second == 1:
         return "multiple"
-    return "unique" if prob.status == -1 else "timeout"
+    return "unique" if second == -1 else "timeout"

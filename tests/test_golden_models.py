@@ -18,10 +18,11 @@ import os
 
 import pytest
 
-from conftest import INSTANCES, ROOT
 from thermomilp.cli.main import main
 from thermomilp.export import export
 from thermomilp.formats import load
+
+from helpers import INSTANCES, ROOT
 
 GOLDEN = ROOT / "tests" / "golden"
 BOARD = INSTANCES / "aquarium" / "a01_6x6.txt"  # 6x6, tanks with ties and precedence
@@ -89,8 +90,8 @@ def test_golden_files_are_the_models_of_docs_formulation():
 
 def test_fixed_cells_are_bounds_in_every_layer():
     """The presolve's fixed cells reach the model as bounds (PuLP 3 once dropped them)."""
-    from thermomilp.model.formulation import formulate
     from thermomilp.model import lpfile
+    from thermomilp.model.formulation import formulate
     from thermomilp.model.pulp_model import build_pulp
 
     form = formulate(load(BOARD), fixed={(5, 0): 1, (0, 0): 0})

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
-from conftest import ROOT
+from helpers import ROOT
 
 # Lower number = more basic. A module may import only from its own layer or lower ones.
 LAYERS = {

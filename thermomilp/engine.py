@@ -34,7 +34,7 @@ from typing import Iterator, Literal
 
 from thermomilp.backends.base import Outcome, Session
 from thermomilp.deadline import Deadline
-from thermomilp.errors import ThermomilpError
+from thermomilp.errors import SolveError
 from thermomilp.puzzle import Cell, Grid, Puzzle
 from thermomilp.settings import Settings
 from thermomilp.verify import solution_problems
@@ -43,15 +43,6 @@ FoundStatus = Literal["feasible", "infeasible", "timeout", "error"]
 
 CONFIRM_FLOOR_S = 0.05
 """The logic confirmation may always take this long (more if the engine took longer)."""
-
-
-class SolveError(ThermomilpError):
-    """A solve that ended in a timeout or an engine error where an answer was needed;
-    ``status`` is ``timeout`` or ``error``."""
-
-    def __init__(self, message: str, status: str = "error"):
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass(frozen=True)
@@ -150,6 +141,7 @@ class Engine:
         if verdict == CONFIRMED:
             return Found("infeasible", confirmed_by="logic")
         if verdict != UNDECIDED:  # a grid: the engine missed a solution
+            # not a verdict word here: the grid the logic search found
             return self._verified(verdict, "the logic search")  # type: ignore[arg-type]
         if self.deadline.expired():
             return Found("timeout", message="the time limit was reached while confirming "
@@ -208,7 +200,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     verdict = confirm_infeasible(puzzle, None, [], clock.within(CONFIRM_FLOOR_S))
     if verdict == CONFIRMED:
         return False, False
-    if verdict != UNDECIDED and not solution_problems(puzzle, verdict):  # type: ignore[arg-type]
+    if verdict != UNDECIDED and not solution_problems(puzzle, verdict):
         return True, False
     engine = Engine(puzzle, settings, deadline=clock)
     try:
@@ -259,11 +251,6 @@ def warm_up(settings: Settings) -> None:
         importlib.import_module(f"thermomilp.backends.{settings.backend}_backend")
     except ImportError:
         pass  # the solve itself reports the missing library as a record
-
-
-__all__ = ["Engine", "Found", "SolveError", "grid_of", "is_feasible", "lp_relaxation", "lp_vertex",
-           "open_session",
-           "require_available", "warm_up"]
 
 
 # -- MILPs given as numbers: the generator's rival search, the autograder ---------
@@ -390,3 +377,8 @@ def solve_rows(lower, upper, integer, rows, cost, *, maximize: bool = False,
     from thermomilp.backends.highs_arrays import run_rows
 
     return run_rows(lower, upper, integer, rows, cost, maximize, time_limit)
+
+
+__all__ = ["Engine", "Found", "SolveError", "find_other", "formulation_problems", "grid_of",
+           "is_feasible", "lp_relaxation", "lp_vertex", "open_session", "require_available",
+           "solve_rows", "warm_up"]

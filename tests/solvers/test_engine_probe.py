@@ -68,7 +68,7 @@ def test_a_cbc_with_a_good_banner_but_a_wrong_answer_is_not(tmp_path, only_candi
 
 
 def test_no_cbc_anywhere_says_where_it_looked(monkeypatch):
-    monkeypatch.setattr(matrix, "cbc_candidates", lambda: [])
+    monkeypatch.setattr(matrix, "cbc_candidates", list)
     matrix.cbc_probe.cache_clear()
     try:
         info = matrix.pair_info("pyomo", "cbc")

@@ -9,7 +9,8 @@ from thermomilp.backends.matrix import INSTALL
 from thermomilp.formats import load
 from thermomilp.solve import solve
 
-from solver_pairs import INSTANCES, use_pair
+from helpers import INSTANCES
+from solver_pairs import use_pair
 
 OPTIONS = SolverOptions(time_limit=None, threads=2, seed=7, verbose=False)
 

@@ -27,6 +27,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from thermomilp.errors import SolverUnavailable
@@ -93,7 +94,8 @@ class Probe:
     detail: str = ""
 
 
-def _solve_probe(argv_for, read_solution) -> tuple[bool, str, str]:
+def _solve_probe(argv_for: Callable[[str, str], list[str]],
+                 read_solution: Callable[[str], dict[str, float] | None]) -> tuple[bool, str, str]:
     """Run an engine on PROBE_LP in a scratch folder: (solved right, its output, why not)."""
     import tempfile
 
@@ -103,7 +105,7 @@ def _solve_probe(argv_for, read_solution) -> tuple[bool, str, str]:
             handle.write(PROBE_LP)
         try:
             out = subprocess.run(argv_for(model, solution), capture_output=True, text=True,
-                                 timeout=30, stdin=subprocess.DEVNULL, cwd=tmp)
+                                 timeout=30, stdin=subprocess.DEVNULL, cwd=tmp, check=False)
         except (OSError, subprocess.SubprocessError) as exc:
             return False, "", f"could not run it: {exc}"
         said = out.stdout + out.stderr
@@ -213,13 +215,18 @@ def cbc_candidates() -> list[tuple[str, str]]:
     return unique
 
 
+def _cbc_argv(cbc: str) -> Callable[[str, str], list[str]]:
+    """cbc's command line for the probe: dashed options, which every build takes
+    (the cbcbox build reads bare words such as ``solve`` as file names)."""
+    return lambda model, solution: [cbc, model, "-solve", "-solution", solution]
+
+
 @functools.lru_cache(maxsize=None)
 def cbc_probe() -> tuple[str | None, Probe]:
     """(the first cbc binary that solves the probe model, what probing found)."""
     tried = []
     for path, origin in cbc_candidates():
-        ok, said, why = _solve_probe(lambda lp, sol: [path, lp, "-solve", "-solution", sol],
-                                     _cbc_solution)
+        ok, said, why = _solve_probe(_cbc_argv(path), _cbc_solution)
         if ok:
             return path, Probe(True, _banner_version(said) or "?")
         tried.append(f"{path} ({origin}): {why}")
@@ -309,11 +316,15 @@ def pyomo_version() -> str | None:
     return str(pyomo.version.version)
 
 
-ENGINE_VERSION = {"highs": highs_version, "cbc": cbc_version, "glpk": glpk_version,
-                  "scip": scip_version}
-ENGINE_PROBE = {"highs": _highs_probe, "cbc": lambda: cbc_probe()[1], "glpk": glpk_probe,
-                "scip": scip_probe}
-LAYER_VERSION = {"pulp": pulp_version, "pyomo": pyomo_version}
+def _cbc_engine_probe() -> Probe:
+    return cbc_probe()[1]
+
+
+ENGINE_VERSION: dict[str, Callable[[], str | None]] = {
+    "highs": highs_version, "cbc": cbc_version, "glpk": glpk_version, "scip": scip_version}
+ENGINE_PROBE: dict[str, Callable[[], Probe]] = {
+    "highs": _highs_probe, "cbc": _cbc_engine_probe, "glpk": glpk_probe, "scip": scip_probe}
+LAYER_VERSION: dict[str, Callable[[], str | None]] = {"pulp": pulp_version, "pyomo": pyomo_version}
 
 
 def _pyomo_scip_ok() -> bool:

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from thermomilp.engine import SolveError, find_other
+from thermomilp.engine import find_other
+from thermomilp.errors import GenerationError, SolveError
 from thermomilp.generate.paths import PathTiling
 from thermomilp.model.formulation import Formulation
 from thermomilp.puzzle import Cell, Grid
@@ -107,11 +108,12 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     with ``s`` outside and filled, ``x_p = 1``).
 
     Raises:
-        SolveError: HiGHS ended without deciding (time limit, numerical trouble)
-            or returned a rival that is not a solution.
+        GenerationError: HiGHS ended without deciding (time limit, numerical
+            trouble) or returned a rival that is not a solution.
     """
     if rows is None or cols is None:
-        rows, cols = tiling.clues()
+        planted_rows, planted_cols = tiling.clues()
+        rows, cols = list[int | None](planted_rows), list[int | None](planted_cols)
     if region is not None:
         window = bounding_box(region)
     if window is None:
@@ -132,8 +134,11 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         cut_cells = {(r - box.top, c - box.left) for r, c in backward
                      if (r, c) in box and (region is None or (r, c) in region)}
     local = window is not None or region is not None
-    x = find_other(form, inside_ones, over=cut_cells, nearest=nearest, probe_nodes=probe,
-                   time_limit=time_limit, confirm=not local)
+    try:
+        x = find_other(form, inside_ones, over=cut_cells, nearest=nearest, probe_nodes=probe,
+                       time_limit=time_limit, confirm=not local)
+    except SolveError as exc:
+        raise GenerationError(f"the rival question: {exc}") from exc
     if x is None:
         return None
     grid = [["#" if (r, c) in tiling.ones else "." for c in range(tiling.width)]
@@ -148,8 +153,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
 
 def check_rival(tiling: PathTiling, rows: Sequence[int | None], cols: Sequence[int | None],
                  rival: Grid) -> None:
-    """A rival must be a solution other than the planted one; else whatever found it erred
-    (:class:`~thermomilp.engine.SolveError`, status ``error``)."""
+    """A rival must be a solution other than the planted one; else whatever found it erred."""
     problems = []
     if rival == tiling.grid():
         problems.append("it is the planted grid")
@@ -163,7 +167,7 @@ def check_rival(tiling: PathTiling, rows: Sequence[int | None], cols: Sequence[i
         if rival[rb][cb] == "#" and rival[ra][ca] != "#":
             problems.append(f"mercury in {(rb, cb)} above an empty {(ra, ca)}")
     if problems:
-        raise SolveError(f"a rival that is not a solution: {problems[0]}")
+        raise GenerationError(f"a rival that is not a solution: {problems[0]}")
 
 
 def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
@@ -171,14 +175,16 @@ def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[i
     row_clues, col_clues = {}, {}
     for i in range(w.height):
         r = w.top + i
-        if rows[r] is not None:
+        clue = rows[r]
+        if clue is not None:
             outside = sum((r, c) in tiling.ones for c in range(tiling.width) if (r, c) not in w)
-            row_clues[i] = rows[r] - outside
+            row_clues[i] = clue - outside
     for j in range(w.width):
         c = w.left + j
-        if cols[c] is not None:
+        clue = cols[c]
+        if clue is not None:
             outside = sum((r, c) in tiling.ones for r in range(tiling.height) if (r, c) not in w)
-            col_clues[j] = cols[c] - outside
+            col_clues[j] = clue - outside
     arcs, fixed = [], {}
     for a, b in tiling.succ.items():      # arc x_b <= x_a
         a_in, b_in = a in w, b in w

@@ -33,6 +33,9 @@ def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = 
     if mode not in MODES:
         raise ConfigError(f"presolve mode {mode!r} is unknown; use one of none, "
                           + ", ".join(MODES))
+    if not puzzle.all_chains:  # the pool rule: layer trees
+        from thermomilp.logic import tree
+        return tree.presolve_cells(puzzle, mode, stop)
     tables = line_tables(puzzle)
     dom = full_domains(tables)
     ok = propagate(tables, dom) if mode == "intervals" else probe_fixpoint(tables, dom, stop)

@@ -27,8 +27,9 @@ variable order. Same model, same file, whichever layer built it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 EQ, LE, GE = "=", "<=", ">="
 LINE = 78  # wrap long rows (the level model's clue rows) for reading and for LP readers
@@ -104,7 +105,7 @@ def from_pyomo(model: Any, variables: list, title: str,
     for con in model.component_data_objects(Constraint, active=True, sort=False):
         repn = generate_standard_repn(con.body, compute_values=True)
         coefficients: dict[int, float] = {}
-        for var, coef in zip(repn.linear_vars, repn.linear_coefs):
+        for var, coef in zip(repn.linear_vars, repn.linear_coefs, strict=True):
             coefficients[index[id(var)]] = coefficients.get(index[id(var)], 0.0) + coef
         constant = float(repn.constant or 0.0)
         lower, upper = con.lb, con.ub
@@ -164,7 +165,7 @@ def _number(value: float) -> str:
 
 def _expression(model: LinearModel, row: Row) -> list[str]:
     """``x_1_0 + 2 y_3_1 - x_0_0`` as words, one term (with its sign) each."""
-    words = []
+    words: list[str] = []
     for k, coef in row.terms:
         name = model.columns[k].name
         body = name if abs(coef) == 1 else f"{_number(abs(coef))} {name}"
@@ -222,7 +223,7 @@ def to_mps(model: LinearModel) -> str:
             entries[k].append((row.name, coef))
     out.append("COLUMNS")
     marker, inside = 0, False
-    for column, cells in zip(model.columns, entries):
+    for column, cells in zip(model.columns, entries, strict=True):
         if column.integer != inside:  # integer columns sit between MARKER lines
             out.append(f"    MARKER{marker} 'MARKER' '{'INTORG' if column.integer else 'INTEND'}'")
             marker += not column.integer
