@@ -230,13 +230,19 @@ def decide_pulp_highs(puzzle, time_limit: float = 60.0) -> str:
     for a, b in ties:
         prob += x[a] - x[b] == 0
     solver = pulp.HiGHS(msg=False, timeLimit=time_limit)
-    prob.solve(solver)
-    if prob.status != 1:  # 1: optimal (LpStatusOptimal, the same code on PuLP 3 and 4)
-        return "infeasible" if prob.status == -1 else "timeout"
+
+    def status() -> int:  # PuLP 3 returns the status code; PuLP 4 an LpSolveStats (IntEnum status)
+        returned = prob.solve(solver)
+        return int(getattr(returned, "status", returned))
+
+    # 1: optimal, -1: infeasible (the same codes on PuLP 3 and 4)
+    first = status()
+    if first != 1:
+        return "infeasible" if first == -1 else "timeout"
     ones = [c for c in cells if x[c].value() > 0.5]
     zeros = [c for c in cells if x[c].value() <= 0.5]
     prob += pulp.lpSum(1 - x[c] for c in ones) + pulp.lpSum(x[c] for c in zeros) >= 1
-    prob.solve(solver)
-    if prob.status == 1:
+    second = status()
+    if second == 1:
         return "multiple"
-    return "unique" if prob.status == -1 else "timeout"
+    return "unique" if second == -1 else "timeout"

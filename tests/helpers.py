@@ -1,10 +1,20 @@
-"""Shared helpers of the teaching-kit tests: instance files, corpus, random boards."""
+"""The one helpers module of the tests: the repository's folders, the instances,
+the janko corpus (optional), random boards.
+
+Every path is relative to the repository (:data:`ROOT`); the janko corpus is
+looked for beside it (``../shared/corpus/janko-6x6``) or where the
+environment variable ``THERMOMILP_CORPUS`` points (the ``janko-6x6`` folder
+itself, or a folder holding it). Tests that read it skip when it is absent.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
+
+import pytest
 
 from thermomilp.generate.random_board import clues_of
 from thermomilp.puzzle import Puzzle, aquarium, grid_from_levels
@@ -12,6 +22,7 @@ from thermomilp.puzzle import Puzzle, aquarium, grid_from_levels
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCES = ROOT / "instances"
 EXPECTED = json.loads((INSTANCES / "expected.json").read_text())
+CORPUS_VARIABLE = "THERMOMILP_CORPUS"
 
 
 def instance_files(kind: str = "thermometers") -> list[Path]:
@@ -22,11 +33,27 @@ def expected_status(path: Path) -> str:
     return EXPECTED[path.relative_to(INSTANCES).as_posix()]["status"]
 
 
-def janko_corpus() -> Path | None:
-    for base in (ROOT.parent / "shared" / "corpus", Path("/work/shared/corpus")):
-        if (base / "janko-6x6").is_dir():
-            return base / "janko-6x6"
+def corpus_dir() -> Path | None:
+    """The janko 6x6 corpus: ``$THERMOMILP_CORPUS`` or ``../shared/corpus/janko-6x6``."""
+    candidates = []
+    if os.environ.get(CORPUS_VARIABLE):
+        given = Path(os.environ[CORPUS_VARIABLE])
+        candidates += [given, given / "janko-6x6"]
+    candidates.append(ROOT.parent / "shared" / "corpus" / "janko-6x6")
+    for candidate in candidates:
+        if candidate.is_dir() and any(candidate.glob("*.txt")):
+            return candidate
     return None
+
+
+def janko_files() -> list[Path]:
+    found = corpus_dir()
+    return sorted(found.glob("*.txt")) if found else []
+
+
+needs_corpus = pytest.mark.skipif(
+    corpus_dir() is None,
+    reason=f"the janko corpus is not present (../shared/corpus/janko-6x6 or ${CORPUS_VARIABLE})")
 
 
 def random_aquarium(height: int, width: int, rng: random.Random) -> Puzzle:

@@ -7,13 +7,14 @@ import random
 
 import pytest
 
-from helpers import INSTANCES, random_aquarium
 from thermomilp.analyze import analyze, cell_model_size, level_model_size, lp_relaxation
 from thermomilp.cli.main import main
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.model.formulation import formulate
 from thermomilp.solve import enumerate_solutions
+
+from helpers import INSTANCES, random_aquarium
 
 FILES = sorted((INSTANCES / "thermometers").glob("*.txt"))
 

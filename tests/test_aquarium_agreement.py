@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import pathlib
 import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aquarium_boards import public_6x6, random_board
 from thermomilp import load
 from thermomilp.logic.aquarium_dp import Line, WaterlineDP, dp_count, dp_solutions, filter_line
 from thermomilp.logic.brute import brute_force_solutions
@@ -18,8 +16,10 @@ from thermomilp.model.compact import compact_from
 from thermomilp.model.formulation import formulate
 from thermomilp.solve import enumerate_solutions, solve
 
+from aquarium_boards import public_6x6, random_board
+from helpers import ROOT
+
 LIMIT = 30
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def boards(n: int, seed: int) -> list:

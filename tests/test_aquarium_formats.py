@@ -11,13 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from aquarium_boards import partition, public_6x6, random_board
 from thermomilp import loads
 from thermomilp.errors import PuzzleError, WaterlineRuleWarning
 from thermomilp.formats import FORMATS, detect, dumps
 from thermomilp.generate.aquarium_gen import generate_aquarium, random_tanks
 from thermomilp.puzzle import aquarium, grid_from_levels
 from thermomilp.verify import solution_problems
+
+from aquarium_boards import partition, public_6x6, random_board
 
 AQUARIUM_FORMATS = ("json", "text", "aquarium-task", "puzzlink")
 

@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 import json
-import pathlib
 import random
 
 import pytest
 
-from aquarium_boards import public_6x6, random_board
 from thermomilp import load
+from thermomilp.errors import GenerationError
 from thermomilp.generate.aquarium_gen import generate_aquarium, random_tanks
 from thermomilp.logic.aquarium_dp import dp_count, dp_solutions
-from thermomilp.logic.aquarium_hints import RULES, Hint, next_hint
+from thermomilp.logic.aquarium_hints import RULES, next_hint
 from thermomilp.logic.brute import brute_force_count
+from thermomilp.logic.deduction import Deduction
 from thermomilp.puzzle import aquarium
 from thermomilp.solve import count_solutions, solve
 from thermomilp.verify import solution_problems
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from aquarium_boards import public_6x6, random_board
+from helpers import ROOT
 
 
 def test_same_seed_same_board():
@@ -60,7 +61,7 @@ def test_full_clue_option():
 
 
 def test_bad_size():
-    with pytest.raises(ValueError):
+    with pytest.raises(GenerationError, match="at least 1x1"):
         generate_aquarium(0, 5, seed=1)
 
 
@@ -93,11 +94,11 @@ def replay_hints(puzzle):
     marks: dict = {}
     rules = []
     while (hint := next_hint(puzzle, marks)) is not None:
-        assert isinstance(hint, Hint) and hint.rule in RULES
-        assert hint.cells == frozenset(hint.values) and hint.cells
-        assert not (hint.cells & set(marks))
-        for (r, c), v in hint.values.items():
-            assert v == (solution[r][c] == "#"), hint.message
+        assert isinstance(hint, Deduction) and hint.rule in RULES
+        assert hint.cells and not hint.wrong
+        assert not (set(hint.values) & set(marks))
+        for (r, c), v in hint.cells:
+            assert v == (solution[r][c] == "#"), hint.text
         marks.update(hint.values)
         rules.append(hint.rule)
     return marks, rules
@@ -106,7 +107,7 @@ def replay_hints(puzzle):
 def test_hints_solve_the_public_board():
     puzzle = public_6x6()
     marks, rules = replay_hints(puzzle)
-    assert len(marks) == 36 and "subset-sum" in rules
+    assert len(marks) == 36 and "subset_sum" in rules
 
 
 def test_hints_are_sound_on_generated_boards():
@@ -124,7 +125,7 @@ def test_gravity_hint_fills_other_arms_and_below():
     hint = next_hint(puzzle, {(4, 0): 1})  # tank 5: (4,0),(4,1) then row 5, arm up column 1
     assert hint.rule == "gravity"
     assert hint.values == {(4, 1): 1, (5, 0): 1, (5, 1): 1}
-    assert "(4, 0)" in hint.message
+    assert "(4, 0)" in hint.text
     hint = next_hint(puzzle, {(3, 1): 0})  # air in the arm: rows 3 and up of tank 5 are air
     assert hint.rule == "gravity"
     assert hint.values == {(1, 1): 0, (2, 1): 0}
@@ -132,11 +133,13 @@ def test_gravity_hint_fills_other_arms_and_below():
 
 def test_contradicting_marks_are_named():
     hint = next_hint(public_6x6(), {(4, 0): 1, (5, 1): 0})
-    assert hint.rule == "gravity" and not hint.values and "wrong" in hint.message
+    assert hint.rule == "gravity" and not hint.values and "wrong" in hint.text
+    assert set(hint.wrong) == {(4, 0), (5, 1)}
     hint = next_hint(public_6x6(), {(0, c): 0 for c in range(6)})  # row 0 needs 4
-    assert hint.rule == "subset-sum" and not hint.values
+    assert hint.rule == "subset_sum" and not hint.values
+    assert hint.wrong == tuple((0, c) for c in range(6))
 
 
 def test_subset_sum_hint_names_the_line():
     hint = next_hint(public_6x6(), {})
-    assert hint.rule == "subset-sum" and hint.message.startswith("row ")
+    assert hint.rule == "subset_sum" and hint.text.startswith("row ") and hint.line

@@ -12,7 +12,8 @@ import itertools
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from thermomilp.errors import PuzzleError, RuleNotSupported
 from thermomilp.formats import dumps, loads

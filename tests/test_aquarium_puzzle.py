@@ -11,12 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aquarium_boards import public_6x6, random_board
 from thermomilp import aquarium, loads
 from thermomilp.errors import NotMonotoneError, PuzzleError
 from thermomilp.puzzle import grid_from_levels, levels_from_grid
 from thermomilp.solve import solve
 from thermomilp.verify import solution_problems
+
+from aquarium_boards import public_6x6, random_board
 
 SQUARE = [["a", "a"], ["b", "b"]]
 

@@ -14,15 +14,22 @@ from pathlib import Path
 
 import pytest
 
-from thermomilp.batch import (BatchJob, BatchOutput, expand_inputs, read_output, run_batch,
-                              run_pool, solve_file)
+from thermomilp.batch import (
+    BatchJob,
+    BatchOutput,
+    expand_inputs,
+    read_output,
+    run_batch,
+    run_pool,
+    solve_file,
+)
 from thermomilp.cli.main import main
 from thermomilp.formats import dumps, load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.solve import solve
 from thermomilp.verify import solution_problems
 
-REPO = Path(__file__).resolve().parents[1]
+from helpers import ROOT
 
 
 def write_corpus(folder: Path, count: int, size: int, seed: int = 7) -> list[str]:
@@ -120,7 +127,7 @@ def test_resume_skips_done_files_and_repairs_a_torn_line(tmp_path, capsys):
 def test_sigint_keeps_finished_records_and_a_rerun_completes(tmp_path, jobs):
     paths = write_corpus(tmp_path / "c", 40, 22, seed=jobs)
     out = tmp_path / "out.jsonl"
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     cmd = [sys.executable, "-m", "thermomilp", "batch", str(tmp_path / "c"), "--out", str(out),
            "--jobs", str(jobs), "--no-progress"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -157,7 +164,7 @@ def test_sigint_keeps_finished_records_and_a_rerun_completes(tmp_path, jobs):
 def test_batch_never_destroys_a_file_that_is_not_its_output(tmp_path, content, capsys):
     out = tmp_path / "n.txt"
     out.write_bytes(content)
-    board = str(REPO / "instances" / "thermometers" / "t01_4x4.txt")
+    board = str(ROOT / "instances" / "thermometers" / "t01_4x4.txt")
     code = main(["batch", board, "--out", str(out), "--jobs", "1", "--no-progress"])
     if content.strip():  # anything but blank lines: refused, untouched
         assert code == 2
@@ -201,7 +208,7 @@ def test_a_second_run_on_the_same_output_is_refused_while_the_first_holds_it(tmp
 def test_two_concurrent_processes_write_each_record_once(tmp_path):
     write_corpus(tmp_path / "c", 6, 12)
     out = tmp_path / "out.jsonl"
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     cmd = [sys.executable, "-m", "thermomilp", "batch", str(tmp_path / "c"), "--out", str(out),
            "--jobs", "1", "--no-progress"]
     procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -275,7 +282,7 @@ def test_the_exit_code_is_that_of_every_input_resumed_or_not(tmp_path):
     folder = tmp_path / "c"
     folder.mkdir()
     for name in ("t01_4x4.txt", "t08_4x4_no_solution.txt", "t03_6x6.txt"):
-        (folder / name).write_bytes((REPO / "instances" / "thermometers" / name).read_bytes())
+        (folder / name).write_bytes((ROOT / "instances" / "thermometers" / name).read_bytes())
     whole = tmp_path / "whole.jsonl"
     assert main(["batch", str(folder), "--out", str(whole), "--no-progress"]) == 1
     # interrupted after the infeasible board: keep its record only, then resume

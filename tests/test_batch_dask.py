@@ -14,7 +14,6 @@ import pytest
 
 from thermomilp.batch import BatchJob, run_batch
 from thermomilp.cli.main import main
-
 from thermomilp.formats import dumps
 from thermomilp.generate.random_board import planted_board
 

@@ -9,9 +9,10 @@ import sys
 
 import pytest
 
-from conftest import INSTANCES, ROOT
 from thermomilp.cli.main import main
 from thermomilp.formats import load
+
+from helpers import INSTANCES, ROOT
 
 T = INSTANCES / "thermometers"
 

@@ -7,13 +7,12 @@ import os
 import stat
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from thermomilp.cli.main import main
 
-REPO = Path(__file__).resolve().parents[1]
+from helpers import ROOT
 
 THERMO = {"puzzle": "thermometers", "name": "x\ud800y", "rows": [1], "cols": [1],
           "thermometers": [[[0, 0]]]}
@@ -27,7 +26,7 @@ AQUA = {"puzzle": "aquarium", "rows": [1, None], "cols": [None, None],
 def test_a_lone_surrogate_is_printed_escaped_not_a_crash(tmp_path, board, command):
     path = tmp_path / "s.json"
     path.write_text(json.dumps(board))  # ensure_ascii: the file holds the escape \ud800
-    env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONIOENCODING="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="utf-8")
     proc = subprocess.run([sys.executable, "-m", "thermomilp", *command, str(path)],
                           capture_output=True, env=env, timeout=120, check=False)
     assert proc.returncode in (0, 1, 2), proc.stderr.decode()

@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 import random
 
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from helpers import INSTANCES, random_aquarium
 from thermomilp.cli.main import main
 from thermomilp.conflict import describe, find_conflict, parts_of, restrict
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.solve import solve
+
+from helpers import INSTANCES, random_aquarium
 
 NO_SOLUTION = INSTANCES / "thermometers" / "t08_4x4_no_solution.txt"
 
@@ -78,7 +80,7 @@ def test_some_conflict_needs_a_thermometer():
         i, j = rng.randrange(4), rng.randrange(4)
         a, b = rng.randrange(4), rng.randrange(4)
         if rows[i] < 4 and rows[a] > 0 and cols[j] < 4 and cols[b] > 0 and i != a and j != b:
-            rows[i] += 1; rows[a] -= 1; cols[j] += 1; cols[b] -= 1
+            rows[i], rows[a], cols[j], cols[b] = rows[i] + 1, rows[a] - 1, cols[j] + 1, cols[b] - 1
             candidate = puzzle.with_clues(rows, cols)
             if solve(candidate, unique=False).status == "infeasible":
                 conflict = find_conflict(candidate)

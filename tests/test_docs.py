@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from helpers import ROOT
 
 DOCS = ROOT / "docs"
 ALL_PAGES = sorted(p for p in DOCS.rglob("*.md"))
@@ -213,7 +213,7 @@ def _tables(text: str):
 @pytest.mark.parametrize("page", ALL_PAGES, ids=page_id)
 def test_table_rows_have_as_many_cells_as_their_header(page):
     bad = []
-    for start, header, body in _tables(page.read_text(encoding="utf-8")):
+    for _start, header, body in _tables(page.read_text(encoding="utf-8")):
         want = _table_cells(header)
         bad += [f"{page_id(page)}:{n}: {_table_cells(row)} cells, header has {want}: {row}"
                 for n, row in body if _table_cells(row) != want]

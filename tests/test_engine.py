@@ -7,9 +7,10 @@ import random
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
-from conftest import INSTANCES
 from thermomilp import load, solve
 from thermomilp.backends.base import Outcome, Session, SolverOptions
 from thermomilp.cli.main import main
@@ -22,6 +23,8 @@ from thermomilp.model.formulation import formulate
 from thermomilp.puzzle import thermometers
 from thermomilp.settings import Backend, FormulationKind, Presolve, Settings, Solver
 from thermomilp.verify import solution_problems
+
+from helpers import INSTANCES
 
 T01 = INSTANCES / "thermometers" / "t01_4x4.txt"
 TWO = INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt"
@@ -328,8 +331,8 @@ def test_deadline_stops_probing():
 
 
 def test_check_reports_timeout_not_error(tmp_path, capsys):
-    from thermomilp.generate.random_board import planted_board
     from thermomilp.formats import dumps
+    from thermomilp.generate.random_board import planted_board
 
     p = planted_board(60, 60, random.Random(2))
     p = p.with_clues([None] * 60, p.cols)  # many solutions: counting to 10 takes a while

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import INSTANCES
 from thermomilp.cli.main import main
 from thermomilp.export import ExportError, export, to_latex
 from thermomilp.formats import load
 from thermomilp.model.highs_model import new_highs
 from thermomilp.solve import solve
+
+from helpers import INSTANCES
 
 T01 = INSTANCES / "thermometers" / "t01_4x4.txt"
 T04 = INSTANCES / "thermometers" / "t04_6x6_missing.txt"
@@ -27,7 +28,7 @@ def solve_file(path, puzzle) -> tuple[str, ...] | None:
     values = h.getSolution().col_value
     lp = h.getLp()
     value_of = {}
-    for name, value in zip(lp.col_names_, values):
+    for name, value in zip(lp.col_names_, values, strict=True):
         # pulp/highs write x_3_1; pyomo writes x(3_1)
         digits = name.replace("x(", "x_").rstrip(")").split("_")
         if digits[0] == "x" and len(digits) == 3:

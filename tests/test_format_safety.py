@@ -13,14 +13,15 @@ import random
 import time
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_aquarium_pool import random_filling, random_regions
 
 from thermomilp.errors import PuzzleError
 from thermomilp.formats import FORMATS, STRICT, dumps, loads
 from thermomilp.generate.random_board import planted_board
 from thermomilp.puzzle import SizeLimits, aquarium, thermometers
 from thermomilp.verify import solution_problems
-from test_aquarium_pool import random_filling, random_regions
 
 HUGE = "9" * 5000
 
@@ -49,7 +50,7 @@ def test_aquarium_writers_keep_the_board_whatever_the_labels(seed, n, names, fmt
     regions = random_regions(rng, n, n)
     ids = sorted({label for row in regions for label in row}, key=int)
     pool = list(names) + [f"{names[0]}{k}" for k in range(len(ids))]  # distinct, adversarial
-    label = dict(zip(ids, [x for x in dict.fromkeys(pool)]))
+    label = dict(zip(ids, [x for x in dict.fromkeys(pool)], strict=False))
     grid = [[label[x] for x in row] for row in regions]
     board = aquarium([None] * n, [None] * n, grid, rule=rule)
     planted = random_filling(board, rng)
@@ -163,10 +164,11 @@ def test_strict_limits_for_a_server():
 
 def test_every_complete_board_in_the_formats_page_has_a_solution():
     """A documented example that is infeasible teaches the wrong thing (issue 18)."""
-    from conftest import ROOT
     from test_docs import blocks
 
     from thermomilp.solve import solve
+
+    from helpers import ROOT
 
     for block in blocks(ROOT / "docs" / "formats.md", "puzzle"):
         puzzle = loads(block)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from conftest import INSTANCES, janko_files, needs_corpus
 from thermomilp.errors import PuzzleError
 from thermomilp.formats import FORMATS, detect, dumps, load, loads
 from thermomilp.generate.random_board import planted_board
 from thermomilp.verify import solution_problems
+
+from helpers import INSTANCES, janko_files, needs_corpus
 
 SITE_EXAMPLE = "3_2_1_1_2_1_2_2;1,2;5,2,3,7;5,4,8,12,13,14,15;5,9,5,6;1,2"
 

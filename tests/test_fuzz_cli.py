@@ -19,7 +19,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,7 +26,8 @@ from hypothesis import strategies as st
 
 from thermomilp.formats import dumps, load
 
-REPO = Path(__file__).resolve().parents[1]
+from helpers import ROOT
+
 _LEVEL = os.environ.get("THERMOMILP_FUZZ", "")
 EXAMPLES = 1500 if _LEVEL == "heavy" else int(_LEVEL) if _LEVEL.isdigit() else 100
 SUBPROCESS_EXAMPLES = max(3, EXAMPLES // 20)
@@ -49,7 +49,7 @@ def _seeds() -> list[tuple[str, str, str]]:
               ("t01_4x4.txt", "t03_6x6.txt", "t07_5x5_two_solutions.txt",
                "t08_4x4_no_solution.txt")] + [("aquarium", "a01_6x6.txt")]
     for kind, name in boards:
-        puzzle = load(REPO / "instances" / kind / name)
+        puzzle = load(ROOT / "instances" / kind / name)
         formats = (("json", "text", "janko", "site") if kind == "thermometers"
                    else ("json", "text", "aquarium-task", "puzzlink"))
         for fmt in formats:
@@ -154,9 +154,9 @@ class Worker:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
-        env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         env.pop("THERMOMILP_DEBUG", None)
-        self.proc = subprocess.Popen([sys.executable, str(REPO / "tests" / "cli_fuzz_worker.py")],
+        self.proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "cli_fuzz_worker.py")],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, env=env, text=True)
 
@@ -282,7 +282,7 @@ def test_any_input_in_a_real_process(tmp_path_factory, data, command):
     suffix, content = data
     name = "board" + suffix
     (folder / name).write_bytes(content)
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("THERMOMILP_DEBUG", None)
     argv = command[:1] + [name] + command[1:]
     proc = subprocess.run([sys.executable, "-m", "thermomilp", *argv], cwd=folder, env=env,

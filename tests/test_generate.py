@@ -8,6 +8,7 @@ generator's rival search.
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -18,8 +19,7 @@ from thermomilp.generate.paths import PathTiling, _straight
 from thermomilp.generate.random_board import random_partition
 from thermomilp.generate.repair import LineOrder
 from thermomilp.generate.rivals import Window, find_rival
-from thermomilp.generate.thermometers_gen import (GenerationError, generate_thermometers,
-                                                  tiling_of)
+from thermomilp.generate.thermometers_gen import GenerationError, generate_thermometers, tiling_of
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.logic.grade import GRADES
 from thermomilp.solve import count_solutions
@@ -111,7 +111,7 @@ def test_random_partition_tiles_the_grid(height, width, max_length, straight, se
     assert cells == [(r, c) for r in range(height) for c in range(width)]
     assert all(len(p) <= max_length for p in paths)
     for p in paths:
-        assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in zip(p, p[1:]))
+        assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in pairwise(p))
         if straight:
             assert _straight(p)
 
@@ -275,4 +275,5 @@ def test_region_rival_changes_only_region_cells(height, width, seed):
     assert solution_problems(puzzle, rival) == []
     assert all(rival[r][c] == tiling.grid()[r][c] for r in range(height) for c in range(width)
                if (r, c) not in region)
-    assert sum(a != b for x, y in zip(rival, tiling.grid()) for a, b in zip(x, y)) <= len(region)
+    assert sum(a != b for x, y in zip(rival, tiling.grid(), strict=True)
+               for a, b in zip(x, y, strict=True)) <= len(region)

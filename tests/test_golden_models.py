@@ -17,11 +17,12 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import INSTANCES, ROOT
 
 from thermomilp.cli.main import main
 from thermomilp.export import export
 from thermomilp.formats import load
+
+from helpers import INSTANCES, ROOT
 
 GOLDEN = ROOT / "tests" / "golden"
 BOARD = INSTANCES / "aquarium" / "a01_6x6.txt"  # 6x6, tanks with ties and precedence

@@ -11,10 +11,11 @@ import re
 
 import pytest
 
-from conftest import janko_files, needs_corpus
 from thermomilp.errors import PuzzleError
 from thermomilp.formats import detect, dumps, loads
 from thermomilp.verify import solution_problems
+
+from helpers import janko_files, needs_corpus
 
 NAMES = ("clabels", "rlabels", "labels", "solution")
 

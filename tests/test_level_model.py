@@ -5,15 +5,17 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from helpers import INSTANCES, random_aquarium
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.model.highs_model import new_highs
 from thermomilp.puzzle import grid_from_levels
 from thermomilp.solve import enumerate_solutions
 from thermomilp.verify import solution_problems
+
+from helpers import INSTANCES, random_aquarium
 
 LIMIT = 30
 

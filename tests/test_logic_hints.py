@@ -3,15 +3,14 @@
 Every explanation is replayed: the cells of each step must agree with the
 board's solution (found by the brute force, not by the logic), and a solved
 explanation must end on exactly that solution. The janko corpus (30
-published 6x6 boards, read from ``../shared/corpus`` or ``/work/shared/corpus``,
-skipped when absent) must be finished by intervals or probing.
+published 6x6 boards, found by ``helpers.corpus_dir``, skipped when absent)
+must be finished by intervals or probing.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -24,20 +23,10 @@ from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
 from thermomilp.logic.hints import RULES, TERMINAL, explain, next_hint
 from thermomilp.logic.marks import marks_grid, parse_marks
 
-ROOT = Path(__file__).resolve().parent.parent
-INSTANCES = sorted((ROOT / "instances" / "thermometers").glob("*.txt"))
+from helpers import instance_files, janko_files, needs_corpus
 
-
-def _janko_files() -> list[Path]:
-    for base in (ROOT.parent / "shared" / "corpus", Path("/work/shared/corpus")):
-        folder = base / "janko-6x6"
-        if folder.is_dir():
-            return sorted(folder.glob("*.txt"))
-    return []
-
-
-JANKO = _janko_files()
-needs_janko = pytest.mark.skipif(not JANKO, reason="janko corpus not present")
+INSTANCES = instance_files("thermometers")
+JANKO = janko_files()
 
 
 def _check_explanation(puzzle, explanation):
@@ -143,7 +132,7 @@ def test_grade_contract():
         assert grade(thermomilp.load(path)) in GRADE_TO_DIFFICULTY
 
 
-@needs_janko
+@needs_corpus
 def test_janko_boards_finish_by_intervals_or_probing():
     assert len(JANKO) >= 30
     for path in JANKO:
@@ -154,7 +143,7 @@ def test_janko_boards_finish_by_intervals_or_probing():
         assert e.grid == tuple(row.replace(".", "x") for row in puzzle.solution), path.name
 
 
-@needs_janko
+@needs_corpus
 def test_cli_on_janko(capsys):
     files = [str(p) for p in JANKO[:5]]
     assert main(["explain", *files, "--format", "json"]) == 0

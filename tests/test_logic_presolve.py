@@ -8,7 +8,6 @@ matches the brute-force count.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +19,9 @@ from thermomilp.logic.presolve import presolve_cells
 from thermomilp.solve import solve
 from thermomilp.verify import solution_problems
 
-INSTANCES = sorted((Path(__file__).resolve().parent.parent / "instances" / "thermometers")
+from helpers import ROOT
+
+INSTANCES = sorted((ROOT / "instances" / "thermometers")
                    .glob("*.txt"))
 
 

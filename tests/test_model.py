@@ -7,10 +7,11 @@ import re
 
 import pytest
 
-from conftest import INSTANCES, ROOT
 from thermomilp.formats import load
 from thermomilp.model import build_model
 from thermomilp.model.formulation import formulate
+
+from helpers import INSTANCES, ROOT
 
 P = load(INSTANCES / "thermometers" / "t01_4x4.txt")
 

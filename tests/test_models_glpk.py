@@ -9,12 +9,13 @@ import subprocess
 
 import pytest
 
-from helpers import ROOT, expected_status, instance_files, random_aquarium
 from thermomilp.cli.main import main
 from thermomilp.export import to_dat
 from thermomilp.formats import load
 from thermomilp.solve import enumerate_solutions, solve
 from thermomilp.verify import solution_problems
+
+from helpers import ROOT, expected_status, instance_files, random_aquarium
 
 MODELS = ROOT / "models"
 needs_glpsol = pytest.mark.skipif(shutil.which("glpsol") is None,

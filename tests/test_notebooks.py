@@ -6,7 +6,8 @@ import json
 import os
 
 import pytest
-from conftest import ROOT
+
+from helpers import ROOT
 
 NOTEBOOKS = sorted((ROOT / "docs" / "course" / "notebooks").glob("*.ipynb"))
 

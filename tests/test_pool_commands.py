@@ -1,5 +1,5 @@
-"""The pool rule through the commands and the web API: solve works, level-based tools
-say clearly that they do not apply, and nothing changes the rule on the way."""
+"""The pool rule through the commands and the web API: solve works, the logic tools reason
+on layer trees, and nothing changes the rule on the way."""
 
 from __future__ import annotations
 
@@ -35,17 +35,26 @@ def test_solve_and_convert_keep_the_rule(pool_file, tmp_path, capsys):
     assert "tank rule" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", [["explain"], ["hint"]])
-def test_logic_commands_refuse_clearly(pool_file, capsys, command):
-    assert main(command + [str(pool_file)]) == 2
-    err = capsys.readouterr().err
-    assert "pool rule" in err and "Traceback" not in err
+def test_logic_commands_reason_on_trees(pool_file, capsys):
+    assert main(["explain", str(pool_file)]) == 0
+    out = capsys.readouterr().out
+    assert "status: solved" in out and "[line_count]" in out and "[bookkeeping]" in out
+    assert out.rstrip().splitlines()[-3:] == [row.replace(".", "x") for row in ANSWER]
+    assert main(["hint", str(pool_file)]) == 0
+    assert capsys.readouterr().out.startswith("[line_count] row 0 already has its 0")
+    assert main(["hint", str(pool_file), "--marks", "0,0=#"]) == 1
+    assert capsys.readouterr().out.startswith("[mistake]")
+    assert main(["check", str(pool_file), "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["grade"] == "intervals" and record["difficulty"] == "easy"
+    assert main(["solve", str(pool_file), "--presolve", "probing", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["grid"] == ANSWER
 
 
 def test_analyze_reports_the_cell_model(pool_file, capsys):
     assert main(["analyze", str(pool_file)]) == 0
     out = capsys.readouterr().out
-    assert "solutions: 1 (unique)" in out and "does not apply" in out
+    assert "solutions: 1 (unique)" in out and "logic presolve probing: 12/12 cells fixed" in out
 
 
 def test_generate_pool_boards(tmp_path, capsys):
@@ -58,9 +67,10 @@ def test_generate_pool_boards(tmp_path, capsys):
     for path in files:
         board = load(path)
         assert board.rule == "pool" and brute_force_count(board, 2) == 1
+        assert board.grade in ("intervals", "probing", "search")  # graded on its trees
 
 
-def test_web_api_carries_the_rule_and_hints_by_reveal():
+def test_web_api_carries_the_rule_and_hints_by_logic():
     from test_web_api import Client, serve_in_thread
 
     server, thread, base = serve_in_thread()
@@ -71,8 +81,12 @@ def test_web_api_carries_the_rule_and_hints_by_reveal():
         assert client.api("solve", {"puzzle": board["puzzle"]})["grid"] == ANSWER
         marks = ["????"] * 3
         hint = client.api("hint", {"puzzle": board["puzzle"], "marks": marks})["hint"]
-        (r, c), = hint["cells"]
-        assert hint["values"] == [ANSWER[r][c]]
+        assert hint["rule"] != "reveal" and hint["cells"]
+        for (r, c), value in zip(hint["cells"], hint["values"], strict=True):
+            assert value == ANSWER[r][c]
+        wrong = ["#???"] + ["????"] * 2
+        hint = client.api("hint", {"puzzle": board["puzzle"], "marks": wrong})["hint"]
+        assert hint["mistake"] and [0, 0] in hint["cells"]
         check = client.api("check", {"puzzle": board["puzzle"], "marks": ANSWER})
         assert check["complete"] and check["consistent"]
     finally:

@@ -15,8 +15,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from test_aquarium_pool import random_filling, random_regions
+
 from thermomilp.formats import dumps
 from thermomilp.puzzle import aquarium
 from thermomilp.verify import solution_problems
@@ -62,7 +62,7 @@ def test_pzprjs_decodes_our_urls_and_pzprv3_files():
         for fmt in ("puzzlink", "pzprv3"):
             jobs.append({"text": dumps(puzzle, fmt).strip()})
             expected.append(puzzle)
-    for got, puzzle in zip(pzprjs(jobs), expected):
+    for got, puzzle in zip(pzprjs(jobs), expected, strict=True):
         assert (got["rows"], got["cols"]) == puzzle.shape
         assert got["r"] == (puzzle.rule == "tank")
         assert _partition(got["rooms"]) == _partition(puzzle.region_grid())
@@ -87,6 +87,6 @@ def test_pzprjs_checker_agrees_with_ours_on_both_rules():
             # pzprjs also refuses a board without any water ("brNoShade")
             ours.append(not solution_problems(puzzle, grid) and "#" in "".join(grid))
     verdicts = pzprjs(jobs)
-    disagree = [(job, v["failcode"]) for job, v, mine in zip(jobs, verdicts, ours)
+    disagree = [(job, v["failcode"]) for job, v, mine in zip(jobs, verdicts, ours, strict=True)
                 if v["complete"] != mine]
     assert disagree == []

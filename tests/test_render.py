@@ -8,11 +8,12 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import INSTANCES, random_aquarium
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.hints import explain
 from thermomilp.render import AIR, BULB, TUBE, WATER, anchor_cell, render_board, vessel_legend
+
+from helpers import INSTANCES, random_aquarium
 
 BOX = set("┌┐└┘├┤┬┴┼─│━┃╵╷╴╶ \n?0123456789")
 
@@ -62,6 +63,6 @@ def test_the_labels_are_the_names_the_hints_use():
         assert re.search(rf"\s{re.escape(label)} \(", legend), name
     # the bulb of each named thermometer is drawn as a bulb glyph at its legend cell
     picture = render_board(puzzle, None, legend=False).splitlines()
-    for index, vessel in enumerate(puzzle.vessels):
+    for index in range(len(puzzle.vessels)):
         r, c = anchor_cell(puzzle, index)
         assert picture[2 + 2 * r][4 + 2 * c] == BULB[False]

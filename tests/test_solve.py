@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from conftest import INSTANCES, janko_files, needs_corpus
 from thermomilp.backends.base import Outcome, Session
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
@@ -15,6 +14,8 @@ from thermomilp.logic.brute import brute_force_count, brute_force_solutions
 from thermomilp.puzzle import levels_from_grid
 from thermomilp.solve import count_solutions, enumerate_solutions, is_unique, solve
 from thermomilp.verify import solution_problems
+
+from helpers import INSTANCES, janko_files, needs_corpus
 
 BACKENDS = ["highs", "pulp", "pyomo"]
 
@@ -142,7 +143,7 @@ def test_time_limit_gives_timeout_not_a_guess(backend):
 def test_highs_presolve_solve_error_is_worked_around(backend):
     # HiGHS 1.16's presolve ends this feasible board in "Solve error"; the
     # sessions retry once without presolve, and the checker still stands guard.
-    from conftest import ROOT
+    from helpers import ROOT
 
     p = load(ROOT / "benchmarks" / "highs_solve_error_8x8.json")
     r = solve(p, backend)
@@ -154,7 +155,7 @@ def test_highs_presolve_solve_error_is_worked_around(backend):
 def test_highs_false_infeasible_is_caught_by_the_second_opinion(backend):
     # HiGHS 1.16 with default options calls this feasible board infeasible;
     # every "infeasible" verdict is re-asked in another configuration.
-    from conftest import ROOT
+    from helpers import ROOT
 
     p = load(ROOT / "benchmarks" / "highs_wrong_infeasible_15x15.txt")
     r = solve(p, backend)

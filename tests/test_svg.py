@@ -9,11 +9,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from helpers import INSTANCES, random_aquarium
 from thermomilp.cli.main import main
 from thermomilp.formats import load
 from thermomilp.puzzle import levels_from_grid
 from thermomilp.svg import MERCURY, WATER, board_svg
+
+from helpers import INSTANCES, random_aquarium
 
 NS = "{http://www.w3.org/2000/svg}"
 T03 = INSTANCES / "thermometers" / "t03_6x6.txt"

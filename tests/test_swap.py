@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from thermomilp.generate.random_board import planted_board
+from thermomilp.generate.random_board import clues_of, planted_board, random_partition
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.puzzle import aquarium, grid_from_levels
-from thermomilp.generate.random_board import clues_of, random_partition
 from thermomilp.solve import count_solutions, solve
 from thermomilp.swap import swap_rival
 from thermomilp.verify import solution_problems

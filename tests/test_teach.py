@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import INSTANCES, ROOT
 
 from thermomilp.cli.main import main
 from thermomilp.formats import load
@@ -24,6 +23,8 @@ from thermomilp.teach.catalogue import MISTAKES
 from thermomilp.teach.corpus import corpus_boards
 from thermomilp.teach.sandbox import Limits
 from thermomilp.teach.student import grade_student
+
+from helpers import INSTANCES, ROOT
 
 HERE = Path(__file__).resolve().parent
 STUDENTS = (sorted((HERE / "students").glob("*.py"))
@@ -152,8 +153,8 @@ def test_class_grading_is_resumable_and_keeps_foreign_files(tmp_path, capsys):
     corpus.mkdir()
     for name, _ in THERMO[:2]:
         (corpus / name).write_text((INSTANCES / "thermometers" / name).read_text())
-    loop = tmp_path / "loop.py"
-    loop.write_text("while True:\n    pass\n")
+    loop = tmp_path / "loop.py"  # stopped after --time-limit (a loop at import waits 30 s)
+    loop.write_text("def build(puzzle):\n    while True:\n        pass\n")
     good = str(ROOT / "models" / "students" / "correct.py")
     bad = str(HERE / "students" / "thermo_pulp_zero-clue-dropped.py")
     out = tmp_path / "grades.csv"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from helpers import INSTANCES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +12,8 @@ from thermomilp.formats import load
 from thermomilp.teach.probes import probe_boards, probes, undistinguished
 from thermomilp.teach.rules import Rules, obeys, variants
 from thermomilp.verify import solution_problems
+
+from helpers import INSTANCES
 
 
 @pytest.mark.parametrize("kind", ["thermometers", "aquarium"])
@@ -49,8 +50,9 @@ def test_probe_boards_have_solutions():
 def _random_board(kind: str, seed: int, size: int):
     import random
 
-    from helpers import random_aquarium
     from thermomilp.generate.random_board import planted_board
+
+    from helpers import random_aquarium
 
     rng = random.Random(seed)
     if kind == "thermometers":

@@ -12,8 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import time
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -27,7 +25,8 @@ from thermomilp.web.api import MAX_BODY, MAX_SIDE, Api, ApiError
 from thermomilp.web.instances import catalogue, instances_root
 from thermomilp.web.server import climbs, serve_in_thread, static_files
 
-REPO = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 KNOWN_RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "pair probe", "reveal",
                "subset-sum", "gravity"}
 
@@ -150,7 +149,7 @@ def test_static_table_skips_symlinks_and_climbs_detects_encodings(tmp_path):
 def test_the_catalogue_skips_symlinks_and_non_puzzles(tmp_path):
     root = tmp_path / "instances"
     (root / "thermometers").mkdir(parents=True)
-    source = REPO / "instances" / "thermometers" / "t01_4x4.txt"
+    source = ROOT / "instances" / "thermometers" / "t01_4x4.txt"
     (root / "thermometers" / "mine.txt").write_text(source.read_text())
     outside = tmp_path / "outside.txt"
     outside.write_text(source.read_text())
@@ -280,7 +279,7 @@ def test_a_handler_exception_is_a_500_and_the_server_keeps_serving():
 
 
 def test_every_bundled_instance_loads_and_solves_as_expected(client):
-    expected = json.loads((REPO / "instances" / "expected.json").read_text())
+    expected = json.loads((ROOT / "instances" / "expected.json").read_text())
     listed = client.get("/api/instances")[1]["instances"]
     assert {i["id"] for i in listed} >= {k for k in expected if k.endswith(".txt")}
     for item in listed:
@@ -326,7 +325,7 @@ def walk_with_hints(client: Client, board: dict) -> None:
         assert len(hint["values"]) == len(hint["cells"])
         rules.add(hint["rule"])
         engines.add(hint["engine"])
-        for (r, c), value in zip(hint["cells"], hint["values"]):
+        for (r, c), value in zip(hint["cells"], hint["values"], strict=True):
             assert marks[r][c] == "?", "a hint about a cell already marked"
             assert grid[r][c] == value, f"{hint['rule']} deduced a wrong value"
             marks = apply(marks, [(r, c)], value)
@@ -334,18 +333,11 @@ def walk_with_hints(client: Client, board: dict) -> None:
     check = client.api("check", {"puzzle": puzzle, "marks": marks})
     assert check["consistent"] and check["complete"]
     assert rules
-    # The logic engines answer whenever they are installed; the built-in rules are the fallback.
-    installed = logic_engines(board["kind"])
-    assert engines <= set(installed) | {"built-in"}
-    assert installed[0] in engines
-
-
-def logic_engines(kind: str) -> list[str]:
-    import importlib.util
-
-    names = (["thermomilp.logic.aquarium_hints"] if kind == "aquarium" else []) \
-        + ["thermomilp.logic.hints"]
-    return [n for n in names if importlib.util.find_spec(n) is not None] or ["built-in"]
+    # The logic engines answer first; ``reveal`` reads the MILP solution.
+    engines_of_kind = (["thermomilp.logic.aquarium_hints"] if board["kind"] == "aquarium"
+                       else []) + ["thermomilp.logic.hints"]
+    assert engines <= set(engines_of_kind) | {"milp"}
+    assert engines_of_kind[0] in engines
 
 
 def test_a_wrong_mark_is_named_by_hint_and_check(client):
@@ -421,7 +413,7 @@ def test_uploads_in_every_writable_format_round_trip(client):
     from thermomilp.formats import FORMATS, dumps, load
 
     for ident in ("thermometers/t04_6x6_missing.txt", "aquarium/a01_6x6.txt"):
-        path = REPO / "instances" / ident
+        path = ROOT / "instances" / ident
         if not path.exists():
             continue
         puzzle = load(path)
@@ -442,7 +434,7 @@ def test_uploads_in_every_writable_format_round_trip(client):
 
 
 def test_uploads_in_each_text_format_load(client):
-    text = (REPO / "instances" / "thermometers" / "t01_4x4.txt").read_text()
+    text = (ROOT / "instances" / "thermometers" / "t01_4x4.txt").read_text()
     native = client.api("load", {"text": text, "filename": "../../t01.txt"})
     as_json = json_format.write(json_format.read(json.dumps(native["board"]["puzzle"])))
     again = client.api("load", {"text": as_json, "filename": "t01.json"})
@@ -470,7 +462,7 @@ def test_api_error_is_raised_for_solver_set_up_problems():
 
 
 def test_serve_warns_when_bound_beyond_loopback():
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "thermomilp", "serve", "--host", "0.0.0.0",
                              "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)
@@ -484,14 +476,14 @@ def test_serve_warns_when_bound_beyond_loopback():
 
 
 def test_serve_rejects_a_bad_port():
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "thermomilp", "serve", "--port", "70000"],
                           capture_output=True, text=True, env=env, timeout=30)
     assert done.returncode == 2 and "port" in done.stderr
 
 
 def test_serve_refuses_an_unusable_solver_at_start():
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "thermomilp", "serve", "--port", "0",
                            "--backend", "highs", "--solver", "nonesuch"],
                           capture_output=True, text=True, env=env, timeout=60)

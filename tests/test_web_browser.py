@@ -21,6 +21,8 @@ from thermomilp.formats import json_format
 from thermomilp.verify import solution_problems
 from thermomilp.web.server import serve_in_thread
 
+from helpers import ROOT
+
 RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "pair probe", "reveal", "mistake",
          "subset-sum", "gravity"}
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -158,7 +160,7 @@ def play(driver, puzzle_name: str, shots: Path) -> None:
     assert hint and hint["cells"] and hint["rule"] in RULES
     press(driver, "apply")
     marked = board_state(driver, h, w)
-    assert all(marked[r][c] == v for (r, c), v in zip(hint["cells"], hint["values"]))
+    assert all(marked[r][c] == v for (r, c), v in zip(hint["cells"], hint["values"], strict=True))
     assert by_id(driver, "apply").get_attribute("disabled")
 
     press(driver, "check")
@@ -336,7 +338,7 @@ def test_a_bad_upload_shows_an_error_and_the_page_keeps_working(browser, site, t
     wait(browser, lambda d: "KB" in by_id(d, "message").text)
     assert "the limit is 256 KB" in by_id(browser, "message").text
     good = tmp_path / "mine.json"
-    text = Path(__file__).resolve().parent.parent / "instances" / "thermometers" / "t01_4x4.txt"
+    text = ROOT / "instances" / "thermometers" / "t01_4x4.txt"
     from thermomilp.formats import load
 
     good.write_text(json.dumps(json_format.to_dict(load(text))))

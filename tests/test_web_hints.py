@@ -1,8 +1,9 @@
-"""The page's hint rules never deduce a wrong value (property tests).
+"""The page's hints never deduce a wrong value (property tests).
 
-Random small boards of both kinds with a planted solution. Every rule is
-sound, so from marks that agree with the planted solution each hint must
-deduce that solution's values; the walk must end on the planted grid.
+Random small boards of both kinds with a planted solution (not always
+unique). Every rule is sound, so from marks that agree with the planted
+solution each hint must deduce that solution's values (``reveal`` reads the
+solution it is given); the walk must end on the planted grid.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from thermomilp.generate.random_board import planted_board
-from thermomilp.web.hints import builtin_hint
 from thermomilp.generate.aquarium_gen import planted_aquarium
+from thermomilp.generate.random_board import planted_board
+from thermomilp.logic.deduction import Deduction
+from thermomilp.web.hints import RULE_NAMES, next_hint, page_json
 
-RULES = {"bookkeeping", "one line's count", "probe", "reveal"}
+RULES = set(RULE_NAMES) - {"contradiction", "mistake", "stuck"}  # rule ids that set cells
 
 
 def board(kind: str, size: int, seed: int):
@@ -37,19 +39,18 @@ def test_hints_agree_with_every_solution(kind, size, seed, reveal):
     marks = ["".join(ch if rng.random() < reveal / 200 else "?" for ch in row)
              for row in planted]
     for _ in range(size * size + 1):
-        hint = builtin_hint(puzzle, marks, solution=lambda: planted)
+        hint = next_hint(puzzle, marks, solution=lambda: planted)
         if hint is None:
             break
-        assert hint.rule in RULES, hint
-        assert hint.cells and hint.value in "#."
-        for r, c in hint.cells:
+        assert isinstance(hint, Deduction) and hint.rule in RULES, hint
+        assert hint.cells and not hint.wrong
+        rows = [list(row) for row in marks]
+        for (r, c), value in hint.cells:
             assert marks[r][c] == "?"
             # Every rule is sound: from marks that agree with a solution it deduces that
             # solution's values (reveal reads them from the solution it is given).
-            assert planted[r][c] == hint.value, (hint, marks)
-        rows = [list(row) for row in marks]
-        for r, c in hint.cells:
-            rows[r][c] = hint.value
+            assert planted[r][c] == ("#" if value else "."), (hint, marks)
+            rows[r][c] = "#" if value else "."
         marks = ["".join(row) for row in rows]
     assert tuple(marks) == planted
 
@@ -60,5 +61,8 @@ def test_a_broken_mark_is_reported_as_a_mistake():
     r, c = next((r, c) for r, row in enumerate(planted) for c, ch in enumerate(row))
     flipped = [list(row) for row in planted]
     flipped[r][c] = "." if planted[r][c] == "#" else "#"
-    hint = builtin_hint(puzzle, ["".join(row) for row in flipped])
-    assert hint is not None and hint.rule == "mistake" and hint.cells
+    hint = next_hint(puzzle, ["".join(row) for row in flipped])
+    assert hint is not None and hint.rule == "mistake" and hint.wrong and not hint.cells
+    shown = page_json(hint)
+    assert shown["mistake"] and shown["rule"] == "mistake" and shown["values"] == []
+    assert shown["cells"] == [list(c) for c in hint.wrong]

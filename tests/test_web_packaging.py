@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from helpers import ROOT
 
 
 def test_build_ships_static_files_and_instances(tmp_path):
@@ -25,11 +25,11 @@ def test_build_ships_static_files_and_instances(tmp_path):
     project = tmp_path / "project"
     project.mkdir()
     for name in ("setup.py", "pyproject.toml", "README.md", "MANIFEST.in"):
-        if (REPO / name).exists():
-            shutil.copy(REPO / name, project / name)
+        if (ROOT / name).exists():
+            shutil.copy(ROOT / name, project / name)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(REPO / "thermomilp", project / "thermomilp", ignore=ignore)
-    shutil.copytree(REPO / "instances", project / "instances", ignore=ignore)
+    shutil.copytree(ROOT / "thermomilp", project / "thermomilp", ignore=ignore)
+    shutil.copytree(ROOT / "instances", project / "instances", ignore=ignore)
     built = tmp_path / "built"
     done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "-d", str(built)],
                           cwd=project, capture_output=True, text=True, timeout=120)
@@ -38,8 +38,8 @@ def test_build_ships_static_files_and_instances(tmp_path):
     static = built / "thermomilp" / "web" / "static"
     assert {"index.html", "app.js", "style.css"} <= {p.name for p in static.iterdir()}
     shipped = built / "thermomilp" / "_instances"
-    source = sorted(p.relative_to(REPO / "instances").as_posix()
-                    for p in (REPO / "instances").rglob("*.txt"))
+    source = sorted(p.relative_to(ROOT / "instances").as_posix()
+                    for p in (ROOT / "instances").rglob("*.txt"))
     assert sorted(p.relative_to(shipped).as_posix() for p in shipped.rglob("*.txt")) == source
 
     # Import thermomilp from the built tree only, from a folder without instances/.

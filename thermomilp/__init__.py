@@ -8,39 +8,82 @@ The classroom path::
     print(r)
 
 Heavy libraries (PuLP, Pyomo, highspy, numpy) are imported only when a
-model is built, so importing the package is cheap.
+model is built, so importing the package is cheap: the names of
+:data:`_LAZY` are imported on first use. The public API and the error
+hierarchy are documented in ``docs/api.md``.
 """
 
 from __future__ import annotations
 
-from thermomilp.errors import (ConfigError, NotMonotoneError, PuzzleError, SolverUnavailable,
-                               ThermomilpError)
+from typing import Any
+
+from thermomilp.errors import (
+    ApiError,
+    BoardTooLarge,
+    ConfigError,
+    ContractError,
+    ExportError,
+    GenerationError,
+    GradeError,
+    NotMonotoneError,
+    PuzzleError,
+    RuleNotSupported,
+    SolveError,
+    SolverUnavailable,
+    ThermomilpError,
+    ThermomilpWarning,
+    TimeUp,
+    WaterlineRuleWarning,
+)
 from thermomilp.formats import dumps, load, loads
-from thermomilp.puzzle import Puzzle, Vessel, aquarium, grid_from_levels, levels_from_grid, thermometers
-from thermomilp.verify import is_solution, solution_problems
+from thermomilp.puzzle import (
+    Puzzle,
+    SizeLimits,
+    Vessel,
+    aquarium,
+    grid_from_levels,
+    levels_from_grid,
+    thermometers,
+)
+from thermomilp.settings import Backend, FormulationKind, Presolve, Settings, Solver
+
 # Bound eagerly: the submodule ``thermomilp.solve`` would otherwise shadow the
 # function ``thermomilp.solve`` as soon as anything imported the submodule.
-from thermomilp.solve import (SolveResult, count_solutions, enumerate_solutions, is_unique,
-                              solve)
+from thermomilp.solve import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
+from thermomilp.verify import is_solution, solution_problems
+from thermomilp.version import __version__
 
-from thermomilp.version import __version__  # noqa: E402,F401
+SolverOptions = Settings
+"""The old name of :class:`Settings` (``SolverOptions(time_limit=5, threads=2)``)."""
+
+# name -> module: imported on first access (they pull in numpy or a solver library)
+_LAZY = {
+    "build_model": "thermomilp.model",
+    "render_board": "thermomilp.render",
+}
 
 
-def __getattr__(name: str):
-    if name == "build_model":
-        from thermomilp.model import build_model
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'thermomilp' has no attribute {name!r}")
+    import importlib
 
-        return build_model
-    if name == "render_board":
-        from thermomilp.render import render_board
-
-        return render_board
-    raise AttributeError(f"module 'thermomilp' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
 
 
 __all__ = [
-    "ConfigError", "NotMonotoneError", "Puzzle", "PuzzleError", "SolverUnavailable",
-    "ThermomilpError", "Vessel", "aquarium", "build_model", "count_solutions", "dumps",
-    "enumerate_solutions", "grid_from_levels", "is_solution", "is_unique", "levels_from_grid",
-    "load", "loads", "render_board", "solution_problems", "solve", "thermometers",
+    # puzzles and files
+    "Puzzle", "SizeLimits", "Vessel", "aquarium", "dumps", "grid_from_levels", "levels_from_grid",
+    "load", "loads", "thermometers",
+    # solving and checking
+    "Backend", "FormulationKind", "Presolve", "Settings", "SolveResult", "Solver",
+    "SolverOptions", "build_model", "count_solutions", "enumerate_solutions",
+    "is_solution", "is_unique", "render_board", "solution_problems", "solve",
+    # errors and warnings (thermomilp.errors)
+    "ApiError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
+    "GenerationError", "GradeError", "NotMonotoneError", "PuzzleError", "RuleNotSupported",
+    "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning", "TimeUp",
+    "WaterlineRuleWarning",
+    "__version__",
 ]

@@ -101,14 +101,9 @@ def lp_relaxation(puzzle: Puzzle, decide: bool = True) -> LpRelaxation:
 
 def logic_fixed(puzzle: Puzzle) -> dict[str, int | str]:
     """Cells each logic rule set fixes, or why it cannot say."""
-    try:
-        from thermomilp.logic.presolve import presolve_cells
-    except ImportError:
-        return {}
+    from thermomilp.logic.presolve import presolve_cells
+
     out: dict[str, int | str] = {}
-    if not puzzle.all_chains:
-        return {mode: "does not apply (the pool rule has no single level per tank)"
-                for mode in LOGIC_MODES}
     for mode in LOGIC_MODES:
         fixed, grid, status = presolve_cells(puzzle, mode)
         if status == "infeasible":

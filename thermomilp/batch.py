@@ -145,7 +145,7 @@ class BatchOutput:
     def __init__(self, path: str):
         self.path = path
         self.records: list[dict[str, Any]] = []
-        self.stream: TextIO | None = None
+        self.stream: TextIO  # set by __enter__: the file is opened (and locked) there
 
     def __enter__(self) -> "BatchOutput":
         import io
@@ -161,8 +161,7 @@ class BatchOutput:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.stream is not None:
-            self.stream.close()  # closing the file releases the lock
+        self.stream.close()  # closing the file releases the lock
 
 
 def _lock(handle: Any, path: str) -> None:
@@ -286,8 +285,8 @@ class Resume:
         return todo, covered
 
     def _take(self, left: dict[Any, list[dict[str, Any]]], key: Any) -> dict[str, Any] | None:
-        held = left.get(key) if key is not None else None
-        for k, record in enumerate(held or ()):
+        held = left.get(key, []) if key is not None else []
+        for k, record in enumerate(held):
             if self.keep_errors or record["status"] != "error":
                 return held.pop(k)
         return None
@@ -455,7 +454,7 @@ def run_dask(files: list[str], job: BatchJob, address: Any) -> Iterator[dict[str
 
     client = address if isinstance(address, Client) else Client(address)
     futures = client.map(solve_file, files, job=job, pure=False)
-    paths = dict(zip(futures, files))
+    paths = dict(zip(futures, files, strict=True))
     try:
         for future in as_completed(futures):
             try:

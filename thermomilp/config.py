@@ -23,8 +23,18 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from thermomilp.errors import ConfigError
-from thermomilp.settings import (FIELDS, Backend, FormulationKind, Presolve, Settings, Solver,
-                                 check_bool, check_seed, check_threads, check_time_limit)
+from thermomilp.settings import (
+    FIELDS,
+    Backend,
+    FormulationKind,
+    Presolve,
+    Settings,
+    Solver,
+    check_bool,
+    check_seed,
+    check_threads,
+    check_time_limit,
+)
 
 KEYS: dict[str, Callable[[Any], Any]] = {
     "backend": lambda v: Backend.parse(v, "backend"),

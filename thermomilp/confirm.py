@@ -28,8 +28,14 @@ import time
 from typing import Iterable, Mapping
 
 from thermomilp.deadline import TimeUp
-from thermomilp.logic.domains import (Domains, clamp_with_marks, full_domains, grid_of, levels_in,
-                                      line_tables)
+from thermomilp.logic.domains import (
+    Domains,
+    clamp_with_marks,
+    full_domains,
+    grid_of,
+    levels_in,
+    line_tables,
+)
 from thermomilp.logic.probing import probe_fixpoint
 from thermomilp.puzzle import Cell, Grid, Puzzle
 
@@ -61,7 +67,7 @@ def clue_sums_disagree(puzzle: Puzzle) -> bool:
     the column clues: both count the filled cells, so no grid exists."""
     if None in puzzle.rows or None in puzzle.cols:
         return False
-    return sum(puzzle.rows) != sum(puzzle.cols)  # type: ignore[arg-type]
+    return sum(c or 0 for c in puzzle.rows) != sum(c or 0 for c in puzzle.cols)
 
 
 def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Iterable[Cut],

@@ -84,7 +84,7 @@ def restrict(puzzle: Puzzle, parts: Iterable[Part]) -> Puzzle:
                  for i, clue in enumerate(puzzle.rows))
     cols = tuple(clue if Part("column", j, clue) in keep else None
                  for j, clue in enumerate(puzzle.cols))
-    vessel_kind = "thermometer" if puzzle.kind == "thermometers" else "tank"
+    vessel_kind: PartKind = "thermometer" if puzzle.kind == "thermometers" else "tank"
     vessels: list[Vessel] = []
     for v, vessel in enumerate(puzzle.vessels):
         if Part(vessel_kind, v, label=vessel.label) in keep or len(vessel.cells) == 1:

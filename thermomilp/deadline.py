@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import time
 
+from thermomilp.errors import TimeUp
+
+__all__ = ["Deadline", "TimeUp"]
+
 
 class Deadline:
     """``seconds`` from now (``None``: no limit)."""
@@ -37,7 +41,3 @@ class Deadline:
         if seconds is None:
             return left
         return seconds if left is None else min(seconds, left)
-
-
-class TimeUp(Exception):
-    """Raised inside a search loop when its deadline has passed."""

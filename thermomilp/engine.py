@@ -34,7 +34,7 @@ from typing import Iterator, Literal
 
 from thermomilp.backends.base import Outcome, Session
 from thermomilp.deadline import Deadline
-from thermomilp.errors import ThermomilpError
+from thermomilp.errors import SolveError
 from thermomilp.puzzle import Cell, Grid, Puzzle
 from thermomilp.settings import Settings
 from thermomilp.verify import solution_problems
@@ -43,15 +43,6 @@ FoundStatus = Literal["feasible", "infeasible", "timeout", "error"]
 
 CONFIRM_FLOOR_S = 0.05
 """The logic confirmation may always take this long (more if the engine took longer)."""
-
-
-class SolveError(ThermomilpError):
-    """A solve that ended in a timeout or an engine error where an answer was needed;
-    ``status`` is ``timeout`` or ``error``."""
-
-    def __init__(self, message: str, status: str = "error"):
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass(frozen=True)
@@ -150,6 +141,7 @@ class Engine:
         if verdict == CONFIRMED:
             return Found("infeasible", confirmed_by="logic")
         if verdict != UNDECIDED:  # a grid: the engine missed a solution
+            # not a verdict word here: the grid the logic search found
             return self._verified(verdict, "the logic search")  # type: ignore[arg-type]
         if self.deadline.expired():
             return Found("timeout", message="the time limit was reached while confirming "
@@ -208,7 +200,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     verdict = confirm_infeasible(puzzle, None, [], clock.within(CONFIRM_FLOOR_S))
     if verdict == CONFIRMED:
         return False, False
-    if verdict != UNDECIDED and not solution_problems(puzzle, verdict):  # type: ignore[arg-type]
+    if verdict != UNDECIDED and not solution_problems(puzzle, verdict):
         return True, False
     engine = Engine(puzzle, settings, deadline=clock)
     try:
@@ -261,6 +253,132 @@ def warm_up(settings: Settings) -> None:
         pass  # the solve itself reports the missing library as a record
 
 
-__all__ = ["Engine", "Found", "SolveError", "grid_of", "is_feasible", "lp_relaxation", "lp_vertex",
-           "open_session",
-           "require_available", "warm_up"]
+# -- MILPs given as numbers: the generator's rival search, the autograder ---------
+
+PROBE_SHARES = (0.25, 0.25, 0.5, 1.0)
+"""A first-rival probe's restarts: shares of its node budget, one random seed each."""
+
+
+def formulation_problems(form, x, planted_ones, over=None) -> list[str]:
+    """What is wrong with the 0/1 vector ``x`` as a solution of ``form`` other than
+    ``planted_ones`` (no-good cut over ``over`` cells, None = all): checked from the
+    formulation's data (clues, arcs, ties, fixed cells), not from any engine's model."""
+    value = {cell: int(bool(x[form.index(cell)])) for cell in form.cells}
+    problems = []
+    for i, clue in form.row_clues.items():
+        if sum(value[i, j] for j in range(form.width)) != clue:
+            problems.append(f"row {i} breaks its clue")
+    for j, clue in form.col_clues.items():
+        if sum(value[i, j] for i in range(form.height)) != clue:
+            problems.append(f"column {j} breaks its clue")
+    for low, high in form.arcs:
+        if value[low] > value[high]:
+            problems.append(f"{low} filled above an empty {high}")
+    for a, b in form.ties:
+        if value[a] != value[b]:
+            problems.append(f"{a} and {b} must fill together")
+    for cell, v in form.fixed.items():
+        if value[cell] != v:
+            problems.append(f"it ignores the fixed cell {cell}")
+    planted = frozenset(planted_ones)
+    cells = form.cells if over is None else over
+    if all(value[c] == int(c in planted) for c in cells):
+        problems.append("it is the planted filling (the no-good cut is broken)")
+    return problems
+
+
+def find_other(form, planted_ones, *, over=None, nearest: bool = False,
+               probe_nodes: float | None = None, time_limit: float | None = None,
+               confirm: bool = True):
+    """A verified 0/1 cell vector (numpy bool array, row-major) of a solution of the
+    cell formulation ``form`` other than ``planted_ones``, or None when there is none.
+
+    ``over``: write the no-good cut over these cells only (one of them must
+    change); None = the canonical cut over every cell. ``nearest``: minimise the
+    Hamming distance to the planted filling. ``probe_nodes``: first ask under the
+    distance objective, stopping at the first rival HiGHS finds, in restarts of
+    :data:`PROBE_SHARES` of this many branch-and-bound nodes (a node budget keeps
+    the answer independent of the machine's speed); only when the probes end
+    without one is the question asked in full. ``confirm``: a "none" must be
+    given twice -- with presolve on, then again with presolve off (HiGHS 1.16
+    with presolve on can call a feasible model infeasible,
+    benchmarks/highs_wrong_infeasible_15x15.txt); without it a "none" is
+    believed at once (the generator's windows: a missed rival costs time only).
+
+    Every vector returned passes :func:`formulation_problems`.
+
+    Raises:
+        SolveError: HiGHS ended without deciding (time limit, numerical trouble),
+            or returned a vector that is not a solution.
+    """
+    import time
+
+    import numpy as np
+
+    from thermomilp.backends.highs_arrays import RunOptions, run_cell_model
+    from thermomilp.model.highs_model import nogood_row
+
+    n = form.height * form.width
+    on = [form.index(cell) for cell in planted_ones]
+    over_idx = None if over is None else [form.index(cell) for cell in over]
+    if over_idx == []:
+        return None  # no cell may change: no other solution
+    # (presolve, distance objective, time limit, random seed, node cap)
+    plans: list[tuple[str, bool, float | None, int, int | None]] = []
+    if probe_nodes is not None:
+        # restarts: HiGHS's time to a first rival varies tenfold with its random seed
+        for seed, share in enumerate(PROBE_SHARES):
+            plans.append(("choose", True, None, seed, max(1, round(probe_nodes * share))))
+    plans.append(("choose", nearest, time_limit, 0, None))
+    if confirm:
+        plans.append(("off", nearest, time_limit, 0, None))
+    cut = nogood_row(n, on, over_idx)
+    _, all_cols, distance = nogood_row(n, on)
+    said_no = False
+    message = "time limit"
+    end = None if time_limit is None else time.perf_counter() + time_limit
+    for presolve, near, limit, seed, nodes in plans:
+        if said_no and presolve == "choose":
+            continue  # already "none" with presolve on: confirm it with presolve off
+        if end is not None:
+            limit = min(limit or np.inf, end - time.perf_counter())
+            if limit <= 0:
+                break
+        probing = nodes is not None
+        outcome = run_cell_model(
+            form, [cut], (all_cols, distance) if near else None,
+            RunOptions(presolve=presolve, seed=seed, time_limit=limit, max_nodes=nodes,
+                       first_improving=probing))
+        message = outcome.message
+        if outcome.x is not None and (outcome.status == "optimal" or near):
+            x = outcome.x > 0.5
+            problems = formulation_problems(form, x, planted_ones, over)
+            if problems:
+                raise SolveError(f"HiGHS returned a solution that is not one: {problems[0]}")
+            return x
+        if outcome.status == "infeasible":
+            if presolve == "off" or not confirm:
+                return None
+            said_no = True
+        elif not (probing and outcome.status == "limit"):
+            break
+    raise SolveError(f"HiGHS could not decide whether another solution exists: {message}",
+                     "timeout" if message.lower().startswith("time") else "error")
+
+
+def solve_rows(lower, upper, integer, rows, cost, *, maximize: bool = False,
+               time_limit: float | None = None):
+    """Solve a MILP given as numbers (variable bounds, integer variables, rows with
+    ``terms``/``lower``/``upper``, a cost map): the autograder's copy of a student's
+    own model, which no formulation describes. Returns an
+    :class:`~thermomilp.backends.highs_arrays.ArrayOutcome` (status ``optimal``,
+    ``infeasible``, ``unbounded``, ``limit`` or ``error``, and the vector); the
+    caller judges the point, as it judges a student's model."""
+    from thermomilp.backends.highs_arrays import run_rows
+
+    return run_rows(lower, upper, integer, rows, cost, maximize, time_limit)
+
+
+__all__ = ["Engine", "Found", "SolveError", "find_other", "formulation_problems", "grid_of",
+           "is_feasible", "lp_relaxation", "lp_vertex", "open_session", "require_available",
+           "solve_rows", "warm_up"]

@@ -1,7 +1,27 @@
 """Exceptions of thermomilp: every message is one a person can act on.
 
-The CLI turns a :class:`ThermomilpError` into a one-line message and exit
-code 2; anything else escaping to the CLI is a bug.
+Every error thermomilp raises on purpose is defined here and derives from
+:class:`ThermomilpError`, so ``except ThermomilpError`` catches them all.
+The CLI turns one into a one-line message and exit code 2; anything else
+escaping to the CLI is a bug (exit 3). The hierarchy::
+
+    ThermomilpError
+    ├── PuzzleError            a malformed board (file and line)
+    │   └── BoardTooLarge      larger than the reader's SizeLimits
+    ├── ConfigError            a setting that cannot be used
+    │   └── SolverUnavailable  the (backend, solver) pair is not installed
+    ├── NotMonotoneError       a grid in which a vessel does not fill from the bottom
+    ├── RuleNotSupported       a level-based tool met a pool-rule tank
+    ├── SolveError             a timeout or engine error where an answer was needed
+    ├── TimeUp                 a search loop passed its deadline (caught by its caller)
+    ├── GenerationError        no board met the request in the time or attempts allowed
+    ├── ExportError            an export that cannot be made
+    ├── GradeError             the grading cannot start
+    │   └── ContractError      a student's ``build`` broke the grading contract
+    └── ApiError               a request the web API refuses (with an HTTP status)
+
+The modules that raise them re-export them under their old names
+(``thermomilp.solve.SolveError``, ``thermomilp.export.ExportError``, ...).
 """
 
 from __future__ import annotations
@@ -62,6 +82,46 @@ class NotMonotoneError(ThermomilpError):
 
 class RuleNotSupported(ThermomilpError):
     """A tool that reasons about vessel levels met a pool-rule tank, which has none."""
+
+
+class SolveError(ThermomilpError):
+    """A solve that ended in a timeout or an engine error where an answer was needed
+    (a count, a uniqueness verdict); ``status`` is ``timeout`` or ``error``."""
+
+    def __init__(self, message: str, status: str = "error"):
+        super().__init__(message)
+        self.status = status
+
+
+class TimeUp(ThermomilpError):
+    """A search loop passed its deadline (:class:`thermomilp.deadline.Deadline`); the
+    caller that set the deadline catches it and reports a timeout."""
+
+
+class GenerationError(ThermomilpError):
+    """No board met the request within the attempts or the time allowed, or the
+    request itself (size, difficulty, ...) cannot be met."""
+
+
+class ExportError(ThermomilpError):
+    """An export that cannot be made (unknown target, board too large, ...)."""
+
+
+class GradeError(ThermomilpError):
+    """The grading cannot start: no corpus, no student file, boards of the wrong kind."""
+
+
+class ContractError(GradeError):
+    """What a student's ``build`` returned breaks the grading contract."""
+
+
+class ApiError(ThermomilpError):
+    """A request the web API refuses: ``status`` is the HTTP code, ``message`` says why."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
 
 
 class ThermomilpWarning(UserWarning):

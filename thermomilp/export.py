@@ -17,16 +17,12 @@
 
 from __future__ import annotations
 
-from thermomilp.errors import RuleNotSupported, ThermomilpError
+from thermomilp.errors import ExportError, RuleNotSupported
 from thermomilp.model.formulation import formulate
 from thermomilp.puzzle import Puzzle
 
 TARGETS = ("lp", "mps", "dat", "latex")
 LATEX_MAX_CELLS = 64
-
-
-class ExportError(ThermomilpError):
-    """An export that cannot be made (unknown target, board too large, ...)."""
 
 
 def export(puzzle: Puzzle, to: str, backend: str = "pulp", formulation: str = "cell") -> str:
@@ -133,8 +129,8 @@ def _compact_pyomo(puzzle: Puzzle, title: str):
 
     def row_name(con) -> str:  # prec[u, l] names its layers as the variables do
         if con.parent_component().local_name == "prec":
-            u, l = con.index()
-            return f"prec_{form.var_name(u)}_{form.var_name(l)}"
+            upper, lower = con.index()
+            return f"prec_{form.var_name(upper)}_{form.var_name(lower)}"
         return f"{con.parent_component().local_name}_{con.index()}"
 
     return from_pyomo(m, [(form.var_name(k), m.y[k]) for k in range(form.n_vars)], title,

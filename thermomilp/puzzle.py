@@ -404,7 +404,7 @@ def grid_from_levels(puzzle: Puzzle, levels: Sequence[int]) -> Grid:
     if len(levels) != len(puzzle.vessels):
         raise ValueError(f"{len(levels)} levels for {len(puzzle.vessels)} vessels")
     board = [[EMPTY] * puzzle.width for _ in range(puzzle.height)]
-    for vessel, level in zip(puzzle.vessels, levels):
+    for vessel, level in zip(puzzle.vessels, levels, strict=True):
         if not vessel.is_chain:
             raise ValueError(f"tank {vessel.label} follows the pool rule: its water is not "
                              "one level")

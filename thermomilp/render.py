@@ -14,6 +14,7 @@ thermometer, the top-left cell of a tank.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any, Sequence
 
 from thermomilp.puzzle import Puzzle
@@ -65,7 +66,7 @@ def _render_thermometers(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
     bulbs = {v.cells[0] for v in puzzle.vessels}
     links = set()
     for vessel in puzzle.vessels:
-        for a, b in zip(vessel.cells, vessel.cells[1:]):
+        for a, b in pairwise(vessel.cells):
             links.add((min(a, b), max(a, b)))
     cw = max(len(_clue(v)) for v in puzzle.cols)
     rw = max(len(_clue(v)) for v in puzzle.rows)
@@ -180,7 +181,7 @@ def render_result(result: Any) -> str:
             out.append(f"{name}: " + " ".join(map(str, result.levels)))
         else:
             out.append(f"{name}: " + " ".join(f"{v.label}={lvl}" for v, lvl in
-                                              zip(puzzle.vessels, result.levels)))
+                                              zip(puzzle.vessels, result.levels, strict=True)))
     if result.second is not None and puzzle is not None:
         out.append("another solution:")
         out.append(render_board(puzzle, result.second, legend=False))

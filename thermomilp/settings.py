@@ -20,7 +20,7 @@ import dataclasses
 import enum
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Self
 
 from thermomilp.errors import ConfigError
 
@@ -36,12 +36,13 @@ class _Choice(enum.StrEnum):
     """A closed set of names: ``str(member)`` and ``format`` give the name itself."""
 
     @classmethod
-    def parse(cls, value: Any, what: str) -> "_Choice":
+    def parse(cls, value: Any, what: str) -> Self:
         if isinstance(value, cls):
             return value
-        text = str(value).strip().lower() if isinstance(value, str) else None
         try:
-            return cls(text)
+            if not isinstance(value, str):
+                raise ValueError(value)
+            return cls(value.strip().lower())
         except ValueError:
             names = ", ".join(m.value for m in cls)
             raise ConfigError(f"{what} {value!r} is unknown; choose one of {names}") from None
@@ -73,11 +74,12 @@ class Solver(_Choice):
         if not name or not all(ch.isalnum() or ch in "_-." for ch in name):
             return None
         if name in cls._value2member_map_:
+            # the map of cls holds members of cls (typeshed says Enum)
             return cls._value2member_map_[name]  # type: ignore[return-value]
         member = str.__new__(cls, name)
         member._name_ = name.upper()
         member._value_ = name
-        return cls._value2member_map_.setdefault(name, member)  # type: ignore[return-value]
+        return cls._value2member_map_.setdefault(name, member)  # type: ignore[return-value]  # as above
 
 
 class Presolve(_Choice):

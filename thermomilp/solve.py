@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Literal
 
 from thermomilp.deadline import Deadline, TimeUp
-from thermomilp.engine import Engine, SolveError, require_available
+from thermomilp.engine import Engine, require_available
+from thermomilp.errors import SolveError
 from thermomilp.puzzle import Cell, Grid, Puzzle, levels_from_grid
 from thermomilp.settings import Presolve, Settings
 from thermomilp.verify import solution_problems
@@ -69,7 +70,7 @@ class SolveResult:
             return None
         if self.puzzle.kind == "thermometers":
             return list(self.levels)
-        return {v.label: lvl for v, lvl in zip(self.puzzle.vessels, self.levels)}
+        return {v.label: lvl for v, lvl in zip(self.puzzle.vessels, self.levels, strict=True)}
 
     def to_json(self, file: str | None = None) -> dict[str, Any]:
         """The DESIGN.md CLI record (one JSON Lines object)."""
@@ -193,6 +194,7 @@ def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None,
         first = engine.next_solution()
         engine_calls = engine.engine_calls
         if first.status != "feasible" or first.grid is None:
+            # not "feasible" here: infeasible, timeout or error, each a Status
             return result(first.status, error=first.message or None,  # type: ignore[arg-type]
                           proof="milp" if first.status == "infeasible" else None,
                           confirmed_by=first.confirmed_by)
@@ -247,13 +249,12 @@ def _presolve(puzzle: Puzzle, presolve: Presolve, clock: Deadline | None = None
               ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
     """Cells fixed by the logic engine, the grid when it decides all, and its status.
 
-    The logic engine reasons about vessel levels; a pool-rule tank has none,
-    so such a board goes to the MILP unfixed (the same answer, no shortcut).
+    A pool-rule board is presolved on its layer trees (:mod:`thermomilp.logic.tree`).
 
     Raises:
         TimeUp: the clock ran out while probing.
     """
-    if presolve is Presolve.NONE or not puzzle.all_chains:
+    if presolve is Presolve.NONE:
         return None, None, "open"
     from thermomilp.logic.presolve import presolve_cells
 

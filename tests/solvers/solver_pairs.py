@@ -12,27 +12,14 @@ fails, so CI cannot go green with a pair silently missing.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
 from thermomilp.backends.matrix import KNOWN_PAIRS, pair_info
 
-REPO = Path(__file__).resolve().parents[2]
-INSTANCES = REPO / "instances"
-
 
 def require_all() -> bool:
     return os.environ.get("THERMOMILP_REQUIRE_ALL_SOLVERS", "") not in ("", "0")
-
-
-def janko_dir() -> Path | None:
-    """The shared janko corpus beside the repo (CI) or at /work/shared (dev), else None."""
-    for base in (REPO.parent / "shared" / "corpus", Path("/work/shared/corpus")):
-        folder = base / "janko-6x6"
-        if folder.is_dir() and any(folder.glob("*.txt")):
-            return folder
-    return None
 
 
 def use_pair(backend: str, solver: str) -> tuple[str, str]:

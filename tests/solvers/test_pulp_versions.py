@@ -9,7 +9,6 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from solver_pairs import INSTANCES, use_pair
 
 from thermomilp.backends.base import SolverOptions
 from thermomilp.backends.pulp_backend import pulp_solver, read_status
@@ -17,6 +16,9 @@ from thermomilp.formats import load
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.model.formulation import formulate
 from thermomilp.model.pulp_model import add_nogood, build_pulp
+
+from helpers import INSTANCES
+from solver_pairs import use_pair
 
 PULP_MAJOR = int(__import__("pulp").__version__.split(".")[0])
 
@@ -126,3 +128,23 @@ def test_infeasible_said_at_the_time_limit_is_a_timeout(monkeypatch):
     monkeypatch.setattr(pulp_backend.PulpSession, "_run", late_infeasible)
     result = solve(board("t03_6x6.txt"), "pulp", "cbc", time_limit=0.5)
     assert result.status == "timeout" and "time limit" in result.error
+
+
+def test_pulp_session_resolves_on_the_live_highs_model_and_counts_like_brute_force():
+    """After the first solve the session keeps PuLP's HiGHS model (PuLP 3: columns by
+    ``var.index``, PuLP 4: by name) and each cut re-solves there; enumerating by cuts
+    finds exactly brute force's solutions."""
+    from thermomilp.engine import Engine
+    from thermomilp.settings import Settings
+
+    for name in ("t02_5x5.txt", "t07_5x5_two_solutions.txt", "t03_6x6.txt"):
+        puzzle = board(name)
+        engine = Engine(puzzle, Settings().replace(backend="pulp", presolve="none"))
+        try:
+            found = set(engine.solutions())
+            assert engine.session._live is not None, "the re-solve fell back to a rebuild"
+            cols = engine.session._cols  # PuLP 3 may add a dummy column of its own
+            assert len(set(cols)) == len(cols) == puzzle.height * puzzle.width
+        finally:
+            engine.close()
+        assert found == set(brute_force_solutions(puzzle)), name

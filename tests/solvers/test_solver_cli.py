@@ -18,17 +18,18 @@ import pytest
 from thermomilp.backends.matrix import KNOWN_PAIRS
 from thermomilp.formats import load
 
-from solver_pairs import INSTANCES, REPO, janko_dir, use_pair
+from helpers import INSTANCES, ROOT, corpus_dir
+from solver_pairs import use_pair
 
 INSTANCE_FILES = sorted(str(p) for p in (INSTANCES / "thermometers").glob("*.txt"))
 EXPECTED = json.loads((INSTANCES / "expected.json").read_text())
 
 
 def run_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    full_env = dict(os.environ, PYTHONPATH=str(REPO))
+    full_env = dict(os.environ, PYTHONPATH=str(ROOT))
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "thermomilp", *args], capture_output=True,
-                          text=True, env=full_env, cwd=REPO, timeout=600)
+                          text=True, env=full_env, cwd=ROOT, timeout=600)
 
 
 def solve_records(backend: str, solver: str, files: list[str]) -> dict[str, dict]:
@@ -51,7 +52,7 @@ def reference() -> dict[str, dict]:
 
 
 def _all_files() -> list[str]:
-    folder = janko_dir()
+    folder = corpus_dir()
     janko = sorted(str(p) for p in folder.glob("*.txt")) if folder else []
     return INSTANCE_FILES + janko
 
@@ -68,9 +69,9 @@ def test_reference_matches_expected_and_published_solutions(reference):
 
 
 def test_janko_corpus_present_or_skipped():
-    if janko_dir() is None:
-        pytest.skip("janko corpus not found beside the repo or at /work/shared/corpus")
-    assert len(list(janko_dir().glob("*.txt"))) >= 1
+    if corpus_dir() is None:
+        pytest.skip("janko corpus not found beside the repo or at $THERMOMILP_CORPUS")
+    assert len(list(corpus_dir().glob("*.txt"))) >= 1
 
 
 @pytest.mark.parametrize("pair", KNOWN_PAIRS, ids=[f"{b}-{s}" for b, s in KNOWN_PAIRS])

@@ -18,7 +18,8 @@ import pytest
 from thermomilp.config import resolve
 from thermomilp.errors import ConfigError
 
-from solver_pairs import INSTANCES, REPO, use_pair
+from helpers import INSTANCES, ROOT
+from solver_pairs import use_pair
 
 BOARD = str(INSTANCES / "thermometers" / "t03_6x6.txt")
 
@@ -81,7 +82,7 @@ def test_bad_config_values_are_config_errors(tmp_path, bad):
 def thermomilp_in(folder, *args, env=None) -> subprocess.CompletedProcess:
     """Run the CLI in ``folder`` with no THERMOMILP_* settings but those in ``env``."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("THERMOMILP_")}
-    full_env["PYTHONPATH"] = str(REPO)
+    full_env["PYTHONPATH"] = str(ROOT)
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "thermomilp", *args], capture_output=True,
                           text=True, env=full_env, cwd=folder, timeout=300)

@@ -18,7 +18,8 @@ from thermomilp.errors import SolverUnavailable
 from thermomilp.formats import load
 from thermomilp.solve import solve
 
-from solver_pairs import INSTANCES, solver_pair, use_pair  # noqa: F401 - the fixture
+from helpers import INSTANCES
+from solver_pairs import solver_pair, use_pair  # noqa: F401 - the fixture
 
 BOARD = str(INSTANCES / "thermometers" / "t03_6x6.txt")
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from solver_pairs import INSTANCES, use_pair
 
 from thermomilp.backends.base import SolverOptions
 from thermomilp.backends.matrix import INSTALL
 from thermomilp.formats import load
 from thermomilp.solve import solve
+
+from helpers import INSTANCES
+from solver_pairs import use_pair
 
 OPTIONS = SolverOptions(time_limit=None, threads=2, seed=7, verbose=False)
 

@@ -96,7 +96,7 @@ class Session(ABC):
         A gap anywhere else is an engine failure.
         """
         if None not in values:
-            return values  # type: ignore[return-value]
+            return values  # type: ignore[return-value]  # no gap: every value is a number
         free = unconstrained_vars(self.form)
         filled: list[float] = []
         for k, value in enumerate(values):
@@ -111,7 +111,7 @@ class Session(ABC):
         """Filled cells from the variable values (cell or compact formulation)."""
         return self.form.ones_from_values(values)
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a default no-op: only some sessions hold an engine
         """Release the engine (optional)."""
 
 

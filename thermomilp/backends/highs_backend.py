@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from thermomilp.backends.base import Outcome, Session
+from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import build_highs, build_highs_compact, nogood_row
-from thermomilp.model.registry import Formulated
+from thermomilp.model.registry import Formulated, LevelFormulation
 from thermomilp.settings import Settings
-
 
 _SCHEDULER_THREADS: int | None = None
 
@@ -47,13 +47,14 @@ class HighsSession(Session):
         # Any feasible point answers a feasibility model: stopping at the first
         # one (kSolutionLimit) is as good as optimal.
         self._found = (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kSolutionLimit)
-        if form.kind == "level":
+        if isinstance(form, LevelFormulation):
             from thermomilp.model.level_highs import build_highs_level
 
             self.h = build_highs_level(form, verbose=options.verbose)
-        else:
-            build = build_highs_compact if form.kind == "compact" else build_highs
-            self.h = build(form, names=False, verbose=options.verbose)
+        elif isinstance(form, Formulation):  # the cell formulation
+            self.h = build_highs(form, names=False, verbose=options.verbose)
+        else:  # compact
+            self.h = build_highs_compact(form, names=False, verbose=options.verbose)
         self.n = form.n_vars
         h = self.h
         if options.threads is not None:

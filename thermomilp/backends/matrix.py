@@ -324,7 +324,7 @@ ENGINE_VERSION: dict[str, Callable[[], str | None]] = {
     "highs": highs_version, "cbc": cbc_version, "glpk": glpk_version, "scip": scip_version}
 ENGINE_PROBE: dict[str, Callable[[], Probe]] = {
     "highs": _highs_probe, "cbc": _cbc_engine_probe, "glpk": glpk_probe, "scip": scip_probe}
-LAYER_VERSION = {"pulp": pulp_version, "pyomo": pyomo_version}
+LAYER_VERSION: dict[str, Callable[[], str | None]] = {"pulp": pulp_version, "pyomo": pyomo_version}
 
 
 def _pyomo_scip_ok() -> bool:

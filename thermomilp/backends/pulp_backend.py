@@ -29,12 +29,13 @@ import warnings
 from typing import Any
 
 from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
-from thermomilp.backends.pulp_probe import pulp_class_for  # noqa: F401 - its old home
 from thermomilp.backends.highs_backend import set_highs_threads
+from thermomilp.backends.pulp_probe import pulp_class_for  # noqa: F401 - its old home
 from thermomilp.errors import SolverUnavailable
-from thermomilp.model.registry import Formulated
+from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.pulp_model import add_nogood_vars, build_pulp, build_pulp_compact
+from thermomilp.model.registry import Formulated, LevelFormulation
 from thermomilp.settings import Settings
 
 SolverOptions = Settings  # the old name, still imported by callers
@@ -118,19 +119,19 @@ class PulpSession(Session):
     def __init__(self, form: Formulated, options: Settings, solver: str = "highs"):
         super().__init__(form, options)
         self.solver = solver
-        if form.kind == "level":
+        if isinstance(form, LevelFormulation):
             from thermomilp.model.level_pulp import build_level_pulp
 
             self.prob, z, x = build_level_pulp(form.puzzle)
             self.variables = [z[pair] for pair in form.pairs]
             for cell, value in sorted(form.fixed.items()):
                 self.prob += x[cell] == value, f"fixed_{cell[0]}_{cell[1]}"
-        elif form.kind == "compact":
-            self.prob, self.x = build_pulp_compact(form)
-            self.variables = [self.x[k] for k in range(form.n_vars)]
-        else:
+        elif isinstance(form, Formulation):  # the cell formulation
             self.prob, self.x = build_pulp(form)
             self.variables = [self.x[cell] for cell in form.cells]
+        else:  # compact
+            self.prob, self.x = build_pulp_compact(form)
+            self.variables = [self.x[k] for k in range(form.n_vars)]
         if not self.prob.numConstraints():
             # A board with no rule at all (one cell, no clue): GLPK and others refuse a
             # model without rows, so give it one that holds for every 0/1 vector.
@@ -168,7 +169,7 @@ class PulpSession(Session):
             elapsed = time.perf_counter() - start
         except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
             return Outcome("error", message=f"{engine} failed: {type(exc).__name__}: {exc}")
-        ran_out = bool(time_limit) and elapsed >= 0.9 * time_limit
+        ran_out = time_limit is not None and 0 < time_limit <= elapsed / 0.9
         if word == "infeasible" and ran_out and self.solver != "highs":
             # CBC cut short by its clock (once seen under load, limit 0.05 s) can
             # end in "Infeasible" on a feasible board: a verdict that comes at
@@ -204,19 +205,30 @@ class PulpSession(Session):
     # into the live HiGHS model, which then re-solves where it stopped.
 
     _live: Any = None
-    _cols: list[int] = []
+    _cols: tuple[int, ...] = ()  # our variables' columns in _live
 
     def _adopt(self) -> None:
         """Keep PuLP's HiGHS model and map our variables to its columns, by name
         (PuLP 3 builds columns from ``variables()``, PuLP 4 from ``exported_variables()``)."""
         model = getattr(self.prob, "solverModel", None)
-        order = getattr(self.prob, "exported_variables", self.prob.variables)()
-        column = {v.name: j for j, v in enumerate(order)}
-        cols = [column.get(v.name) for v in self.variables]
-        if model is None or None in cols or model.getNumCol() != len(order):
+        if model is None:
             self._live = None
             return
-        self._live, self._cols = model, cols  # type: ignore[assignment]
+        exported = getattr(self.prob, "exported_variables", None)
+        if exported is None:  # PuLP 3 numbers each column in ``var.index`` as it builds
+            cols = [getattr(v, "index", None) for v in self.variables]
+            n_cols = len(getattr(self.prob, "_variables", ()))
+        else:
+            order = exported()
+            column = {v.name: j for j, v in enumerate(order)}
+            cols = [column.get(v.name) for v in self.variables]
+            n_cols = len(order)
+        found = tuple(j for j in cols if j is not None)
+        if (len(found) != len(cols) or model.getNumCol() != n_cols
+                or len(set(found)) != len(found) or not all(0 <= j < n_cols for j in found)):
+            self._live = None
+            return
+        self._live, self._cols = model, found
 
     def _resolve(self, time_limit: float | None) -> Outcome:
         import highspy

@@ -31,10 +31,11 @@ from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
 from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.backends.pyomo_probe import pyomo_solver_available, quiet_pyomo  # noqa: F401
 from thermomilp.errors import SolverUnavailable
-from thermomilp.model.registry import Formulated
-from thermomilp.settings import Settings
+from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.pyomo_model import build_pyomo, build_pyomo_compact, nogood_vars_expr
+from thermomilp.model.registry import Formulated, LevelFormulation
+from thermomilp.settings import Settings
 
 ENGINE_NAMES = {"highs": "HiGHS", "scip": "SCIP", "cbc": "CBC", "glpk": "GLPK"}
 
@@ -65,7 +66,8 @@ class _Persistent:
             config.solver_options[seed_option] = int(options.seed)
 
     def solve(self, model: Any, time_limit: float | None) -> tuple[str, bool, str]:
-        from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition as TC
+        from pyomo.contrib.solver.common.results import SolutionStatus
+        from pyomo.contrib.solver.common.results import TerminationCondition as TC
 
         self.engine.config.time_limit = time_limit
         if self.solver == "highs":
@@ -120,7 +122,8 @@ class _Shell:
                 raise SolverUnavailable(f"Pyomo cannot reach solver {solver!r}")
 
     def solve(self, model: Any, time_limit: float | None) -> tuple[str, bool, str]:
-        from pyomo.opt import SolutionStatus, TerminationCondition as TC
+        from pyomo.opt import SolutionStatus
+        from pyomo.opt import TerminationCondition as TC
 
         options: dict[str, Any] = {}
         if time_limit:
@@ -154,7 +157,7 @@ class PyomoSession(Session):
     def __init__(self, form: Formulated, options: Settings, solver: str = "highs"):
         super().__init__(form, options)
         self.solver = solver
-        if form.kind == "level":
+        if isinstance(form, LevelFormulation):
             import pyomo.environ as pyo
 
             from thermomilp.model.level_pyomo import build_level_pyomo
@@ -164,12 +167,12 @@ class PyomoSession(Session):
             self.model.fixed_cells = pyo.ConstraintList()
             for cell, value in sorted(form.fixed.items()):
                 self.model.fixed_cells.add(self.model.x[cell] == value)
-        elif form.kind == "compact":
-            self.model = build_pyomo_compact(form)
-            self.variables = [self.model.y[k] for k in range(form.n_vars)]
-        else:
+        elif isinstance(form, Formulation):  # the cell formulation
             self.model = build_pyomo(form)
             self.variables = [self.model.x[cell] for cell in form.cells]
+        else:  # compact
+            self.model = build_pyomo_compact(form)
+            self.variables = [self.model.y[k] for k in range(form.n_vars)]
         import pyomo.environ as pyo
 
         if next(self.model.component_data_objects(pyo.Constraint, active=True), None) is None:
@@ -207,7 +210,8 @@ class PyomoSession(Session):
                 word, has_solution, said = self.engine.solve(self.model, time_limit)
         except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
             return Outcome("error", message=f"{self.engine_name} failed: {type(exc).__name__}: {exc}")
-        ran_out = bool(time_limit) and time.perf_counter() - start >= 0.9 * time_limit
+        elapsed = time.perf_counter() - start
+        ran_out = time_limit is not None and 0 < time_limit <= elapsed / 0.9
         if word == "infeasible" and ran_out and isinstance(self.engine, _Shell):
             # a shell engine (CBC, GLPK) cut short by its clock may say "infeasible"
             # on a feasible board: at the time limit that is a timeout, not a proof

@@ -16,8 +16,13 @@ import argparse
 import os
 import sys
 
-from thermomilp.cli.main import (EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE,
-                                 add_solver_flags)
+from thermomilp.cli.main import (
+    EXIT_INTERNAL,
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_solver_flags,
+)
 
 EXIT_INTERRUPTED = 130
 

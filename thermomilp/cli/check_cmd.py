@@ -96,11 +96,8 @@ def check_board(puzzle, limit: int, backend: str | None = None, solver: str | No
 
 def _grade(puzzle, clock=None) -> tuple[str | None, str | None]:
     """The logic grade, or (None, None) when the logic cannot say within the deadline."""
-    try:
-        from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
-    except ImportError:
-        return None, None
     from thermomilp.deadline import TimeUp
+    from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
 
     if clock is not None and clock.expired():
         return None, None
@@ -122,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--limit must be at least 2 (uniqueness needs a second solution)")
     settings = settings_from(args)
     worst = EXIT_OK
-    for n, path in enumerate(args.files):
+    for path in args.files:
         try:
             puzzle = load(path)
         except PuzzleError as exc:

@@ -16,9 +16,8 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.formats import dumps, load
-
     from thermomilp.cli.main import write_output
+    from thermomilp.formats import dumps, load
 
     write_output(dumps(load(args.file), args.to), args.output)
     return 0

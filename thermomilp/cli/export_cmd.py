@@ -22,10 +22,9 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from thermomilp.cli.main import write_output
     from thermomilp.export import export
     from thermomilp.formats import load
-
-    from thermomilp.cli.main import write_output
 
     write_output(export(load(args.file), args.to, args.backend, args.formulation), args.output)
     return 0

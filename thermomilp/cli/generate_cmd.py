@@ -31,7 +31,7 @@ def register(sub) -> None:
     p.add_argument("--puzzle", choices=("thermometers", "aquarium"), default="thermometers")
     p.add_argument("--rule", choices=("tank", "pool"), default="tank",
                    help="Aquarium rule: tank = one waterline per tank (default), pool = one "
-                        "level per connected body of water (boards carry no grade)")
+                        "level per connected body of water (graded on its layer trees)")
     p.add_argument("--size", required=True, metavar="HxW", help="board size, e.g. 15x15")
     p.add_argument("--count", type=int, default=1, metavar="N", help="boards to make (1)")
     p.add_argument("--seed", default="0", metavar="S", help="seed of the series (0)")

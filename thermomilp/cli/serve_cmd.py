@@ -25,7 +25,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_from
     from thermomilp.web.api import Api, server_settings
-    from thermomilp.web.server import is_loopback, make_server
+    from thermomilp.web.server import bound_address, is_loopback, make_server
 
     if not 0 <= args.port <= 65535:
         print(f"thermomilp: error: port {args.port} is outside 0..65535", file=sys.stderr)
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"thermomilp: error: cannot listen on {args.host}:{args.port}: {exc.strerror}",
               file=sys.stderr)
         return EXIT_USAGE
-    host, port = server.server_address[:2]
+    host, port = bound_address(server)
     shown = f"[{host}]" if ":" in str(host) else host
     url = f"http://{shown}:{port}/"
     if not is_loopback(args.host):

@@ -113,7 +113,8 @@ def load(path: str | os.PathLike, fmt: str | None = None,
 
 
 def dumps(puzzle: Puzzle, fmt: str = "text") -> str:
-    if fmt not in FORMATS or FORMATS[fmt].write is None:
+    write = FORMATS[fmt].write if fmt in FORMATS else None
+    if write is None:
         writable = [n for n, f in FORMATS.items() if f.write is not None]
         raise PuzzleError(f"cannot write format {fmt!r}; writable: {', '.join(writable)}")
-    return FORMATS[fmt].write(puzzle)
+    return write(puzzle)

@@ -34,6 +34,7 @@ When every token is one character the spaces between cells may be left out.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from thermomilp.errors import PuzzleError
 from thermomilp.formats.tokens import whole_number
@@ -179,10 +180,10 @@ def _trace_thermometers(grid_rows: list[tuple[int, list[str]]], width: int) -> l
             if (r, c) in pred:
                 continue
             chain: list[Cell] = [(r, c)]
-            nxt = succ[(r, c)]
-            while nxt is not None:
-                chain.append(nxt)
-                nxt = succ[nxt]
+            following = succ[(r, c)]
+            while following is not None:
+                chain.append(following)
+                following = succ[following]
             placed.update(chain)
             therms.append(chain)
     if len(placed) != height * width:
@@ -231,6 +232,6 @@ def _arrow_grid(puzzle: Puzzle) -> list[list[str]]:
     cells = [[TIP] * puzzle.width for _ in range(puzzle.height)]
     for vessel in puzzle.vessels:
         chain = vessel.cells
-        for (r0, c0), (r1, c1) in zip(chain, chain[1:]):
+        for (r0, c0), (r1, c1) in pairwise(chain):
             cells[r0][c0] = glyph[(r1 - r0, c1 - c0)]
     return cells

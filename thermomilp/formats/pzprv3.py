@@ -125,7 +125,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     region = _tanks(vert, horiz, rows, cols)
     puzzle = aquarium(row_clues, col_clues, region, rule=rule, limits=limits)
     if "#" in "".join(marks) and not solution_problems(puzzle, marks):
-        puzzle = puzzle.with_solution(marks)
+        puzzle = puzzle.with_solution(tuple(marks))
     return puzzle
 
 

@@ -18,8 +18,8 @@ Example (4x4): ``3_2_1_1_2_1_2_2;1,2;5,2,3,7;5,4,8,12,13,14,15;5,9,5,6;1,2``.
 
 from __future__ import annotations
 
-
 import re
+from itertools import pairwise
 
 from thermomilp.errors import PuzzleError
 from thermomilp.formats.tokens import whole_number
@@ -102,7 +102,7 @@ def _straight_code(cells: tuple[Cell, ...]) -> str | None:
         return "1,1"
     (r0, c0), (r1, c1) = cells[0], cells[1]
     step = (r1 - r0, c1 - c0)
-    if any((b[0] - a[0], b[1] - a[1]) != step for a, b in zip(cells, cells[1:])):
+    if any((b[0] - a[0], b[1] - a[1]) != step for a, b in pairwise(cells)):
         return None
     code = {(0, 1): 1, (0, -1): 2, (1, 0): 3, (-1, 0): 4}[step]
     return f"{code},{len(cells)}"

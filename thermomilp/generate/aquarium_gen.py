@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 import time
 
+from thermomilp.errors import GenerationError
 from thermomilp.logic.aquarium_dp import dp_count
 from thermomilp.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels
 
@@ -70,7 +71,7 @@ def random_tanks(height: int, width: int, rng: random.Random,
 
 def _check_time(deadline: float | None) -> None:
     if deadline is not None and time.perf_counter() > deadline:
-        raise RuntimeError("gave up: no board within the time limit")
+        raise GenerationError("gave up: no board within the time limit")
 
 
 def _random_pool_fill(vessel: Vessel, rng: random.Random) -> list[Cell]:
@@ -118,7 +119,7 @@ def planted_aquarium(height: int, width: int, rng: random.Random,
             puzzle = aquarium(rows, cols, regions, solution=grid, rule=rule)
             if _count(puzzle, grid) == 1:
                 return puzzle
-    raise RuntimeError(f"no unique {height}x{width} Aquarium in {PARTITION_TRIES} partitions")
+    raise GenerationError(f"no unique {height}x{width} Aquarium in {PARTITION_TRIES} partitions")
 
 
 def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = None) -> Puzzle:
@@ -151,11 +152,11 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
             surviving clue is then load-bearing); ``False`` keeps all clues.
         rule: ``tank`` (one waterline per tank) or ``pool`` (one level per
             body of water; uniqueness is then proved by the MILP, slower).
-        time_limit: seconds; past them :class:`RuntimeError` is raised
+        time_limit: seconds; past them :class:`~thermomilp.errors.GenerationError` is raised
             (checked between counter calls).
     """
     if height < 1 or width < 1:
-        raise ValueError(f"board size {height}x{width} must be at least 1x1")
+        raise GenerationError(f"board size {height}x{width} must be at least 1x1")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     rng = random.Random(f"aquarium:{height}x{width}:{seed}")

@@ -22,6 +22,7 @@ consistent iff ``a`` is filled or ``b`` is empty (see :meth:`can_join`).
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 from typing import Iterable, Iterator, Sequence
 
 from thermomilp.puzzle import Cell, Grid
@@ -40,7 +41,7 @@ class PathTiling:
         self.succ: dict[Cell, Cell] = {}
         self.pred: dict[Cell, Cell] = {}
         for path in paths:
-            for a, b in zip(path, path[1:]):
+            for a, b in pairwise(path):
                 self.succ[a] = b
                 self.pred[b] = a
         self.ones: set[Cell] = set(ones)
@@ -90,7 +91,7 @@ class PathTiling:
         """The planted filling is a prefix of every path (the invariant)."""
         for path in self.paths():
             filled = [cell in self.ones for cell in path]
-            if any(b and not a for a, b in zip(filled, filled[1:])):
+            if any(b and not a for a, b in pairwise(filled)):
                 return False
         return True
 
@@ -214,4 +215,4 @@ def _straight(path: Sequence[Cell]) -> bool:
     if len(path) < 3:
         return True
     d = (path[1][0] - path[0][0], path[1][1] - path[0][1])
-    return all((b[0] - a[0], b[1] - a[1]) == d for a, b in zip(path, path[1:]))
+    return all((b[0] - a[0], b[1] - a[1]) == d for a, b in pairwise(path))

@@ -46,6 +46,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from thermomilp.errors import GenerationError
 from thermomilp.generate.cycles import cycle_rival
 from thermomilp.generate.paths import PathTiling
 from thermomilp.generate.random_board import random_partition
@@ -142,7 +143,7 @@ def repair_unique(height: int, width: int, rng: random.Random, *, max_length: in
     """A tiling and planted filling whose clues have exactly one solution (module doc).
 
     ``deadline`` (a ``time.perf_counter()`` value): past it the loop raises
-    :class:`TimeoutError`. Raises :class:`RuntimeError` after ``max_plants``
+    :class:`TimeoutError`. Raises :class:`GenerationError` after ``max_plants``
     plantings whose move budget ran out (not seen in the benchmarks).
     """
     counts = {"moves": 0, "level_moves": 0, "window_solves": 0, "board_solves": 0,
@@ -154,7 +155,7 @@ def repair_unique(height: int, width: int, rng: random.Random, *, max_length: in
         proof = _repair(tiling, order, depth, rng, budget, counts, deadline, progress)
         if proof:
             return tiling, RepairStats(plants, **counts, proof=proof)
-    raise RuntimeError(f"no unique {height}x{width} board after {max_plants} plantings")
+    raise GenerationError(f"no unique {height}x{width} board after {max_plants} plantings")
 
 
 def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random, budget: int,

@@ -17,18 +17,14 @@ The model is built straight from the tiling (arcs ``x_succ <= x_pred``) so no
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
+from thermomilp.engine import find_other
+from thermomilp.errors import GenerationError, SolveError
 from thermomilp.generate.paths import PathTiling
 from thermomilp.model.formulation import Formulation
 from thermomilp.puzzle import Cell, Grid
-
-# the probe's restarts: shares of ``probe`` seconds, one random seed each
-PROBE_SHARES = (0.25, 0.25, 0.5, 1.0)
 
 
 @dataclass(frozen=True)
@@ -91,14 +87,16 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     cells whose change would run against the order; every rival changes at
     least one of them, so the no-good cut is written over these cells only
     (a much stronger cut, see ``docs/generate.md``).
-    Whole-board "no rival" answers are confirmed by a second solve with HiGHS
-    presolve off (see ``_solve_with_nogood``); window answers are not (a
-    window that misses a rival only costs time, never a wrong board). Every
-    rival returned is checked against the clues and the thermometers.
+    The engine is asked through the solve layer's
+    :func:`thermomilp.engine.find_other`: whole-board "no rival" answers are
+    confirmed by a second solve with HiGHS presolve off; window answers are not
+    (a window that misses a rival only costs time, never a wrong board). Every
+    rival returned is checked against the window's formulation there and
+    against the whole board's clues and thermometers here.
     ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
     difference is the smallest local swap -- the one a repair kills best.
     ``probe``: ask for a first rival within this many branch-and-bound
-    nodes first (see ``_solve_with_nogood``).
+    nodes first (see :func:`thermomilp.engine.find_other`).
     ``region``: only these cells may change (every other cell is fixed to
     ``x*``); like a window, but any shape -- the cells where the last
     whole-board rival differed, which often hold several independent rivals.
@@ -110,10 +108,12 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     with ``s`` outside and filled, ``x_p = 1``).
 
     Raises:
-        RuntimeError: HiGHS ended without deciding (time limit, numerical trouble).
+        GenerationError: HiGHS ended without deciding (time limit, numerical
+            trouble) or returned a rival that is not a solution.
     """
     if rows is None or cols is None:
-        rows, cols = tiling.clues()
+        planted_rows, planted_cols = tiling.clues()
+        rows, cols = list[int | None](planted_rows), list[int | None](planted_cols)
     if region is not None:
         window = bounding_box(region)
     if window is None:
@@ -134,8 +134,11 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         cut_cells = {(r - box.top, c - box.left) for r, c in backward
                      if (r, c) in box and (region is None or (r, c) in region)}
     local = window is not None or region is not None
-    x = _solve_with_nogood(form, inside_ones, time_limit, nearest, cut_cells, confirm=not local,
-                           probe=probe)
+    try:
+        x = find_other(form, inside_ones, over=cut_cells, nearest=nearest, probe_nodes=probe,
+                       time_limit=time_limit, confirm=not local)
+    except SolveError as exc:
+        raise GenerationError(f"the rival question: {exc}") from exc
     if x is None:
         return None
     grid = [["#" if (r, c) in tiling.ones else "." for c in range(tiling.width)]
@@ -150,7 +153,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
 
 def check_rival(tiling: PathTiling, rows: Sequence[int | None], cols: Sequence[int | None],
                  rival: Grid) -> None:
-    """A rival must be a solution other than the planted one; else the engine erred."""
+    """A rival must be a solution other than the planted one; else whatever found it erred."""
     problems = []
     if rival == tiling.grid():
         problems.append("it is the planted grid")
@@ -164,7 +167,7 @@ def check_rival(tiling: PathTiling, rows: Sequence[int | None], cols: Sequence[i
         if rival[rb][cb] == "#" and rival[ra][ca] != "#":
             problems.append(f"mercury in {(rb, cb)} above an empty {(ra, ca)}")
     if problems:
-        raise RuntimeError(f"HiGHS returned a rival that is not a solution: {problems[0]}")
+        raise GenerationError(f"a rival that is not a solution: {problems[0]}")
 
 
 def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
@@ -172,14 +175,16 @@ def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[i
     row_clues, col_clues = {}, {}
     for i in range(w.height):
         r = w.top + i
-        if rows[r] is not None:
+        clue = rows[r]
+        if clue is not None:
             outside = sum((r, c) in tiling.ones for c in range(tiling.width) if (r, c) not in w)
-            row_clues[i] = rows[r] - outside
+            row_clues[i] = clue - outside
     for j in range(w.width):
         c = w.left + j
-        if cols[c] is not None:
+        clue = cols[c]
+        if clue is not None:
             outside = sum((r, c) in tiling.ones for r in range(tiling.height) if (r, c) not in w)
-            col_clues[j] = cols[c] - outside
+            col_clues[j] = clue - outside
     arcs, fixed = [], {}
     for a, b in tiling.succ.items():      # arc x_b <= x_a
         a_in, b_in = a in w, b in w
@@ -192,85 +197,3 @@ def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[i
     form = Formulation(height=w.height, width=w.width, row_clues=row_clues,
                        col_clues=col_clues, arcs=tuple(arcs), ties=(), fixed=fixed)
     return form, w
-
-
-def _solve_with_nogood(form: Formulation, ones: list[Cell], time_limit: float | None,
-                       nearest: bool, cut_cells: set[Cell] | None = None,
-                       confirm: bool = True, probe: float | None = None) -> np.ndarray | None:
-    """The 0/1 cell vector of a solution of ``form`` other than ``ones``, or None.
-
-    ``cut_cells``: write the no-good cut over these cells only (one of them
-    must change); None = over every cell (the canonical cut).
-    ``probe``: first ask under the distance objective, stopping at the first
-    rival HiGHS finds, within this many branch-and-bound nodes (a node budget
-    keeps the board independent of the machine's speed); only when the probe ends
-    without one is the question asked in full. On whole boards HiGHS finds a
-    rival that way in a fraction of a second where the plain feasibility
-    question can wander for many seconds, while it proves "no rival" faster
-    without an objective (docs/generate.md).
-
-    This is the generator's only contact with the engine.
-    """
-    import highspy
-
-    from thermomilp.model.highs_model import build_highs, nogood_row
-
-    n = form.height * form.width
-    on = [form.index(cell) for cell in ones]
-    over = None if cut_cells is None else [form.index(cell) for cell in cut_cells]
-    if over == []:
-        return None  # no cell may change: no rival
-    # HiGHS 1.16 with presolve on can end in "Solve error" and can even call a
-    # feasible model infeasible (benchmarks/highs_wrong_infeasible_15x15.txt).
-    # A "no rival" answer is what makes a board unique, so with ``confirm`` it
-    # must be given twice: with presolve on, then again with presolve off.
-    # (presolve, distance objective, time limit, random seed, is a probe)
-    plans: list[tuple[str, bool, float | None, int, bool]] = []
-    share_of = dict(enumerate(PROBE_SHARES))
-    if probe is not None:
-        # restarts: HiGHS's time to a first rival varies tenfold with its random seed
-        for seed, share in enumerate(PROBE_SHARES):
-            plans.append(("choose", True, None, seed, True))
-    plans.append(("choose", nearest, time_limit, 0, False))
-    if confirm:
-        plans.append(("off", nearest, time_limit, 0, False))
-    status = None
-    said_no = False
-    h = None
-    end = None if time_limit is None else time.perf_counter() + time_limit
-    for presolve, near, limit, seed, probing in plans:
-        if said_no and presolve == "choose":
-            continue  # already "no rival" with presolve on: confirm it with presolve off
-        if end is not None:
-            limit = min(limit or np.inf, end - time.perf_counter())
-            if limit <= 0:
-                break
-        h = build_highs(form, names=False)
-        h.setOptionValue("random_seed", seed)
-        h.setOptionValue("presolve", presolve)
-        if limit is not None:
-            h.setOptionValue("time_limit", float(max(limit, 0.01)))
-        lower, cols, coef = nogood_row(n, on, over)
-        h.addRow(lower, np.inf, cols.size, cols, coef)
-        if probing:
-            h.setOptionValue("mip_max_improving_sols", 1)  # the first rival will do
-            # a node budget, not a time limit: the board must not depend on the machine's speed
-            h.setOptionValue("mip_max_nodes", max(1, round(probe * share_of[seed])))
-        if near:
-            # minimise the Hamming distance to x*: the canonical cut's row, as objective
-            _, all_cols, distance = nogood_row(n, on)
-            h.changeColsCost(n, all_cols, distance)
-        h.run()
-        status = h.getModelStatus()
-        if status == highspy.HighsModelStatus.kOptimal or (
-                near and h.getInfo().primal_solution_status == 2):
-            return np.asarray(h.getSolution().col_value) > 0.5
-        if status == highspy.HighsModelStatus.kInfeasible:
-            if presolve == "off" or not confirm:
-                return None
-            said_no = True
-        elif not (probing and status in (highspy.HighsModelStatus.kTimeLimit,
-                                         highspy.HighsModelStatus.kSolutionLimit)):
-            break
-    raise RuntimeError("HiGHS could not decide the rival question: "
-                       + (h.modelStatusToString(status) if h is not None else "time limit"))

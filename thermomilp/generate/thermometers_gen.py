@@ -31,20 +31,17 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
-from thermomilp.errors import ThermomilpError
+from thermomilp.errors import GenerationError
 from thermomilp.generate.paths import PathTiling
-from thermomilp.puzzle import Puzzle, thermometers
+from thermomilp.puzzle import Cell, Puzzle, thermometers
 
 STRATEGIES = ("repair", "reroll")
 DIFFICULTIES = ("easy", "medium", "hard")
 # planting parameters per wanted difficulty: (line-order depth, share of ordered levels)
 PLANTING = {None: (2, 0.9), "easy": (2, 1.0), "medium": (1, 0.7), "hard": (1, 0.3)}
-
-
-class GenerationError(ThermomilpError):
-    """No board met the request within the attempts or the time allowed."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +99,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                                                      straight=straight, depth=depth,
                                                      ordered=ordered, deadline=deadline,
                                                      progress=progress)
-            except (TimeoutError, RuntimeError) as exc:  # budget exhausted, HiGHS undecided
+            except (TimeoutError, GenerationError) as exc:  # budget exhausted, HiGHS undecided
                 _check_time(deadline, height, width)
                 raise GenerationError(f"{height}x{width}: {exc}") from exc
             for key, value in vars(repair_stats).items():
@@ -110,10 +107,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                     stats[key] = stats.get(key, 0) + value
             milp_proven = repair_stats.proof == "milp"
         else:
-            try:
-                tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
-            except RuntimeError as exc:
-                raise GenerationError(f"{height}x{width}: {exc}") from exc
+            tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
         rows, cols = tiling.clues()
         rows_k: list[int | None] = list(rows)
         cols_k: list[int | None] = list(cols)
@@ -131,10 +125,8 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             # full clues rarely make a hard board: delete clues until the grade is reached
             from thermomilp.generate.clues import delete_clues
 
-            def hard_enough(r: list[int | None], c: list[int | None]) -> bool:
-                board = thermometers(r, c, tiling.paths())
-                return difficulty_of(board) == difficulty
-
+            # this board's paths, bound now (a closure over the loop's ``tiling`` is late-bound)
+            hard_enough = partial(_has_difficulty, tiling.paths(), difficulty)
             if not hard_enough(rows_k, cols_k):
                 rows_k, cols_k, deleted = _timed(deadline, height, width)(
                     delete_clues, tiling, rows_k, cols_k, rng, until=hard_enough,
@@ -188,12 +180,20 @@ def _check_request(height: int, width: int, strategy: str, max_length: int,
                               + ", ".join(DIFFICULTIES))
 
 
+def _has_difficulty(paths: list[list[Cell]], difficulty: str, rows: list[int | None],
+                    cols: list[int | None]) -> bool:
+    """Do these clues on these thermometers make a board of ``difficulty``?"""
+    from thermomilp.logic.grade import difficulty as difficulty_of
+
+    return difficulty_of(thermometers(rows, cols, paths)) == difficulty
+
+
 def _timed(deadline: float | None, height: int, width: int) -> Callable[..., Any]:
     """Call a step; its time-outs (and HiGHS stopped at the limit) become "gave up"."""
     def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (TimeoutError, RuntimeError) as exc:
+        except (TimeoutError, GenerationError) as exc:
             _check_time(deadline, height, width)
             raise GenerationError(f"{height}x{width}: {exc}") from exc
     return call
@@ -221,11 +221,11 @@ def _reroll(height: int, width: int, rng: random.Random, max_length: int, straig
         try:
             if find_rival(tiling, time_limit=remaining) is None:
                 return tiling
-        except RuntimeError:
-            if deadline is not None:  # HiGHS stopped at our time limit
+        except GenerationError as exc:  # HiGHS undecided
+            if deadline is not None:  # it stopped at our time limit
                 raise GenerationError(f"gave up: no {height}x{width} board within the time "
                                       "limit") from None
-            raise
+            raise GenerationError(f"{height}x{width}: {exc}") from exc
 
 
 def _prove_unique(puzzle: Puzzle, tiling: PathTiling, rows: list[int | None],

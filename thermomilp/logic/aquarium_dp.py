@@ -44,8 +44,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from thermomilp.puzzle import (Grid, Puzzle, Vessel, grid_from_levels, levels_from_grid,
-                               require_levels)
+from thermomilp.puzzle import (
+    Grid,
+    Puzzle,
+    Vessel,
+    grid_from_levels,
+    levels_from_grid,
+    require_levels,
+)
 
 AUTO_PROBE_NODES = 100
 
@@ -110,7 +116,7 @@ def filter_line(line: Line, domains: list[int]) -> list[int] | None:
     line cannot reach its clue."""
     full = (1 << (line.clue + 1)) - 1
     allowed = [[(w, mask & domains[v]) for w, mask in groups if mask & domains[v]]
-               for v, groups in zip(line.vessels, line.groups)]
+               for v, groups in zip(line.vessels, line.groups, strict=True)]
     prefix = [1]
     for options in allowed:
         reach = 0
@@ -157,7 +163,7 @@ class WaterlineDP:
             kept = filter_line(line, domains)
             if kept is None:
                 return False
-            for v, mask in zip(line.vessels, kept):
+            for v, mask in zip(line.vessels, kept, strict=True):
                 if mask != domains[v]:
                     if not mask:
                         return False

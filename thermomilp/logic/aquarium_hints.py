@@ -7,7 +7,7 @@ the simplest deduction that adds at least one cell, or ``None``:
 * ``gravity`` -- one tank on its own: water in a cell means every cell of the
   tank in that row and below is water (all arms, communicating vessels); air
   means every cell of the tank in that row and above is air.
-* ``subset-sum`` -- one clued line: the tanks crossing it are a knapsack
+* ``subset_sum`` -- one clued line: the tanks crossing it are a knapsack
   whose items are their waterlines; only waterlines used by some completion
   of the line's sum survive (the line filter of
   :mod:`thermomilp.logic.aquarium_dp`), and cells on which every surviving
@@ -15,28 +15,20 @@ the simplest deduction that adds at least one cell, or ``None``:
 
 Gravity is tried first (it is the simpler rule), then the lines in order:
 rows top to bottom, then columns left to right. Marks that contradict
-gravity give a ``gravity`` hint naming the clash, with no values.
+gravity give a ``gravity`` hint naming the clash (``wrong``), with no cells.
+Every hint is a :class:`~thermomilp.logic.deduction.Deduction`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Mapping
 
-from thermomilp.logic.aquarium_dp import WaterlineDP, filter_line
+from thermomilp.logic.aquarium_dp import Line, WaterlineDP, filter_line
+from thermomilp.logic.deduction import Deduction
 from thermomilp.puzzle import Cell, Puzzle, Vessel, require_levels
 
-RULES = ("gravity", "subset-sum")
-
-
-@dataclass(frozen=True)
-class Hint:
-    """One deduction: the rule, the cells it decides, their values (1 water, 0 air)."""
-
-    rule: str
-    cells: frozenset[Cell]
-    values: Mapping[Cell, int] = field(hash=False)
-    message: str
+RULES = ("gravity", "subset_sum")
+Hint = Deduction  # the old name
 
 
 def _domain(vessel: Vessel, marks: Mapping[Cell, int]) -> int:
@@ -66,25 +58,26 @@ def _new(decided: dict[Cell, int], marks: Mapping[Cell, int]) -> dict[Cell, int]
     return {cell: v for cell, v in decided.items() if cell not in marks}
 
 
-def _clash(puzzle: Puzzle, vessel: Vessel, marks: Mapping[Cell, int]) -> Hint:
+def _clash(puzzle: Puzzle, vessel: Vessel, marks: Mapping[Cell, int]) -> Deduction:
     wet = [c for layer in vessel.layers for c in layer if marks.get(c) == 1]
     dry = [c for layer in vessel.layers for c in layer if marks.get(c) == 0]
     rank = puzzle.rank_of
     high_wet = max(wet, key=lambda c: rank[c][1])
     low_dry = min(dry, key=lambda c: rank[c][1])
-    return Hint("gravity", frozenset({high_wet, low_dry}), {},
-                f"tank {vessel.label}: water at {high_wet} cannot stand above or level with "
-                f"air at {low_dry}; one of these marks is wrong")
+    return Deduction("gravity", (),
+                     f"tank {vessel.label}: water at {high_wet} cannot stand above or level "
+                     f"with air at {low_dry}; one of these marks is wrong",
+                     vessel=vessel.label, wrong=(high_wet, low_dry))
 
 
-def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Hint | None:
+def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Deduction | None:
     """The next deduction from ``marks``, or None when these two rules find nothing."""
     require_levels(puzzle, "the Aquarium hints")
     domains = [_domain(v, marks) for v in puzzle.vessels]
-    for vessel, domain in zip(puzzle.vessels, domains):
+    for vessel, domain in zip(puzzle.vessels, domains, strict=True):
         if not domain:
             return _clash(puzzle, vessel, marks)
-    for vessel, domain in zip(puzzle.vessels, domains):
+    for vessel, domain in zip(puzzle.vessels, domains, strict=True):
         new = _new(_decided(vessel, domain), marks)
         if new:
             rank = puzzle.rank_of
@@ -98,22 +91,32 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Hint | None:
                 source = min((c for c in mine if not marks[c]), key=lambda c: rank[c][1])
                 why.append(f"air at {source} empties every cell of the tank in row "
                            f"{source[0]} and above")
-            return Hint("gravity", frozenset(new), new,
-                        f"gravity in tank {vessel.label}: " + "; ".join(why))
+            return Deduction("gravity", tuple(sorted(new.items())),
+                             f"gravity in tank {vessel.label}: " + "; ".join(why),
+                             vessel=vessel.label)
     dp = WaterlineDP(puzzle)
     for line in dp.lines:
         kept = filter_line(line, domains)
         if kept is None:
-            return Hint("subset-sum", frozenset(), {},
-                        f"{line.name} (clue {line.clue}): no choice of waterlines of the "
-                        "tanks crossing it adds up to the clue; some mark is wrong")
-        new: dict[Cell, int] = {}
-        for v, mask in zip(line.vessels, kept):
-            new.update(_new(_decided(puzzle.vessels[v], mask), marks))
-        if new:
+            return Deduction("subset_sum", (),
+                             f"{line.name} (clue {line.clue}): no choice of waterlines of the "
+                             "tanks crossing it adds up to the clue; some mark is wrong",
+                             line=line.name,
+                             wrong=_marked_on(line, marks))
+        decided: dict[Cell, int] = {}
+        for v, mask in zip(line.vessels, kept, strict=True):
+            decided.update(_new(_decided(puzzle.vessels[v], mask), marks))
+        if decided:
             tanks = ", ".join(puzzle.vessels[v].label for v in line.vessels)
-            return Hint("subset-sum", frozenset(new), new,
-                        f"{line.name} (clue {line.clue}) is a subset sum over the tanks "
-                        f"crossing it ({tanks}): only some waterlines can make {line.clue}, "
-                        f"and they all agree on {len(new)} cell(s)")
+            return Deduction("subset_sum", tuple(sorted(decided.items())),
+                             f"{line.name} (clue {line.clue}) is a subset sum over the tanks "
+                             f"crossing it ({tanks}): only some waterlines can make "
+                             f"{line.clue}, and they all agree on {len(decided)} cell(s)",
+                             line=line.name)
     return None
+
+
+def _marked_on(line: Line, marks: Mapping[Cell, int]) -> tuple[Cell, ...]:
+    """The marked cells of a line, in order: one of them is wrong."""
+    pos = 0 if line.axis == "row" else 1
+    return tuple(sorted(c for c in marks if c[pos] == line.index))

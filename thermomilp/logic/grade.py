@@ -39,11 +39,17 @@ def difficulty(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
     """``GRADE_TO_DIFFICULTY[grade(puzzle)]`` without pair probing: ``hard`` is decided as
     soon as single probing does not finish (pairs and search are both hard), so a
     generator testing many candidates never pays for pair probing."""
+    if not puzzle.all_chains:
+        return GRADE_TO_DIFFICULTY[grade(puzzle, stop)]
     return GRADE_TO_DIFFICULTY[_up_to_probing(puzzle, stop)[2] or "search"]
 
 
 def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
-    """``stop``: see :func:`thermomilp.logic.probing.sweep` (raises TimeUp)."""
+    """``stop``: see :func:`thermomilp.logic.probing.sweep` (raises TimeUp). A board with
+    layer trees (the pool rule) is graded by :func:`thermomilp.logic.tree.grade`."""
+    if not puzzle.all_chains:
+        from thermomilp.logic.tree import grade as tree_grade
+        return tree_grade(puzzle, stop)
     tables, dom, done = _up_to_probing(puzzle, stop)
     if done:
         return done

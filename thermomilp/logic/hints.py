@@ -34,75 +34,40 @@ cell list, so an explanation never hides a deduction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Mapping
 
-from thermomilp.logic.domains import (UNKNOWN, Domains, LineTables, clamp_with_marks,
-                                      cell_states, full_domains, is_decided, levels_in,
-                                      line_tables, partial_grid)
+from thermomilp.logic.deduction import Deduction
+from thermomilp.logic.domains import (
+    UNKNOWN,
+    Domains,
+    LineTables,
+    cell_states,
+    clamp_with_marks,
+    full_domains,
+    is_decided,
+    levels_in,
+    line_tables,
+    partial_grid,
+)
 from thermomilp.logic.intervals import OK, propagate_conflict, revise_line
 from thermomilp.logic.mistakes import Completion, find_mistake
 from thermomilp.logic.pairs import pair_refutation
+from thermomilp.logic.steps import (
+    RULES,
+    TERMINAL,
+    Explanation,
+    Step,
+    line_count_step,
+    mistake_of,
+    run_explanation,
+)
+from thermomilp.logic.steps import cells_text as _cells_text
 from thermomilp.puzzle import Cell, Grid, Puzzle
-
-RULES = ("bookkeeping", "line_count", "chained_count", "probe", "pair_probe")
-TERMINAL = ("solved", "stalled", "contradiction", "mistake")
-
-
-@dataclass(frozen=True)
-class Step:
-    """One deduction: the rule, the cells it sets (cell, 1 filled / 0 empty), and why."""
-
-    rule: str
-    cells: tuple[tuple[Cell, int], ...]
-    text: str
-    line: str | None = None
-    vessel: str | None = None
-    levels_out: tuple[int, ...] = ()
-    wrong: tuple[Cell, ...] = ()  # a ``mistake``: the marks to blame
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "text": self.text, "line": self.line, "vessel": self.vessel,
-                "levels_out": list(self.levels_out),
-                "cells": [{"cell": [r, c], "value": "#" if v else "x"}
-                          for (r, c), v in self.cells],
-                "wrong": [list(c) for c in self.wrong]}
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """A whole logical solution: the steps, how it ended, and the board reached."""
-
-    status: str  # solved | stalled | contradiction | mistake
-    steps: tuple[Step, ...]
-    grid: Grid  # '#' filled, 'x' empty, '.' undecided
-    final: Step = field(repr=False, default=None)  # type: ignore[assignment]
-
-    @property
-    def undecided(self) -> int:
-        return sum(row.count(".") for row in self.grid)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"status": self.status, "steps": [s.to_json() for s in self.steps],
-                "grid": list(self.grid), "undecided": self.undecided,
-                "rules": {r: sum(s.rule == r for s in self.steps) for r in RULES},
-                "final": self.final.to_json() if self.final else None}
 
 
 def _vessel_name(puzzle: Puzzle, v: int) -> str:
     word = "thermometer" if puzzle.kind == "thermometers" else "tank"
     return f"{word} {puzzle.vessels[v].label}"
-
-
-def _cells_text(cells: tuple[tuple[Cell, int], ...]) -> str:
-    filled = [f"({r},{c})" for (r, c), v in cells if v]
-    empty = [f"({r},{c})" for (r, c), v in cells if not v]
-    parts = []
-    if filled:
-        parts.append("filled " + " ".join(filled))
-    if empty:
-        parts.append("empty " + " ".join(empty))
-    return "; ".join(parts)
 
 
 class _Solver:
@@ -122,7 +87,7 @@ class _Solver:
         return tuple((cell, s) for cell, s in sorted(states.items())
                      if s != UNKNOWN and cell not in self.written)
 
-    def _apply(self, step: Step, dom: Domains | None = None) -> Step:
+    def _apply(self, step: Deduction, dom: Domains | None = None) -> Deduction:
         if dom is not None:
             self.dom = dom
         for cell, value in step.cells:
@@ -136,9 +101,9 @@ class _Solver:
         return [(r, line - t.height) for r in range(t.height)]
 
     # -- rules -----------------------------------------------------------
-    def _contradiction(self) -> Step | None:
+    def _contradiction(self) -> Deduction | None:
         if self.broken:
-            return Step("contradiction", (), "the marks break a vessel's order: a filled cell "
+            return Deduction("contradiction", (), "the marks break a vessel's order: a filled cell "
                         "sits above an empty cell of the same vessel")
         for line, clue in enumerate(self.tables.clues):
             if clue is None:
@@ -147,17 +112,17 @@ class _Solver:
             filled, open_ = values.count(1), values.count(UNKNOWN)
             name = self.tables.line_name(line)
             if filled > clue:
-                return Step("contradiction", (), f"{name} has {filled} filled cells but its "
+                return Deduction("contradiction", (), f"{name} has {filled} filled cells but its "
                             f"clue is {clue}", line=name)
             if filled + open_ < clue:
-                return Step("contradiction", (), f"{name} can reach at most {filled + open_} "
+                return Deduction("contradiction", (), f"{name} can reach at most {filled + open_} "
                             f"filled cells but its clue is {clue}", line=name)
             if revise_line(self.tables, self.dom.copy(), line) is None:
-                return Step("contradiction", (), f"the vessels crossing {name} cannot add up "
+                return Deduction("contradiction", (), f"the vessels crossing {name} cannot add up "
                             f"to its clue {clue}", line=name)
         return None
 
-    def _bookkeeping(self) -> Step | None:
+    def _bookkeeping(self) -> Deduction | None:
         states = cell_states(self.tables, self.dom)
         for v, cells in enumerate(self.tables.vessel_cells):
             new = tuple((cell, states[cell]) for cell, _ in cells
@@ -167,34 +132,19 @@ class _Solver:
                 why = ("mercury below mercury, empty above empty"
                        if self.puzzle.kind == "thermometers"
                        else "one flat waterline: water below and beside water, air above air")
-                return self._apply(Step("bookkeeping", new,
+                return self._apply(Deduction("bookkeeping", new,
                                         f"{name}: {why}: {_cells_text(new)}", vessel=name))
         return None
 
     def _line_count(self) -> Step | None:
-        for line, clue in enumerate(self.tables.clues):
-            if clue is None:
-                continue
-            cells = self._line_cells(line)
-            filled = sum(self.written.get(c) == 1 for c in cells)
-            open_cells = [c for c in cells if c not in self.written]
-            if not open_cells:
-                continue
-            name = self.tables.line_name(line)
-            if filled == clue:
-                value, why = 0, f"{name} already has its {clue} filled cells"
-            elif filled + len(open_cells) == clue:
-                value, why = 1, f"{name} needs every undecided cell to reach {clue}"
-            else:
-                continue
-            new = tuple((c, value) for c in open_cells)
-            dom = self.dom.copy()
-            clamp_with_marks(self.tables, dom, dict(new))
-            return self._apply(Step("line_count", new, f"{why}: {_cells_text(new)}",
-                                    line=name), dom)
-        return None
+        step = line_count_step(self.puzzle, self.written)
+        if step is None:
+            return None
+        dom = self.dom.copy()
+        clamp_with_marks(self.tables, dom, dict(step.cells))
+        return self._apply(step, dom)
 
-    def _chained_count(self, need_cells: bool) -> Step | None:
+    def _chained_count(self, need_cells: bool) -> Deduction | None:
         for line, clue in enumerate(self.tables.clues):
             if clue is None:
                 continue
@@ -210,7 +160,7 @@ class _Solver:
             text = (f"{name} (clue {clue}): counting what each vessel crossing it can still "
                     f"add bounds {who}")
             text += f": {_cells_text(new)}" if new else " (an inner level is ruled out)"
-            return self._apply(Step("chained_count", new, text, line=name, vessel=who), dom)
+            return self._apply(Deduction("chained_count", new, text, line=name, vessel=who), dom)
         return None
 
     def _erasures(self, refute, need_cells: bool):
@@ -231,7 +181,7 @@ class _Solver:
                     continue
                 yield v, level, reason, dom, new
 
-    def _probe(self, need_cells: bool) -> Step | None:
+    def _probe(self, need_cells: bool) -> Deduction | None:
         t = self.tables
 
         def refute(v: int, level: int) -> int | None:
@@ -245,11 +195,11 @@ class _Solver:
             text = (f"if {name} stood at level {level}, propagation would break "
                     f"{t.line_name(broken)}; so level {level} is impossible")
             text += f": {_cells_text(new)}" if new else ""
-            return self._apply(Step("probe", new, text, line=t.line_name(broken),
+            return self._apply(Deduction("probe", new, text, line=t.line_name(broken),
                                     vessel=name, levels_out=(level,)), dom)
         return None
 
-    def _pair_probe(self, need_cells: bool, wide: bool) -> Step | None:
+    def _pair_probe(self, need_cells: bool, wide: bool) -> Deduction | None:
         t = self.tables
 
         def refute(v: int, level: int):
@@ -264,11 +214,11 @@ class _Solver:
                     f"({breaks}, each after propagation); so level {level} of {name} "
                     "is impossible")
             text += f": {_cells_text(new)}" if new else ""
-            return self._apply(Step("pair_probe", new, text, line=t.line_name(ref.breaks[0][1]),
+            return self._apply(Deduction("pair_probe", new, text, line=t.line_name(ref.breaks[0][1]),
                                     vessel=f"{name}, {other}", levels_out=(level,)), dom)
         return None
 
-    def step(self) -> Step:
+    def step(self) -> Deduction:
         """Apply and return the next deduction, or a terminal step (not applied)."""
         found = self._bookkeeping() if not self.broken else None
         if found:
@@ -277,7 +227,7 @@ class _Solver:
         if wrong:
             return wrong
         if is_decided(self.dom) and len(self.written) == t_cells(self.tables):
-            return Step("solved", (), "every cell is decided")
+            return Deduction("solved", (), "every cell is decided")
         rules = [self._line_count, lambda: self._chained_count(True),
                  lambda: self._chained_count(False), lambda: self._probe(True),
                  lambda: self._probe(False)]
@@ -289,7 +239,7 @@ class _Solver:
             if found:
                 return found
         undecided = t_cells(self.tables) - len(self.written)
-        return Step("stalled", (), f"no rule decides anything more: {undecided} cells are "
+        return Deduction("stalled", (), f"no rule decides anything more: {undecided} cells are "
                     "undecided; the rest needs search (trying a level and backtracking)")
 
     def board(self) -> Grid:
@@ -301,18 +251,14 @@ def t_cells(tables: LineTables) -> int:
 
 
 def mistake_step(puzzle: Puzzle, marks: Mapping[Cell, int] | None,
-                 complete: Completion | None = None) -> Step | None:
+                 complete: Completion | None = None) -> Deduction | None:
     """The terminal ``mistake`` step naming a wrong mark, or None when none is wrong."""
-    found = find_mistake(puzzle, marks or {}, complete)
-    if found is None:
-        return None
-    return Step("mistake", (), found.text, line=found.line, vessel=found.vessel,
-                wrong=found.cells)
+    return mistake_of(find_mistake(puzzle, marks or {}, complete))
 
 
 def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
               complete: Completion | None = None, pairs: bool = True,
-              checked: bool = False) -> Step:
+              checked: bool = False) -> Deduction:
     """The next deduction from ``marks`` (cell -> 1 filled / 0 empty).
 
     The marks are checked first (:func:`mistake_step`): a wrong mark ends the
@@ -326,17 +272,20 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
     mark, so the hint runs on to the first step that sets a cell, and reports
     that one; the inner erasures it needed are folded into its text.
     """
+    if not puzzle.all_chains:  # the pool rule: layer trees (pair probing is not offered)
+        from thermomilp.logic import tree_hints
+        return tree_hints.next_hint(puzzle, marks, complete, checked)
     wrong = None if checked else mistake_step(puzzle, marks, complete)
     if wrong is not None:
         return wrong
     solver = _Solver(puzzle, marks or {}, pairs)
-    quiet: list[Step] = []
+    quiet: list[Deduction] = []
     while True:
         step = solver.step()
         if step.cells or step.rule in TERMINAL:
             if quiet and step.rule not in TERMINAL:
                 why = "; ".join(s.text for s in quiet)
-                step = Step(step.rule, step.cells, f"{step.text} (after: {why})", step.line,
+                step = Deduction(step.rule, step.cells, f"{step.text} (after: {why})", step.line,
                             step.vessel, step.levels_out)
             return step
         quiet.append(step)
@@ -346,22 +295,17 @@ def explain(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
             max_steps: int = 100_000, complete: Completion | None = None) -> Explanation:
     """Every step of the logical solution, until solved, stalled or a contradiction.
 
-    A wrong mark (:func:`mistake_step`) ends it before the first step.
+    A wrong mark (:func:`mistake_step`) ends it before the first step. A board
+    with layer trees (the pool rule) is explained by :mod:`thermomilp.logic.tree_hints`.
     """
-    solver = _Solver(puzzle, marks or {})
-    wrong = mistake_step(puzzle, marks, complete)
-    if wrong is not None:
-        return Explanation("mistake", (), solver.board(), wrong)
-    steps: list[Step] = []
-    for _ in range(max_steps):
-        step = solver.step()
-        if step.rule in TERMINAL:
-            return Explanation(step.rule, tuple(steps), solver.board(), step)
-        steps.append(step)
-    raise RuntimeError("explanation did not finish")  # every step shrinks a finite state
+    if not puzzle.all_chains:
+        from thermomilp.logic import tree_hints
+        return tree_hints.explain(puzzle, marks, max_steps, complete)
+    return run_explanation(_Solver(puzzle, marks or {}), mistake_step(puzzle, marks, complete),
+                           max_steps)
 
 
-def render_step(n: int | None, step: Step) -> str:
+def render_step(n: int | None, step: Deduction) -> str:
     head = f"{n}. " if n is not None else ""
     return f"{head}[{step.rule}] {step.text}"
 

@@ -40,17 +40,19 @@ def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None
     vessels = tables.line_vessels[line]
     tabs = tables.line_tables[line]
     cmins, cmaxs = [], []
-    for v, tab in zip(vessels, tabs):
+    for v, tab in zip(vessels, tabs, strict=True):
         m = dom[v]
         cmins.append(tab[(m & -m).bit_length() - 1])
         cmaxs.append(tab[m.bit_length() - 1])
     smin, smax = sum(cmins), sum(cmaxs)
-    if smin > clue or smax < clue:  # type: ignore[operator]
+    if clue is None:  # an unclued line bounds nothing
+        return []
+    if smin > clue or smax < clue:
         return None
     changed = []
-    for v, tab, a, b in zip(vessels, tabs, cmins, cmaxs):
-        need_min = clue - (smax - b)  # type: ignore[operator]
-        need_max = clue - (smin - a)  # type: ignore[operator]
+    for v, tab, a, b in zip(vessels, tabs, cmins, cmaxs, strict=True):
+        need_min = clue - (smax - b)
+        need_max = clue - (smin - a)
         if need_min <= a and b <= need_max:
             continue
         first = bisect_left(tab, need_min)
@@ -75,7 +77,7 @@ def propagate_conflict(tables: LineTables, dom: Domains,
     sound (but not yet complete) deductions.
     """
     if lines is None:
-        lines = (l for l, clue in enumerate(tables.clues) if clue is not None)
+        lines = (line for line, clue in enumerate(tables.clues) if clue is not None)
     queue = deque(lines)
     queued = [False] * len(tables.clues)
     for line in queue:

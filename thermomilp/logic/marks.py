@@ -79,8 +79,9 @@ def _grid_marks(rows: list[str], puzzle: Puzzle, file: str | None) -> dict[Cell,
             if glyph not in GRID_GLYPHS:
                 raise PuzzleError(f"marks row {r}: {glyph!r} is not # (filled), x (empty) "
                                   "or . (undecided)", file=file, line=r + 1 if file else None)
-            if GRID_GLYPHS[glyph] is not None:
-                marks[(r, c)] = GRID_GLYPHS[glyph]  # type: ignore[assignment]
+            value = GRID_GLYPHS[glyph]
+            if value is not None:
+                marks[(r, c)] = value
     return marks
 
 

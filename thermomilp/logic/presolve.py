@@ -33,9 +33,13 @@ def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = 
     if mode not in MODES:
         raise ConfigError(f"presolve mode {mode!r} is unknown; use one of none, "
                           + ", ".join(MODES))
+    if not puzzle.all_chains:  # the pool rule: layer trees
+        from thermomilp.logic import tree
+        return tree.presolve_cells(puzzle, mode, stop)
     tables = line_tables(puzzle, stop)
     dom = full_domains(tables)
-    ok = propagate(tables, dom, stop=stop) if mode == "intervals" else probe_fixpoint(tables, dom, stop)
+    ok = (propagate(tables, dom, stop=stop) if mode == "intervals"
+          else probe_fixpoint(tables, dom, stop))
     if not ok:
         return None, None, "infeasible"
     fixed = {cell: s for cell, s in cell_states(tables, dom).items() if s != UNKNOWN}

@@ -13,8 +13,15 @@ from __future__ import annotations
 
 from typing import Callable, Iterator, Mapping
 
-from thermomilp.logic.domains import (Domains, LineTables, clamp_with_marks, full_domains,
-                                      grid_of, levels_in, line_tables)
+from thermomilp.logic.domains import (
+    Domains,
+    LineTables,
+    clamp_with_marks,
+    full_domains,
+    grid_of,
+    levels_in,
+    line_tables,
+)
 from thermomilp.logic.gac import gac_fixpoint
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.probing import probe_fixpoint

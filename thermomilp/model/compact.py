@@ -62,7 +62,7 @@ class CompactFormulation:
 
     def ones_from_values(self, values) -> frozenset[Cell]:
         """The filled cells: every cell of a layer whose y is (close to) 1."""
-        return frozenset(cell for layer, v in zip(self.layers, values) if v > 0.5
+        return frozenset(cell for layer, v in zip(self.layers, values, strict=True) if v > 0.5
                          for cell in layer)
 
     def vars_of(self, ones: frozenset[Cell]) -> set[int]:

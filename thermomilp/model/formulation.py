@@ -30,6 +30,7 @@ decided; every builder turns it into variable bounds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from thermomilp.puzzle import Cell, Puzzle
 
@@ -72,7 +73,7 @@ def formulate(puzzle: Puzzle, fixed: dict[Cell, int] | None = None) -> Formulati
     ties: list[tuple[Cell, Cell]] = []
     for vessel in puzzle.vessels:
         for layer in vessel.layers:
-            ties.extend(zip(layer[1:], layer[:-1]))
+            ties.extend((upper, lower) for lower, upper in pairwise(layer))
         for k, lower in enumerate(vessel.layers):
             above = vessel.parent_of(k)
             if above is not None:

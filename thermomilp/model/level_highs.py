@@ -68,7 +68,9 @@ def build_highs_level(form, *, verbose: bool = False) -> Any:
     h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
                             np.full(n, highspy.HighsVarType.kInteger))
     rhs, rows = level_rows(form)
-    starts, indices, values = [], [], []
+    starts: list[int] = []
+    indices: list[int] = []
+    values: list[float] = []
     for row in rows:
         starts.append(len(indices))
         for col, coef in sorted(row.items()):

@@ -105,7 +105,7 @@ def from_pyomo(model: Any, variables: list, title: str,
     for con in model.component_data_objects(Constraint, active=True, sort=False):
         repn = generate_standard_repn(con.body, compute_values=True)
         coefficients: dict[int, float] = {}
-        for var, coef in zip(repn.linear_vars, repn.linear_coefs):
+        for var, coef in zip(repn.linear_vars, repn.linear_coefs, strict=True):
             coefficients[index[id(var)]] = coefficients.get(index[id(var)], 0.0) + coef
         constant = float(repn.constant or 0.0)
         lower, upper = con.lb, con.ub
@@ -223,7 +223,7 @@ def to_mps(model: LinearModel) -> str:
             entries[k].append((row.name, coef))
     out.append("COLUMNS")
     marker, inside = 0, False
-    for column, cells in zip(model.columns, entries):
+    for column, cells in zip(model.columns, entries, strict=True):
         if column.integer != inside:  # integer columns sit between MARKER lines
             out.append(f"    MARKER{marker} 'MARKER' '{'INTORG' if column.integer else 'INTEND'}'")
             marker += not column.integer

@@ -26,9 +26,14 @@ from thermomilp.settings import FormulationKind
 class Formulated(Protocol):
     """What every formulation offers the sessions."""
 
-    kind: str
-    height: int
-    width: int
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def height(self) -> int: ...
+
+    @property
+    def width(self) -> int: ...
 
     @property
     def n_vars(self) -> int: ...

@@ -5,15 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from thermomilp.errors import ThermomilpError
+from thermomilp.errors import GradeError
 from thermomilp.puzzle import Puzzle
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 KINDS = ("thermometers", "aquarium")
-
-
-class GradeError(ThermomilpError):
-    """The grading cannot start: no corpus, no student file, boards of the wrong kind."""
 
 
 def default_corpus(kind: str) -> Path:

@@ -14,16 +14,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from thermomilp.errors import ThermomilpError
+from thermomilp.errors import ContractError
 from thermomilp.puzzle import Puzzle
 from thermomilp.teach.linear import INF, LinearModel, Row
 
 CONTRACT = "docs/course/exercise.md"
 MAX_NONZEROS = 2_000_000  # far beyond any sane model of a board; keeps the data small
-
-
-class ContractError(ThermomilpError):
-    """What ``build`` returned breaks the grading contract."""
 
 
 def extract(built: Any, puzzle: Puzzle) -> LinearModel:
@@ -125,12 +121,12 @@ def _from_pyomo(m: Any, puzzle: Puzzle) -> LinearModel:
         if not repn.is_linear():
             raise ContractError(f"{what} is not linear: {expr}")
         terms: dict[int, float] = {}
-        for v, a in zip(repn.linear_vars, repn.linear_coefs):
+        for v, a in zip(repn.linear_vars, repn.linear_coefs, strict=True):
             if v.fixed:
                 continue
             k = var_index(v)
             terms[k] = terms.get(k, 0.0) + float(a)
-        pairs = zip(repn.linear_vars, repn.linear_coefs)
+        pairs = zip(repn.linear_vars, repn.linear_coefs, strict=True)
         const = float(repn.constant or 0.0) + sum(float(a) * float(v.value)
                                                   for v, a in pairs if v.fixed)
         return {k: a for k, a in terms.items() if a}, const

@@ -154,51 +154,27 @@ def nogood_row(model: LinearModel, grid: Sequence[str]) -> Row:
 def solve(model: LinearModel, extra: Sequence[Row] = (), *, objective: bool = True,
           relax: bool = False, integral_cells: bool = False,
           time_limit: float = 30.0) -> Run:
-    """Solve the model plus ``extra`` rows; ``objective=False`` asks for any feasible point."""
-    import highspy
+    """Solve the model plus ``extra`` rows; ``objective=False`` asks for any feasible point.
 
-    from thermomilp.model.highs_model import new_highs
+    The engine runs behind the solve layer (:func:`thermomilp.engine.solve_rows`);
+    this function only says what its outcome means for a student's model."""
+    from thermomilp.engine import solve_rows
 
-    h = new_highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("time_limit", float(time_limit))
     n = len(model.names)
-    inf = highspy.kHighsInf
-
-    def bound(v: float) -> float:
-        return inf if v == INF else (-inf if v == -INF else v)
-
-    for k in range(n):
-        cost = model.objective.get(k, 0.0) if objective else 0.0
-        h.addVar(bound(model.lower[k]), bound(model.upper[k]))
-        if cost:
-            h.changeColCost(k, cost)
     integer = [] if relax else [k for k in range(n) if model.integer[k]]
     if integral_cells and not relax:
         integer = sorted(set(integer) | {k for t, _ in model.cells.values() for k in t})
-    if integer:
-        h.changeColsIntegrality(len(integer), integer,
-                                [highspy.HighsVarType.kInteger] * len(integer))
-    if objective and model.maximize:
-        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
-    for row in list(model.rows) + list(extra):
-        idx = list(row.terms)
-        h.addRow(bound(row.lower), bound(row.upper), len(idx), idx,
-                 [row.terms[k] for k in idx])
-    try:
-        h.run()
-    except Exception as exc:  # noqa: BLE001 - an engine failure is a finding, not a traceback
-        return Run("error", message=f"HiGHS failed on your model: {exc}")
-    status = h.getModelStatus()
-    S = highspy.HighsModelStatus
-    if status == S.kOptimal:
-        x = list(h.getSolution().col_value)
+    outcome = solve_rows(model.lower, model.upper, integer, list(model.rows) + list(extra),
+                         model.objective if objective else {},
+                         maximize=objective and model.maximize, time_limit=time_limit)
+    if outcome.status == "optimal" and outcome.x is not None:
+        x = list(outcome.x)
         values = {c: const + sum(a * x[k] for k, a in t.items())
                   for c, (t, const) in model.cells.items()}
         return Run("feasible", values)
-    if status == S.kInfeasible:
+    if outcome.status == "infeasible":
         return Run("infeasible")
-    if status in (S.kUnbounded, S.kUnboundedOrInfeasible):
+    if outcome.status == "unbounded":
         if objective:
             again = solve(model, extra, objective=False, relax=relax,
                           integral_cells=integral_cells, time_limit=time_limit)
@@ -206,9 +182,11 @@ def solve(model: LinearModel, extra: Sequence[Row] = (), *, objective: bool = Tr
                 return Run("unbounded", message="your objective is unbounded")
             return again
         return Run("infeasible")
-    if status == S.kTimeLimit:
+    if outcome.status == "limit" and outcome.message.lower().startswith("time"):
         return Run("timeout", message=f"HiGHS hit the {time_limit:g} s limit on your model")
-    return Run("error", message=f"HiGHS ended with status {h.modelStatusToString(status)}")
+    if outcome.raised:
+        return Run("error", message=f"HiGHS failed on your model: {outcome.message}")
+    return Run("error", message=f"HiGHS ended with status {outcome.message}")
 
 
 def accepts(model: LinearModel, grid: Sequence[str], time_limit: float = 30.0) -> bool | None:

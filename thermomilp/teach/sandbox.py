@@ -166,6 +166,7 @@ def _watch(proc: subprocess.Popen, read_fd: int, nonce: str, result: StudentRun,
             if name == "result":
                 chunk = os.read(read_fd, 1 << 16)
             else:
+                # the selector holds our pipes' buffered readers, never bare descriptors
                 chunk = key.fileobj.read1(1 << 16)  # type: ignore[union-attr]
             if not chunk:
                 sel.unregister(key.fileobj)

@@ -55,12 +55,12 @@ def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
     probe_builds = run.boards[:len(probes)]
     corpus_builds = run.boards[len(probes):]
     grades = [grade_board(file, puzzle, built)
-              for (file, puzzle), built in zip(boards, corpus_builds)]
+              for (file, puzzle), built in zip(boards, corpus_builds, strict=True)]
     if all(b.model is None for b in run.boards):
         found_mistakes: list[str] = []
         evidence: list[str] = []
     else:
-        d = diagnose(kind, probes, probe_builds, list(zip(corpus_builds, grades)))
+        d = diagnose(kind, probes, probe_builds, list(zip(corpus_builds, grades, strict=True)))
         found_mistakes, evidence = d.mistakes, d.evidence
     return StudentGrade(student, kind, grades, found_mistakes, evidence, run.printed_bytes,
                         time.monotonic() - started)

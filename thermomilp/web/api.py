@@ -31,11 +31,10 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import threading
 from typing import Any, Callable
 
-from thermomilp.errors import BoardTooLarge, PuzzleError, ThermomilpError
+from thermomilp.errors import ApiError, BoardTooLarge, PuzzleError, ThermomilpError
 from thermomilp.formats import SizeLimits, json_format, loads
 from thermomilp.puzzle import Cell, Puzzle
 from thermomilp.settings import Settings
@@ -48,15 +47,6 @@ LIMITS = SizeLimits(max_side=MAX_SIDE, max_cells=MAX_SIDE * MAX_SIDE)
 MIN_NEW_SIDE = 3
 SOLVE_SECONDS = 30.0
 CONCURRENT_SOLVES = 2
-
-
-class ApiError(Exception):
-    """A request the API refuses: ``status`` is the HTTP code, ``message`` says why."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 def server_settings(settings: Settings | None = None) -> Settings:
@@ -235,7 +225,7 @@ class Api:
     # -- playing -----------------------------------------------------------
 
     def api_hint(self, payload: dict[str, Any]) -> dict[str, Any]:
-        from thermomilp.web.hints import next_hint
+        from thermomilp.web.hints import next_hint, page_json
 
         puzzle = puzzle_from(payload)
         marks = marks_from(payload, puzzle)
@@ -243,7 +233,8 @@ class Api:
                          complete=lambda fixed: self._one_solution(puzzle, dict(fixed)))
         if hint is None:
             return {"hint": None, "message": "every cell is marked: press Check"}
-        return {"hint": hint.to_json(), "message": f"{hint.rule}: {hint.message}"}
+        shown = page_json(hint)
+        return {"hint": shown, "message": f"{shown['rule']}: {shown['message']}"}
 
     def api_check(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Do the marks so far contradict every solution? Which marks are wrong?"""
@@ -287,18 +278,19 @@ class Api:
 
     def api_model(self, payload: dict[str, Any]) -> dict[str, Any]:
         """The model of this board: LP by default; MPS, GMPL .dat, LaTeX via thermomilp.export."""
+        from thermomilp.export import TARGETS, export
+
         puzzle = puzzle_from(payload)
         fmt = payload.get("format", "lp")
-        formats, export = model_exporter()
-        if fmt not in formats:
-            raise ApiError(400, f"\"format\" must be one of {', '.join(formats)}")
+        if fmt not in TARGETS:
+            raise ApiError(400, f"\"format\" must be one of {', '.join(TARGETS)}")
         try:
-            text = export(puzzle, fmt)
+            text = export(puzzle, fmt, "pulp")
         except ThermomilpError as exc:  # e.g. LaTeX of a board too large for a slide
             raise ApiError(400, str(exc)) from None
         from thermomilp.web.modelview import model_rows
 
-        return {"format": fmt, "text": text, "formats": list(formats),
+        return {"format": fmt, "text": text, "formats": list(TARGETS),
                 "rows": model_rows(puzzle)}
 
     def api_relax(self, payload: dict[str, Any]) -> dict[str, Any]:
@@ -345,31 +337,3 @@ class Api:
                                 f"{answer.message}".strip())
         return answer.grid
 
-
-def model_exporter() -> tuple[tuple[str, ...], Callable[[Puzzle, str], str]]:
-    """The export formats on offer and the function writing them.
-
-    ``thermomilp.export`` (the teaching kit: LP, MPS, GMPL .dat, LaTeX) when it
-    is installed, else the LP file written here through PuLP.
-    """
-    try:
-        from thermomilp.export import TARGETS, export
-    except ImportError:
-        return ("lp",), lambda puzzle, fmt: lp_text(puzzle)
-    return tuple(TARGETS), lambda puzzle, fmt: export(puzzle, fmt, "pulp")
-
-
-def lp_text(puzzle: Puzzle) -> str:
-    """The cell formulation of ``puzzle`` as an LP file (PuLP's writer)."""
-    from thermomilp.model.formulation import formulate
-    from thermomilp.model.pulp_model import build_pulp
-
-    problem, _ = build_pulp(formulate(puzzle), name="thermomilp_" + puzzle.kind)
-    handle, path = tempfile.mkstemp(suffix=".lp", prefix="thermomilp-")
-    os.close(handle)
-    try:
-        problem.writeLP(path)
-        with open(path, encoding="utf-8") as lp:
-            return lp.read()
-    finally:
-        os.unlink(path)

@@ -458,6 +458,12 @@ def make_server(host: str = "127.0.0.1", port: int = 8000, api: Api | None = Non
     return server_class((host, port), handler, workers, backlog)
 
 
+def bound_address(server: PooledHTTPServer) -> tuple[str, int]:
+    """The host and port the server listens on (port 0 asked for any free one)."""
+    host, port = server.server_address[:2]
+    return host.decode() if isinstance(host, bytes) else str(host), int(port)
+
+
 def serve_in_thread(host: str = "127.0.0.1", port: int = 0, api: Api | None = None,
                     quiet: bool = True, workers: int = WORKERS, backlog: int = QUEUE
                     ) -> tuple[PooledHTTPServer, threading.Thread, str]:
@@ -465,7 +471,7 @@ def serve_in_thread(host: str = "127.0.0.1", port: int = 0, api: Api | None = No
     server = make_server(host, port, api, quiet, workers, backlog)
     thread = threading.Thread(target=server.serve_forever, name="thermomilp-serve", daemon=True)
     thread.start()
-    bound_host, bound_port = server.server_address[:2]
+    bound_host, bound_port = bound_address(server)
     return server, thread, f"http://{bound_host}:{bound_port}"
 
 

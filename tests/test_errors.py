@@ -1,0 +1,66 @@
+"""One error hierarchy: every public error is defined in thermomilp.errors, derives
+from ThermomilpError, and is a name of the package."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+import thermomilp
+from thermomilp import errors
+
+from helpers import ROOT
+
+
+def _public_error_classes() -> dict[str, type]:
+    return {name: cls for name, cls in vars(errors).items()
+            if inspect.isclass(cls) and issubclass(cls, BaseException)
+            and not issubclass(cls, Warning) and cls.__module__ == errors.__name__}
+
+
+def test_every_error_derives_from_the_base_and_is_exported():
+    found = _public_error_classes()
+    assert {"SolveError", "GenerationError", "ExportError", "GradeError", "ApiError"} <= set(found)
+    for name, cls in found.items():
+        assert issubclass(cls, thermomilp.ThermomilpError), name
+        assert name in thermomilp.__all__ and getattr(thermomilp, name) is cls, name
+    for name in ("ThermomilpWarning", "WaterlineRuleWarning"):
+        assert issubclass(getattr(thermomilp, name), UserWarning)
+
+
+def test_no_module_defines_a_public_exception_outside_errors_py():
+    """A class deriving from an exception (by the look of its bases) outside errors.py
+    must be private (a leading underscore): internal control flow, never raised to a user."""
+    bad = []
+    for path in sorted((ROOT / "thermomilp").rglob("*.py")):
+        if path.name == "errors.py" and path.parent.name == "thermomilp":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef) or node.name.startswith("_"):
+                continue
+            bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")
+                     for b in node.bases]
+            if any(b in ("Exception", "BaseException") or b.endswith(("Error", "Exception"))
+                   for b in bases):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno} class {node.name}")
+    assert bad == []
+
+
+def test_the_old_homes_re_export_the_same_classes():
+    from thermomilp.deadline import TimeUp
+    from thermomilp.engine import SolveError as EngineSolveError
+    from thermomilp.export import ExportError
+    from thermomilp.generate.thermometers_gen import GenerationError
+    from thermomilp.solve import SolveError
+    from thermomilp.teach import GradeError
+    from thermomilp.web.api import ApiError
+
+    assert (ExportError, GenerationError, SolveError, EngineSolveError, GradeError, ApiError,
+            TimeUp) == (errors.ExportError, errors.GenerationError, errors.SolveError,
+                        errors.SolveError, errors.GradeError, errors.ApiError, errors.TimeUp)
+
+
+def test_every_name_of_all_resolves():
+    for name in thermomilp.__all__:
+        assert getattr(thermomilp, name) is not None, name
+    assert len(set(thermomilp.__all__)) == len(thermomilp.__all__)
