@@ -49,7 +49,7 @@ def test_stopped_propagation_keeps_only_sound_deductions():
     finished = full_domains(tables)
     assert propagate(tables, finished)
     # every level the full fixpoint keeps, the interrupted run kept too
-    assert all(f & d == f for f, d in zip(finished, dom))
+    assert all(f & d == f for f, d in zip(finished, dom, strict=True))
 
 
 def test_a_stop_that_never_fires_changes_nothing():
