@@ -79,3 +79,22 @@ def random_aquarium(height: int, width: int, rng: random.Random) -> Puzzle:
     grid = grid_from_levels(skeleton, levels)
     rows, cols = clues_of(grid)
     return aquarium(rows, cols, regions, solution=grid)
+
+
+def require_all_solvers() -> bool:
+    """``THERMOMILP_REQUIRE_ALL_SOLVERS=1`` (``.ci/run`` sets it): a missing pair fails."""
+    return os.environ.get("THERMOMILP_REQUIRE_ALL_SOLVERS", "") not in ("", "0")
+
+
+def use_pair(backend: str, solver: str) -> tuple[str, str]:
+    """(backend, solver) when installed here; else skip with the reason and the install
+    step -- or fail, under ``THERMOMILP_REQUIRE_ALL_SOLVERS=1``."""
+    from thermomilp.backends.matrix import pair_info
+
+    info = pair_info(backend, solver)
+    if not info.available:
+        reason = f"{backend}/{solver} not installed ({info.detail}); install: {info.install}"
+        if require_all_solvers():
+            pytest.fail(f"THERMOMILP_REQUIRE_ALL_SOLVERS=1 but {reason}")
+        pytest.skip(reason)
+    return backend, solver

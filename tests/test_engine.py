@@ -24,7 +24,7 @@ from thermomilp.puzzle import thermometers
 from thermomilp.settings import Backend, FormulationKind, Presolve, Settings, Solver
 from thermomilp.verify import solution_problems
 
-from helpers import INSTANCES
+from helpers import INSTANCES, use_pair
 
 T01 = INSTANCES / "thermometers" / "t01_4x4.txt"
 TWO = INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt"
@@ -248,10 +248,7 @@ def test_a_cut_over_a_subset_removes_every_solution_agreeing_there(formulation):
 @pytest.mark.parametrize("pair", [("highs", "highs"), ("pyomo", "highs"), ("pulp", "glpk"),
                                   ("pulp", "highs"), ("pyomo", "glpk")])
 def test_a_board_without_any_rule_has_two_solutions(pair, tmp_path, capsys):
-    from thermomilp.backends.matrix import pair_info
-
-    if not pair_info(*pair).available:
-        pytest.skip(f"{pair[0]}/{pair[1]} is not installed")
+    use_pair(*pair)
     board = tmp_path / "empty.json"
     board.write_text(json.dumps(EMPTY))
     assert main(["solve", str(board), "--backend", pair[0], "--solver", pair[1],
@@ -280,6 +277,7 @@ def test_solve_agrees_with_brute_force_on_random_boards(seed):
 
 
 def test_a_board_decided_by_logic_says_no_engine_ran(capsys):
+    use_pair("pyomo", "scip")  # the pair is checked before the logic runs
     assert main(["solve", str(T01), "--backend", "pyomo", "--solver", "scip"]) == 0
     out = capsys.readouterr().out
     assert "solution determined by presolve; pyomo/scip not called" in out
@@ -347,4 +345,5 @@ def test_check_reports_timeout_not_error(tmp_path, capsys):
 
 def test_a_tiny_board_with_a_thermometer_but_no_clue():
     p = thermometers([None, None], [None], [[[0, 0], [1, 0]]])
+    use_pair("pulp", "glpk")
     assert solve(p, backend="pulp", solver="glpk").status == "multiple"

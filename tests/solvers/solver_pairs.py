@@ -11,25 +11,11 @@ fails, so CI cannot go green with a pair silently missing.
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from thermomilp.backends.matrix import KNOWN_PAIRS, pair_info
+from thermomilp.backends.matrix import KNOWN_PAIRS
 
-
-def require_all() -> bool:
-    return os.environ.get("THERMOMILP_REQUIRE_ALL_SOLVERS", "") not in ("", "0")
-
-
-def use_pair(backend: str, solver: str) -> tuple[str, str]:
-    info = pair_info(backend, solver)
-    if not info.available:
-        reason = f"{backend}/{solver} not installed ({info.detail}); install: {info.install}"
-        if require_all():
-            pytest.fail(f"THERMOMILP_REQUIRE_ALL_SOLVERS=1 but {reason}")
-        pytest.skip(reason)
-    return backend, solver
+from helpers import use_pair
 
 
 @pytest.fixture(params=KNOWN_PAIRS, ids=[f"{b}-{s}" for b, s in KNOWN_PAIRS])
