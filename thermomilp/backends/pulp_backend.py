@@ -177,7 +177,10 @@ class PulpSession(Session):
             return Outcome("timeout", message=f"{engine} reached the time limit (said {word})")
         if word == "infeasible":
             return Outcome("infeasible")
-        if word == "optimal" or (has_solution and word == "timeout"):
+        # Any stop with a solution in hand is a solution to check: the model has no
+        # objective, so CBC's "GapLimit" (the cbcbox build on PuLP 4), a node or time
+        # limit all carry a feasible grid -- which the solve layer verifies like any other.
+        if word == "optimal" or (has_solution and word != "infeasible"):
             values = self.complete_values([v.value() for v in self.variables])
             if values is None:
                 return Outcome("error", message=f"{engine} returned no values")
