@@ -49,6 +49,16 @@ def decide_pulp_cbc(puzzle, time_limit: float = 60.0) -> str:
     import pulp
 
     from thermomilp.backends.matrix import cbc_executable
+
+    return _decide_pulp(puzzle, pulp.COIN_CMD(path=cbc_executable(), msg=False,
+                                              timeLimit=time_limit))
+
+
+def _decide_pulp(puzzle, solver) -> str:
+    """The plain cell model in PuLP, solved by ``solver``, then once more with the
+    canonical no-good cut: unique, multiple, infeasible or timeout."""
+    import pulp
+
     from thermomilp.backends.pulp_backend import read_status
 
     cells, rows, cols, prec, ties = cell_model_data(puzzle)
@@ -60,10 +70,9 @@ def decide_pulp_cbc(puzzle, time_limit: float = 60.0) -> str:
     for j, clue in cols:
         prob += pulp.lpSum(x[i, j] for i in range(puzzle.height)) == clue
     for upper, lower in prec:
-        prob += x[upper] <= x[lower]
+        prob += x[upper] - x[lower] <= 0
     for a, b in ties:
         prob += x[a] - x[b] == 0
-    solver = pulp.COIN_CMD(path=cbc_executable(), msg=False, timeLimit=time_limit)
     word, _ = read_status(prob.solve(solver), prob)
     if word != "optimal":
         return "infeasible" if word == "infeasible" else "timeout"
@@ -214,35 +223,4 @@ def decide_plain_highs(puzzle, time_limit: float = 60.0) -> str:
 def decide_pulp_highs(puzzle, time_limit: float = 60.0) -> str:
     import pulp
 
-    cells, rows, cols, prec, ties = cell_model_data(puzzle)
-    prob = pulp.LpProblem("thermometers", pulp.LpMinimize)
-    if hasattr(prob, "add_variable"):  # PuLP >= 3.3 and 4.x
-        x = {c: prob.add_variable(f"x_{c[0]}_{c[1]}", cat="Binary") for c in cells}
-    else:
-        x = {c: pulp.LpVariable(f"x_{c[0]}_{c[1]}", cat="Binary") for c in cells}
-    prob += pulp.lpSum([])
-    for i, clue in rows:
-        prob += pulp.lpSum(x[i, j] for j in range(puzzle.width)) == clue
-    for j, clue in cols:
-        prob += pulp.lpSum(x[i, j] for i in range(puzzle.height)) == clue
-    for upper, lower in prec:
-        prob += x[upper] - x[lower] <= 0
-    for a, b in ties:
-        prob += x[a] - x[b] == 0
-    solver = pulp.HiGHS(msg=False, timeLimit=time_limit)
-
-    def status() -> int:  # PuLP 3 returns the status code; PuLP 4 an LpSolveStats (IntEnum status)
-        returned = prob.solve(solver)
-        return int(getattr(returned, "status", returned))
-
-    # 1: optimal, -1: infeasible (the same codes on PuLP 3 and 4)
-    first = status()
-    if first != 1:
-        return "infeasible" if first == -1 else "timeout"
-    ones = [c for c in cells if x[c].value() > 0.5]
-    zeros = [c for c in cells if x[c].value() <= 0.5]
-    prob += pulp.lpSum(1 - x[c] for c in ones) + pulp.lpSum(x[c] for c in zeros) >= 1
-    second = status()
-    if second == 1:
-        return "multiple"
-    return "unique" if second == -1 else "timeout"
+    return _decide_pulp(puzzle, pulp.HiGHS(msg=False, timeLimit=time_limit))
