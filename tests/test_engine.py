@@ -20,7 +20,7 @@ from thermomilp.engine import Engine
 from thermomilp.errors import ConfigError
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
 from thermomilp.model.formulation import formulate
-from thermomilp.puzzle import thermometers
+from thermomilp.puzzle import ones_of, thermometers
 from thermomilp.settings import Backend, FormulationKind, Presolve, Settings, Solver
 from thermomilp.verify import solution_problems
 
@@ -84,8 +84,7 @@ class _Recorder(Session):
 
     def __init__(self, form, options, grid):
         super().__init__(form, options)
-        self.ones = frozenset((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row)
-                              if ch == "#")
+        self.ones = ones_of(grid)
         self.limits = []
         self.cut = False
 

@@ -11,7 +11,7 @@ from thermomilp.backends.base import Outcome, Session
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
-from thermomilp.puzzle import levels_from_grid
+from thermomilp.puzzle import levels_from_grid, ones_of
 from thermomilp.solve import count_solutions, enumerate_solutions, is_unique, solve
 from thermomilp.verify import solution_problems
 
@@ -170,8 +170,7 @@ class _DoubtingSession(Session):
 
     def __init__(self, form, options, grid):
         super().__init__(form, options)
-        self.ones = frozenset((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row)
-                              if ch == "#")
+        self.ones = ones_of(grid)
         self.asked = 0
 
     def solve(self, time_limit=None):

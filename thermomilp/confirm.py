@@ -37,7 +37,7 @@ from thermomilp.logic.domains import (
     line_tables,
 )
 from thermomilp.logic.probing import probe_fixpoint
-from thermomilp.puzzle import Cell, Grid, Puzzle
+from thermomilp.puzzle import Cell, Grid, Puzzle, ones_of
 
 CONFIRMED = "confirmed"
 UNDECIDED = "undecided"
@@ -99,9 +99,7 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
         open_vessels = [v for v, m in enumerate(dom) if m & (m - 1)]
         if not open_vessels:
             grid = grid_of(tables, dom)
-            ones = frozenset((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row)
-                             if ch == "#")
-            return None if cut_off(ones, cuts) else grid
+            return None if cut_off(ones_of(grid), cuts) else grid
         v = min(open_vessels, key=lambda u: bin(dom[u]).count("1"))
         for level in levels_in(dom[v]):
             child = dom.copy()

@@ -35,7 +35,7 @@ from typing import Iterator, Literal
 from thermomilp.backends.base import Outcome, Session
 from thermomilp.deadline import Deadline
 from thermomilp.errors import SolveError
-from thermomilp.puzzle import Cell, Grid, Puzzle
+from thermomilp.puzzle import Cell, Grid, Puzzle, ones_of
 from thermomilp.settings import Settings
 from thermomilp.verify import solution_problems
 
@@ -68,11 +68,6 @@ def open_session(puzzle: Puzzle, settings: Settings,
 def grid_of(puzzle: Puzzle, ones: frozenset[Cell]) -> Grid:
     return tuple("".join("#" if (r, c) in ones else "." for c in range(puzzle.width))
                  for r in range(puzzle.height))
-
-
-def ones_of(grid: Grid) -> frozenset[Cell]:
-    return frozenset((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row)
-                     if ch == "#")
 
 
 class Engine:

@@ -399,6 +399,12 @@ def require_levels(puzzle: Puzzle, tool: str) -> None:
 # --------------------------------------------------------------------------
 
 
+def ones_of(grid: Sequence[str]) -> frozenset[Cell]:
+    """The filled cells (``#``) of a grid."""
+    return frozenset((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row)
+                     if ch == "#")
+
+
 def grid_from_levels(puzzle: Puzzle, levels: Sequence[int]) -> Grid:
     """The cell grid in which vessel ``v`` stands at ``levels[v]``."""
     if len(levels) != len(puzzle.vessels):
