@@ -117,3 +117,17 @@ def test_the_cheap_difficulty_on_the_pairs_boards():
 
     for path in (HARD, WIDE):
         assert difficulty(thermomilp.load(path)) == "hard"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, 7), st.floats(0.0, 0.4))
+def test_grade_with_a_known_solution_is_the_same_grade(seed, n, missing):
+    # the sweeps skip the known solution's levels: the fixpoint, so the grade, must not move
+    puzzle = planted_board(n, n, random.Random(seed), missing=missing)
+    assert solution_problems(puzzle, puzzle.solution) == []
+    assert grade(puzzle, known=puzzle.solution) == grade(puzzle)
+    tables = line_tables(puzzle)
+    plain, skipping = full_domains(tables), full_domains(tables)
+    known = [1 << level for level in levels_from_grid(puzzle, puzzle.solution)]
+    assert pair_fixpoint(tables, plain) == pair_fixpoint(tables, skipping, known=known)
+    assert plain == skipping

@@ -138,8 +138,10 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                                              max_length, missing_clues, minimal_clues,
                                              difficulty))
         if difficulty is None or difficulty_of(puzzle) == difficulty:
-            board_grade = grade(puzzle)  # the full grade (pair probing) only for the board kept
             _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven)
+            # the full grade (pair probing) only for the board kept; its planted grid has
+            # just passed the checker, so the sweeps may skip its levels
+            board_grade = grade(puzzle, known=puzzle.solution)
             return Generated(puzzle.with_grade(board_grade), board_grade,
                              GRADE_TO_DIFFICULTY[board_grade], strategy, tag,
                              time.perf_counter() - start, attempt, stats)

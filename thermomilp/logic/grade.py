@@ -17,22 +17,25 @@ from thermomilp.logic.domains import full_domains, is_decided, line_tables
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.pairs import pair_fixpoint
 from thermomilp.logic.probing import probe_fixpoint
-from thermomilp.puzzle import Puzzle
+from thermomilp.puzzle import Grid, Puzzle, levels_from_grid
 
 GRADES = ("intervals", "probing", "pairs", "search")
 GRADE_TO_DIFFICULTY = {"intervals": "easy", "probing": "medium", "pairs": "hard",
                        "search": "hard"}
 
 
-def _up_to_probing(puzzle: Puzzle, stop: Callable[[], bool] | None = None):
-    """(tables, domains after probing, "intervals" | "probing" | None when not finished)."""
+def _up_to_probing(puzzle: Puzzle, stop: Callable[[], bool] | None = None,
+                   known: Grid | None = None):
+    """(tables, domains after probing, "intervals" | "probing" | None when not finished,
+    the levels of ``known`` or None)."""
     tables = line_tables(puzzle)
     dom = full_domains(tables)
+    levels = None if known is None else [1 << L for L in levels_from_grid(puzzle, known)]
     if not propagate(tables, dom) or is_decided(dom):
-        return tables, dom, "intervals"
-    if not probe_fixpoint(tables, dom, stop) or is_decided(dom):
-        return tables, dom, "probing"
-    return tables, dom, None
+        return tables, dom, "intervals", levels
+    if not probe_fixpoint(tables, dom, stop, levels) or is_decided(dom):
+        return tables, dom, "probing", levels
+    return tables, dom, None, levels
 
 
 def difficulty(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
@@ -44,15 +47,22 @@ def difficulty(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
     return GRADE_TO_DIFFICULTY[_up_to_probing(puzzle, stop)[2] or "search"]
 
 
-def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
+def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None,
+          known: Grid | None = None) -> str:
     """``stop``: see :func:`thermomilp.logic.probing.sweep` (raises TimeUp). A board with
-    layer trees (the pool rule) is graded by :func:`thermomilp.logic.tree.grade`."""
+    layer trees (the pool rule) is graded by :func:`thermomilp.logic.tree.grade`.
+
+    ``known``: a solution of the board, already checked by :mod:`thermomilp.verify`
+    (the generator's planted grid). Its levels are never tested for refutation --
+    no sound rule erases them -- so the grade is the same and comes sooner (a third
+    fewer probes on generated boards). A grid that is not a solution may give a
+    wrong grade: never pass an unchecked one."""
     if not puzzle.all_chains:
         from thermomilp.logic.tree import grade as tree_grade
         return tree_grade(puzzle, stop)
-    tables, dom, done = _up_to_probing(puzzle, stop)
+    tables, dom, done, levels = _up_to_probing(puzzle, stop, known)
     if done:
         return done
-    if not pair_fixpoint(tables, dom, stop) or is_decided(dom):
+    if not pair_fixpoint(tables, dom, stop, levels) or is_decided(dom):
         return "pairs"
     return "search"

@@ -90,18 +90,21 @@ def pair_refutation(tables: LineTables, dom: Domains, v: int, level: int,
 
 
 def _pair_sweep(tables: LineTables, dom: Domains, wide: bool,
-                stop: Callable[[], bool] | None = None) -> bool:
+                stop: Callable[[], bool] | None = None, known: Domains | None = None) -> bool:
     return sweep(dom, lambda v, level: pair_refutation(tables, dom, v, level, wide) is not None,
                  lambda v: (propagate(tables, dom, tables.vessel_lines[v])
-                            and probe_fixpoint(tables, dom, stop)
-                            and (not wide or _pair_sweep(tables, dom, False, stop))), stop)
+                            and probe_fixpoint(tables, dom, stop, known)
+                            and (not wide or _pair_sweep(tables, dom, False, stop, known))),
+                 stop, known)
 
 
 def pair_fixpoint(tables: LineTables, dom: Domains,
-                  stop: Callable[[], bool] | None = None) -> bool:
+                  stop: Callable[[], bool] | None = None,
+                  known: Domains | None = None) -> bool:
     """Intervals, probing and pair probing (narrow, then wide) to a fixpoint, in place;
-    False if the board has no solution. ``stop``: see :func:`probing.sweep` (raises
-    TimeUp at the deadline)."""
-    if not probe_fixpoint(tables, dom, stop) or not _pair_sweep(tables, dom, False, stop):
+    False if the board has no solution. ``stop``, ``known``: see :func:`probing.sweep`
+    (``stop`` raises TimeUp at the deadline)."""
+    if (not probe_fixpoint(tables, dom, stop, known)
+            or not _pair_sweep(tables, dom, False, stop, known)):
         return False
-    return is_decided(dom) or _pair_sweep(tables, dom, True, stop)
+    return is_decided(dom) or _pair_sweep(tables, dom, True, stop, known)

@@ -28,12 +28,17 @@ def refuted(tables: LineTables, dom: Domains, v: int, level: int) -> bool:
 
 
 def sweep(dom: Domains, refutes: Callable[[int, int], bool],
-          settle: Callable[[int], bool], stop: Callable[[], bool] | None = None) -> bool:
+          settle: Callable[[int], bool], stop: Callable[[], bool] | None = None,
+          known: Domains | None = None) -> bool:
     """Erase every open level ``refutes(v, level)`` condemns, vessel by vessel, until a
     pass erases nothing; ``settle(v)`` propagates after ``v`` lost levels. False on a
     contradiction (a domain emptied, or ``settle`` failed). ``stop`` (optional) is
     asked before each vessel; when it says so, :class:`thermomilp.deadline.TimeUp`
-    is raised (``dom`` then holds sound but partial deductions)."""
+    is raised (``dom`` then holds sound but partial deductions).
+
+    ``known`` (optional): per vessel, a bitmask of levels known to be in a
+    solution (the levels of a grid checked by :mod:`thermomilp.verify`). No sound rule erases them, so they are not tested: same fixpoint,
+    less work (about a third of the probes of a generated board)."""
     progress = True
     while progress:
         progress = False
@@ -43,7 +48,7 @@ def sweep(dom: Domains, refutes: Callable[[int, int], bool],
             m = dom[v]
             if not m & (m - 1):
                 continue
-            for level in levels_in(m):
+            for level in levels_in(m if known is None else m & ~known[v]):
                 if refutes(v, level):
                     dom[v] &= ~(1 << level)
             if dom[v] != m:
@@ -54,11 +59,12 @@ def sweep(dom: Domains, refutes: Callable[[int, int], bool],
 
 
 def probe_fixpoint(tables: LineTables, dom: Domains,
-                   stop: Callable[[], bool] | None = None) -> bool:
+                   stop: Callable[[], bool] | None = None,
+                   known: Domains | None = None) -> bool:
     """Interval fixpoint plus probing, in place; False when the board has no solution.
 
-    ``stop``: see :func:`sweep` (raises TimeUp at the deadline)."""
+    ``stop``, ``known``: see :func:`sweep` (``stop`` raises TimeUp at the deadline)."""
     if not propagate(tables, dom):
         return False
     return sweep(dom, lambda v, level: refuted(tables, dom, v, level),
-                 lambda v: propagate(tables, dom, tables.vessel_lines[v]), stop)
+                 lambda v: propagate(tables, dom, tables.vessel_lines[v]), stop, known)
