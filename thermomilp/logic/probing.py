@@ -39,22 +39,23 @@ def sweep(dom: Domains, refutes: Callable[[int, int], bool],
     ``known`` (optional): per vessel, a bitmask of levels known to be in a
     solution (the levels of a grid checked by :mod:`thermomilp.verify`). No sound rule erases them, so they are not tested: same fixpoint,
     less work (about a third of the probes of a generated board)."""
-    progress = True
-    while progress:
-        progress = False
-        for v in range(len(dom)):
-            if stop is not None and stop():
-                raise TimeUp("probing stopped at its deadline")
-            m = dom[v]
-            if not m & (m - 1):
-                continue
+    # round and round the vessels, ending once every vessel has been tested since the
+    # last erasure (a test of an unchanged board would only repeat its answer)
+    n, v, quiet = len(dom), 0, 0
+    while quiet < n:
+        if stop is not None and stop():
+            raise TimeUp("probing stopped at its deadline")
+        m = dom[v]
+        quiet += 1
+        if m & (m - 1):
             for level in levels_in(m if known is None else m & ~known[v]):
                 if refutes(v, level):
                     dom[v] &= ~(1 << level)
             if dom[v] != m:
-                progress = True
+                quiet = 0
                 if not dom[v] or not settle(v):
                     return False
+        v = (v + 1) % n
     return True
 
 
