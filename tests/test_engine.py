@@ -244,6 +244,25 @@ def test_a_cut_over_a_subset_removes_every_solution_agreeing_there(formulation):
     assert engine.next_solution().status == "infeasible"
 
 
+def test_highs_proof_solves_run_without_sub_mip_heuristics():
+    from thermomilp.backends.highs_backend import PROOF_OPTIONS
+
+    p = load(INSTANCES / "thermometers" / "generated" / "g12_15x15_medium.txt")
+    engine = Engine(p, Settings(backend="highs", presolve="none"))
+    h = engine.session.h  # type: ignore[attr-defined]
+
+    def option(name):  # highspy 1.16 answers (status, value), older ones the value
+        got = h.getOptionValue(name)
+        return got[1] if isinstance(got, tuple) else got
+
+    first = engine.next_solution()
+    assert first.status == "feasible" and first.grid is not None
+    assert all(option(name) != value for name, value in PROOF_OPTIONS.items())
+    engine.exclude(first.grid)
+    assert all(option(name) == value for name, value in PROOF_OPTIONS.items())
+    assert engine.next_solution().status == "infeasible"  # the board is unique
+
+
 @pytest.mark.parametrize("pair", [("highs", "highs"), ("pyomo", "highs"), ("pulp", "glpk"),
                                   ("pulp", "highs"), ("pyomo", "glpk")])
 def test_a_board_without_any_rule_has_two_solutions(pair, tmp_path, capsys):

@@ -17,6 +17,14 @@ from thermomilp.settings import Settings
 
 _SCHEDULER_THREADS: int | None = None
 
+PROOF_OPTIONS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False}
+"""HiGHS options of every solve after a no-good cut. Such a solve is most often a
+proof that no other point exists (a unique board), and HiGHS's sub-MIP
+heuristics (RINS, RENS: small MIPs around the LP point) look for a point that
+is not there: on the hardest shipped 15x15 board they were half the proof's
+time (docs/performance.md, "Against a CP-SAT solution counter"). Options a
+HiGHS version does not know are refused by it with a status, never raised."""
+
 
 def set_highs_threads(threads: int | None) -> None:
     """Make HiGHS's process-wide thread scheduler fit ``threads`` before a solve.
@@ -110,4 +118,7 @@ class HighsSession(Session):
         cols_over, on = self.cut_vars(ones, over)
         lower, cols, values = nogood_row(self.n, on, None if over is None else cols_over)
         self.h.addRow(lower, np.inf, cols.size, cols, values)
+        if not self.cuts:
+            for name, value in PROOF_OPTIONS.items():
+                self.h.setOptionValue(name, value)
         self.cuts += 1
