@@ -35,28 +35,40 @@ STOP_EVERY = 256
 
 
 def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None:
-    """Tighten the vessels of one line; the vessels changed, or None on contradiction."""
+    """Tighten the vessels of one line; the vessels changed, or None on contradiction.
+
+    A vessel whose contribution spread ``cmax - cmin`` is at most the line's
+    slack ``min(sum cmax - K, K - sum cmin)`` already lies inside
+    ``[needMin, needMax]`` and is skipped (the common case at a fixpoint)."""
     clue = tables.clues[line]
-    vessels = tables.line_vessels[line]
-    tabs = tables.line_tables[line]
-    cmins, cmaxs = [], []
-    for v, tab in zip(vessels, tabs, strict=True):
-        m = dom[v]
-        cmins.append(tab[(m & -m).bit_length() - 1])
-        cmaxs.append(tab[m.bit_length() - 1])
-    smin, smax = sum(cmins), sum(cmaxs)
     if clue is None:  # an unclued line bounds nothing
         return []
+    vessels = tables.line_vessels[line]
+    tabs = tables.line_tables[line]
+    cmins, spreads = [], []
+    smin = smax = 0
+    for v, tab in zip(vessels, tabs, strict=True):
+        m = dom[v]
+        a = tab[(m & -m).bit_length() - 1]
+        b = tab[m.bit_length() - 1]
+        smin += a
+        smax += b
+        cmins.append(a)
+        spreads.append(b - a)
     if smin > clue or smax < clue:
         return None
+    slack = min(smax - clue, clue - smin)
     changed = []
-    for v, tab, a, b in zip(vessels, tabs, cmins, cmaxs, strict=True):
-        need_min = clue - (smax - b)
-        need_max = clue - (smin - a)
-        if need_min <= a and b <= need_max:
+    for k, spread in enumerate(spreads):
+        if spread <= slack:
             continue
+        a = cmins[k]
+        need_min = clue - (smax - a - spread)
+        need_max = clue - (smin - a)
+        tab = tabs[k]
         first = bisect_left(tab, need_min)
         last = bisect_right(tab, need_max) - 1
+        v = vessels[k]
         m = dom[v]
         keep = m & ((1 << (last + 1)) - 1) & ~((1 << first) - 1) if first <= last else 0
         if not keep:
