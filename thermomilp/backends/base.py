@@ -56,6 +56,14 @@ class Session(ABC):
         with ``over``, the sums run over the variables of those cells only (every
         solution that agrees with ``ones`` on ``over`` is cut off)."""
 
+    def exclude_by_moves(self, rises: frozenset[Cell], falls: frozenset[Cell]) -> bool:
+        """Cut off a solution by two rows instead of the no-good: some cell of
+        ``rises`` is 1, some cell of ``falls`` is 0 (the caller,
+        :meth:`thermomilp.engine.Engine.exclude`, knows that among the solutions
+        these remove exactly the one the no-good would: :func:`thermomilp.swap.rival_moves`).
+        False when the session does not offer them; the caller then writes the no-good."""
+        return False
+
     def cut_vars(self, ones: frozenset[Cell],
                  over: frozenset[Cell] | None) -> tuple[list[int], set[int]]:
         """(the variables the cut runs over, those of them that ``ones`` switches on)."""

@@ -118,6 +118,19 @@ class HighsSession(Session):
         cols_over, on = self.cut_vars(ones, over)
         lower, cols, values = nogood_row(self.n, on, None if over is None else cols_over)
         self.h.addRow(lower, np.inf, cols.size, cols, values)
+        self._cut_added()
+
+    def exclude_by_moves(self, rises, falls) -> bool:
+        if self.form.kind != "cell":  # cell k is variable k only in the cell formulation
+            return False
+        up = np.array(sorted(self.form.vars_of(frozenset(rises))), dtype=np.int32)
+        down = np.array(sorted(self.form.vars_of(frozenset(falls))), dtype=np.int32)
+        self.h.addRow(1.0, np.inf, up.size, up, np.ones(up.size))  # some x = 1
+        self.h.addRow(1.0 - down.size, np.inf, down.size, down, -np.ones(down.size))  # some x = 0
+        self._cut_added()
+        return True
+
+    def _cut_added(self) -> None:
         if not self.cuts:
             for name, value in PROOF_OPTIONS.items():
                 self.h.setOptionValue(name, value)
