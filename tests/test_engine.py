@@ -166,6 +166,24 @@ def test_when_the_logic_budget_runs_out_the_engine_is_asked_again(monkeypatch):
     assert made[0].second == 1
 
 
+def test_the_logic_budget_is_twice_the_engine_time_on_the_whole_board(monkeypatch):
+    import thermomilp.confirm as confirm_module
+
+    budgets = []
+    real = confirm_module.confirm_infeasible
+
+    def spy(puzzle, fixed, cuts, seconds, *args, **kwargs):
+        budgets.append(seconds)
+        return real(puzzle, fixed, cuts, seconds, *args, **kwargs)
+
+    monkeypatch.setattr(confirm_module, "confirm_infeasible", spy)
+    engine = Engine(load(NONE), Settings(backend="highs", presolve="none"))
+    engine.engine_seconds = 1.0  # as if earlier solves on this board had taken a second
+    answer = engine.next_solution()
+    assert answer.status == "infeasible" and answer.confirmed_by == "logic"
+    assert budgets and budgets[0] >= 2.0
+
+
 def test_an_engine_error_is_retried_once(monkeypatch):
     import thermomilp.engine as engine_module
 

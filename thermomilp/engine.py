@@ -42,7 +42,10 @@ from thermomilp.verify import solution_problems
 FoundStatus = Literal["feasible", "infeasible", "timeout", "error"]
 
 CONFIRM_FLOOR_S = 0.05
-"""The logic confirmation may always take this long (more if the engine took longer)."""
+"""The logic confirmation may always take this long; more when the engine took longer:
+twice the engine's time on this board so far (every solve, not only the one that said
+"infeasible": the engine's own second opinion, a re-solve with presolve off, costs
+about as much as all of them -- on g14_15x15_hard 0.6 s against 0.3-0.6 s of logic)."""
 
 
 @dataclass(frozen=True)
@@ -82,26 +85,28 @@ class Engine:
         self.cuts: list[tuple[frozenset[Cell], frozenset[Cell] | None]] = []
         self.session: Session = open_session(puzzle, self.settings, self.fixed)
         self.engine_calls = 0
+        self.engine_seconds = 0.0  # every engine call on this board so far
 
     # -- asking the engine ----------------------------------------------------
 
-    def _ask(self, call) -> tuple[Outcome, float]:
+    def _ask(self, call) -> Outcome:
         import time
 
         start = time.perf_counter()
         self.engine_calls += 1
         outcome = call(self.deadline.remaining())
-        return outcome, time.perf_counter() - start
+        self.engine_seconds += time.perf_counter() - start
+        return outcome
 
     def next_solution(self) -> Found:
         """A verified solution the cuts so far allow, or why there is none."""
         if self.deadline.expired():
             return Found("timeout", message="the time limit was reached")
-        outcome, took = self._ask(self.session.solve)
+        outcome = self._ask(self.session.solve)
         if outcome.status == "error" and not self.deadline.expired():
-            outcome, took = self._ask(self.session.solve)  # one retry: engines do hiccup
+            outcome = self._ask(self.session.solve)  # one retry: engines do hiccup
         if outcome.status == "infeasible":
-            return self._confirm(took)
+            return self._confirm()
         return self._checked(outcome)
 
     def _checked(self, outcome: Outcome) -> Found:
@@ -127,11 +132,11 @@ class Engine:
 
         return cut_off(ones, self.cuts)
 
-    def _confirm(self, engine_seconds: float) -> Found:
+    def _confirm(self) -> Found:
         """Believe "infeasible" only when a second method agrees."""
         from thermomilp.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
 
-        budget = self.deadline.within(max(CONFIRM_FLOOR_S, 2 * engine_seconds))
+        budget = self.deadline.within(max(CONFIRM_FLOOR_S, 2 * self.engine_seconds))
         verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, budget)
         if verdict == CONFIRMED:
             return Found("infeasible", confirmed_by="logic")
@@ -141,7 +146,7 @@ class Engine:
         if self.deadline.expired():
             return Found("timeout", message="the time limit was reached while confirming "
                                             "an infeasible verdict")
-        outcome, _ = self._ask(self.session.second_opinion)
+        outcome = self._ask(self.session.second_opinion)
         if outcome.status == "infeasible":
             return Found("infeasible", confirmed_by="engine")
         return self._checked(outcome)
