@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from thermomilp import loads
-from thermomilp.errors import PuzzleError, WaterlineRuleWarning
+from thermomilp.core.errors import PuzzleError, WaterlineRuleWarning
+from thermomilp.core.puzzle import aquarium, grid_from_levels
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import FORMATS, detect, dumps
 from thermomilp.generate.aquarium_gen import generate_aquarium, random_tanks
-from thermomilp.puzzle import aquarium, grid_from_levels
-from thermomilp.verify import solution_problems
 
 from aquarium_boards import partition, public_6x6, random_board
 

@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from thermomilp.cli.main import main
-from thermomilp.conflict import describe, find_conflict, parts_of, restrict
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.solve import solve
+from thermomilp.solve.conflict import describe, find_conflict, parts_of, restrict
 
 from helpers import INSTANCES, random_aquarium
 

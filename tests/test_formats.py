@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import FORMATS, detect, dumps, load, loads
 from thermomilp.generate.random_board import planted_board
-from thermomilp.verify import solution_problems
 
 from helpers import INSTANCES, janko_files, needs_corpus
 
@@ -175,8 +175,8 @@ def test_random_bytes_give_a_puzzle_or_our_error(raw, fmt):
                                     ("007", "7"), ("10", "010"), ("-1", "1"), ("٣", "3")])
 def test_json_writer_never_merges_tanks(labels):
     """Tank ids survive a round trip as the distinct ids they were (issue 18)."""
+    from thermomilp.core.puzzle import aquarium
     from thermomilp.formats import dumps
-    from thermomilp.puzzle import aquarium
 
     a, b = labels
     board = aquarium([2, 0], [1, None, 1],

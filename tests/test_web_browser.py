@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import json_format
-from thermomilp.verify import solution_problems
 from thermomilp.web.server import serve_in_thread
 
 from helpers import ROOT

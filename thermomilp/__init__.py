@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from thermomilp.errors import (
+from thermomilp.core.errors import (
     ApiError,
     BoardTooLarge,
     ConfigError,
@@ -35,8 +35,7 @@ from thermomilp.errors import (
     TimeUp,
     WaterlineRuleWarning,
 )
-from thermomilp.formats import dumps, load, loads
-from thermomilp.puzzle import (
+from thermomilp.core.puzzle import (
     Puzzle,
     SizeLimits,
     Vessel,
@@ -45,12 +44,13 @@ from thermomilp.puzzle import (
     levels_from_grid,
     thermometers,
 )
-from thermomilp.settings import Backend, FormulationKind, Presolve, Settings, Solver
+from thermomilp.core.settings import Backend, FormulationKind, Presolve, Settings, Solver
+from thermomilp.core.verify import is_solution, solution_problems
+from thermomilp.formats import dumps, load, loads
 
 # Bound eagerly: the submodule ``thermomilp.solve`` would otherwise shadow the
 # function ``thermomilp.solve`` as soon as anything imported the submodule.
 from thermomilp.solve import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
-from thermomilp.verify import is_solution, solution_problems
 from thermomilp.version import __version__
 
 SolverOptions = Settings
@@ -59,7 +59,7 @@ SolverOptions = Settings
 # name -> module: imported on first access (they pull in numpy or a solver library)
 _LAZY = {
     "build_model": "thermomilp.model",
-    "render_board": "thermomilp.render",
+    "render_board": "thermomilp.pictures.text",
 }
 
 
@@ -80,7 +80,7 @@ __all__ = [
     "Backend", "FormulationKind", "Presolve", "Settings", "SolveResult", "Solver",
     "SolverOptions", "build_model", "count_solutions", "enumerate_solutions",
     "is_solution", "is_unique", "render_board", "solution_problems", "solve",
-    # errors and warnings (thermomilp.errors)
+    # errors and warnings (thermomilp.core.errors)
     "ApiError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
     "GenerationError", "GradeError", "NotMonotoneError", "PuzzleError", "RuleNotSupported",
     "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning", "TimeUp",

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
-from thermomilp.settings import Settings
+from thermomilp.core.settings import Settings
 
 PUZZLE_SUFFIXES = (".txt", ".json", ".thermo", ".aqua", ".janko", ".task")
 
@@ -44,7 +44,7 @@ PUZZLE_SUFFIXES = (".txt", ".json", ".thermo", ".aqua", ".janko", ".task")
 @dataclass(frozen=True)
 class BatchJob:
     """Everything a worker needs besides the path (picklable, no live objects):
-    the one :class:`~thermomilp.settings.Settings` of the run (default: the CLI's
+    the one :class:`~thermomilp.core.settings.Settings` of the run (default: the CLI's
     defaults) and whether to prove uniqueness."""
 
     settings: Settings = field(default_factory=Settings)
@@ -61,7 +61,7 @@ class BatchJob:
 
 def solve_file(path: str, job: BatchJob) -> dict[str, Any]:
     """The JSON record of one file; never raises for a bad file or a failed solve."""
-    from thermomilp.errors import ThermomilpError
+    from thermomilp.core.errors import ThermomilpError
     from thermomilp.formats import load
     from thermomilp.solve import solve
 
@@ -104,7 +104,7 @@ def error_record(path: str, message: str, job: BatchJob | None = None,
 def expand_inputs(patterns: Iterable[str]) -> list[str]:
     """Files named by directories (searched recursively for puzzle suffixes), globs
     or plain paths; sorted, duplicates removed, in the order first seen per pattern."""
-    from thermomilp.errors import ConfigError
+    from thermomilp.core.errors import ConfigError
 
     files: list[str] = []
     for pattern in patterns:
@@ -169,7 +169,7 @@ def _lock(handle: Any, path: str) -> None:
         import fcntl
     except ImportError:  # Windows: no advisory locks in the standard library
         return
-    from thermomilp.errors import ConfigError
+    from thermomilp.core.errors import ConfigError
 
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -181,7 +181,7 @@ def _lock(handle: Any, path: str) -> None:
 
 
 def _read_records(handle: Any, path: str) -> list[dict[str, Any]]:
-    from thermomilp.errors import ConfigError
+    from thermomilp.core.errors import ConfigError
 
     handle.seek(0)
     data = handle.read()
@@ -357,7 +357,7 @@ def _worker_init(job: BatchJob) -> None:
 def warm_up(job: BatchJob) -> None:
     """Import the solve layer and the job's backend module (and its library)."""
     import thermomilp.solve  # noqa: F401
-    from thermomilp.engine import warm_up as import_backend
+    from thermomilp.solve.engine import warm_up as import_backend
 
     import_backend(job.settings)
 
@@ -449,7 +449,7 @@ def run_dask(files: list[str], job: BatchJob, address: Any) -> Iterator[dict[str
     try:
         from distributed import Client, as_completed
     except ImportError:
-        from thermomilp.errors import ConfigError
+        from thermomilp.core.errors import ConfigError
         raise ConfigError("--dask needs the dask extra: pip install 'thermomilp[dask]'") from None
 
     client = address if isinstance(address, Client) else Client(address)

@@ -30,7 +30,7 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from thermomilp.errors import SolverUnavailable
+from thermomilp.core.errors import SolverUnavailable
 
 BACKENDS = ("highs", "pulp", "pyomo")
 SOLVERS = ("highs", "cbc", "glpk", "scip")

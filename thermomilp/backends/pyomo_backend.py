@@ -30,12 +30,12 @@ from typing import Any
 from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
 from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.backends.pyomo_probe import pyomo_solver_available, quiet_pyomo  # noqa: F401
-from thermomilp.errors import SolverUnavailable
+from thermomilp.core.errors import SolverUnavailable
+from thermomilp.core.settings import Settings
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.pyomo_model import build_pyomo, build_pyomo_compact, nogood_vars_expr
 from thermomilp.model.registry import Formulated, LevelFormulation
-from thermomilp.settings import Settings
 
 ENGINE_NAMES = {"highs": "HiGHS", "scip": "SCIP", "cbc": "CBC", "glpk": "GLPK"}
 

@@ -42,9 +42,9 @@ from __future__ import annotations
 
 import re
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits, thermometers
 from thermomilp.formats.tokens import is_whole_number
-from thermomilp.puzzle import GENEROUS, Puzzle, SizeLimits, thermometers
 
 SECTIONS = ("setup", "clabels", "rlabels", "labels", "solution")
 TOKEN = re.compile(r"^([0-9]{1,9})\.([0-9]{1,9})$")

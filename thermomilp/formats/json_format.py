@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from thermomilp.errors import PuzzleError
-from thermomilp.puzzle import GENEROUS, RULES, Puzzle, SizeLimits, aquarium, thermometers
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import GENEROUS, RULES, Puzzle, SizeLimits, aquarium, thermometers
 
 KNOWN_KEYS = {"puzzle", "rows", "cols", "thermometers", "regions", "name", "source", "solution",
               "grade", "rule"}

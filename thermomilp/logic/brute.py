@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from thermomilp.puzzle import Cell, Grid, Puzzle, Vessel
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, Vessel
 
 
 def vessel_fills(vessel: Vessel) -> list[tuple[Cell, ...]]:

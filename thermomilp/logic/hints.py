@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.deduction import Deduction
 from thermomilp.logic.domains import (
     UNKNOWN,
@@ -62,7 +63,6 @@ from thermomilp.logic.steps import (
     run_explanation,
 )
 from thermomilp.logic.steps import cells_text as _cells_text
-from thermomilp.puzzle import Cell, Grid, Puzzle
 
 
 def _vessel_name(puzzle: Puzzle, v: int) -> str:

@@ -26,7 +26,7 @@ from bisect import bisect_left, bisect_right
 from collections import deque
 from typing import Callable, Iterable
 
-from thermomilp.deadline import TimeUp
+from thermomilp.core.deadline import TimeUp
 from thermomilp.logic.domains import Domains, LineTables
 
 OK = -1
@@ -73,7 +73,7 @@ def propagate_conflict(tables: LineTables, dom: Domains,
     """Run to the fixpoint in place; ``OK`` (-1) or the line found contradictory.
 
     ``stop`` is asked every :data:`STOP_EVERY` revisions; when it answers True
-    the run raises :class:`~thermomilp.deadline.TimeUp`, leaving ``dom`` with
+    the run raises :class:`~thermomilp.core.deadline.TimeUp`, leaving ``dom`` with
     sound (but not yet complete) deductions.
     """
     if lines is None:

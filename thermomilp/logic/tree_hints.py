@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.mistakes import Completion
 from thermomilp.logic.steps import (
     Explanation,
@@ -31,7 +32,6 @@ from thermomilp.logic.tree import (
     probe,
     revise_line,
 )
-from thermomilp.puzzle import Cell, Grid, Puzzle
 
 
 class _TreeSolver:

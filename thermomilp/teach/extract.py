@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from thermomilp.errors import ContractError
-from thermomilp.puzzle import Puzzle
+from thermomilp.core.errors import ContractError
+from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.linear import INF, LinearModel, Row
 
 CONTRACT = "docs/course/exercise.md"

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise, product
 
-from thermomilp.puzzle import Puzzle
+from thermomilp.core.puzzle import Puzzle
 
 FILL = {"correct": None, "missing": "missing-precedence", "reversed": "reversed-precedence",
         "skips": "precedence-skips-cells"}

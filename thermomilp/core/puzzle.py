@@ -13,7 +13,7 @@ its rows, lowest row first (cells of a tank in one row fill together).
 
 This module holds the frozen data types, their validation, and the adapter
 between cell grids and levels. It imports nothing from the rest of the
-package but :mod:`thermomilp.errors`.
+package but :mod:`thermomilp.core.errors`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Literal, Mapping, Sequence
 
-from thermomilp.errors import BoardTooLarge, NotMonotoneError, PuzzleError, RuleNotSupported
+from thermomilp.core.errors import BoardTooLarge, NotMonotoneError, PuzzleError, RuleNotSupported
 
 Cell = tuple[int, int]
 Grid = tuple[str, ...]

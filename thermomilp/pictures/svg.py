@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Sequence
 from xml.sax.saxutils import escape
 
-from thermomilp.puzzle import Puzzle
-from thermomilp.render import anchor_cell
+from thermomilp.core.puzzle import Puzzle
+from thermomilp.pictures.text import anchor_cell
 
 CELL = 40
 MARGIN = 36

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from thermomilp.errors import TimeUp
+from thermomilp.core.errors import TimeUp
 
 __all__ = ["Deadline", "TimeUp"]
 
