@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from thermomilp import _moved
 from thermomilp.core.errors import (
     ApiError,
     BoardTooLarge,
@@ -48,10 +49,13 @@ from thermomilp.core.settings import Backend, FormulationKind, Presolve, Setting
 from thermomilp.core.verify import is_solution, solution_problems
 from thermomilp.formats import dumps, load, loads
 
-# Bound eagerly: the submodule ``thermomilp.solve`` would otherwise shadow the
-# function ``thermomilp.solve`` as soon as anything imported the submodule.
+# Bound eagerly, after the package ``thermomilp.solve`` is imported: the attribute
+# ``thermomilp.solve`` is the function (reach the package's modules with
+# ``from thermomilp.solve import engine``, never ``import thermomilp.solve.engine as e``).
 from thermomilp.solve import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
 from thermomilp.version import __version__
+
+_moved.install()  # the old module paths (thermomilp.puzzle, ...) for one more release
 
 SolverOptions = Settings
 """The old name of :class:`Settings` (``SolverOptions(time_limit=5, threads=2)``)."""
@@ -64,11 +68,13 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
+    import importlib
+
+    if f"thermomilp.{name}" in _moved.MOVED:  # ``thermomilp.puzzle.Puzzle``: the old path, warned
+        return importlib.import_module(f"thermomilp.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'thermomilp' has no attribute {name!r}")
-    import importlib
-
     return getattr(importlib.import_module(module), name)
 
 
