@@ -31,9 +31,11 @@ def test_sizes_match_the_built_models(path):
 
     puzzle = load(path)
     cell = cell_model_size(puzzle)
-    assert (cell.variables, cell.constraints, cell.nonzeros) == pulp_size(build_pulp(formulate(puzzle))[0])
+    assert ((cell.variables, cell.constraints, cell.nonzeros)
+            == pulp_size(build_pulp(formulate(puzzle))[0]))
     level = level_model_size(puzzle)
-    assert (level.variables, level.constraints, level.nonzeros) == pulp_size(build_level_pulp(puzzle)[0])
+    assert ((level.variables, level.constraints, level.nonzeros)
+            == pulp_size(build_level_pulp(puzzle)[0]))
 
 
 def lp_decided_cells(puzzle):

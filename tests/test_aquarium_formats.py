@@ -173,7 +173,8 @@ def test_fuzz_random_bytes(raw):
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(VALID), st.lists(st.tuples(st.integers(0, 10**6),
-                                                  st.sampled_from("0123456789abgz.-_;,/ ?#xr\n{}[]\""),
+                                                  st.sampled_from(
+                                                      "0123456789abgz.-_;,/ ?#xr\n{}[]\""),
                                                   st.sampled_from(["replace", "insert", "delete"])),
                                         min_size=1, max_size=6))
 def test_fuzz_mutations_of_valid_files(text, edits):

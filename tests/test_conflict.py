@@ -33,7 +33,8 @@ def assert_irreducible_conflict(puzzle, conflict):
 def broken(puzzle, rng):
     """Change one clue of a planted board by one; keep it if that breaks the board."""
     rows, cols = list(puzzle.rows), list(puzzle.cols)
-    line, k = (rows, rng.randrange(len(rows))) if rng.random() < 0.5 else (cols, rng.randrange(len(cols)))
+    line = rows if rng.random() < 0.5 else cols
+    k = rng.randrange(len(line))
     size = len(cols) if line is rows else len(rows)
     line[k] = line[k] + 1 if line[k] < size else line[k] - 1
     return puzzle.with_clues(rows, cols)

@@ -1,4 +1,5 @@
-"""Issue 18 for the formats: writers keep the board; sizes and numbers checked before anything is built.
+"""Issue 18 for the formats: writers keep the board; sizes and numbers checked before anything
+is built.
 
 * every writer/reader pair round-trips every board it can write, with adversarial
   tank labels (kept, or renumbered to unique ids -- never merged);

@@ -144,7 +144,8 @@ def mutated(draw):
         elif op == "insert":
             text = text[:pos] + draw(st.text(min_size=1, max_size=4)) + text[pos:]
         elif op == "replace":
-            text = text[:pos] + draw(st.sampled_from(list("0123456789-?.,;_x#ov<>^{}[]\n "))) + text[pos + 1:]
+            glyph = draw(st.sampled_from(list("0123456789-?.,;_x#ov<>^{}[]\n ")))
+            text = text[:pos] + glyph + text[pos + 1:]
         elif op == "truncate":
             text = text[:pos]
         else:

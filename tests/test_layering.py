@@ -61,7 +61,8 @@ def test_heavy_libraries_are_imported_only_inside_functions_or_backend_modules()
         tree = ast.parse(path.read_text())
         for node in tree.body:  # module level only
             if isinstance(node, (ast.Import, ast.ImportFrom)):
-                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""])
                 for name in names:
                     if name.split(".")[0] in HEAVY and rel.parts[1] not in allowed_top:
                         bad.append(f"{rel}:{node.lineno} imports {name} at module level")

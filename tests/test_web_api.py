@@ -177,7 +177,8 @@ def test_garbage_uploads_get_clear_errors(client):
     assert_error(status, data, 400, "UTF-8")
     status, data = client.post("/api/load", raw=b"this is not json")
     assert_error(status, data, 400, "not JSON")
-    status, data = client.post("/api/load", {"text": "garbage\nmore garbage\n", "filename": "g.txt"})
+    status, data = client.post("/api/load",
+                               {"text": "garbage\nmore garbage\n", "filename": "g.txt"})
     assert_error(status, data, 400, "unrecognised puzzle format")
     status, data = client.post("/api/load", {"text": '{"puzzle": "thermometers", "rows": [1]}'})
     assert_error(status, data, 400)

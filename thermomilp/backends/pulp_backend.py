@@ -253,7 +253,8 @@ class PulpSession(Session):
             return Outcome("infeasible")
         if status == S.kTimeLimit:
             return Outcome("timeout", message="highs via PuLP reached the time limit")
-        return Outcome("error", message=f"highs via PuLP ended with {h.modelStatusToString(status)}")
+        return Outcome("error",
+                       message=f"highs via PuLP ended with {h.modelStatusToString(status)}")
 
     def _cut_live(self, cols: list[int], on: set[int]) -> None:
         if self._live is None:

@@ -209,7 +209,8 @@ class PyomoSession(Session):
             with engine_log_to_stderr(self.options.verbose):
                 word, has_solution, said = self.engine.solve(self.model, time_limit)
         except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
-            return Outcome("error", message=f"{self.engine_name} failed: {type(exc).__name__}: {exc}")
+            return Outcome("error",
+                           message=f"{self.engine_name} failed: {type(exc).__name__}: {exc}")
         elapsed = time.perf_counter() - start
         ran_out = time_limit is not None and 0 < time_limit <= elapsed / 0.9
         if word == "infeasible" and ran_out and isinstance(self.engine, _Shell):

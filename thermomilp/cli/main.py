@@ -149,7 +149,8 @@ def settings_from(args: argparse.Namespace):
 
     flags = {k: getattr(args, k, None) for k in
              ("backend", "solver", "time_limit", "threads", "seed", "presolve", "formulation")}
-    flags["verbose"] = True if getattr(args, "verbose", False) else None  # absent flag: ask env/file
+    # an absent flag is None: the environment or a config file decides
+    flags["verbose"] = True if getattr(args, "verbose", False) else None
     return resolve(flags)
 
 

@@ -447,7 +447,8 @@ def levels_from_grid(puzzle: Puzzle, grid: Sequence[str]) -> tuple[int, ...]:
             filled = states.pop()
             if filled and level < k:
                 raise NotMonotoneError(
-                    f"vessel {vessel.label}: layer {k + 1} is filled above an empty layer {level + 1}")
+                    f"vessel {vessel.label}: layer {k + 1} is filled above an empty layer "
+                    f"{level + 1}")
             if filled:
                 level = k + 1
         levels.append(level)

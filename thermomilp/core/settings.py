@@ -108,7 +108,8 @@ def check_time_limit(value: Any, what: str = "time_limit") -> float | None:
     except (ValueError, OverflowError):
         raise ConfigError(f"{what} = {value!r}: must be a number of seconds") from None
     if not (number > 0 and math.isfinite(number)) or number > MAX_TIME_LIMIT:
-        raise ConfigError(f"{what} = {value!r}: must be positive seconds, at most {MAX_TIME_LIMIT:g}")
+        raise ConfigError(
+            f"{what} = {value!r}: must be positive seconds, at most {MAX_TIME_LIMIT:g}")
     return number
 
 

@@ -151,7 +151,8 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
         ks = sorted(positions[t])
         if ks != list(range(1, len(ks) + 1)):
             gap = next(k for k in range(1, len(ks) + 2) if k not in positions[t])
-            raise PuzzleError(f"thermometer {t} has no position {gap} (positions must run 1, 2, ...)")
+            raise PuzzleError(
+                f"thermometer {t} has no position {gap} (positions must run 1, 2, ...)")
         therms.append([positions[t][k] for k in ks])
     solution = None
     if "solution" in sec:

@@ -290,7 +290,8 @@ def _kill(tiling: PathTiling, order: LineOrder, depth: int, rival: Grid, rng: ra
     counts["moves"] += 1
     trial = best[1]
     touched = {c for c in tiling.cells()
-               if trial.succ.get(c) != tiling.succ.get(c) or trial.pred.get(c) != tiling.pred.get(c)}
+               if trial.succ.get(c) != tiling.succ.get(c)
+               or trial.pred.get(c) != tiling.pred.get(c)}
     tiling.succ, tiling.pred = trial.succ, trial.pred
     return touched
 

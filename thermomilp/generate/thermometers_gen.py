@@ -13,10 +13,10 @@ Then, optionally, clues are deleted while the board stays unique
 (:func:`thermomilp.logic.grade.grade`), and -- whatever the strategy -- it is
 proven unique by the MILP (the cell model plus the no-good cut of the planted
 grid is infeasible, :func:`rivals.find_rival`) and its planted grid checked by
-:mod:`thermomilp.core.verify` before it is returned. With ``difficulty`` (and no clue request of its own) clues are
-deleted until the grade reaches it -- full-clue boards below 15x15 are rarely
-harder than ``probing`` -- and the whole attempt repeats until the grade
-matches.
+:mod:`thermomilp.core.verify` before it is returned. With ``difficulty`` (and no
+clue request of its own) clues are deleted until the grade reaches it -- full-clue boards
+below 15x15 are rarely harder than ``probing`` -- and the whole attempt repeats until the
+grade matches.
 
 Every random choice comes from one ``random.Random`` seeded with
 ``"<seed>:<index>"``, and HiGHS runs with a fixed random seed (its MIP solver

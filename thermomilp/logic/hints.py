@@ -214,8 +214,9 @@ class _Solver:
                     f"({breaks}, each after propagation); so level {level} of {name} "
                     "is impossible")
             text += f": {_cells_text(new)}" if new else ""
-            return self._apply(Deduction("pair_probe", new, text, line=t.line_name(ref.breaks[0][1]),
-                                    vessel=f"{name}, {other}", levels_out=(level,)), dom)
+            return self._apply(Deduction("pair_probe", new, text,
+                                         line=t.line_name(ref.breaks[0][1]),
+                                         vessel=f"{name}, {other}", levels_out=(level,)), dom)
         return None
 
     def step(self) -> Deduction:

@@ -5,7 +5,7 @@ let ``cmin(s) = c_{s,l}(lo_s)`` and ``cmax(s) = c_{s,l}(hi_s)`` (the
 contribution table is non-decreasing, so these are its extremes over the
 domain). Then vessel ``t`` must contribute
 
-    needMin(t) = K - sum_{s != t} cmax(s)   <=   c_{t,l}(L)   <=   needMax(t) = K - sum_{s != t} cmin(s)
+    needMin(t) = K - sum_{s != t} cmax(s)  <=  c_{t,l}(L)  <=  needMax(t) = K - sum_{s != t} cmin(s)
 
 and every level ``L`` whose contribution falls outside ``[needMin, needMax]``
 is erased. Because ``c_{t,l}`` is monotone the survivors are one run of

@@ -73,7 +73,8 @@ class _TreeSolver:
                 name = f"tank {vessel.label}"
                 return self._apply(Step(
                     "bookkeeping", new, f"{name}: a body of water is level, and water rests "
-                    f"only on water (never above air it would run into): {_cells_text(new)}", vessel=name))
+                    f"only on water (never above air it would run into): {_cells_text(new)}",
+                    vessel=name))
         return None
 
     def _line_count(self) -> Step | None:

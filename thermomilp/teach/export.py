@@ -189,7 +189,8 @@ def to_dat(puzzle: Puzzle) -> str:
            "data;",
            f"param H := {puzzle.height};",
            f"param W := {puzzle.width};"]
-    for set_name, param, clues in (("RowsClued", "R", puzzle.rows), ("ColsClued", "C", puzzle.cols)):
+    for set_name, param, clues in (("RowsClued", "R", puzzle.rows),
+                                   ("ColsClued", "C", puzzle.cols)):
         clued = [(k, v) for k, v in enumerate(clues) if v is not None]
         out.append(f"set {set_name} := {' '.join(str(k) for k, _ in clued)};")
         if clued:

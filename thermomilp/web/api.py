@@ -277,7 +277,8 @@ class Api:
         return record
 
     def api_model(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """The model of this board: LP by default; MPS, GMPL .dat, LaTeX via thermomilp.teach.export."""
+        """The model of this board: LP by default; MPS, GMPL .dat, LaTeX (via
+        :mod:`thermomilp.teach.export`)."""
         from thermomilp.teach.export import TARGETS, export
 
         puzzle = puzzle_from(payload)
