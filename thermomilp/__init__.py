@@ -55,7 +55,7 @@ from thermomilp.formats import dumps, load, loads
 from thermomilp.solve import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
 from thermomilp.version import __version__
 
-_moved.install()  # the old module paths (thermomilp.puzzle, ...) for one more release
+_moved.install()  # the old module paths of _moved.MOVED, for one more release
 
 SolverOptions = Settings
 """The old name of :class:`Settings` (``SolverOptions(time_limit=5, threads=2)``)."""
@@ -70,7 +70,7 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     import importlib
 
-    if f"thermomilp.{name}" in _moved.MOVED:  # ``thermomilp.puzzle.Puzzle``: the old path, warned
+    if f"thermomilp.{name}" in _moved.MOVED:  # an old module as an attribute: warned
         return importlib.import_module(f"thermomilp.{name}")
     module = _LAZY.get(name)
     if module is None:
