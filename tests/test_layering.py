@@ -17,7 +17,7 @@ LAYERS = {
     "batch": 7, "web": 7, "cli": 8, "__main__": 9, "__init__": 9, "_moved": 9,
 }
 # The only modules at the top of the package: its doors, the version and the old paths' table.
-TOP_LEVEL_MODULES = {"__init__", "__main__", "version", "_moved", "batch"}
+TOP_LEVEL_MODULES = {"__init__", "__main__", "version", "_moved"}
 HEAVY = ("pulp", "pyomo", "highspy", "ortools", "dask", "distributed", "pyscipopt")
 
 
