@@ -109,3 +109,22 @@ def test_an_old_module_as_an_attribute_of_the_package(monkeypatch):
     assert module.solution_problems is thermomilp.solution_problems
     with pytest.raises(AttributeError):
         thermomilp.no_such_name  # noqa: B018
+
+
+def test_no_code_reaches_the_solve_package_through_the_attribute():
+    """``thermomilp.solve`` is the function: ``import thermomilp.solve.engine as e`` and
+    ``thermomilp.solve.engine.X`` look the module up on it and fail, when they run."""
+    import ast
+
+    modules = {p.stem for p in (ROOT / "thermomilp" / "solve").glob("*.py")}
+    bad = []
+    for folder in ("thermomilp", "tests", "benchmarks"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    bad += [f"{path.relative_to(ROOT)}:{node.lineno}" for alias in node.names
+                            if alias.name.startswith("thermomilp.solve.") and alias.asname]
+                elif (isinstance(node, ast.Attribute) and node.attr in modules
+                      and ast.unparse(node.value) == "thermomilp.solve"):
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert bad == []
