@@ -7,17 +7,17 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from thermomilp.core.puzzle import aquarium, grid_from_levels
+from thermomilp.core.verify import solution_problems
 from thermomilp.generate.random_board import clues_of, planted_board, random_partition
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
-from thermomilp.puzzle import aquarium, grid_from_levels
 from thermomilp.solve import count_solutions, solve
-from thermomilp.swap import rival_moves, swap_rival
-from thermomilp.verify import solution_problems
+from thermomilp.solve.swap import rival_moves, swap_rival
 
 
 def test_textbook_rectangle():
     # four one-cell thermometers on a 2x2 board: the diagonal swaps to the anti-diagonal
-    from thermomilp.puzzle import thermometers
+    from thermomilp.core.puzzle import thermometers
 
     p = thermometers([1, 1], [1, 1], [[(0, 0)], [(0, 1)], [(1, 0)], [(1, 1)]])
     assert swap_rival(p, ("#.", ".#")) == (".#", "#.")
@@ -77,7 +77,7 @@ def test_deferred_probing_gives_the_same_verdicts(seed):
     path on small boards (brute-forceable) and compare with counting."""
     import importlib
 
-    solve_module = importlib.import_module("thermomilp.solve")  # the module, not the function
+    solve_module = importlib.import_module("thermomilp.solve.api")  # the module, not the function
 
     rng = random.Random(seed)
     n = rng.randint(3, 6)
@@ -127,7 +127,7 @@ def test_rival_moves_cut_off_exactly_the_given_solution(seed, h, w, hide):
 
 
 def test_rival_moves_need_a_fixed_count_of_filled_cells():
-    from thermomilp.puzzle import thermometers
+    from thermomilp.core.puzzle import thermometers
 
     # row 0 and column 0 unclued: emptying (0, 0) alone is another solution, so the
     # rows "some vessel rises" and "some vessel falls" would wrongly cut it off
@@ -136,8 +136,8 @@ def test_rival_moves_need_a_fixed_count_of_filled_cells():
 
 
 def test_engine_counts_like_brute_force_with_the_move_rows():
-    from thermomilp.engine import Engine
-    from thermomilp.settings import Settings
+    from thermomilp.solve.engine import Engine
+    from thermomilp.core.settings import Settings
 
     for seed in range(30):
         rng = random.Random(seed)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from thermomilp.backends.base import Outcome, Session
+from thermomilp.core.settings import Settings
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import build_highs, build_highs_compact, nogood_row
 from thermomilp.model.registry import Formulated, LevelFormulation
-from thermomilp.settings import Settings
 
 _SCHEDULER_THREADS: int | None = None
 

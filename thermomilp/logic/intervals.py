@@ -5,7 +5,7 @@ let ``cmin(s) = c_{s,l}(lo_s)`` and ``cmax(s) = c_{s,l}(hi_s)`` (the
 contribution table is non-decreasing, so these are its extremes over the
 domain). Then vessel ``t`` must contribute
 
-    needMin(t) = K - sum_{s != t} cmax(s)   <=   c_{t,l}(L)   <=   needMax(t) = K - sum_{s != t} cmin(s)
+    needMin(t) = K - sum_{s != t} cmax(s)  <=  c_{t,l}(L)  <=  needMax(t) = K - sum_{s != t} cmin(s)
 
 and every level ``L`` whose contribution falls outside ``[needMin, needMax]``
 is erased. Because ``c_{t,l}`` is monotone the survivors are one run of
@@ -26,7 +26,7 @@ from bisect import bisect_left, bisect_right
 from collections import deque
 from typing import Callable, Iterable
 
-from thermomilp.deadline import TimeUp
+from thermomilp.core.deadline import TimeUp
 from thermomilp.logic.domains import Domains, LineTables
 
 OK = -1
@@ -85,7 +85,7 @@ def propagate_conflict(tables: LineTables, dom: Domains,
     """Run to the fixpoint in place; ``OK`` (-1) or the line found contradictory.
 
     ``stop`` is asked every :data:`STOP_EVERY` revisions; when it answers True
-    the run raises :class:`~thermomilp.deadline.TimeUp`, leaving ``dom`` with
+    the run raises :class:`~thermomilp.core.deadline.TimeUp`, leaving ``dom`` with
     sound (but not yet complete) deductions.
     """
     if lines is None:

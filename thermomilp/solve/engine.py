@@ -9,12 +9,12 @@ or reads an engine status itself. An :class:`Engine`
   settings' modelling layer and solver (the registries
   :data:`thermomilp.model.registry.FORMULATIONS` and
   :data:`thermomilp.backends.SESSIONS`);
-* gives every engine call what is left of one :class:`~thermomilp.deadline.Deadline`;
-* runs every grid an engine returns through :func:`thermomilp.verify.solution_problems`
+* gives every engine call what is left of one :class:`~thermomilp.core.deadline.Deadline`;
+* runs every grid an engine returns through :func:`thermomilp.core.verify.solution_problems`
   (and checks it against the fixed cells and the cuts so far) -- a grid that
   fails is status ``error``, never an answer;
 * confirms every "infeasible" by a second, independent method: the exact
-  logic search of :mod:`thermomilp.confirm` when it finishes within its
+  logic search of :mod:`thermomilp.solve.confirm` when it finishes within its
   budget, otherwise the engine again in another configuration
   (``Session.second_opinion``);
 * retries an engine error once;
@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from typing import Iterator, Literal
 
 from thermomilp.backends.base import Outcome, Session
-from thermomilp.deadline import Deadline
-from thermomilp.errors import SolveError
-from thermomilp.puzzle import Cell, Grid, Puzzle, ones_of
-from thermomilp.settings import Settings
-from thermomilp.verify import solution_problems
+from thermomilp.core.deadline import Deadline
+from thermomilp.core.errors import SolveError
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, ones_of
+from thermomilp.core.settings import Settings
+from thermomilp.core.verify import solution_problems
 
 FoundStatus = Literal["feasible", "infeasible", "timeout", "error"]
 
@@ -128,13 +128,13 @@ class Engine:
         return Found("feasible", grid)
 
     def cut_off(self, ones: frozenset[Cell]) -> bool:
-        from thermomilp.confirm import cut_off
+        from thermomilp.solve.confirm import cut_off
 
         return cut_off(ones, self.cuts)
 
     def _confirm(self) -> Found:
         """Believe "infeasible" only when a second method agrees."""
-        from thermomilp.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+        from thermomilp.solve.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
 
         budget = self.deadline.within(max(CONFIRM_FLOOR_S, 2 * self.engine_seconds))
         verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, budget)
@@ -157,10 +157,10 @@ class Engine:
         """Cut off ``grid`` (with ``over``: every grid agreeing with it on those cells).
 
         For a solution ``grid`` and no ``over``, the session is asked for the two
-        sparse rows of :func:`thermomilp.swap.rival_moves` instead of the no-good
+        sparse rows of :func:`thermomilp.solve.swap.rival_moves` instead of the no-good
         (they remove the same solutions, and HiGHS proves "no other" faster);
         any other grid gets the no-good."""
-        from thermomilp.swap import rival_moves  # numpy: kept out of `thermomilp --help`
+        from thermomilp.solve.swap import rival_moves  # numpy: kept out of `thermomilp --help`
 
         ones = ones_of(grid)
         over = None if over is None else frozenset(over)
@@ -206,7 +206,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     Raises:
         SolveError: the engine timed out or failed (``status`` says which).
     """
-    from thermomilp.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+    from thermomilp.solve.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
 
     clock = deadline or Deadline((settings or Settings()).time_limit)
     verdict = confirm_infeasible(puzzle, None, [], clock.within(CONFIRM_FLOOR_S))

@@ -20,15 +20,15 @@ decides as before, so the search may only save time, never change a status.
 
 The row pairs are found with two boolean matrix products: ``(T @ N.T)[r1, r2]``
 counts columns ``a`` with a tip in ``r1`` and a next in ``r2``. The rival
-grid is checked by :mod:`thermomilp.verify` before it is returned.
+grid is checked by :mod:`thermomilp.core.verify` before it is returned.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from thermomilp.puzzle import Cell, Grid, Puzzle
-from thermomilp.verify import solution_problems
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
+from thermomilp.core.verify import solution_problems
 
 MAX_CANDIDATES = 200  # row pairs tried before giving up (each try is cheap)
 
