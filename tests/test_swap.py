@@ -136,8 +136,8 @@ def test_rival_moves_need_a_fixed_count_of_filled_cells():
 
 
 def test_engine_counts_like_brute_force_with_the_move_rows():
-    from thermomilp.solve.engine import Engine
     from thermomilp.core.settings import Settings
+    from thermomilp.solve.engine import Engine
 
     for seed in range(30):
         rng = random.Random(seed)
