@@ -47,7 +47,7 @@ def timed(fn):
 
 
 def main() -> None:
-    from thermomilp.errors import ThermomilpError
+    from thermomilp.core.errors import ThermomilpError
     from thermomilp.logic.search import search_count
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

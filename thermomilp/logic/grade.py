@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Callable
 
+from thermomilp.core.puzzle import Grid, Puzzle, levels_from_grid
 from thermomilp.logic.domains import full_domains, is_decided, line_tables
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.pairs import pair_fixpoint
 from thermomilp.logic.probing import probe_fixpoint
-from thermomilp.puzzle import Grid, Puzzle, levels_from_grid
 
 GRADES = ("intervals", "probing", "pairs", "search")
 GRADE_TO_DIFFICULTY = {"intervals": "easy", "probing": "medium", "pairs": "hard",
@@ -52,7 +52,7 @@ def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None,
     """``stop``: see :func:`thermomilp.logic.probing.sweep` (raises TimeUp). A board with
     layer trees (the pool rule) is graded by :func:`thermomilp.logic.tree.grade`.
 
-    ``known``: a solution of the board, already checked by :mod:`thermomilp.verify`
+    ``known``: a solution of the board, already checked by :mod:`thermomilp.core.verify`
     (the generator's planted grid). Its levels are never tested for refutation --
     no sound rule erases them -- so the grade is the same and comes sooner (a third
     fewer probes on generated boards). A grid that is not a solution may give a

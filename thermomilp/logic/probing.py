@@ -3,8 +3,8 @@
 For every vessel ``v`` and every level ``L`` still in its domain: assume
 ``v = L``, run interval propagation to its fixpoint, and erase ``L`` if that
 reaches a contradiction. Erasures may punch holes in a domain (the interval
-propagator then reads only the lowest and highest survivor). Sweep until a
-whole pass erases nothing.
+propagator then reads only the lowest and highest survivor). Sweep until
+every vessel has been tested since the last erasure.
 
 Every erasure is sound (a level leading to a contradiction is in no
 solution) and the test is monotone (smaller domains refute at least as
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from thermomilp.deadline import TimeUp
+from thermomilp.core.deadline import TimeUp
 from thermomilp.logic.domains import Domains, LineTables, levels_in
 from thermomilp.logic.intervals import propagate
 
@@ -30,15 +30,17 @@ def refuted(tables: LineTables, dom: Domains, v: int, level: int) -> bool:
 def sweep(dom: Domains, refutes: Callable[[int, int], bool],
           settle: Callable[[int], bool], stop: Callable[[], bool] | None = None,
           known: Domains | None = None) -> bool:
-    """Erase every open level ``refutes(v, level)`` condemns, vessel by vessel, until a
-    pass erases nothing; ``settle(v)`` propagates after ``v`` lost levels. False on a
-    contradiction (a domain emptied, or ``settle`` failed). ``stop`` (optional) is
-    asked before each vessel; when it says so, :class:`thermomilp.deadline.TimeUp`
-    is raised (``dom`` then holds sound but partial deductions).
+    """Erase every open level ``refutes(v, level)`` condemns, vessel by vessel (round
+    and round), until every vessel has been tested since the last erasure;
+    ``settle(v)`` propagates after ``v`` lost levels. False on a contradiction (a
+    domain emptied, or ``settle`` failed). ``stop`` (optional) is asked before each
+    vessel; when it says so, :class:`thermomilp.core.deadline.TimeUp` is raised
+    (``dom`` then holds sound but partial deductions).
 
     ``known`` (optional): per vessel, a bitmask of levels known to be in a
-    solution (the levels of a grid checked by :mod:`thermomilp.verify`). No sound rule erases them, so they are not tested: same fixpoint,
-    less work (about a third of the probes of a generated board)."""
+    solution (the levels of a grid checked by :mod:`thermomilp.core.verify`). No
+    sound rule erases them, so they are not tested: same fixpoint, less work (a
+    40x40 generated board's grade: 19.3 s -> 16.9 s CPU)."""
     # round and round the vessels, ending once every vessel has been tested since the
     # last erasure (a test of an unchanged board would only repeat its answer)
     n, v, quiet = len(dom), 0, 0
