@@ -131,3 +131,33 @@ def test_grade_with_a_known_solution_is_the_same_grade(seed, n, missing):
     known = [1 << level for level in levels_from_grid(puzzle, puzzle.solution)]
     assert pair_fixpoint(tables, plain) == pair_fixpoint(tables, skipping, known=known)
     assert plain == skipping
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, 7), st.floats(0.0, 0.4))
+def test_probing_sweep_reaches_the_fixpoint_of_whole_passes(seed, n, missing):
+    # the sweep stops once every vessel was tested since the last erasure; whole passes
+    # until one erases nothing (the textbook loop, written here) must agree with it
+    from thermomilp.logic.domains import levels_in
+    from thermomilp.logic.intervals import propagate
+    from thermomilp.logic.probing import refuted
+
+    puzzle = planted_board(n, n, random.Random(seed), missing=missing)
+    tables = line_tables(puzzle)
+    swept, passes = full_domains(tables), full_domains(tables)
+    ok = probe_fixpoint(tables, swept)
+    ok_passes = propagate(tables, passes)
+    progress = ok_passes
+    while progress and ok_passes:
+        progress = False
+        for v in range(len(passes)):
+            for level in levels_in(passes[v]):
+                if refuted(tables, passes, v, level):
+                    passes[v] &= ~(1 << level)
+                    progress = True
+            if not passes[v] or not propagate(tables, passes):
+                ok_passes = False
+                break
+    assert ok == ok_passes
+    if ok:
+        assert swept == passes
