@@ -196,7 +196,8 @@ class WaterlineDP:
 
     def level_solutions(self, limit: int | None = None, domains: list[int] | None = None,
                         avoid: Sequence[int] | None = None,
-                        probing: str = "auto") -> Iterator[tuple[int, ...]]:
+                        probing: str = "auto",
+                        max_nodes: int | None = None) -> Iterator[tuple[int, ...]]:
         """Every solution as a tuple of levels, at most ``limit``.
 
         ``avoid`` (a known solution's levels) only orders the branches: levels
@@ -205,7 +206,9 @@ class WaterlineDP:
         node; ``auto`` (default) searches without probing and, if that takes
         more than ``AUTO_PROBE_NODES`` nodes, starts again with root probing
         (small boards skip the probe's cost, hard ones get its pruning). None
-        of them changes the set of solutions.
+        of them changes the set of solutions. ``max_nodes`` bounds the final
+        search (after any probing); past it :class:`NodeBudgetSpent` is raised
+        (a caller with another counter to fall back on).
         """
         start = list(self.full_domains() if domains is None else domains)
         if not self.propagate(start):
@@ -215,14 +218,14 @@ class WaterlineDP:
             try:
                 for levels in self._search(list(start), limit, avoid, "none", AUTO_PROBE_NODES):
                     found.append(levels)
-            except _NodeBudgetSpent:
+            except NodeBudgetSpent:
                 probing = "root"
             else:
                 yield from found
                 return
         if probing in ("root", "all") and not self.probe(start):
             return
-        yield from self._search(start, limit, avoid, probing, None)
+        yield from self._search(start, limit, avoid, probing, max_nodes)
 
     def _search(self, start: list[int], limit: int | None, avoid: Sequence[int] | None,
                 probing: str, node_budget: int | None) -> Iterator[tuple[int, ...]]:
@@ -232,7 +235,7 @@ class WaterlineDP:
             doms = stack.pop()
             nodes += 1
             if node_budget is not None and nodes > node_budget:
-                raise _NodeBudgetSpent
+                raise NodeBudgetSpent(f"the search passed {node_budget} nodes")
             # fewest surviving levels; ties: the vessel crossing the most clued lines
             open_vessels = [(bin(d).count("1"), self.tie_break[v], v)
                             for v, d in enumerate(doms) if d & (d - 1)]
@@ -260,8 +263,11 @@ class WaterlineDP:
         return sum(1 for _ in self.level_solutions(limit, avoid=avoid, probing=probing))
 
 
-class _NodeBudgetSpent(Exception):
-    """The unprobed search of ``probing="auto"`` ran out of nodes."""
+class NodeBudgetSpent(Exception):
+    """A search ran out of its node budget (also the unprobed first search of
+    ``probing="auto"``, caught inside)."""
+
+
 
 
 def filtered_domains(puzzle: Puzzle) -> list[int] | None:

@@ -1,0 +1,127 @@
+"""Rivals of a planted Aquarium: "is there a second solution, and which?".
+
+A rival is a solution of the board other than its planted one
+(``puzzle.solution``). Two exact counters answer, the cheap one first:
+
+1. **The subset-sum DP** (tank rule only, :mod:`thermomilp.logic.aquarium_dp`)
+   with a node budget. Up to about 12x12 it decides every question in
+   milliseconds. From 20x20 on its one-line-at-a-time filters leave search
+   trees it does not finish in minutes, even with every clue present.
+2. **The MILP** (HiGHS, the cell model plus a no-good cut of the planted
+   grid, :func:`thermomilp.engine.find_other`): a "no rival" is confirmed by a
+   second solve with presolve off, as for Thermometers. It sees rows and
+   columns together and decides a 30x30 question in a fraction of a second.
+
+:class:`RivalSearch` keeps the DP's record over one board: once the DP has
+spent its budget ``DP_GIVE_UPS`` times, later questions go to the MILP
+directly (the board is past what the DP can do; asking it again only burns
+its budget). The record depends on node counts only, never on the clock, so a
+seed still gives the same board on any machine.
+
+**Checking only what a deletion can change.** When the board was unique and
+clue ``l`` is deleted, a rival of the new board satisfies every other clue, so
+it must break line ``l``'s planted sum, i.e. change a cell of line ``l``. The
+MILP's no-good cut is then written over line ``l``'s cells only, a much
+stronger cut than the one over the whole grid.
+
+Every rival returned passes the independent checker
+(:func:`thermomilp.verify.solution_problems`) and differs from the planted grid.
+"""
+
+from __future__ import annotations
+
+import time
+
+from thermomilp.engine import find_other
+from thermomilp.errors import GenerationError, SolveError
+from thermomilp.logic.aquarium_dp import NodeBudgetSpent, WaterlineDP
+from thermomilp.model.formulation import formulate
+from thermomilp.puzzle import Cell, Grid, Puzzle, grid_from_levels, levels_from_grid, ones_of
+from thermomilp.verify import solution_problems
+
+DP_NODES = 400
+"""Search nodes the DP may spend on one question before the MILP takes it."""
+DP_GIVE_UPS = 2
+"""After this many questions the DP could not finish, the board goes to the MILP only."""
+
+Line = tuple[str, int]
+"""A clued line: ``("row", i)`` or ``("col", j)``."""
+
+
+class RivalSearch:
+    """Rival questions about boards that share one planted solution (one board's
+    planting and clue deletion); counts which counter answered."""
+
+    def __init__(self, dp_nodes: int = DP_NODES, dp_give_ups: int = DP_GIVE_UPS):
+        self.dp_nodes, self.dp_give_ups = dp_nodes, dp_give_ups
+        self.stats = {"dp": 0, "dp_gave_up": 0, "milp": 0}
+
+    def rival(self, puzzle: Puzzle, deleted: Line | None = None,
+              deadline: float | None = None) -> Grid | None:
+        """A solution of ``puzzle`` other than ``puzzle.solution``, or None (proven).
+
+        ``deleted``: the line whose clue was just deleted from a board that was
+        unique; the rival is then looked for among grids that change that line.
+
+        Raises:
+            GenerationError: the MILP could not decide before ``deadline``
+                (a ``time.perf_counter()`` value) or misbehaved.
+        """
+        planted = puzzle.solution
+        if planted is None:
+            raise ValueError("a rival question needs the planted solution")
+        if puzzle.rule == "tank" and self.stats["dp_gave_up"] < self.dp_give_ups:
+            try:
+                grid = self._dp_rival(puzzle, planted)
+            except NodeBudgetSpent:
+                self.stats["dp_gave_up"] += 1
+            else:
+                self.stats["dp"] += 1
+                return _checked(puzzle, grid)
+        self.stats["milp"] += 1
+        return _checked(puzzle, _milp_rival(puzzle, planted, deleted, deadline))
+
+    def _dp_rival(self, puzzle: Puzzle, planted: Grid) -> Grid | None:
+        avoid = levels_from_grid(puzzle, planted)
+        for levels in WaterlineDP(puzzle).level_solutions(2, avoid=avoid,
+                                                          max_nodes=self.dp_nodes):
+            if tuple(levels) != avoid:
+                return grid_from_levels(puzzle, levels)
+        return None
+
+
+def line_cells(puzzle: Puzzle, line: Line) -> frozenset[Cell]:
+    axis, k = line
+    if axis == "row":
+        return frozenset((k, c) for c in range(puzzle.width))
+    return frozenset((r, k) for r in range(puzzle.height))
+
+
+def _milp_rival(puzzle: Puzzle, planted: Grid, deleted: Line | None,
+                deadline: float | None) -> Grid | None:
+    left = None if deadline is None else deadline - time.perf_counter()
+    if left is not None and left <= 0:
+        raise GenerationError("gave up: no board within the time limit")
+    over = None if deleted is None else line_cells(puzzle, deleted)
+    try:
+        x = find_other(formulate(puzzle), ones_of(planted), over=over, time_limit=left)
+    except SolveError as exc:
+        if exc.status == "timeout":
+            raise GenerationError("gave up: no board within the time limit") from exc
+        raise GenerationError(f"the rival question: {exc}") from exc
+    if x is None:
+        return None
+    w = puzzle.width
+    return tuple("".join("#" if x[r * w + c] else "." for c in range(w))
+                 for r in range(puzzle.height))
+
+
+def _checked(puzzle: Puzzle, grid: Grid | None) -> Grid | None:
+    if grid is None:
+        return None
+    problems = solution_problems(puzzle, grid)
+    if grid == puzzle.solution:
+        problems.append("it is the planted grid")
+    if problems:
+        raise GenerationError(f"a rival that is not one: {problems[0]}")
+    return grid
