@@ -66,6 +66,14 @@ class Line:
     vessels: tuple[int, ...]
     groups: tuple[tuple[tuple[int, int], ...], ...]
     """Per crossing vessel: (contribution w, bitmask of the levels giving w)."""
+    sums: int = 0
+    """The sums the line may take, as a bitmask; 0 means exactly ``clue``. A rival
+    question sets it to "anything but the planted sum" on a line whose clue was
+    just deleted (:meth:`WaterlineDP.__init__`'s ``other_than``)."""
+
+    @property
+    def targets(self) -> int:
+        return self.sums or 1 << self.clue
 
     @property
     def name(self) -> str:
@@ -97,24 +105,31 @@ def _line_groups(vessels: tuple[Vessel, ...], height: int, width: int,
     return tuple(out)
 
 
-def _lines(puzzle: Puzzle) -> tuple[Line, ...]:
+def _lines(puzzle: Puzzle, other_than: dict[tuple[str, int], int] | None = None,
+           ) -> tuple[Line, ...]:
     require_levels(puzzle, "the Aquarium dynamic programme")
     groups = _line_groups(puzzle.vessels, puzzle.height, puzzle.width)
+    other_than = other_than or {}
     lines = []
     for axis, clues, pos in (("row", puzzle.rows, 0), ("column", puzzle.cols, 1)):
+        length = puzzle.width if pos == 0 else puzzle.height
         for index, clue in enumerate(clues):
-            if clue is None:
-                continue
             items = groups[pos][index]
-            lines.append(Line(axis, index, clue, tuple(v for v, _ in items),
-                              tuple(g for _, g in items)))
+            vessels, per_vessel = tuple(v for v, _ in items), tuple(g for _, g in items)
+            if clue is not None:
+                lines.append(Line(axis, index, clue, vessels, per_vessel))
+            elif (axis, index) in other_than:
+                sums = ((1 << (length + 1)) - 1) & ~(1 << other_than[axis, index])
+                lines.append(Line(axis, index, other_than[axis, index], vessels, per_vessel,
+                                  sums))
     return tuple(lines)
 
 
 def filter_line(line: Line, domains: list[int]) -> list[int] | None:
     """The surviving domain of each vessel of ``line`` (same order), or None if the
     line cannot reach its clue."""
-    full = (1 << (line.clue + 1)) - 1
+    targets = line.targets
+    full = (1 << targets.bit_length()) - 1
     allowed = [[(w, mask & domains[v]) for w, mask in groups if mask & domains[v]]
                for v, groups in zip(line.vessels, line.groups, strict=True)]
     prefix = [1]
@@ -123,9 +138,9 @@ def filter_line(line: Line, domains: list[int]) -> list[int] | None:
         for w, _ in options:
             reach |= prefix[-1] << w
         prefix.append(reach & full)
-    if not (prefix[-1] >> line.clue) & 1:
+    if not prefix[-1] & targets:
         return None
-    need = 1 << line.clue
+    need = targets
     out = [0] * len(allowed)
     for i in range(len(allowed) - 1, -1, -1):
         kept, before = 0, prefix[i]
@@ -142,9 +157,11 @@ def filter_line(line: Line, domains: list[int]) -> list[int] | None:
 class WaterlineDP:
     """The line filters of one puzzle, propagation to a fixpoint and a counting search."""
 
-    def __init__(self, puzzle: Puzzle):
+    def __init__(self, puzzle: Puzzle, other_than: dict[tuple[str, int], int] | None = None):
+        """``other_than``: unclued lines (``("row", i)`` or ``("column", j)``) that must
+        sum to anything *but* the given value -- the solutions that break a deleted clue."""
         self.puzzle = puzzle
-        self.lines = _lines(puzzle)
+        self.lines = _lines(puzzle, other_than)
         self.lines_of: list[list[int]] = [[] for _ in puzzle.vessels]
         for k, line in enumerate(self.lines):
             for v in line.vessels:
