@@ -138,28 +138,34 @@ def planted_aquarium(height: int, width: int, rng: random.Random,
 
 
 def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = None,
-                 search: RivalSearch | None = None) -> Puzzle:
+                 search: RivalSearch | None = None, count: int | None = None) -> Puzzle:
     """Delete clues in random order, keeping a deletion only while exactly one solution
-    remains (``puzzle`` must be unique and carry its solution). A rival of the board
-    without clue ``l`` must change line ``l`` (the board with it was unique), so
-    only such rivals are looked for."""
+    remains (``puzzle`` must be unique and carry its solution); stop after ``count``
+    deletions (None: try every clue). A rival of the board without clue ``l`` must
+    move line ``l``'s sum (the board with it was unique), so only such rivals are
+    looked for."""
     search = RivalSearch() if search is None else search
     rows, cols = list(puzzle.rows), list(puzzle.cols)
     places = [("row", i) for i, v in enumerate(rows) if v is not None]
     places += [("col", j) for j, v in enumerate(cols) if v is not None]
     rng.shuffle(places)
+    deleted = 0
     for axis, k in places:
+        if count is not None and deleted >= count:
+            break
         _check_time(deadline)
         line = rows if axis == "row" else cols
         saved, line[k] = line[k], None
         if search.rival(puzzle.with_clues(rows, cols), (axis, k), deadline) is not None:
             line[k] = saved
+        else:
+            deleted += 1
     return puzzle.with_clues(rows, cols)
 
 
 def generate_aquarium(height: int, width: int, seed: int | None = None,
                       minimal_clues: bool = True, rule: str = "tank",
-                      time_limit: float | None = None) -> Puzzle:
+                      time_limit: float | None = None, missing_clues: int = 0) -> Puzzle:
     """A uniquely solvable Aquarium with its solution attached.
 
     Args:
@@ -167,7 +173,8 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
         seed: the same seed gives the same board; ``None`` draws one (it is
             recorded in the puzzle's name either way).
         minimal_clues: delete clues while the board stays unique (every
-            surviving clue is then load-bearing); ``False`` keeps all clues.
+            surviving clue is then load-bearing); ``False`` keeps all clues
+            (or deletes ``missing_clues`` of them, each keeping the board unique).
         rule: ``tank`` (one waterline per tank) or ``pool`` (one level per
             body of water; uniqueness is then proved by the MILP, slower).
         time_limit: seconds; past them :class:`~thermomilp.errors.GenerationError` is raised
@@ -183,6 +190,12 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
     puzzle = planted_aquarium(height, width, rng, rule, deadline, search)
     if minimal_clues:
         puzzle = delete_clues(puzzle, rng, deadline, search)
-    name = f"aquarium {height}x{width} seed {seed}" + ("" if minimal_clues else " full clues")
+        variant = ""
+    elif missing_clues:
+        puzzle = delete_clues(puzzle, rng, deadline, search, count=missing_clues)
+        variant = f" {missing_clues} missing clues"
+    else:
+        variant = " full clues"
+    name = f"aquarium {height}x{width} seed {seed}{variant}"
     return Puzzle(puzzle.kind, puzzle.rows, puzzle.cols, puzzle.vessels, name,
                   "thermomilp generate_aquarium", puzzle.solution, rule=puzzle.rule)

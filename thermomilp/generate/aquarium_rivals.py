@@ -55,8 +55,9 @@ class RivalSearch:
     """Rival questions about boards that share one planted solution (one board's
     planting and clue deletion); counts which counter answered."""
 
-    def __init__(self, dp_nodes: int = DP_NODES, dp_give_ups: int = DP_GIVE_UPS):
-        self.dp_nodes, self.dp_give_ups = dp_nodes, dp_give_ups
+    def __init__(self, dp_nodes: int | None = None, dp_give_ups: int | None = None):
+        self.dp_nodes = DP_NODES if dp_nodes is None else dp_nodes
+        self.dp_give_ups = DP_GIVE_UPS if dp_give_ups is None else dp_give_ups
         self.stats = {"dp": 0, "dp_gave_up": 0, "milp": 0}
 
     def rival(self, puzzle: Puzzle, deleted: Line | None = None,
