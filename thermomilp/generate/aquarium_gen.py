@@ -123,9 +123,13 @@ def planted_aquarium(height: int, width: int, rng: random.Random,
         regions = random_tanks(height, width, rng)
         grid = _plant(aquarium([0] * height, [0] * width, regions, rule=rule), rng)
         redraws = 0
+        clean: set = set()
         while redraws < LEVEL_TRIES:
+            _check_time(deadline)
             puzzle = _full_clues(regions, grid, rule)
-            rival = search.rival(puzzle, deadline=deadline)
+            rival = search.window_rival(puzzle, clean)
+            if rival is None:
+                rival = search.rival(puzzle, deadline=deadline)
             if rival is None:
                 return puzzle
             merged = merge_against(regions, grid, rival, rule, rng)
@@ -133,6 +137,7 @@ def planted_aquarium(height: int, width: int, rng: random.Random,
                 regions = relabel(merged)
             else:
                 redraws += 1
+                clean = set()
                 grid = _plant(puzzle, rng)
     raise GenerationError(f"no unique {height}x{width} Aquarium in {PARTITION_TRIES} partitions")
 

@@ -34,8 +34,10 @@ Every rival returned passes the independent checker
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from thermomilp.engine import find_other
+from thermomilp.generate.aquarium_moves import move_rival
 from thermomilp.errors import GenerationError, SolveError
 from thermomilp.logic.aquarium_dp import NodeBudgetSpent, WaterlineDP
 from thermomilp.model.formulation import formulate
@@ -58,7 +60,7 @@ class RivalSearch:
     def __init__(self, dp_nodes: int | None = None, dp_give_ups: int | None = None):
         self.dp_nodes = DP_NODES if dp_nodes is None else dp_nodes
         self.dp_give_ups = DP_GIVE_UPS if dp_give_ups is None else dp_give_ups
-        self.stats = {"dp": 0, "dp_gave_up": 0, "milp": 0}
+        self.stats = {"dp": 0, "dp_gave_up": 0, "milp": 0, "window": 0, "moves": 0}
 
     def rival(self, puzzle: Puzzle, deleted: Line | None = None,
               deadline: float | None = None) -> Grid | None:
@@ -74,6 +76,11 @@ class RivalSearch:
         planted = puzzle.solution
         if planted is None:
             raise ValueError("a rival question needs the planted solution")
+        if puzzle.rule == "tank":
+            grid = move_rival(puzzle, None if deleted is None else _node(deleted))
+            if grid is not None:
+                self.stats["moves"] += 1
+                return _checked(puzzle, grid)
         if puzzle.rule == "tank" and self.stats["dp_gave_up"] < self.dp_give_ups:
             try:
                 grid = self._dp_rival(puzzle, planted)
@@ -85,13 +92,73 @@ class RivalSearch:
         self.stats["milp"] += 1
         return _checked(puzzle, _milp_rival(puzzle, planted, deleted, deadline))
 
-    def _dp_rival(self, puzzle: Puzzle, planted: Grid) -> Grid | None:
+    def _dp_rival(self, puzzle: Puzzle, planted: Grid,
+                  free: set[int] | None = None) -> Grid | None:
         avoid = levels_from_grid(puzzle, planted)
-        for levels in WaterlineDP(puzzle).level_solutions(2, avoid=avoid,
-                                                          max_nodes=self.dp_nodes):
+        dp = WaterlineDP(puzzle)
+        domains = None
+        if free is not None:
+            domains = [d if v in free else 1 << avoid[v]
+                       for v, d in enumerate(dp.full_domains())]
+        for levels in dp.level_solutions(2, domains=domains, avoid=avoid,
+                                         max_nodes=self.dp_nodes):
             if tuple(levels) != avoid:
                 return grid_from_levels(puzzle, levels)
         return None
+
+    def window_rival(self, puzzle: Puzzle, clean: set[Window]) -> Grid | None:
+        """A rival that changes only tanks lying inside one window (every other tank
+        keeps its planted level), or None when no window holds one. ``clean`` holds
+        the windows known to hold none; windows found clean are added to it. Only
+        the tank rule (the DP, a few tanks free: milliseconds); merges only remove
+        solutions, so a clean window of a board stays clean while it is repaired."""
+        if puzzle.rule != "tank" or puzzle.solution is None:
+            return None
+        for window in windows(puzzle.height, puzzle.width):
+            if window in clean:
+                continue
+            free = {v for v, vessel in enumerate(puzzle.vessels)
+                    if all(cell in window for cell in vessel.cells)}
+            try:
+                grid = self._dp_rival(puzzle, puzzle.solution, free) if free else None
+            except NodeBudgetSpent:
+                continue
+            self.stats["window"] += 1
+            if grid is not None:
+                return _checked(puzzle, grid)
+            clean.add(window)
+        return None
+
+
+NEAREST = True
+
+WINDOW, STEP = 8, 4
+"""Side and stride of the square windows the planting sweeps before a whole-board question."""
+
+
+@dataclass(frozen=True)
+class Window:
+    top: int
+    left: int
+    size: int
+
+    def __contains__(self, cell: Cell) -> bool:
+        return self.top <= cell[0] < self.top + self.size and \
+            self.left <= cell[1] < self.left + self.size
+
+
+def windows(height: int, width: int) -> list[Window]:
+    def starts(n: int) -> list[int]:
+        out = list(range(0, max(1, n - WINDOW + 1), STEP))
+        if out[-1] + WINDOW < n:
+            out.append(n - WINDOW)
+        return out
+
+    return [Window(r, c, WINDOW) for r in starts(height) for c in starts(width)]
+
+
+def _node(line: Line) -> tuple[str, int]:
+    return ("row" if line[0] == "row" else "col", line[1])
 
 
 def line_cells(puzzle: Puzzle, line: Line) -> frozenset[Cell]:
@@ -105,7 +172,7 @@ def _milp_rival(puzzle: Puzzle, planted: Grid, deleted: Line | None,
                 deadline: float | None) -> Grid | None:
     form, ones = formulate(puzzle), ones_of(planted)
     if deleted is None:
-        return _grid(puzzle, _find_other(form, ones, None, (), deadline))
+        return _grid(puzzle, _find_other(form, ones, None, (), deadline, nearest=NEAREST))
     import numpy as np
 
     cells = sorted(line_cells(puzzle, deleted))
@@ -130,12 +197,13 @@ def _milp_rival(puzzle: Puzzle, planted: Grid, deleted: Line | None,
     return None
 
 
-def _find_other(form, ones, over, rows, deadline, confirm=True):
+def _find_other(form, ones, over, rows, deadline, confirm=True, nearest=False):
     left = None if deadline is None else deadline - time.perf_counter()
     if left is not None and left <= 0:
         raise GenerationError("gave up: no board within the time limit")
     try:
-        return find_other(form, ones, over=over, rows=rows, time_limit=left, confirm=confirm)
+        return find_other(form, ones, over=over, rows=rows, time_limit=left, confirm=confirm,
+                           nearest=nearest)
     except SolveError as exc:
         if exc.status == "timeout":
             raise GenerationError("gave up: no board within the time limit") from exc
