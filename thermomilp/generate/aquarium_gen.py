@@ -36,6 +36,7 @@ from thermomilp.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_le
 MEAN_TANK_CELLS = 5
 LEVEL_TRIES = 8
 PARTITION_TRIES = 500
+MERGES_PER_RIVAL = 8
 
 
 def random_tanks(height: int, width: int, rng: random.Random,
@@ -132,7 +133,7 @@ def planted_aquarium(height: int, width: int, rng: random.Random,
                 rival = search.rival(puzzle, deadline=deadline)
             if rival is None:
                 return puzzle
-            merged = merge_against(regions, grid, rival, rule, rng)
+            merged = merge_against(regions, grid, rival, rule, rng, MERGES_PER_RIVAL)
             if merged is not None:
                 regions = relabel(merged)
             else:

@@ -79,9 +79,26 @@ def _pool_level(cells: Sequence[Cell], grid: Sequence[str]) -> bool:
 
 
 def merge_against(regions: Sequence[Sequence[str]], planted: Sequence[str],
-                  rival: Sequence[str], rule: str, rng: random.Random) -> Regions | None:
+                  rival: Sequence[str], rule: str, rng: random.Random,
+                  most: int = 1) -> Regions | None:
     """A region grid with two neighbouring tanks merged so that ``planted`` is still a
-    legal filling and ``rival`` is not; None when no such pair exists."""
+    legal filling and ``rival`` is not; None when no such pair exists. ``most`` > 1
+    merges up to that many disjoint pairs, each of them killing the rival on its own
+    (a large rival is usually several independent ones side by side)."""
+    merged = [list(line) for line in regions]
+    done = 0
+    while done < most:
+        pair = _best_pair(merged, planted, rival, rule, rng)
+        if pair is None:
+            break
+        keep, gone = pair
+        merged = [[keep if label == gone else label for label in line] for line in merged]
+        done += 1
+    return merged if done else None
+
+
+def _best_pair(regions: Sequence[Sequence[str]], planted: Sequence[str],
+               rival: Sequence[str], rule: str, rng: random.Random) -> tuple[str, str] | None:
     cells = tanks_of(regions)
     differing = sorted(label for label, cs in cells.items()
                        if any(planted[r][c] != rival[r][c] for r, c in cs))
@@ -107,8 +124,7 @@ def merge_against(regions: Sequence[Sequence[str]], planted: Sequence[str],
                     best.append(pair)
     if not best:
         return None
-    keep, gone = best[rng.randrange(len(best))]
-    return [[keep if label == gone else label for label in line] for line in regions]
+    return best[rng.randrange(len(best))]
 
 
 def relabel(regions: Sequence[Sequence[str]]) -> Regions:

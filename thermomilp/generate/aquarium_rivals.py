@@ -130,7 +130,7 @@ class RivalSearch:
         return None
 
 
-NEAREST = True
+NEAREST = False
 
 WINDOW, STEP = 8, 4
 """Side and stride of the square windows the planting sweeps before a whole-board question."""
