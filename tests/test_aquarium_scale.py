@@ -167,3 +167,27 @@ def test_cli_full_clues_by_default_and_minimal_on_request(tmp_path):
     assert None not in a.rows + a.cols and None in b.rows + b.cols
     assert brute_force_count(a, 2) == 1 and brute_force_count(b, 2) == 1
     assert a.solution == b.solution  # the same planted board, then deletions
+
+
+def test_move_rival_finds_the_four_cycle_and_only_real_rivals():
+    from thermomilp.generate.aquarium_moves import move_rival
+
+    square = aquarium([1, 1], [1, 1], [["a", "b"], ["c", "d"]], solution=("#.", ".#"))
+    assert move_rival(square) == (".#", "#.")
+    rng = random.Random(23)
+    found = 0
+    for _ in range(150):
+        board = planted(rng)
+        axis = rng.choice(["row", "col"])
+        k = rng.randrange(board.height if axis == "row" else board.width)
+        rows, cols = list(board.rows), list(board.cols)
+        (rows if axis == "row" else cols)[k] = None
+        for question, deleted in ((board, None), (board.with_clues(rows, cols), (axis, k))):
+            grid = move_rival(question, deleted)
+            if grid is not None:
+                found += 1
+                assert grid != board.solution and solution_problems(question, grid) == []
+                if deleted is not None:
+                    assert line_sum(grid, "row" if axis == "row" else "column", k) != \
+                        line_sum(board.solution, "row" if axis == "row" else "column", k)
+    assert found >= 1
