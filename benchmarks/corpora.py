@@ -20,8 +20,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from thermomilp.core.puzzle import Puzzle, aquarium, grid_from_levels, thermometers
 from thermomilp.generate.random_board import clues_of, random_partition
-from thermomilp.puzzle import Puzzle, aquarium, grid_from_levels, thermometers
 
 
 @dataclass(frozen=True)

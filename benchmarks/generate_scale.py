@@ -53,10 +53,10 @@ def redraw_aquarium(n: int, seed: str, budget: float | None, minimal: bool):
     solution; deletions asked to the DP with every clue's full question."""
     import random
 
-    from thermomilp.errors import GenerationError
+    from thermomilp.core.errors import GenerationError
+    from thermomilp.core.puzzle import aquarium, grid_from_levels
     from thermomilp.generate.aquarium_gen import random_tanks
     from thermomilp.logic.aquarium_dp import dp_count
-    from thermomilp.puzzle import aquarium, grid_from_levels
 
     rng = random.Random(f"redraw:{n}:{seed}")
     end = None if budget is None else time.perf_counter() + budget
@@ -99,7 +99,7 @@ def timed(fn):
 
 
 def main() -> None:
-    from thermomilp.errors import ThermomilpError
+    from thermomilp.core.errors import ThermomilpError
     from thermomilp.logic.search import search_count
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -31,10 +31,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from thermomilp.analyze import lp_relaxation  # noqa: E402
 from thermomilp.formats import load  # noqa: E402
 from thermomilp.generate.random_board import planted_board  # noqa: E402
 from thermomilp.solve import count_solutions  # noqa: E402
+from thermomilp.teach.analyze import lp_relaxation  # noqa: E402
 
 
 def level_vertex_integral(puzzle) -> bool:

@@ -1,6 +1,6 @@
 """The peers: the same puzzle solved and its uniqueness decided by other tools.
 
-Each ``decide_*`` function takes a :class:`~thermomilp.puzzle.Puzzle` and a
+Each ``decide_*`` function takes a :class:`~thermomilp.core.puzzle.Puzzle` and a
 time limit and returns ``"unique"``, ``"multiple"``, ``"infeasible"`` or
 ``"timeout"``. They are written plainly, the way a student or the tools'
 own tutorials write them, and read the puzzle only through its public data

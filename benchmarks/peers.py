@@ -8,7 +8,7 @@ Methods (each: build the model, solve, decide uniqueness):
 * ``thermomilp`` -- ``thermomilp.solve`` with each backend (highs, pulp,
   pyomo; engine HiGHS) and each logic presolve setting (none / intervals /
   probing); the default is what ``thermomilp solve`` does with no flags
-  (:data:`thermomilp.config.DEFAULTS`);
+  (:data:`thermomilp.core.config.DEFAULTS`);
 * ``pulp+cbc`` -- the textbook PuLP cell model with CBC (benchmarks/peer_models.py);
 * ``cp-sat 1w`` / ``cp-sat`` -- OR-Tools CP-SAT, one worker enumerating to two
   solutions / default workers with a no-good re-solve;
@@ -37,7 +37,7 @@ import machine  # noqa: E402
 import peer_models  # noqa: E402
 from report import replace_block  # noqa: E402
 
-from thermomilp.config import DEFAULTS  # noqa: E402
+from thermomilp.core.config import DEFAULTS  # noqa: E402
 
 PRESOLVES = ("none", "intervals", "probing")
 DEFAULT = f"thermomilp highs presolve={DEFAULTS['presolve']} (default)"

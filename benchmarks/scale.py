@@ -31,7 +31,7 @@ def measure_one(size: int) -> dict:
     import time
     import tracemalloc
 
-    from thermomilp.config import DEFAULTS
+    from thermomilp.core.config import DEFAULTS
     from thermomilp.generate.random_board import planted_board
     from thermomilp.model.formulation import formulate
     from thermomilp.model.highs_model import build_highs, new_highs
@@ -63,7 +63,7 @@ def measure_one(size: int) -> dict:
 
 
 def table(rows: list[dict]) -> str:
-    from thermomilp.config import DEFAULTS
+    from thermomilp.core.config import DEFAULTS
 
     lines = ["| size | cells | formulate ms | build highs ms | Python peak MiB (build) | "
              f"solve+unique s (presolve={DEFAULTS['presolve']}) | solve+unique s (presolve=none) "

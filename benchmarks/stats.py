@@ -33,6 +33,8 @@ import random
 import statistics
 import time
 
+from thermomilp.core.puzzle import grid_from_levels, thermometers
+from thermomilp.core.verify import solution_problems
 from thermomilp.generate.random_board import clues_of, random_partition
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.logic.domains import UNKNOWN, cell_states, full_domains, is_decided, line_tables
@@ -40,8 +42,6 @@ from thermomilp.logic.hints import explain
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.probing import probe_fixpoint
 from thermomilp.logic.search import search_solutions
-from thermomilp.puzzle import grid_from_levels, thermometers
-from thermomilp.verify import solution_problems
 
 THEIRS = {  # size: (first-roll unique %, rerolls, intervals %, probing %, probe %, stall cells)
     4: (94, None, 100, 100, 0, None),

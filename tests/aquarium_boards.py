@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from thermomilp.core.puzzle import Puzzle, aquarium, grid_from_levels
 from thermomilp.generate.aquarium_gen import random_tanks
-from thermomilp.puzzle import Puzzle, aquarium, grid_from_levels
 
 # A public 6x6 (tank ids row by row); built here, never shipped in instances/.
 PUBLIC_TANKS = "1 1 2 2 3 3 / 4 5 3 3 3 6 / 4 5 3 3 6 6 / 4 5 3 3 3 6 / 5 5 6 6 3 6 / 5 5 6 6 6 6"

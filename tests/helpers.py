@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from thermomilp.core.puzzle import Puzzle, aquarium, grid_from_levels
 from thermomilp.generate.random_board import clues_of
-from thermomilp.puzzle import Puzzle, aquarium, grid_from_levels
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCES = ROOT / "instances"

@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from thermomilp.analyze import analyze, cell_model_size, level_model_size, lp_relaxation
 from thermomilp.cli.main import main
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.model.formulation import formulate
 from thermomilp.solve import enumerate_solutions
+from thermomilp.teach.analyze import analyze, cell_model_size, level_model_size, lp_relaxation
 
 from helpers import INSTANCES, random_aquarium
 
@@ -31,9 +31,11 @@ def test_sizes_match_the_built_models(path):
 
     puzzle = load(path)
     cell = cell_model_size(puzzle)
-    assert (cell.variables, cell.constraints, cell.nonzeros) == pulp_size(build_pulp(formulate(puzzle))[0])
+    assert ((cell.variables, cell.constraints, cell.nonzeros)
+            == pulp_size(build_pulp(formulate(puzzle))[0]))
     level = level_model_size(puzzle)
-    assert (level.variables, level.constraints, level.nonzeros) == pulp_size(build_level_pulp(puzzle)[0])
+    assert ((level.variables, level.constraints, level.nonzeros)
+            == pulp_size(build_level_pulp(puzzle)[0]))
 
 
 def lp_decided_cells(puzzle):
@@ -94,8 +96,8 @@ def test_cli_analyze_text_and_json(capsys):
 
 
 def test_logic_lines_count_cells_the_presolve_fixes_and_they_agree_with_the_solution():
-    from thermomilp.analyze import logic_fixed
     from thermomilp.logic.presolve import presolve_cells
+    from thermomilp.teach.analyze import logic_fixed
 
     puzzle = load(INSTANCES / "thermometers" / "t04_6x6_missing.txt")
     counts = logic_fixed(puzzle)

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from thermomilp import loads
-from thermomilp.errors import PuzzleError, WaterlineRuleWarning
+from thermomilp.core.errors import PuzzleError, WaterlineRuleWarning
+from thermomilp.core.puzzle import aquarium, grid_from_levels
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import FORMATS, detect, dumps
 from thermomilp.generate.aquarium_gen import generate_aquarium, random_tanks
-from thermomilp.puzzle import aquarium, grid_from_levels
-from thermomilp.verify import solution_problems
 
 from aquarium_boards import partition, public_6x6, random_board
 
@@ -173,7 +173,8 @@ def test_fuzz_random_bytes(raw):
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(VALID), st.lists(st.tuples(st.integers(0, 10**6),
-                                                  st.sampled_from("0123456789abgz.-_;,/ ?#xr\n{}[]\""),
+                                                  st.sampled_from(
+                                                      "0123456789abgz.-_;,/ ?#xr\n{}[]\""),
                                                   st.sampled_from(["replace", "insert", "delete"])),
                                         min_size=1, max_size=6))
 def test_fuzz_mutations_of_valid_files(text, edits):

@@ -8,15 +8,15 @@ import random
 import pytest
 
 from thermomilp import load
-from thermomilp.errors import GenerationError
+from thermomilp.core.errors import GenerationError
+from thermomilp.core.puzzle import aquarium
+from thermomilp.core.verify import solution_problems
 from thermomilp.generate.aquarium_gen import generate_aquarium, random_tanks
 from thermomilp.logic.aquarium_dp import dp_count, dp_solutions
 from thermomilp.logic.aquarium_hints import RULES, next_hint
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.logic.deduction import Deduction
-from thermomilp.puzzle import aquarium
 from thermomilp.solve import count_solutions, solve
-from thermomilp.verify import solution_problems
 
 from aquarium_boards import public_6x6, random_board
 from helpers import ROOT

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thermomilp import aquarium, loads
-from thermomilp.errors import NotMonotoneError, PuzzleError
-from thermomilp.puzzle import grid_from_levels, levels_from_grid
+from thermomilp.core.errors import NotMonotoneError, PuzzleError
+from thermomilp.core.puzzle import grid_from_levels, levels_from_grid
+from thermomilp.core.verify import solution_problems
 from thermomilp.solve import solve
-from thermomilp.verify import solution_problems
 
 from aquarium_boards import public_6x6, random_board
 

@@ -11,14 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thermomilp.cli.main import main
+from thermomilp.core.puzzle import aquarium, grid_from_levels
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import load
 from thermomilp.generate import aquarium_gen, aquarium_rivals
 from thermomilp.generate.aquarium_repair import holds_water, merge_against, relabel
 from thermomilp.generate.aquarium_rivals import RivalSearch
 from thermomilp.logic.aquarium_dp import NodeBudgetSpent, WaterlineDP
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
-from thermomilp.puzzle import aquarium, grid_from_levels
-from thermomilp.verify import solution_problems
 
 from aquarium_boards import random_board
 

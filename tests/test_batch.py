@@ -24,10 +24,10 @@ from thermomilp.batch import (
     solve_file,
 )
 from thermomilp.cli.main import main
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import dumps, load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.solve import solve
-from thermomilp.verify import solution_problems
 
 from helpers import ROOT
 
@@ -53,8 +53,8 @@ def without_time(records):
     """Records keyed for comparison between runs: everything but the time, and for
     ``multiple`` boards only the status -- which two of the solutions an engine
     meets first may differ between runs (threads); both grids are verified instead."""
+    from thermomilp.core.verify import solution_problems
     from thermomilp.formats import load
-    from thermomilp.verify import solution_problems
 
     out = []
     for r in records:

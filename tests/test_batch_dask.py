@@ -47,8 +47,8 @@ def without_time(records):
     """Records keyed for comparison between runs: everything but the time, and for
     ``multiple`` boards only the status -- which two of the solutions an engine
     meets first may differ between runs (threads); both grids are verified instead."""
+    from thermomilp.core.verify import solution_problems
     from thermomilp.formats import load
-    from thermomilp.verify import solution_problems
 
     out = []
     for r in records:

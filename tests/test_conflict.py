@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from thermomilp.cli.main import main
-from thermomilp.conflict import describe, find_conflict, parts_of, restrict
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.solve import solve
+from thermomilp.solve.conflict import describe, find_conflict, parts_of, restrict
 
 from helpers import INSTANCES, random_aquarium
 
@@ -33,7 +33,8 @@ def assert_irreducible_conflict(puzzle, conflict):
 def broken(puzzle, rng):
     """Change one clue of a planted board by one; keep it if that breaks the board."""
     rows, cols = list(puzzle.rows), list(puzzle.cols)
-    line, k = (rows, rng.randrange(len(rows))) if rng.random() < 0.5 else (cols, rng.randrange(len(cols)))
+    line = rows if rng.random() < 0.5 else cols
+    k = rng.randrange(len(line))
     size = len(cols) if line is rows else len(rows)
     line[k] = line[k] + 1 if line[k] < size else line[k] - 1
     return puzzle.with_clues(rows, cols)

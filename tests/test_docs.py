@@ -17,7 +17,7 @@ the teaching kit does, and the test below fails if a page with a
 * ```` ```puzzle ```` and ```` ```json ```` blocks that hold a puzzle must load.
 
 Everything runs in a scratch folder holding links to ``instances/`` and
-``models/``, so examples may write files.
+``course/``, so examples may write files.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ DOCS = ROOT / "docs"
 ALL_PAGES = sorted(p for p in DOCS.rglob("*.md"))
 MARKER = "<!-- examples: tested -->"
 PAGES = [p for p in ALL_PAGES if MARKER in p.read_text(encoding="utf-8")]
-FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w+-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
-                   re.S | re.M)
+FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w+-]*)[^\n]*\n"
+                   r"(?P<body>.*?)^(?P=indent)```[ \t]*$", re.S | re.M)
 TIMING = re.compile(r"\d+\.\d+ ?s\b")
 
 
@@ -62,7 +62,7 @@ def page_id(page: Path) -> str:
 
 @pytest.fixture
 def scratch(tmp_path, monkeypatch):
-    for name in ("instances", "models", "benchmarks"):
+    for name in ("instances", "course", "benchmarks"):
         (tmp_path / name).symlink_to(ROOT / name, target_is_directory=True)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -109,7 +109,8 @@ def test_python_examples_run(page, scratch):
             with contextlib.redirect_stdout(io.StringIO()):
                 exec(compile(code, f"{page_id(page)}[python block {k}]", "exec"), namespace)
         except Exception as exc:  # name the block that failed
-            raise AssertionError(f"{page_id(page)} python block {k} failed: {exc!r}\n{code}") from exc
+            raise AssertionError(
+                f"{page_id(page)} python block {k} failed: {exc!r}\n{code}") from exc
 
 
 def run_command(command: str) -> tuple[int, str]:
@@ -198,8 +199,9 @@ def _tables(text: str):
     lines = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text).splitlines()
     k = 0
     while k + 1 < len(lines):
-        if lines[k].lstrip().startswith("|") and re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", lines[k + 1]) \
-                and "-" in lines[k + 1]:
+        if (lines[k].lstrip().startswith("|")
+                and re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", lines[k + 1])
+                and "-" in lines[k + 1]):
             start, header, body = k + 1, lines[k], []
             k += 2
             while k < len(lines) and lines[k].lstrip().startswith("|"):

@@ -1,4 +1,4 @@
-"""The solve layer's facade (thermomilp.engine): settings, guards, cuts, deadlines."""
+"""The solve layer's facade (thermomilp.solve.engine): settings, guards, cuts, deadlines."""
 
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ from hypothesis import strategies as st
 from thermomilp import load, solve
 from thermomilp.backends.base import Outcome, Session, SolverOptions
 from thermomilp.cli.main import main
-from thermomilp.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
-from thermomilp.deadline import Deadline
-from thermomilp.engine import Engine
-from thermomilp.errors import ConfigError
+from thermomilp.core.deadline import Deadline
+from thermomilp.core.errors import ConfigError
+from thermomilp.core.puzzle import ones_of, thermometers
+from thermomilp.core.settings import Backend, FormulationKind, Presolve, Settings, Solver
+from thermomilp.core.verify import solution_problems
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
 from thermomilp.model.formulation import formulate
-from thermomilp.puzzle import ones_of, thermometers
-from thermomilp.settings import Backend, FormulationKind, Presolve, Settings, Solver
-from thermomilp.verify import solution_problems
+from thermomilp.solve.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+from thermomilp.solve.engine import Engine
 
 from helpers import INSTANCES, use_pair
 
@@ -98,7 +98,7 @@ class _Recorder(Session):
 
 def test_solver_options_time_limit_is_honoured(monkeypatch):
     # SolverOptions(time_limit=5) used to be ignored: the engine ran with no limit
-    import thermomilp.engine as engine_module
+    from thermomilp.solve import engine as engine_module
 
     p = load(T01)
     made = []
@@ -135,7 +135,7 @@ class _Liar(_Recorder):
 
 
 def _with_liar(monkeypatch, p):
-    import thermomilp.engine as engine_module
+    from thermomilp.solve import engine as engine_module
 
     made = []
 
@@ -156,7 +156,7 @@ def test_a_false_infeasible_is_caught_by_the_logic_without_asking_again(monkeypa
 
 
 def test_when_the_logic_budget_runs_out_the_engine_is_asked_again(monkeypatch):
-    import thermomilp.confirm as confirm_module
+    from thermomilp.solve import confirm as confirm_module
 
     p = load(T01)
     made = _with_liar(monkeypatch, p)
@@ -166,8 +166,26 @@ def test_when_the_logic_budget_runs_out_the_engine_is_asked_again(monkeypatch):
     assert made[0].second == 1
 
 
+def test_the_logic_budget_is_twice_the_engine_time_on_the_whole_board(monkeypatch):
+    from thermomilp.solve import confirm as confirm_module
+
+    budgets = []
+    real = confirm_module.confirm_infeasible
+
+    def spy(puzzle, fixed, cuts, seconds, *args, **kwargs):
+        budgets.append(seconds)
+        return real(puzzle, fixed, cuts, seconds, *args, **kwargs)
+
+    monkeypatch.setattr(confirm_module, "confirm_infeasible", spy)
+    engine = Engine(load(NONE), Settings(backend="highs", presolve="none"))
+    engine.engine_seconds = 1.0  # as if earlier solves on this board had taken a second
+    answer = engine.next_solution()
+    assert answer.status == "infeasible" and answer.confirmed_by == "logic"
+    assert budgets and budgets[0] >= 2.0
+
+
 def test_an_engine_error_is_retried_once(monkeypatch):
-    import thermomilp.engine as engine_module
+    from thermomilp.solve import engine as engine_module
 
     p = load(T01)
 
@@ -186,7 +204,7 @@ def test_an_engine_error_is_retried_once(monkeypatch):
 
 
 def test_a_grid_already_cut_off_is_an_error(monkeypatch):
-    import thermomilp.engine as engine_module
+    from thermomilp.solve import engine as engine_module
 
     p = load(TWO)
     grid = next(brute_force_solutions(p, 1))
@@ -242,6 +260,25 @@ def test_a_cut_over_a_subset_removes_every_solution_agreeing_there(formulation):
     engine = Engine(p, Settings(formulation=formulation))
     engine.exclude(first, over=same)  # both solutions agree on these cells
     assert engine.next_solution().status == "infeasible"
+
+
+def test_highs_proof_solves_run_without_sub_mip_heuristics():
+    from thermomilp.backends.highs_backend import PROOF_OPTIONS
+
+    p = load(INSTANCES / "thermometers" / "generated" / "g12_15x15_medium.txt")
+    engine = Engine(p, Settings(backend="highs", presolve="none"))
+    h = engine.session.h  # type: ignore[attr-defined]
+
+    def option(name):  # highspy 1.16 answers (status, value), older ones the value
+        got = h.getOptionValue(name)
+        return got[1] if isinstance(got, tuple) else got
+
+    first = engine.next_solution()
+    assert first.status == "feasible" and first.grid is not None
+    assert all(option(name) != value for name, value in PROOF_OPTIONS.items())
+    engine.exclude(first.grid)
+    assert all(option(name) == value for name, value in PROOF_OPTIONS.items())
+    assert engine.next_solution().status == "infeasible"  # the board is unique
 
 
 @pytest.mark.parametrize("pair", [("highs", "highs"), ("pyomo", "highs"), ("pulp", "glpk"),
@@ -318,7 +355,7 @@ def test_the_conflict_search_obeys_the_board_deadline(tmp_path, capsys):
 
 
 def test_deadline_stops_probing():
-    from thermomilp.deadline import TimeUp
+    from thermomilp.core.deadline import TimeUp
     from thermomilp.logic.presolve import presolve_cells
 
     p = load(INSTANCES / "thermometers" / "t06_10x10.txt")

@@ -1,4 +1,4 @@
-"""One error hierarchy: every public error is defined in thermomilp.errors, derives
+"""One error hierarchy: every public error is defined in thermomilp.core.errors, derives
 from ThermomilpError, and is a name of the package."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import ast
 import inspect
 
 import thermomilp
-from thermomilp import errors
+from thermomilp.core import errors
 
 from helpers import ROOT
 
@@ -33,7 +33,7 @@ def test_no_module_defines_a_public_exception_outside_errors_py():
     must be private (a leading underscore): internal control flow, never raised to a user."""
     bad = []
     for path in sorted((ROOT / "thermomilp").rglob("*.py")):
-        if path.name == "errors.py" and path.parent.name == "thermomilp":
+        if path.name == "errors.py" and path.parent.name == "core":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.ClassDef) or node.name.startswith("_"):
@@ -47,12 +47,12 @@ def test_no_module_defines_a_public_exception_outside_errors_py():
 
 
 def test_the_old_homes_re_export_the_same_classes():
-    from thermomilp.deadline import TimeUp
-    from thermomilp.engine import SolveError as EngineSolveError
-    from thermomilp.export import ExportError
+    from thermomilp.core.deadline import TimeUp
     from thermomilp.generate.thermometers_gen import GenerationError
     from thermomilp.solve import SolveError
+    from thermomilp.solve.engine import SolveError as EngineSolveError
     from thermomilp.teach import GradeError
+    from thermomilp.teach.export import ExportError
     from thermomilp.web.api import ApiError
 
     assert (ExportError, GenerationError, SolveError, EngineSolveError, GradeError, ApiError,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from thermomilp.cli.main import main
-from thermomilp.export import ExportError, export, to_latex
 from thermomilp.formats import load
 from thermomilp.model.highs_model import new_highs
 from thermomilp.solve import solve
+from thermomilp.teach.export import ExportError, export, to_latex
 
 from helpers import INSTANCES
 

@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("highspy")
 
-from thermomilp.engine import find_other, formulation_problems  # noqa: E402
 from thermomilp.model.formulation import Formulation  # noqa: E402
+from thermomilp.solve.engine import find_other, formulation_problems  # noqa: E402
 
 
 def _form(rows, cols, arcs=(), fixed=None):

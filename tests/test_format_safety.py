@@ -1,4 +1,5 @@
-"""Issue 18 for the formats: writers keep the board; sizes and numbers checked before anything is built.
+"""Issue 18 for the formats: writers keep the board; sizes and numbers checked before anything
+is built.
 
 * every writer/reader pair round-trips every board it can write, with adversarial
   tank labels (kept, or renumbered to unique ids -- never merged);
@@ -17,11 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_aquarium_pool import random_filling, random_regions
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import SizeLimits, aquarium, thermometers
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import FORMATS, STRICT, dumps, loads
 from thermomilp.generate.random_board import planted_board
-from thermomilp.puzzle import SizeLimits, aquarium, thermometers
-from thermomilp.verify import solution_problems
 
 HUGE = "9" * 5000
 

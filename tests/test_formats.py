@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import FORMATS, detect, dumps, load, loads
 from thermomilp.generate.random_board import planted_board
-from thermomilp.verify import solution_problems
 
 from helpers import INSTANCES, janko_files, needs_corpus
 
@@ -144,7 +144,8 @@ def mutated(draw):
         elif op == "insert":
             text = text[:pos] + draw(st.text(min_size=1, max_size=4)) + text[pos:]
         elif op == "replace":
-            text = text[:pos] + draw(st.sampled_from(list("0123456789-?.,;_x#ov<>^{}[]\n "))) + text[pos + 1:]
+            glyph = draw(st.sampled_from(list("0123456789-?.,;_x#ov<>^{}[]\n ")))
+            text = text[:pos] + glyph + text[pos + 1:]
         elif op == "truncate":
             text = text[:pos]
         else:
@@ -175,8 +176,8 @@ def test_random_bytes_give_a_puzzle_or_our_error(raw, fmt):
                                     ("007", "7"), ("10", "010"), ("-1", "1"), ("٣", "3")])
 def test_json_writer_never_merges_tanks(labels):
     """Tank ids survive a round trip as the distinct ids they were (issue 18)."""
+    from thermomilp.core.puzzle import aquarium
     from thermomilp.formats import dumps
-    from thermomilp.puzzle import aquarium
 
     a, b = labels
     board = aquarium([2, 0], [1, None, 1],

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import dumps, loads
 from thermomilp.generate.paths import PathTiling, _straight
 from thermomilp.generate.random_board import random_partition
@@ -23,7 +24,6 @@ from thermomilp.generate.thermometers_gen import GenerationError, generate_therm
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.logic.grade import GRADES
 from thermomilp.solve import count_solutions
-from thermomilp.verify import solution_problems
 
 SMALL = [(4, 4, "repair", False), (5, 5, "repair", True), (6, 6, "repair", False),
          (5, 7, "repair", False), (6, 6, "reroll", False), (4, 6, "reroll", True)]
@@ -164,7 +164,7 @@ def test_a_window_rival_is_a_solution_of_the_whole_board():
         tiling = PathTiling(8, 8, paths)
         for p in paths:
             tiling.set_level(p[0], rng.randint(0, len(p)))
-        from thermomilp.puzzle import thermometers
+        from thermomilp.core.puzzle import thermometers
 
         rows, cols = tiling.clues()
         puzzle = thermometers(rows, cols, paths)
@@ -190,7 +190,7 @@ def test_grade_line_round_trips_in_the_native_format():
 
 
 def test_bad_grade_line_is_a_puzzle_error():
-    from thermomilp.errors import PuzzleError
+    from thermomilp.core.errors import PuzzleError
 
     text = dumps(generate_thermometers(4, 4, 0).puzzle, "text").replace("grade: ", "grade: x")
     with pytest.raises(PuzzleError, match="grade"):
@@ -201,7 +201,7 @@ def test_bad_grade_line_is_a_puzzle_error():
 @given(st.integers(2, 6), st.integers(2, 6), st.integers(0, 10**6))
 def test_backward_cell_cut_loses_no_rival(height, width, seed):
     """Every rival changes a cell that runs against the line order (the lemma)."""
-    from thermomilp.puzzle import thermometers
+    from thermomilp.core.puzzle import thermometers
 
     rng = random.Random(seed)
     paths = random_partition(height, width, rng, max_length=4)
@@ -241,9 +241,9 @@ def _random_tiling(height, width, seed, max_length=4):
 def test_cycle_rivals_are_real_and_found_on_boards_the_swap_breaks(height, width, seed):
     """A cycle of one-level moves is a second solution (checked independently); and
     whenever the four-vessel swap finds one, the cycle search finds one too."""
+    from thermomilp.core.puzzle import thermometers
     from thermomilp.generate.cycles import cycle_rival
-    from thermomilp.puzzle import thermometers
-    from thermomilp.swap import swap_rival
+    from thermomilp.solve.swap import swap_rival
 
     tiling, paths = _random_tiling(height, width, seed)
     rows, cols = tiling.clues()
@@ -260,7 +260,7 @@ def test_cycle_rivals_are_real_and_found_on_boards_the_swap_breaks(height, width
 @settings(max_examples=40, deadline=None)
 @given(st.integers(3, 7), st.integers(3, 7), st.integers(0, 10**6))
 def test_region_rival_changes_only_region_cells(height, width, seed):
-    from thermomilp.puzzle import thermometers
+    from thermomilp.core.puzzle import thermometers
 
     tiling, paths = _random_tiling(height, width, seed)
     rows, cols = tiling.clues()

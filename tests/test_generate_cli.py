@@ -97,7 +97,7 @@ def test_check_reports_json_lines_and_exit_codes(capsys):
     second = lines[1]
     assert second["solutions"] == 2 and not second["capped"]
     puzzle = load(twice)
-    from thermomilp.verify import solution_problems
+    from thermomilp.core.verify import solution_problems
 
     assert solution_problems(puzzle, second["second"]) == []
 

@@ -19,8 +19,8 @@ import os
 import pytest
 
 from thermomilp.cli.main import main
-from thermomilp.export import export
 from thermomilp.formats import load
+from thermomilp.teach.export import export
 
 from helpers import INSTANCES, ROOT
 

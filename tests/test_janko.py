@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import detect, dumps, loads
-from thermomilp.verify import solution_problems
 
 from helpers import janko_files, needs_corpus
 

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from thermomilp.core.puzzle import grid_from_levels
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.model.highs_model import new_highs
-from thermomilp.puzzle import grid_from_levels
 from thermomilp.solve import enumerate_solutions
-from thermomilp.verify import solution_problems
 
 from helpers import INSTANCES, random_aquarium
 

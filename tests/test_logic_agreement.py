@@ -14,6 +14,8 @@ import random
 
 import pytest
 
+from thermomilp.core.puzzle import thermometers
+from thermomilp.core.verify import solution_problems
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
 from thermomilp.logic.domains import full_domains, is_decided, line_tables
@@ -21,9 +23,7 @@ from thermomilp.logic.grade import grade
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.probing import probe_fixpoint
 from thermomilp.logic.search import search_solutions
-from thermomilp.puzzle import thermometers
 from thermomilp.solve import count_solutions
-from thermomilp.verify import solution_problems
 
 CAP = 12
 SEEDS_PER_CASE = 6
@@ -135,8 +135,8 @@ def test_grades_of_fixtures():
 
 # ---------------------------------------------------------------- Aquarium
 def _random_aquarium(size: int, rng: random.Random, missing: float):
+    from thermomilp.core.puzzle import aquarium, grid_from_levels
     from thermomilp.generate.random_board import clues_of, random_partition
-    from thermomilp.puzzle import aquarium, grid_from_levels
 
     labels = [[""] * size for _ in range(size)]
     for k, region in enumerate(random_partition(size, size, rng, max_length=6)):

@@ -16,7 +16,7 @@ import pytest
 
 import thermomilp
 from thermomilp.cli.main import main
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade

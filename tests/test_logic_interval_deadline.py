@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from thermomilp.deadline import Deadline, TimeUp
+from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.domains import full_domains, line_tables
 from thermomilp.logic.intervals import STOP_EVERY, propagate

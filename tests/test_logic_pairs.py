@@ -17,6 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import thermomilp
+from thermomilp.core.puzzle import levels_from_grid
+from thermomilp.core.verify import solution_problems
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.logic.domains import full_domains, is_decided, line_tables
@@ -25,8 +27,6 @@ from thermomilp.logic.hints import explain
 from thermomilp.logic.pairs import pair_fixpoint, pair_refutation
 from thermomilp.logic.probing import probe_fixpoint
 from thermomilp.logic.search import search_solutions
-from thermomilp.puzzle import levels_from_grid
-from thermomilp.verify import solution_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 HARD = ROOT / "instances" / "thermometers" / "generated" / "g14_15x15_hard.txt"

@@ -12,12 +12,12 @@ import random
 import pytest
 
 import thermomilp
-from thermomilp.errors import ConfigError
+from thermomilp.core.errors import ConfigError
+from thermomilp.core.verify import solution_problems
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.logic.presolve import presolve_cells
 from thermomilp.solve import solve
-from thermomilp.verify import solution_problems
 
 from helpers import ROOT
 

@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_aquarium_pool import random_filling, random_regions
 
+from thermomilp.core.puzzle import aquarium
 from thermomilp.logic import tree
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.logic.grade import GRADES, grade
 from thermomilp.logic.hints import explain, next_hint
 from thermomilp.logic.presolve import presolve_cells
-from thermomilp.puzzle import aquarium
 
 
 def _board(seed: int, blank: float = 0.2):

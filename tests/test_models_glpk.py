@@ -1,4 +1,4 @@
-"""models/*.mod solved for real by glpsol, and the Pyomo AbstractModel, on exported .dat."""
+"""course/*.mod solved for real by glpsol, and the Pyomo AbstractModel, on exported .dat."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import subprocess
 import pytest
 
 from thermomilp.cli.main import main
-from thermomilp.export import to_dat
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import load
 from thermomilp.solve import enumerate_solutions, solve
-from thermomilp.verify import solution_problems
+from thermomilp.teach.export import to_dat
 
 from helpers import ROOT, expected_status, instance_files, random_aquarium
 
-MODELS = ROOT / "models"
+MODELS = ROOT / "course"
 needs_glpsol = pytest.mark.skipif(shutil.which("glpsol") is None,
                                   reason="glpsol not installed (Debian: glpk-utils)")
 

@@ -98,15 +98,15 @@ def test_web_api_carries_the_rule_and_hints_by_logic():
 
 def test_exports_of_a_pool_board(pool_file, capsys):
     assert main(["export", str(pool_file), "--to", "dat"]) == 2
-    assert "tank rule" in capsys.readouterr().err  # models/aquarium.mod cannot hold it
+    assert "tank rule" in capsys.readouterr().err  # course/aquarium.mod cannot hold it
     assert main(["export", str(pool_file), "--to", "latex"]) == 0
     assert "one body of water in one row" in capsys.readouterr().out
     assert main(["export", str(pool_file), "--to", "lp"]) == 0
 
 
 def test_conflict_of_an_infeasible_pool_board_is_irreducible_by_brute_force():
-    from thermomilp.conflict import find_conflict, restrict
     from thermomilp.logic.brute import brute_force_count
+    from thermomilp.solve.conflict import find_conflict, restrict
 
     board = loads("https://puzz.link/p?aquarium/4/3/3c80/0032022")  # column 2 asks for 3
     parts = find_conflict(board)

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from thermomilp.errors import NotMonotoneError, PuzzleError
+from thermomilp.core.errors import NotMonotoneError, PuzzleError
+from thermomilp.core.puzzle import aquarium, grid_from_levels, levels_from_grid, thermometers
+from thermomilp.core.verify import solution_problems
 from thermomilp.generate.random_board import planted_board
-from thermomilp.puzzle import aquarium, grid_from_levels, levels_from_grid, thermometers
-from thermomilp.verify import solution_problems
 
 ROWS2 = [[(0, 0), (0, 1)], [(1, 0), (1, 1)]]
 

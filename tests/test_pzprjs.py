@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from test_aquarium_pool import random_filling, random_regions
 
+from thermomilp.core.puzzle import aquarium
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import dumps
-from thermomilp.puzzle import aquarium
-from thermomilp.verify import solution_problems
 
 PZPRJS = os.environ.get("THERMOMILP_PZPRJS", "")
 SCRIPT = Path(__file__).with_name("pzprjs") / "decode_and_check.js"

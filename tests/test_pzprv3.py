@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
 from thermomilp.formats import detect, dumps, loads
 
 # pzprjs test/script/aquarium.js, in its one-line test form and as the file it saves

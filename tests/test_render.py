@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.hints import explain
-from thermomilp.render import AIR, BULB, TUBE, WATER, anchor_cell, render_board, vessel_legend
+from thermomilp.pictures.text import (
+    AIR,
+    BULB,
+    TUBE,
+    WATER,
+    anchor_cell,
+    render_board,
+    vessel_legend,
+)
 
 from helpers import INSTANCES, random_aquarium
 

@@ -8,12 +8,12 @@ import random
 import pytest
 
 from thermomilp.backends.base import Outcome, Session
+from thermomilp.core.puzzle import levels_from_grid, ones_of
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
-from thermomilp.puzzle import levels_from_grid, ones_of
 from thermomilp.solve import count_solutions, enumerate_solutions, is_unique, solve
-from thermomilp.verify import solution_problems
 
 from helpers import INSTANCES, janko_files, needs_corpus
 
@@ -101,9 +101,9 @@ class _LyingSession(Session):
 def test_a_wrong_engine_answer_becomes_an_error(monkeypatch):
     import importlib
 
-    solve_module = importlib.import_module("thermomilp.solve")  # the module, not the function
-    import thermomilp.engine as engine_module
+    solve_module = importlib.import_module("thermomilp.solve.api")  # the module, not the function
     from thermomilp.model.formulation import formulate
+    from thermomilp.solve import engine as engine_module
 
     p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
     monkeypatch.setattr(engine_module, "open_session",
@@ -187,9 +187,9 @@ class _DoubtingSession(Session):
 def test_an_infeasible_verdict_is_always_re_asked(monkeypatch):
     import importlib
 
-    solve_module = importlib.import_module("thermomilp.solve")
-    import thermomilp.engine as engine_module
+    solve_module = importlib.import_module("thermomilp.solve.api")
     from thermomilp.model.formulation import formulate
+    from thermomilp.solve import engine as engine_module
 
     p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
     monkeypatch.setattr(engine_module, "open_session",

@@ -10,9 +10,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from thermomilp.cli.main import main
+from thermomilp.core.puzzle import levels_from_grid
 from thermomilp.formats import load
-from thermomilp.puzzle import levels_from_grid
-from thermomilp.svg import MERCURY, WATER, board_svg
+from thermomilp.pictures.svg import MERCURY, WATER, board_svg
 
 from helpers import INSTANCES, random_aquarium
 

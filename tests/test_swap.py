@@ -7,17 +7,17 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from thermomilp.core.puzzle import aquarium, grid_from_levels
+from thermomilp.core.verify import solution_problems
 from thermomilp.generate.random_board import clues_of, planted_board, random_partition
-from thermomilp.logic.brute import brute_force_count
-from thermomilp.puzzle import aquarium, grid_from_levels
+from thermomilp.logic.brute import brute_force_count, brute_force_solutions
 from thermomilp.solve import count_solutions, solve
-from thermomilp.swap import swap_rival
-from thermomilp.verify import solution_problems
+from thermomilp.solve.swap import rival_moves, swap_rival
 
 
 def test_textbook_rectangle():
     # four one-cell thermometers on a 2x2 board: the diagonal swaps to the anti-diagonal
-    from thermomilp.puzzle import thermometers
+    from thermomilp.core.puzzle import thermometers
 
     p = thermometers([1, 1], [1, 1], [[(0, 0)], [(0, 1)], [(1, 0)], [(1, 1)]])
     assert swap_rival(p, ("#.", ".#")) == (".#", "#.")
@@ -77,7 +77,7 @@ def test_deferred_probing_gives_the_same_verdicts(seed):
     path on small boards (brute-forceable) and compare with counting."""
     import importlib
 
-    solve_module = importlib.import_module("thermomilp.solve")  # the module, not the function
+    solve_module = importlib.import_module("thermomilp.solve.api")  # the module, not the function
 
     rng = random.Random(seed)
     n = rng.randint(3, 6)
@@ -96,3 +96,58 @@ def test_deferred_probing_gives_the_same_verdicts(seed):
     assert result.status == {0: "infeasible", 1: "unique", 2: "multiple"}[count]
     if result.grid is not None:
         assert solution_problems(puzzle, result.grid) == []
+
+
+def _hidden_clues(puzzle, rng):
+    """Some clues hidden (more solutions; sometimes a row and a column both unclued)."""
+    return puzzle.with_clues([c if rng.random() < 0.7 else None for c in puzzle.rows],
+                             [c if rng.random() < 0.7 else None for c in puzzle.cols])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 5), st.integers(2, 5), st.booleans())
+def test_rival_moves_cut_off_exactly_the_given_solution(seed, h, w, hide):
+    rng = random.Random(seed)
+    puzzle = planted_board(h, w, rng)
+    if hide:
+        puzzle = _hidden_clues(puzzle, rng)
+    solutions = list(brute_force_solutions(puzzle))
+    moves = rival_moves(puzzle, puzzle.solution)
+    if moves is None:
+        assert None in puzzle.rows and None in puzzle.cols or len(set(
+            sum(line.count("#") for line in g) for g in solutions)) == 1
+        return
+    rises, falls = moves
+
+    def kept(grid):
+        return (any(grid[r][c] == "#" for r, c in rises)
+                and any(grid[r][c] == "." for r, c in falls))
+
+    assert [g for g in solutions if kept(g)] == [g for g in solutions if g != puzzle.solution]
+
+
+def test_rival_moves_need_a_fixed_count_of_filled_cells():
+    from thermomilp.core.puzzle import thermometers
+
+    # row 0 and column 0 unclued: emptying (0, 0) alone is another solution, so the
+    # rows "some vessel rises" and "some vessel falls" would wrongly cut it off
+    p = thermometers([None, 1], [None, 1], [[(0, 0)], [(0, 1)], [(1, 0)], [(1, 1)]])
+    assert rival_moves(p, ("#.", ".#")) is None
+
+
+def test_engine_counts_like_brute_force_with_the_move_rows():
+    from thermomilp.core.settings import Settings
+    from thermomilp.solve.engine import Engine
+
+    for seed in range(30):
+        rng = random.Random(seed)
+        puzzle = planted_board(rng.randint(3, 5), rng.randint(3, 5), rng)
+        if seed % 2:
+            puzzle = _hidden_clues(puzzle, rng)
+        engine = Engine(puzzle, Settings(backend="highs", presolve="none"))
+        found = set(engine.solutions(40))
+        every = set(brute_force_solutions(puzzle, 40))
+        assert len(found) == len(every)
+        if len(every) < 40:
+            assert found == every
+        assert all(solution_problems(puzzle, g) == [] for g in found)

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import load
 from thermomilp.teach.probes import probe_boards, probes, undistinguished
 from thermomilp.teach.rules import Rules, obeys, variants
-from thermomilp.verify import solution_problems
 
 from helpers import INSTANCES
 

@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import json_format
 from thermomilp.logic.brute import brute_force_count
-from thermomilp.verify import solution_problems
 from thermomilp.web import api as api_module
 from thermomilp.web.api import MAX_BODY, MAX_SIDE, Api, ApiError
 from thermomilp.web.instances import catalogue, instances_root
@@ -177,7 +177,8 @@ def test_garbage_uploads_get_clear_errors(client):
     assert_error(status, data, 400, "UTF-8")
     status, data = client.post("/api/load", raw=b"this is not json")
     assert_error(status, data, 400, "not JSON")
-    status, data = client.post("/api/load", {"text": "garbage\nmore garbage\n", "filename": "g.txt"})
+    status, data = client.post("/api/load",
+                               {"text": "garbage\nmore garbage\n", "filename": "g.txt"})
     assert_error(status, data, 400, "unrecognised puzzle format")
     status, data = client.post("/api/load", {"text": '{"puzzle": "thermometers", "rows": [1]}'})
     assert_error(status, data, 400)
@@ -374,7 +375,7 @@ def test_model_offers_the_teaching_exports_when_installed(client):
     assert answer["format"] == "lp" and "lp" in answer["formats"]
     status, data = client.post("/api/model", {"puzzle": board["puzzle"], "format": "docx"})
     assert_error(status, data, 400, "format")
-    export = pytest.importorskip("thermomilp.export")
+    export = pytest.importorskip("thermomilp.teach.export")
     assert set(answer["formats"]) == set(export.TARGETS)
     puzzle = json_format.read(json.dumps(board["puzzle"]))
     for fmt in answer["formats"]:
@@ -409,7 +410,7 @@ def test_generate_honours_a_difficulty_wish_and_reports_the_grade(client):
 
 
 def test_uploads_in_every_writable_format_round_trip(client):
-    from thermomilp.errors import ThermomilpError
+    from thermomilp.core.errors import ThermomilpError
     from thermomilp.formats import FORMATS, dumps, load
 
     for ident in ("thermometers/t04_6x6_missing.txt", "aquarium/a01_6x6.txt"):

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats import json_format
-from thermomilp.verify import solution_problems
 from thermomilp.web.server import serve_in_thread
 
 from helpers import ROOT
 
-RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "pair probe", "reveal", "mistake",
-         "subset-sum", "gravity"}
+RULES = {"bookkeeping", "one line's count", "chained counts", "probe", "pair probe", "reveal",
+         "mistake", "subset-sum", "gravity"}
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage", "--window-size=1400,900")
@@ -126,7 +126,8 @@ def press(driver, ident: str) -> None:
 
 
 def play(driver, puzzle_name: str, shots: Path) -> None:
-    """Click cells, Hint (a rule name shows), Apply, Check, Model, Solve (the solved board shows)."""
+    """Click cells, Hint (a rule name shows), Apply, Check, Model, Solve (the solved board
+    shows)."""
     puzzle = current_puzzle(driver)
     h, w = puzzle.height, puzzle.width
     assert board_state(driver, h, w) == ["?" * w] * h
@@ -307,8 +308,8 @@ def test_gravity_hint_on_a_bundled_aquarium(browser, site, shots):
     rule, hint = ask_hint(browser)
     assert rule == "gravity", rule
     assert all(v == "#" for v in hint["values"])
-    assert {tuple(x) for x in hint["cells"]} == {cell for layer in tank.layers[:-1]
-                                                 for cell in layer} | set(tank.layers[-1]) - {(r, c)}
+    below = {cell for layer in tank.layers[:-1] for cell in layer}
+    assert {tuple(x) for x in hint["cells"]} == below | set(tank.layers[-1]) - {(r, c)}
     browser.save_screenshot(str(shots / "aquarium-gravity.png"))
     # The gravity hint does not trust the marks: water where the solution has air is named.
     click_cell(browser, (r, c), 2)  # back to unknown

@@ -35,6 +35,10 @@ def test_build_ships_static_files_and_instances(tmp_path):
                           cwd=project, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert (built / "thermomilp" / "py.typed").is_file()  # PEP 561: the package is typed
+    source_modules = sorted(p.relative_to(ROOT).as_posix()
+                            for p in (ROOT / "thermomilp").rglob("*.py"))
+    assert sorted(p.relative_to(built).as_posix()
+                  for p in (built / "thermomilp").rglob("*.py")) == source_modules  # every layer
     static = built / "thermomilp" / "web" / "static"
     assert {"index.html", "app.js", "style.css"} <= {p.name for p in static.iterdir()}
     shipped = built / "thermomilp" / "_instances"

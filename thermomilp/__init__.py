@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from thermomilp.errors import (
+from thermomilp import _moved
+from thermomilp.core.errors import (
     ApiError,
     BoardTooLarge,
     ConfigError,
@@ -35,8 +36,7 @@ from thermomilp.errors import (
     TimeUp,
     WaterlineRuleWarning,
 )
-from thermomilp.formats import dumps, load, loads
-from thermomilp.puzzle import (
+from thermomilp.core.puzzle import (
     Puzzle,
     SizeLimits,
     Vessel,
@@ -45,13 +45,17 @@ from thermomilp.puzzle import (
     levels_from_grid,
     thermometers,
 )
-from thermomilp.settings import Backend, FormulationKind, Presolve, Settings, Solver
+from thermomilp.core.settings import Backend, FormulationKind, Presolve, Settings, Solver
+from thermomilp.core.verify import is_solution, solution_problems
+from thermomilp.formats import dumps, load, loads
 
-# Bound eagerly: the submodule ``thermomilp.solve`` would otherwise shadow the
-# function ``thermomilp.solve`` as soon as anything imported the submodule.
+# Bound eagerly, after the package ``thermomilp.solve`` is imported: the attribute
+# ``thermomilp.solve`` is the function (reach the package's modules with
+# ``from thermomilp.solve import engine``, never ``import thermomilp.solve.engine as e``).
 from thermomilp.solve import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
-from thermomilp.verify import is_solution, solution_problems
 from thermomilp.version import __version__
+
+_moved.install()  # the old module paths of _moved.MOVED, for one more release
 
 SolverOptions = Settings
 """The old name of :class:`Settings` (``SolverOptions(time_limit=5, threads=2)``)."""
@@ -59,16 +63,18 @@ SolverOptions = Settings
 # name -> module: imported on first access (they pull in numpy or a solver library)
 _LAZY = {
     "build_model": "thermomilp.model",
-    "render_board": "thermomilp.render",
+    "render_board": "thermomilp.pictures.text",
 }
 
 
 def __getattr__(name: str) -> Any:
+    import importlib
+
+    if f"thermomilp.{name}" in _moved.MOVED:  # an old module as an attribute: warned
+        return importlib.import_module(f"thermomilp.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'thermomilp' has no attribute {name!r}")
-    import importlib
-
     return getattr(importlib.import_module(module), name)
 
 
@@ -80,7 +86,7 @@ __all__ = [
     "Backend", "FormulationKind", "Presolve", "Settings", "SolveResult", "Solver",
     "SolverOptions", "build_model", "count_solutions", "enumerate_solutions",
     "is_solution", "is_unique", "render_board", "solution_problems", "solve",
-    # errors and warnings (thermomilp.errors)
+    # errors and warnings (thermomilp.core.errors)
     "ApiError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
     "GenerationError", "GradeError", "NotMonotoneError", "PuzzleError", "RuleNotSupported",
     "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning", "TimeUp",

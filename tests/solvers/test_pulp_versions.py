@@ -134,8 +134,8 @@ def test_pulp_session_resolves_on_the_live_highs_model_and_counts_like_brute_for
     """After the first solve the session keeps PuLP's HiGHS model (PuLP 3: columns by
     ``var.index``, PuLP 4: by name) and each cut re-solves there; enumerating by cuts
     finds exactly brute force's solutions."""
-    from thermomilp.engine import Engine
-    from thermomilp.settings import Settings
+    from thermomilp.core.settings import Settings
+    from thermomilp.solve.engine import Engine
 
     for name in ("t02_5x5.txt", "t07_5x5_two_solutions.txt", "t03_6x6.txt"):
         puzzle = board(name)

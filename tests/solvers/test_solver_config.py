@@ -1,6 +1,6 @@
 """The solver is chosen by flag, environment, thermomilp.toml or pyproject.toml -- in that order.
 
-In-process checks of :func:`thermomilp.config.resolve` cover every route and
+In-process checks of :func:`thermomilp.core.config.resolve` cover every route and
 each precedence step; subprocess runs check that ``thermomilp solve`` really
 uses the pair so chosen and that ``thermomilp config`` prints values and
 sources.
@@ -15,8 +15,8 @@ import sys
 
 import pytest
 
-from thermomilp.config import resolve
-from thermomilp.errors import ConfigError
+from thermomilp.core.config import resolve
+from thermomilp.core.errors import ConfigError
 
 from helpers import INSTANCES, ROOT
 from solver_pairs import use_pair

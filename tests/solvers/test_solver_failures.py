@@ -14,7 +14,7 @@ import pytest
 
 from thermomilp.backends.base import Outcome
 from thermomilp.cli.main import main
-from thermomilp.errors import SolverUnavailable
+from thermomilp.core.errors import SolverUnavailable
 from thermomilp.formats import load
 from thermomilp.solve import solve
 
@@ -160,8 +160,8 @@ def test_real_time_limit_gives_timeout_or_checked_answer_never_error(solver_pair
     """A 25x25 board with 0.05 s: each engine runs out of time its own way; all say timeout."""
     import random
 
+    from thermomilp.core.verify import solution_problems
     from thermomilp.generate.random_board import planted_board
-    from thermomilp.verify import solution_problems
 
     backend, solver = solver_pair
     puzzle = planted_board(25, 25, random.Random(5), missing=0.3)

@@ -2,8 +2,8 @@
 
 :data:`SESSIONS` is the registry keyed by (formulation, modelling layer);
 :func:`session_for` opens one from a formulation's data and the
-:class:`~thermomilp.settings.Settings`. Only the solve layer's facade
-(:mod:`thermomilp.engine`) opens sessions. Each backend module imports its
+:class:`~thermomilp.core.settings.Settings`. Only the solve layer's facade
+(:mod:`thermomilp.solve.engine`) opens sessions. Each backend module imports its
 heavy library lazily. Which pairs exist and how to install a missing one:
 :mod:`thermomilp.backends.matrix`.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from thermomilp.backends.base import Outcome, Session, SolverOptions
+from thermomilp.core.settings import Backend, FormulationKind, Settings, settings_from
 from thermomilp.model.registry import Formulated, recast
-from thermomilp.settings import Backend, FormulationKind, Settings, settings_from
 
 BACKENDS = tuple(b.value for b in Backend)
 
@@ -61,7 +61,7 @@ def open_session(form: Formulated, backend: Any = None, solver: Any = None,
     """The old entry point: :func:`session_for` with the pair given apart.
 
     Kept for callers outside the solve layer that have not moved to
-    :mod:`thermomilp.engine` yet; it opens a bare session (no verification,
+    :mod:`thermomilp.solve.engine` yet; it opens a bare session (no verification,
     no second opinion)."""
     settings = settings_from(options, backend=backend, solver=solver,
                              formulation=formulation or form.kind)

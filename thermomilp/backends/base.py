@@ -5,7 +5,7 @@ A :class:`Session` holds one built model of any formulation
 solution or proves there is none; ``exclude`` adds the canonical no-good cut
 of a found solution (over every cell, or over a subset of them) so the next
 ``solve`` must find a different one. Sessions are opened, verified and
-second-guessed only by the solve layer's facade (:mod:`thermomilp.engine`).
+second-guessed only by the solve layer's facade (:mod:`thermomilp.solve.engine`).
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Iterator, Literal
 
+from thermomilp.core.puzzle import Cell
+from thermomilp.core.settings import Settings
 from thermomilp.model.registry import Formulated
-from thermomilp.puzzle import Cell
-from thermomilp.settings import Settings
 
 OutcomeStatus = Literal["feasible", "infeasible", "timeout", "error"]
 
 SolverOptions = Settings
-"""The old name of the engine options: one :class:`~thermomilp.settings.Settings` now
+"""The old name of the engine options: one :class:`~thermomilp.core.settings.Settings` now
 (``SolverOptions(time_limit=5, threads=2)`` keeps working and is honoured)."""
 
 
@@ -56,6 +56,14 @@ class Session(ABC):
         with ``over``, the sums run over the variables of those cells only (every
         solution that agrees with ``ones`` on ``over`` is cut off)."""
 
+    def exclude_by_moves(self, rises: frozenset[Cell], falls: frozenset[Cell]) -> bool:
+        """Cut off a solution by two rows instead of the no-good: some cell of
+        ``rises`` is 1, some cell of ``falls`` is 0 (the caller,
+        :meth:`thermomilp.solve.engine.Engine.exclude`, knows that among the solutions
+        these remove exactly the one the no-good would: :func:`thermomilp.solve.swap.rival_moves`).
+        False when the session does not offer them; the caller then writes the no-good."""
+        return False
+
     def cut_vars(self, ones: frozenset[Cell],
                  over: frozenset[Cell] | None) -> tuple[list[int], set[int]]:
         """(the variables the cut runs over, those of them that ``ones`` switches on)."""
@@ -63,7 +71,7 @@ class Session(ABC):
         if over is None:
             return list(range(self.form.n_vars)), on
         if self.form.kind == "level":
-            from thermomilp.errors import ConfigError
+            from thermomilp.core.errors import ConfigError
 
             raise ConfigError("a cut over a subset of cells needs the cell or compact formulation")
         layers = getattr(self.form, "layers", None)

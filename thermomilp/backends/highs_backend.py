@@ -10,12 +10,20 @@ from __future__ import annotations
 import numpy as np
 
 from thermomilp.backends.base import Outcome, Session
+from thermomilp.core.settings import Settings
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import build_highs, build_highs_compact, nogood_row
 from thermomilp.model.registry import Formulated, LevelFormulation
-from thermomilp.settings import Settings
 
 _SCHEDULER_THREADS: int | None = None
+
+PROOF_OPTIONS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False}
+"""HiGHS options of every solve after a no-good cut. Such a solve is most often a
+proof that no other point exists (a unique board), and HiGHS's sub-MIP
+heuristics (RINS, RENS: small MIPs around the LP point) look for a point that
+is not there: on the hardest shipped 15x15 board they were half the proof's
+time (docs/performance.md, "Against a CP-SAT solution counter"). Options a
+HiGHS version does not know are refused by it with a status, never raised."""
 
 
 def set_highs_threads(threads: int | None) -> None:
@@ -110,4 +118,20 @@ class HighsSession(Session):
         cols_over, on = self.cut_vars(ones, over)
         lower, cols, values = nogood_row(self.n, on, None if over is None else cols_over)
         self.h.addRow(lower, np.inf, cols.size, cols, values)
+        self._cut_added()
+
+    def exclude_by_moves(self, rises, falls) -> bool:
+        if self.form.kind != "cell":  # cell k is variable k only in the cell formulation
+            return False
+        up = np.array(sorted(self.form.vars_of(frozenset(rises))), dtype=np.int32)
+        down = np.array(sorted(self.form.vars_of(frozenset(falls))), dtype=np.int32)
+        self.h.addRow(1.0, np.inf, up.size, up, np.ones(up.size))  # some x = 1
+        self.h.addRow(1.0 - down.size, np.inf, down.size, down, -np.ones(down.size))  # some x = 0
+        self._cut_added()
+        return True
+
+    def _cut_added(self) -> None:
+        if not self.cuts:
+            for name, value in PROOF_OPTIONS.items():
+                self.h.setOptionValue(name, value)
         self.cuts += 1

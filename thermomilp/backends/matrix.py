@@ -30,7 +30,7 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from thermomilp.errors import SolverUnavailable
+from thermomilp.core.errors import SolverUnavailable
 
 BACKENDS = ("highs", "pulp", "pyomo")
 SOLVERS = ("highs", "cbc", "glpk", "scip")
@@ -340,7 +340,8 @@ def _pyomo_scip_ok() -> bool:
 PASS_THROUGH_INSTALL = {
     "coin": INSTALL["cbc"], "pulp_cbc": INSTALL["cbc"], "cbc": INSTALL["cbc"],
     "glpk": INSTALL["glpk"], "scip": INSTALL["scip"], "appsi_highs": INSTALL["highs"],
-    "highs": INSTALL["highs"], "highs_cmd": "pip install highsbox", "gurobi": "pip install gurobipy  (needs a Gurobi licence)",
+    "highs": INSTALL["highs"], "highs_cmd": "pip install highsbox",
+    "gurobi": "pip install gurobipy  (needs a Gurobi licence)",
     "cplex": "pip install cplex  (needs a CPLEX licence for large models)",
     "xpress": "pip install xpress", "copt": "pip install coptpy", "mosek": "pip install mosek",
     "cylp": "pip install cylp", "cuopt": "pip install cuopt",

@@ -31,12 +31,12 @@ from typing import Any
 from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
 from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.backends.pulp_probe import pulp_class_for  # noqa: F401 - its old home
-from thermomilp.errors import SolverUnavailable
+from thermomilp.core.errors import SolverUnavailable
+from thermomilp.core.settings import Settings
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.pulp_model import add_nogood_vars, build_pulp, build_pulp_compact
 from thermomilp.model.registry import Formulated, LevelFormulation
-from thermomilp.settings import Settings
 
 SolverOptions = Settings  # the old name, still imported by callers
 
@@ -253,7 +253,8 @@ class PulpSession(Session):
             return Outcome("infeasible")
         if status == S.kTimeLimit:
             return Outcome("timeout", message="highs via PuLP reached the time limit")
-        return Outcome("error", message=f"highs via PuLP ended with {h.modelStatusToString(status)}")
+        return Outcome("error",
+                       message=f"highs via PuLP ended with {h.modelStatusToString(status)}")
 
     def _cut_live(self, cols: list[int], on: set[int]) -> None:
         if self._live is None:

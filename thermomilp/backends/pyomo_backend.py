@@ -30,12 +30,12 @@ from typing import Any
 from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
 from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.backends.pyomo_probe import pyomo_solver_available, quiet_pyomo  # noqa: F401
-from thermomilp.errors import SolverUnavailable
+from thermomilp.core.errors import SolverUnavailable
+from thermomilp.core.settings import Settings
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.pyomo_model import build_pyomo, build_pyomo_compact, nogood_vars_expr
 from thermomilp.model.registry import Formulated, LevelFormulation
-from thermomilp.settings import Settings
 
 ENGINE_NAMES = {"highs": "HiGHS", "scip": "SCIP", "cbc": "CBC", "glpk": "GLPK"}
 
@@ -209,7 +209,8 @@ class PyomoSession(Session):
             with engine_log_to_stderr(self.options.verbose):
                 word, has_solution, said = self.engine.solve(self.model, time_limit)
         except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
-            return Outcome("error", message=f"{self.engine_name} failed: {type(exc).__name__}: {exc}")
+            return Outcome("error",
+                           message=f"{self.engine_name} failed: {type(exc).__name__}: {exc}")
         elapsed = time.perf_counter() - start
         ran_out = time_limit is not None and 0 < time_limit <= elapsed / 0.9
         if word == "infeasible" and ran_out and isinstance(self.engine, _Shell):

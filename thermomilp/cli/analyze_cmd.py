@@ -20,9 +20,9 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.analyze import analyze, report
-    from thermomilp.errors import ConfigError
+    from thermomilp.core.errors import ConfigError
     from thermomilp.formats import load
+    from thermomilp.teach.analyze import analyze, report
 
     if args.max_solutions < 1:
         raise ConfigError("--max-solutions must be at least 1")

@@ -53,7 +53,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.batch import BatchJob, BatchOutput, Progress, expand_inputs, run_batch
     from thermomilp.cli.main import settings_from
-    from thermomilp.errors import ConfigError
+    from thermomilp.core.errors import ConfigError
 
     if args.jobs < 1:
         raise ConfigError("--jobs must be at least 1")

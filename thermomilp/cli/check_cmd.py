@@ -41,7 +41,7 @@ def register(sub) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     # No defaults here: unset flags fall through to the environment, the config
     # file and the defaults, resolved by settings_from like every other command.
-    from thermomilp.settings import Backend
+    from thermomilp.core.settings import Backend
 
     p.add_argument("--backend", choices=[b.value for b in Backend],
                    help="modelling layer (default: highs = highspy direct)")
@@ -56,9 +56,9 @@ def check_board(puzzle, limit: int, backend: str | None = None, solver: str | No
                 settings: Any = None) -> dict[str, Any]:
     """The check record of one board (without the ``file`` key); one deadline
     (the settings' time limit) covers the count and the grade."""
-    from thermomilp.deadline import Deadline
+    from thermomilp.core.deadline import Deadline
+    from thermomilp.core.verify import solution_problems
     from thermomilp.solve import SolveError, enumerate_solutions, solve_settings
-    from thermomilp.verify import solution_problems
 
     chosen = solve_settings(settings, options, backend=backend, solver=solver,
                             time_limit=time_limit)
@@ -81,7 +81,7 @@ def check_board(puzzle, limit: int, backend: str | None = None, solver: str | No
             # missed it: report an error, never a wrong count
             record.update(status="error", solutions=None,
                           error=f"{chosen.solver} missed the file's own solution (checked by "
-                                "thermomilp.verify): the count cannot be trusted")
+                                "thermomilp.core.verify): the count cannot be trusted")
     # only a board with a solution has a difficulty: an infeasible board (or one
     # whose count failed) gets no grade
     record["grade"], record["difficulty"] = (_grade(puzzle, clock) if record["status"] in
@@ -96,7 +96,7 @@ def check_board(puzzle, limit: int, backend: str | None = None, solver: str | No
 
 def _grade(puzzle, clock=None) -> tuple[str | None, str | None]:
     """The logic grade, or (None, None) when the logic cannot say within the deadline."""
-    from thermomilp.deadline import TimeUp
+    from thermomilp.core.deadline import TimeUp
     from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
 
     if clock is not None and clock.expired():
@@ -112,7 +112,7 @@ def _grade(puzzle, clock=None) -> tuple[str | None, str | None]:
 
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_from
-    from thermomilp.errors import ConfigError, PuzzleError
+    from thermomilp.core.errors import ConfigError, PuzzleError
     from thermomilp.formats import load
 
     if args.limit < 2:

@@ -28,7 +28,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.errors import ConfigError
+    from thermomilp.core.errors import ConfigError
     from thermomilp.formats import load
     from thermomilp.logic.hints import explain, render_explanation
     from thermomilp.logic.marks import parse_marks

@@ -9,7 +9,7 @@ def register(sub) -> None:
     p = sub.add_parser("export", help="write a puzzle's model as LP, MPS, GMPL .dat or LaTeX",
                        description="Write the model of FILE: lp / mps as built by the chosen "
                                    "modelling layer, with the names of docs/formulation.md; "
-                                   "dat for models/*.mod (glpsol, AMPL, Pyomo AbstractModel); "
+                                   "dat for course/*.mod (glpsol, AMPL, Pyomo AbstractModel); "
                                    "latex for slides (small boards).")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--to", required=True, choices=("lp", "mps", "dat", "latex"))
@@ -23,8 +23,8 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import write_output
-    from thermomilp.export import export
     from thermomilp.formats import load
+    from thermomilp.teach.export import export
 
     write_output(export(load(args.file), args.to, args.backend, args.formulation), args.output)
     return 0

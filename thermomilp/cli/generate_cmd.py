@@ -58,7 +58,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.errors import ConfigError
+    from thermomilp.core.errors import ConfigError
     from thermomilp.formats import dumps
 
     match = SIZE.match(args.size.strip())

@@ -46,7 +46,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.errors import ThermomilpError
+    from thermomilp.core.errors import ThermomilpError
     from thermomilp.teach.corpus import GradeError, corpus_boards
     from thermomilp.teach.sandbox import Limits
 

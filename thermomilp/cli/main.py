@@ -16,7 +16,7 @@ import importlib
 import os
 import sys
 
-from thermomilp.errors import ThermomilpError
+from thermomilp.core.errors import ThermomilpError
 
 COMMANDS = [
     "thermomilp.cli.solve_cmd",
@@ -102,7 +102,7 @@ def _warnings_to_stderr():
     import contextlib
     import warnings
 
-    from thermomilp.errors import ThermomilpWarning
+    from thermomilp.core.errors import ThermomilpWarning
 
     @contextlib.contextmanager
     def scope():
@@ -124,8 +124,8 @@ def _warnings_to_stderr():
 
 def add_solver_flags(parser: argparse.ArgumentParser, formulation: bool = False) -> None:
     """--backend, --solver, --time-limit, --threads, --seed, --presolve, --verbose
-    (and --formulation when asked): every field of :class:`thermomilp.settings.Settings`."""
-    from thermomilp.settings import Backend, FormulationKind, Presolve  # names, no libraries
+    (and --formulation when asked): every field of :class:`thermomilp.core.settings.Settings`."""
+    from thermomilp.core.settings import Backend, FormulationKind, Presolve  # names, no libraries
 
     parser.add_argument("--backend", choices=[b.value for b in Backend],
                         help="modelling layer (default: highs = highspy direct)")
@@ -145,11 +145,12 @@ def add_solver_flags(parser: argparse.ArgumentParser, formulation: bool = False)
 
 def settings_from(args: argparse.Namespace):
     """Resolve flags > environment > config file > defaults into one Settings."""
-    from thermomilp.config import resolve
+    from thermomilp.core.config import resolve
 
     flags = {k: getattr(args, k, None) for k in
              ("backend", "solver", "time_limit", "threads", "seed", "presolve", "formulation")}
-    flags["verbose"] = True if getattr(args, "verbose", False) else None  # absent flag: ask env/file
+    # an absent flag is None: the environment or a config file decides
+    flags["verbose"] = True if getattr(args, "verbose", False) else None
     return resolve(flags)
 
 

@@ -61,14 +61,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_engine(engine) -> None:
     """Solve a 1x1 board with the configured pair; raises SolverUnavailable if it cannot."""
-    from thermomilp.puzzle import thermometers
+    from thermomilp.core.puzzle import thermometers
     from thermomilp.solve import solve
 
     tiny = thermometers([1], [1], [[[0, 0]]])
     # presolve none: the logic would decide the 1x1 board and no engine would run
     result = solve(tiny, unique=False, settings=engine, presolve="none")
     if not result.ok:
-        from thermomilp.errors import ConfigError
+        from thermomilp.core.errors import ConfigError
 
         raise ConfigError(f"the engine {engine.backend}/{engine.solver} cannot solve a 1x1 "
                           f"board: {result.status} {result.error or ''}".strip())

@@ -17,7 +17,7 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from thermomilp.formats import load
-    from thermomilp.render import render_board
+    from thermomilp.pictures.text import render_board
 
     for n, path in enumerate(args.files):
         puzzle = load(path)
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         grid = puzzle.solution if args.solution else None
         print(render_board(puzzle, grid))
         if args.svg:
-            from thermomilp.svg import svg_path_for, write_svg
+            from thermomilp.pictures.svg import svg_path_for, write_svg
 
             write_svg(svg_path_for(args.svg, path, len(args.files) > 1), puzzle, grid)
     return 0

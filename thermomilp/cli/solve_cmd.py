@@ -28,8 +28,8 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_from
-    from thermomilp.deadline import Deadline
-    from thermomilp.errors import PuzzleError
+    from thermomilp.core.deadline import Deadline
+    from thermomilp.core.errors import PuzzleError
     from thermomilp.formats import load
     from thermomilp.solve import solve
 
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         if result.status == "infeasible" and not args.no_explain:
             result = _explained(result, puzzle, settings, clock)
         if args.svg:
-            from thermomilp.svg import svg_path_for, write_svg
+            from thermomilp.pictures.svg import svg_path_for, write_svg
 
             write_svg(svg_path_for(args.svg, path, len(args.files) > 1), puzzle, result.grid)
         if args.format == "json":
@@ -67,7 +67,7 @@ def _explained(result, puzzle, settings, clock):
     found within what is left of the board's time; ``time_s`` then covers both."""
     import dataclasses
 
-    from thermomilp.conflict import find_conflict
+    from thermomilp.solve.conflict import find_conflict
 
     calls: list[int] = []
     conflict = find_conflict(puzzle, settings=settings, deadline=clock, engine_calls=calls)

@@ -1,6 +1,6 @@
-"""Readers and writers: text <-> :class:`~thermomilp.puzzle.Puzzle`.
+"""Readers and writers: text <-> :class:`~thermomilp.core.puzzle.Puzzle`.
 
-Every reader raises :class:`~thermomilp.errors.PuzzleError` (with the file
+Every reader raises :class:`~thermomilp.core.errors.PuzzleError` (with the file
 and, where it can, the line) for bad input -- never any other exception.
 The format is detected from the content, with the file suffix as a hint.
 """
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Callable
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import GENEROUS, STRICT, Puzzle, SizeLimits
 from thermomilp.formats import janko, json_format, native, site
-from thermomilp.puzzle import GENEROUS, STRICT, Puzzle, SizeLimits
 
 MAX_BYTES = 5_000_000
 __all__ = ["FORMATS", "GENEROUS", "STRICT", "Format", "SizeLimits", "detect", "dumps", "load",

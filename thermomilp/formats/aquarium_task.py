@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import re
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits, aquarium
 from thermomilp.formats.tokens import whole_number
-from thermomilp.puzzle import GENEROUS, Puzzle, SizeLimits, aquarium
 
 SHAPE = re.compile(r"^[0-9_?-]*;[0-9]+(,[0-9]+)*$")
 

@@ -42,9 +42,9 @@ from __future__ import annotations
 
 import re
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits, thermometers
 from thermomilp.formats.tokens import is_whole_number
-from thermomilp.puzzle import GENEROUS, Puzzle, SizeLimits, thermometers
 
 SECTIONS = ("setup", "clabels", "rlabels", "labels", "solution")
 TOKEN = re.compile(r"^([0-9]{1,9})\.([0-9]{1,9})$")
@@ -151,7 +151,8 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
         ks = sorted(positions[t])
         if ks != list(range(1, len(ks) + 1)):
             gap = next(k for k in range(1, len(ks) + 2) if k not in positions[t])
-            raise PuzzleError(f"thermometer {t} has no position {gap} (positions must run 1, 2, ...)")
+            raise PuzzleError(
+                f"thermometer {t} has no position {gap} (positions must run 1, 2, ...)")
         therms.append([positions[t][k] for k in ks])
     solution = None
     if "solution" in sec:

@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from thermomilp.errors import PuzzleError
-from thermomilp.puzzle import GENEROUS, RULES, Puzzle, SizeLimits, aquarium, thermometers
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import GENEROUS, RULES, Puzzle, SizeLimits, aquarium, thermometers
 
 KNOWN_KEYS = {"puzzle", "rows", "cols", "thermometers", "regions", "name", "source", "solution",
               "grade", "rule"}
@@ -44,14 +44,16 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     try:
         data = json.loads(text, parse_int=_number, parse_float=_number)
     except json.JSONDecodeError as exc:
-        raise PuzzleError(f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
+        raise PuzzleError(f"invalid JSON: {exc.msg} (column {exc.colno})",
+                          line=exc.lineno) from None
     except RecursionError:
         raise PuzzleError("invalid JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise PuzzleError("the JSON document must be an object with a \"puzzle\" key")
     kind = data.get("puzzle")
     if kind not in ("thermometers", "aquarium"):
-        raise PuzzleError(f"unknown puzzle type {kind!r}: expected \"thermometers\" or \"aquarium\"")
+        raise PuzzleError(
+            f"unknown puzzle type {kind!r}: expected \"thermometers\" or \"aquarium\"")
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
         raise PuzzleError(f"unknown key {unknown[0]!r} in the puzzle object")

@@ -36,9 +36,9 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import GENEROUS, RULES, Cell, Puzzle, SizeLimits, aquarium, thermometers
 from thermomilp.formats.tokens import whole_number
-from thermomilp.puzzle import GENEROUS, RULES, Cell, Puzzle, SizeLimits, aquarium, thermometers
 
 ARROWS = {">": (0, 1), "<": (0, -1), "^": (-1, 0), "v": (1, 0)}
 TIP = "o"

@@ -33,9 +33,9 @@ from __future__ import annotations
 
 import re
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import GENEROUS, Cell, Puzzle, SizeLimits, aquarium
 from thermomilp.formats.tokens import is_whole_number
-from thermomilp.puzzle import GENEROUS, Cell, Puzzle, SizeLimits, aquarium
 
 PID = re.compile(r"(?:^|[?/&])aquarium(?:_edit|_play)?/")
 B32 = "0123456789abcdefghijklmnopqrstuv"

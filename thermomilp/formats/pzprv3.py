@@ -33,10 +33,10 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits, aquarium
+from thermomilp.core.verify import solution_problems
 from thermomilp.formats.tokens import whole_number
-from thermomilp.puzzle import GENEROUS, Puzzle, SizeLimits, aquarium
-from thermomilp.verify import solution_problems
 
 HEADER = re.compile(r"^pzprv3(\.\d+)?$")
 IN_URL = re.compile(r"(?:^|[?&])(pzprv3(?:\.\d+)?/[a-z0-9_]+/.*)$")

@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import GENEROUS, Cell, Puzzle, SizeLimits, thermometers
 from thermomilp.formats.tokens import whole_number
-from thermomilp.puzzle import GENEROUS, Cell, Puzzle, SizeLimits, thermometers
 
 SHAPE = re.compile(r"^[0-9_?-]+(;[0-9,]+)+$")
 

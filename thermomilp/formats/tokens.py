@@ -8,7 +8,7 @@ at most :data:`MAX_DIGITS` of them, and says what was wrong.
 
 from __future__ import annotations
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
 
 MAX_DIGITS = 9
 

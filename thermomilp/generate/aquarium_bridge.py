@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
+from thermomilp.core.puzzle import Puzzle
 from thermomilp.generate.aquarium_gen import generate_aquarium
-from thermomilp.puzzle import Puzzle
 
 
 def aquarium_board(height: int, width: int, seed: int | str, index: int,

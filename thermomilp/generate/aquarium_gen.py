@@ -28,10 +28,10 @@ from __future__ import annotations
 import random
 import time
 
-from thermomilp.errors import GenerationError
+from thermomilp.core.errors import GenerationError
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels
 from thermomilp.generate.aquarium_repair import merge_against, relabel
 from thermomilp.generate.aquarium_rivals import RivalSearch
-from thermomilp.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels
 
 MEAN_TANK_CELLS = 5
 LEVEL_TRIES = 8
@@ -183,7 +183,7 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
             (or deletes ``missing_clues`` of them, each keeping the board unique).
         rule: ``tank`` (one waterline per tank) or ``pool`` (one level per
             body of water; uniqueness is then proved by the MILP, slower).
-        time_limit: seconds; past them :class:`~thermomilp.errors.GenerationError` is raised
+        time_limit: seconds; past them :class:`~thermomilp.core.errors.GenerationError` is raised
             (checked between counter calls).
     """
     if height < 1 or width < 1:

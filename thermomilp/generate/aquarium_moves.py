@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from thermomilp.puzzle import Grid, Puzzle, levels_from_grid
-from thermomilp.verify import solution_problems
+from thermomilp.core.puzzle import Grid, Puzzle, levels_from_grid
+from thermomilp.core.verify import solution_problems
 
 Node = tuple[str, int]          # ("row", i) or ("col", j)
 Arc = tuple[Node, Node, int, int, int]   # from, to, tank, new level, (unused) 0

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from thermomilp.puzzle import Cell
+from thermomilp.core.puzzle import Cell
 
 Regions = list[list[str]]
 

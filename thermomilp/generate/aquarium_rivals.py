@@ -8,7 +8,7 @@ A rival is a solution of the board other than its planted one
    milliseconds. From 20x20 on its one-line-at-a-time filters leave search
    trees it does not finish in minutes, even with every clue present.
 2. **The MILP** (HiGHS, the cell model plus a no-good cut of the planted
-   grid, :func:`thermomilp.engine.find_other`): a "no rival" is confirmed by a
+   grid, :func:`thermomilp.solve.engine.find_other`): a "no rival" is confirmed by a
    second solve with presolve off, as for Thermometers. It sees rows and
    columns together and decides a 30x30 question in a fraction of a second.
 
@@ -28,7 +28,7 @@ no-good cut alone, even written over line ``l``'s cells only, leaves the LP
 free to move a fraction of a cell).
 
 Every rival returned passes the independent checker
-(:func:`thermomilp.verify.solution_problems`) and differs from the planted grid.
+(:func:`thermomilp.core.verify.solution_problems`) and differs from the planted grid.
 """
 
 from __future__ import annotations
@@ -36,13 +36,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from thermomilp.engine import find_other
+from thermomilp.core.errors import GenerationError, SolveError
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_levels, levels_from_grid, ones_of
+from thermomilp.core.verify import solution_problems
 from thermomilp.generate.aquarium_moves import move_rival
-from thermomilp.errors import GenerationError, SolveError
 from thermomilp.logic.aquarium_dp import NodeBudgetSpent, WaterlineDP
 from thermomilp.model.formulation import formulate
-from thermomilp.puzzle import Cell, Grid, Puzzle, grid_from_levels, levels_from_grid, ones_of
-from thermomilp.verify import solution_problems
+from thermomilp.solve.engine import find_other
 
 DP_NODES = 400
 """Search nodes the DP may spend on one question before the MILP takes it."""

@@ -7,7 +7,7 @@ an arc ``c -> r`` between row and column nodes. A directed cycle of such arcs
 that uses each thermometer at most once keeps every row and column count
 (each node on it gains one and loses one) and every thermometer monotone
 (each moves one level): it is a rival. The four-vessel swap
-(:mod:`thermomilp.swap`) is the cycle of length four; this module finds
+(:mod:`thermomilp.solve.swap`) is the cycle of length four; this module finds
 cycles of any length by breadth-first search from each arc.
 
 Every rival changes a *backward* cell of the line order
@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
+from thermomilp.core.puzzle import Cell, Grid
 from thermomilp.generate.paths import PathTiling
 from thermomilp.generate.rivals import check_rival
-from thermomilp.puzzle import Cell, Grid
 
 Node = tuple[str, int]          # ("r", row) or ("c", column)
 Arc = tuple[Node, Node, int, Cell]  # tail, head, thermometer, cell that changes

@@ -25,7 +25,7 @@ import random
 from itertools import pairwise
 from typing import Iterable, Iterator, Sequence
 
-from thermomilp.puzzle import Cell, Grid
+from thermomilp.core.puzzle import Cell, Grid
 
 STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 

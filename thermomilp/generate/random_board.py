@@ -22,8 +22,8 @@ import heapq
 import random
 from typing import Sequence
 
+from thermomilp.core.puzzle import Cell, Puzzle, grid_from_levels, thermometers
 from thermomilp.generate.paths import STEPS, PathTiling
-from thermomilp.puzzle import Cell, Puzzle, grid_from_levels, thermometers
 
 # relative frequency of target lengths (published boards: mostly 2..6)
 LENGTH_WEIGHTS = {2: 3.0, 3: 4.0, 4: 3.5, 5: 2.5, 6: 1.5, 7: 0.7, 8: 0.4}

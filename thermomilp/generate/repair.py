@@ -46,12 +46,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from thermomilp.errors import GenerationError
+from thermomilp.core.errors import GenerationError
+from thermomilp.core.puzzle import Cell, Grid
 from thermomilp.generate.cycles import cycle_rival
 from thermomilp.generate.paths import PathTiling
 from thermomilp.generate.random_board import random_partition
 from thermomilp.generate.rivals import find_rival, windows
-from thermomilp.puzzle import Cell, Grid
 
 WINDOW_SIZE, WINDOW_STEP = 6, 3
 WIDE_SIZE = 12
@@ -227,8 +227,8 @@ def _region(tiling: PathTiling, rival: Grid) -> set[Cell]:
 
 def _logic(tiling: PathTiling) -> tuple[dict[Cell, int] | None, str]:
     """Cells interval propagation decides (sound, so they bound the rival search)."""
+    from thermomilp.core.puzzle import thermometers
     from thermomilp.logic.presolve import presolve_cells
-    from thermomilp.puzzle import thermometers
 
     rows, cols = tiling.clues()
     fixed, _, status = presolve_cells(thermometers(rows, cols, tiling.paths()), "intervals")
@@ -290,7 +290,8 @@ def _kill(tiling: PathTiling, order: LineOrder, depth: int, rival: Grid, rng: ra
     counts["moves"] += 1
     trial = best[1]
     touched = {c for c in tiling.cells()
-               if trial.succ.get(c) != tiling.succ.get(c) or trial.pred.get(c) != tiling.pred.get(c)}
+               if trial.succ.get(c) != tiling.succ.get(c)
+               or trial.pred.get(c) != tiling.pred.get(c)}
     tiling.succ, tiling.pred = trial.succ, trial.pred
     return touched
 

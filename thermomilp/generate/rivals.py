@@ -12,7 +12,7 @@ few milliseconds. Any rival it finds is a rival of the whole board, so the
 repair loop sweeps windows first and asks the whole board last.
 
 The model is built straight from the tiling (arcs ``x_succ <= x_pred``) so no
-:class:`~thermomilp.puzzle.Puzzle` has to be validated per question.
+:class:`~thermomilp.core.puzzle.Puzzle` has to be validated per question.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from thermomilp.engine import find_other
-from thermomilp.errors import GenerationError, SolveError
+from thermomilp.core.errors import GenerationError, SolveError
+from thermomilp.core.puzzle import Cell, Grid
 from thermomilp.generate.paths import PathTiling
 from thermomilp.model.formulation import Formulation
-from thermomilp.puzzle import Cell, Grid
+from thermomilp.solve.engine import find_other
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     least one of them, so the no-good cut is written over these cells only
     (a much stronger cut, see ``docs/generate.md``).
     The engine is asked through the solve layer's
-    :func:`thermomilp.engine.find_other`: whole-board "no rival" answers are
+    :func:`thermomilp.solve.engine.find_other`: whole-board "no rival" answers are
     confirmed by a second solve with HiGHS presolve off; window answers are not
     (a window that misses a rival only costs time, never a wrong board). Every
     rival returned is checked against the window's formulation there and
@@ -96,7 +96,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
     difference is the smallest local swap -- the one a repair kills best.
     ``probe``: ask for a first rival within this many branch-and-bound
-    nodes first (see :func:`thermomilp.engine.find_other`).
+    nodes first (see :func:`thermomilp.solve.engine.find_other`).
     ``region``: only these cells may change (every other cell is fixed to
     ``x*``); like a window, but any shape -- the cells where the last
     whole-board rival differed, which often hold several independent rivals.

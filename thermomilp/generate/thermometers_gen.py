@@ -13,10 +13,10 @@ Then, optionally, clues are deleted while the board stays unique
 (:func:`thermomilp.logic.grade.grade`), and -- whatever the strategy -- it is
 proven unique by the MILP (the cell model plus the no-good cut of the planted
 grid is infeasible, :func:`rivals.find_rival`) and its planted grid checked by
-:mod:`thermomilp.verify` before it is returned. With ``difficulty`` (and no clue request of its own) clues are
-deleted until the grade reaches it -- full-clue boards below 15x15 are rarely
-harder than ``probing`` -- and the whole attempt repeats until the grade
-matches.
+:mod:`thermomilp.core.verify` before it is returned. With ``difficulty`` (and no
+clue request of its own) clues are deleted until the grade reaches it -- full-clue boards
+below 15x15 are rarely harder than ``probing`` -- and the whole attempt repeats until the
+grade matches.
 
 Every random choice comes from one ``random.Random`` seeded with
 ``"<seed>:<index>"``, and HiGHS runs with a fixed random seed (its MIP solver
@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from thermomilp.errors import GenerationError
+from thermomilp.core.errors import GenerationError
+from thermomilp.core.puzzle import Cell, Puzzle, thermometers
 from thermomilp.generate.paths import PathTiling
-from thermomilp.puzzle import Cell, Puzzle, thermometers
 
 STRATEGIES = ("repair", "reroll")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -237,8 +237,8 @@ def _prove_unique(puzzle: Puzzle, tiling: PathTiling, rows: list[int | None],
     deletion) for exactly these clues: then it is not asked twice. When the
     loop stopped because logic decided every cell, the MILP is asked here.
     """
+    from thermomilp.core.verify import solution_problems
     from thermomilp.generate.rivals import find_rival
-    from thermomilp.verify import solution_problems
 
     problems = solution_problems(puzzle, puzzle.solution or ())
     if problems:

@@ -35,7 +35,7 @@ solution (every clued line's DP then holds with singletons, i.e. its sum is
 exact). ``count(limit=2) == 1`` is the uniqueness proof the generator uses.
 
 Works for any vessels (a thermometer's layers are single cells), imports
-only :mod:`thermomilp.puzzle`.
+only :mod:`thermomilp.core.puzzle`.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from thermomilp.puzzle import (
+from thermomilp.core.puzzle import (
     Grid,
     Puzzle,
     Vessel,

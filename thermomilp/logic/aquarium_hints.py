@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from thermomilp.core.puzzle import Cell, Puzzle, Vessel, require_levels
 from thermomilp.logic.aquarium_dp import Line, WaterlineDP, filter_line
 from thermomilp.logic.deduction import Deduction
-from thermomilp.puzzle import Cell, Puzzle, Vessel, require_levels
 
 RULES = ("gravity", "subset_sum")
 Hint = Deduction  # the old name

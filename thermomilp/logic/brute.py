@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from thermomilp.puzzle import Cell, Grid, Puzzle, Vessel
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, Vessel
 
 
 def vessel_fills(vessel: Vessel) -> list[tuple[Cell, ...]]:
@@ -85,7 +85,8 @@ def brute_force_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[
             for r, c in cells:
                 row_count[r] += 1
                 col_count[c] += 1
-            if line_ok(row_count, row_room, puzzle.rows) and line_ok(col_count, col_room, puzzle.cols):
+            if (line_ok(row_count, row_room, puzzle.rows)
+                    and line_ok(col_count, col_room, puzzle.cols)):
                 chosen[i] = cells
                 yield from rec(i + 1)
             for r, c in cells:

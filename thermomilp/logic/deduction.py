@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from thermomilp.puzzle import Cell
+from thermomilp.core.puzzle import Cell
 
 MISTAKE_RULES = ("contradiction", "mistake")
 """The rules that blame the marks (or the clues) instead of deciding cells."""

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Mapping
 
-from thermomilp.deadline import TimeUp
-from thermomilp.puzzle import Cell, Grid, Puzzle, require_levels
+from thermomilp.core.deadline import TimeUp
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, require_levels
 
 Domains = list[int]
 UNKNOWN = -1

@@ -18,7 +18,7 @@ the same fixpoint on Thermometers (``docs/logic.md`` has the proof).
 
 from __future__ import annotations
 
-from thermomilp.puzzle import Puzzle
+from thermomilp.core.puzzle import Puzzle
 
 
 def _contributions(puzzle: Puzzle) -> list[tuple[int | None, list[tuple[int, list[int]]]]]:

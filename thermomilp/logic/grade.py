@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Callable
 
+from thermomilp.core.puzzle import Puzzle
 from thermomilp.logic.domains import full_domains, is_decided, line_tables
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.pairs import pair_fixpoint
 from thermomilp.logic.probing import probe_fixpoint
-from thermomilp.puzzle import Puzzle
 
 GRADES = ("intervals", "probing", "pairs", "search")
 GRADE_TO_DIFFICULTY = {"intervals": "easy", "probing": "medium", "pairs": "hard",

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.deduction import Deduction
 from thermomilp.logic.domains import (
     UNKNOWN,
@@ -62,7 +63,6 @@ from thermomilp.logic.steps import (
     run_explanation,
 )
 from thermomilp.logic.steps import cells_text as _cells_text
-from thermomilp.puzzle import Cell, Grid, Puzzle
 
 
 def _vessel_name(puzzle: Puzzle, v: int) -> str:
@@ -214,8 +214,9 @@ class _Solver:
                     f"({breaks}, each after propagation); so level {level} of {name} "
                     "is impossible")
             text += f": {_cells_text(new)}" if new else ""
-            return self._apply(Deduction("pair_probe", new, text, line=t.line_name(ref.breaks[0][1]),
-                                    vessel=f"{name}, {other}", levels_out=(level,)), dom)
+            return self._apply(Deduction("pair_probe", new, text,
+                                         line=t.line_name(ref.breaks[0][1]),
+                                         vessel=f"{name}, {other}", levels_out=(level,)), dom)
         return None
 
     def step(self) -> Deduction:

@@ -5,7 +5,7 @@ let ``cmin(s) = c_{s,l}(lo_s)`` and ``cmax(s) = c_{s,l}(hi_s)`` (the
 contribution table is non-decreasing, so these are its extremes over the
 domain). Then vessel ``t`` must contribute
 
-    needMin(t) = K - sum_{s != t} cmax(s)   <=   c_{t,l}(L)   <=   needMax(t) = K - sum_{s != t} cmin(s)
+    needMin(t) = K - sum_{s != t} cmax(s)  <=  c_{t,l}(L)  <=  needMax(t) = K - sum_{s != t} cmin(s)
 
 and every level ``L`` whose contribution falls outside ``[needMin, needMax]``
 is erased. Because ``c_{t,l}`` is monotone the survivors are one run of
@@ -26,7 +26,7 @@ from bisect import bisect_left, bisect_right
 from collections import deque
 from typing import Callable, Iterable
 
-from thermomilp.deadline import TimeUp
+from thermomilp.core.deadline import TimeUp
 from thermomilp.logic.domains import Domains, LineTables
 
 OK = -1
@@ -35,28 +35,40 @@ STOP_EVERY = 256
 
 
 def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None:
-    """Tighten the vessels of one line; the vessels changed, or None on contradiction."""
+    """Tighten the vessels of one line; the vessels changed, or None on contradiction.
+
+    A vessel whose contribution spread ``cmax - cmin`` is at most the line's
+    slack ``min(sum cmax - K, K - sum cmin)`` already lies inside
+    ``[needMin, needMax]`` and is skipped (the common case at a fixpoint)."""
     clue = tables.clues[line]
-    vessels = tables.line_vessels[line]
-    tabs = tables.line_tables[line]
-    cmins, cmaxs = [], []
-    for v, tab in zip(vessels, tabs, strict=True):
-        m = dom[v]
-        cmins.append(tab[(m & -m).bit_length() - 1])
-        cmaxs.append(tab[m.bit_length() - 1])
-    smin, smax = sum(cmins), sum(cmaxs)
     if clue is None:  # an unclued line bounds nothing
         return []
+    vessels = tables.line_vessels[line]
+    tabs = tables.line_tables[line]
+    cmins, spreads = [], []
+    smin = smax = 0
+    for v, tab in zip(vessels, tabs, strict=True):
+        m = dom[v]
+        a = tab[(m & -m).bit_length() - 1]
+        b = tab[m.bit_length() - 1]
+        smin += a
+        smax += b
+        cmins.append(a)
+        spreads.append(b - a)
     if smin > clue or smax < clue:
         return None
+    slack = min(smax - clue, clue - smin)
     changed = []
-    for v, tab, a, b in zip(vessels, tabs, cmins, cmaxs, strict=True):
-        need_min = clue - (smax - b)
-        need_max = clue - (smin - a)
-        if need_min <= a and b <= need_max:
+    for k, spread in enumerate(spreads):
+        if spread <= slack:
             continue
+        a = cmins[k]
+        need_min = clue - (smax - a - spread)
+        need_max = clue - (smin - a)
+        tab = tabs[k]
         first = bisect_left(tab, need_min)
         last = bisect_right(tab, need_max) - 1
+        v = vessels[k]
         m = dom[v]
         keep = m & ((1 << (last + 1)) - 1) & ~((1 << first) - 1) if first <= last else 0
         if not keep:
@@ -73,7 +85,7 @@ def propagate_conflict(tables: LineTables, dom: Domains,
     """Run to the fixpoint in place; ``OK`` (-1) or the line found contradictory.
 
     ``stop`` is asked every :data:`STOP_EVERY` revisions; when it answers True
-    the run raises :class:`~thermomilp.deadline.TimeUp`, leaving ``dom`` with
+    the run raises :class:`~thermomilp.core.deadline.TimeUp`, leaving ``dom`` with
     sound (but not yet complete) deductions.
     """
     if lines is None:

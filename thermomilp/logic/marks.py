@@ -18,8 +18,8 @@ from __future__ import annotations
 import os
 import re
 
-from thermomilp.errors import PuzzleError
-from thermomilp.puzzle import Cell, Grid, Puzzle
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
 
 FILLED_MARKS = {"#": 1, "1": 1}
 EMPTY_MARKS = {"x": 0, "X": 0, "0": 0, ".": 0, "-": 0}

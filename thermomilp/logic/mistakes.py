@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from thermomilp.puzzle import Cell, Grid, Puzzle
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
 
 Completion = Callable[[Mapping[Cell, int]], "Grid | None"]
 

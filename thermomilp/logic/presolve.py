@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from thermomilp.errors import ConfigError
+from thermomilp.core.errors import ConfigError
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.domains import UNKNOWN, cell_states, full_domains, grid_of, line_tables
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.probing import probe_fixpoint
-from thermomilp.puzzle import Cell, Grid, Puzzle
 
 MODES = ("intervals", "probing")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from thermomilp.deadline import TimeUp
+from thermomilp.core.deadline import TimeUp
 from thermomilp.logic.domains import Domains, LineTables, levels_in
 from thermomilp.logic.intervals import propagate
 
@@ -32,7 +32,7 @@ def sweep(dom: Domains, refutes: Callable[[int, int], bool],
     """Erase every open level ``refutes(v, level)`` condemns, vessel by vessel, until a
     pass erases nothing; ``settle(v)`` propagates after ``v`` lost levels. False on a
     contradiction (a domain emptied, or ``settle`` failed). ``stop`` (optional) is
-    asked before each vessel; when it says so, :class:`thermomilp.deadline.TimeUp`
+    asked before each vessel; when it says so, :class:`thermomilp.core.deadline.TimeUp`
     is raised (``dom`` then holds sound but partial deductions)."""
     progress = True
     while progress:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterator, Mapping
 
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.domains import (
     Domains,
     LineTables,
@@ -25,7 +26,6 @@ from thermomilp.logic.domains import (
 from thermomilp.logic.gac import gac_fixpoint
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.probing import probe_fixpoint
-from thermomilp.puzzle import Cell, Grid, Puzzle
 
 RULES = ("intervals", "gac", "probing")
 

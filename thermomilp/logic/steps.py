@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.deduction import Deduction
 from thermomilp.logic.mistakes import Mistake
-from thermomilp.puzzle import Cell, Grid, Puzzle
 
 RULES = ("bookkeeping", "line_count", "chained_count", "probe", "pair_probe")
 TERMINAL = ("solved", "stalled", "contradiction", "mistake")

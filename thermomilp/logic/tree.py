@@ -1,6 +1,6 @@
 """Logic on layer trees: the pool Aquarium rule (one level per body of water).
 
-Under the pool rule a tank is a **tree** of layers (:func:`thermomilp.puzzle.pool_layers`):
+Under the pool rule a tank is a **tree** of layers (:func:`thermomilp.core.puzzle.pool_layers`):
 a layer (the cells of one body of water in one row) may hold water only when
 every layer below it that it would spill into -- its children -- is full. So
 the state is one value per layer: wet, dry or unknown, and the rules are
@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.mistakes import (
     Completion,
     Mistake,
     line_mistake,
     solution_mistake,
 )
-from thermomilp.puzzle import Cell, Grid, Puzzle
 
 UNKNOWN = -1
 TREE_CONFLICT = -2  # the broken thing is the tree order (or a layer marked both ways)
@@ -223,7 +223,7 @@ def probe(t: Trees, state: State, g: int, value: int) -> int | None:
 
 def probe_fixpoint(t: Trees, state: State, stop: Callable[[], bool] | None = None) -> bool:
     """Propagate, then probe every open layer both ways until nothing changes; False when
-    the board has no solution. ``stop()`` true raises :class:`thermomilp.deadline.TimeUp`."""
+    the board has no solution. ``stop()`` true raises :class:`thermomilp.core.deadline.TimeUp`."""
     if propagate_conflict(t, state) is not None:
         return False
     moved = True
@@ -233,7 +233,7 @@ def probe_fixpoint(t: Trees, state: State, stop: Callable[[], bool] | None = Non
             if state[g] != UNKNOWN:
                 continue
             if stop is not None and stop():
-                from thermomilp.deadline import TimeUp
+                from thermomilp.core.deadline import TimeUp
                 raise TimeUp("probing ran out of time")
             for value in (1, 0):
                 if probe(t, state, g, value) is not None:

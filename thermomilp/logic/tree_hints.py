@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.mistakes import Completion
 from thermomilp.logic.steps import (
     Explanation,
@@ -31,7 +32,6 @@ from thermomilp.logic.tree import (
     probe,
     revise_line,
 )
-from thermomilp.puzzle import Cell, Grid, Puzzle
 
 
 class _TreeSolver:
@@ -73,7 +73,8 @@ class _TreeSolver:
                 name = f"tank {vessel.label}"
                 return self._apply(Step(
                     "bookkeeping", new, f"{name}: a body of water is level, and water rests "
-                    f"only on water (never above air it would run into): {_cells_text(new)}", vessel=name))
+                    f"only on water (never above air it would run into): {_cells_text(new)}",
+                    vessel=name))
         return None
 
     def _line_count(self) -> Step | None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from thermomilp.core.puzzle import Puzzle
 from thermomilp.model.formulation import Formulation, formulate
-from thermomilp.puzzle import Puzzle
 
 BACKENDS = ("highs", "pulp", "pyomo")
 

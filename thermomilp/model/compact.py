@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from thermomilp.core.puzzle import Cell
 from thermomilp.model.formulation import Formulation
-from thermomilp.puzzle import Cell
 
 FORMULATIONS = ("cell", "compact")
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from thermomilp.puzzle import Cell, Puzzle
+from thermomilp.core.puzzle import Cell, Puzzle
 
 
 @dataclass(frozen=True)

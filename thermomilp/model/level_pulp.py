@@ -26,7 +26,7 @@ from typing import Any
 
 import pulp
 
-from thermomilp.puzzle import Cell, Puzzle, require_levels
+from thermomilp.core.puzzle import Cell, Puzzle, require_levels
 
 
 def cell_expressions(puzzle: Puzzle, z: dict[tuple[int, int], Any]) -> dict[Cell, Any]:

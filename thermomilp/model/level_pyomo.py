@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from thermomilp.puzzle import Puzzle, require_levels
+from thermomilp.core.puzzle import Puzzle, require_levels
 
 
 def build_level_pyomo(puzzle: Puzzle) -> Any:

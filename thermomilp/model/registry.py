@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, runtime_checkable
 
+from thermomilp.core.puzzle import Cell, Puzzle
+from thermomilp.core.settings import FormulationKind
 from thermomilp.model.formulation import Formulation, formulate
-from thermomilp.puzzle import Cell, Puzzle
-from thermomilp.settings import FormulationKind
 
 
 @runtime_checkable
@@ -102,7 +102,7 @@ def _compact(puzzle: Puzzle, fixed: dict[Cell, int] | None) -> Formulated:
 
 def _level(puzzle: Puzzle, fixed: dict[Cell, int] | None) -> Formulated:
     if not puzzle.all_chains:
-        from thermomilp.errors import ConfigError
+        from thermomilp.core.errors import ConfigError
 
         raise ConfigError("the level formulation needs one level per vessel; a pool-rule "
                           "tank has none (use --formulation cell or compact)")
@@ -132,7 +132,7 @@ def recast(form: Formulated, kind: FormulationKind | str) -> Formulated:
         from thermomilp.model.compact import compact_from
 
         return compact_from(form)
-    from thermomilp.errors import ConfigError
+    from thermomilp.core.errors import ConfigError
 
     raise ConfigError(f"cannot turn the {form.kind} formulation into the {kind} one; "
                       "build it from the puzzle (model.registry.formulation_for)")

@@ -1,7 +1,11 @@
-"""Teaching tools: the autograder behind ``thermomilp grade``.
+"""Teaching tools: the autograder behind ``thermomilp grade``, exports and the analysis
+of a board (layer 6 of docs/architecture.md).
 
 One module per job:
 
+* :mod:`~thermomilp.teach.export` -- a board's model as LP, MPS, GMPL data or LaTeX;
+* :mod:`~thermomilp.teach.analyze` -- a board's model analysed: sizes, the LP
+  relaxation, the solution count, what the logic fixes (``thermomilp analyze``);
 * :mod:`~thermomilp.teach.sandbox` and :mod:`~thermomilp.teach.runner` -- the
   student's code in a child process with limits (the trust model is there);
 * :mod:`~thermomilp.teach.extract` and :mod:`~thermomilp.teach.linear` --

@@ -1,7 +1,7 @@
 """The checks on one board of the corpus, run on the student's model as data.
 
 1. **solve**: the model's optimum is a solution (checked by
-   :func:`thermomilp.verify.solution_problems`), or the model is infeasible
+   :func:`thermomilp.core.verify.solution_problems`), or the model is infeasible
    exactly when the board has no solution; a fractional optimum is a failure;
 2. **accepts the real solutions**: with its cells fixed to each true solution
    (at most two, from :func:`thermomilp.solve.enumerate_solutions`), the
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from thermomilp.puzzle import Grid, Puzzle
+from thermomilp.core.puzzle import Grid, Puzzle
 from thermomilp.teach.linear import INF, LinearModel, accepts, nogood_row, solve
 from thermomilp.teach.sandbox import Built
 
@@ -73,7 +73,7 @@ def grid_text(grid: Sequence[str]) -> str:
 
 
 def broken_rules(puzzle: Puzzle, grid: Sequence[str]) -> str:
-    from thermomilp.verify import solution_problems
+    from thermomilp.core.verify import solution_problems
 
     return "; ".join(solution_problems(puzzle, grid)[:3])
 
@@ -82,8 +82,8 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
     if built.model is None:
         return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),),
                           time_s=built.time_s)
+    from thermomilp.core.verify import solution_problems
     from thermomilp.solve import enumerate_solutions
-    from thermomilp.verify import solution_problems
 
     model = built.model
     truths: list[Grid] = list(enumerate_solutions(puzzle, limit=2))

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from thermomilp.puzzle import Puzzle
+from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.corpus import GradeError
 from thermomilp.teach.sandbox import Limits
 from thermomilp.teach.student import StudentGrade, grade_student

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from thermomilp.errors import GradeError
-from thermomilp.puzzle import Puzzle
+from thermomilp.core.errors import GradeError
+from thermomilp.core.puzzle import Puzzle
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 KINDS = ("thermometers", "aquarium")

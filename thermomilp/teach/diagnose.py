@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from thermomilp.puzzle import Puzzle
+from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.catalogue import MISTAKES
 from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text
 from thermomilp.teach.linear import Run, accepts, solve

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from thermomilp.errors import ContractError
-from thermomilp.puzzle import Puzzle
+from thermomilp.core.errors import ContractError
+from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.linear import INF, LinearModel, Row
 
 CONTRACT = "docs/course/exercise.md"
@@ -25,7 +25,8 @@ MAX_NONZEROS = 2_000_000  # far beyond any sane model of a board; keeps the data
 def extract(built: Any, puzzle: Puzzle) -> LinearModel:
     module = type(built).__module__
     if module.startswith(("pulp", "pyomo")):
-        model = _from_pulp(built, puzzle) if module.startswith("pulp") else _from_pyomo(built, puzzle)
+        from_model = _from_pulp if module.startswith("pulp") else _from_pyomo
+        model = from_model(built, puzzle)
         nonzeros = model.size()[2]
         if nonzeros > MAX_NONZEROS:
             raise ContractError(f"the model has {nonzeros} non-zeros, more than the grader takes "

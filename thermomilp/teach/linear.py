@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from thermomilp.puzzle import Cell, Grid, Puzzle
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
 
 Terms = dict[int, float]  # variable index -> coefficient
 INF = float("inf")
@@ -156,9 +156,9 @@ def solve(model: LinearModel, extra: Sequence[Row] = (), *, objective: bool = Tr
           time_limit: float = 30.0) -> Run:
     """Solve the model plus ``extra`` rows; ``objective=False`` asks for any feasible point.
 
-    The engine runs behind the solve layer (:func:`thermomilp.engine.solve_rows`);
+    The engine runs behind the solve layer (:func:`thermomilp.solve.engine.solve_rows`);
     this function only says what its outcome means for a student's model."""
-    from thermomilp.engine import solve_rows
+    from thermomilp.solve.engine import solve_rows
 
     n = len(model.names)
     integer = [] if relax else [k for k in range(n) if model.integer[k]]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from thermomilp.puzzle import Grid, Puzzle
+from thermomilp.core.puzzle import Grid, Puzzle
 from thermomilp.teach.rules import Rules, obeys, variants
 
 PROBE_BOARDS = {  # the native text format (docs/formats.md); ? is a missing clue

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise, product
 
-from thermomilp.puzzle import Puzzle
+from thermomilp.core.puzzle import Puzzle
 
 FILL = {"correct": None, "missing": "missing-precedence", "reversed": "reversed-precedence",
         "skips": "precedence-skips-cells"}
@@ -77,6 +77,7 @@ def _clues_ok(puzzle: Puzzle, filled: set, how: str) -> bool:
     if how == "missing-as-zero":
         rows = [0 if c is None else c for c in rows]
         cols = [0 if c is None else c for c in cols]
+    pairs = list(zip(row_sums + col_sums, rows + cols, strict=True))
     if how == "at-most":
-        return all(c is None or s <= c for s, c in zip(row_sums + col_sums, rows + cols, strict=True))
-    return all(c is None or s == c for s, c in zip(row_sums + col_sums, rows + cols, strict=True))
+        return all(c is None or s <= c for s, c in pairs)
+    return all(c is None or s == c for s, c in pairs)

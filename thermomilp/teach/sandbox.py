@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from thermomilp.puzzle import Puzzle
+from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.linear import LinearModel
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent.parent)

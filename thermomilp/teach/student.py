@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from thermomilp.puzzle import Puzzle
+from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.checks import BoardGrade, grade_board
 from thermomilp.teach.corpus import GradeError
 from thermomilp.teach.diagnose import diagnose

@@ -34,10 +34,10 @@ import os
 import threading
 from typing import Any, Callable
 
-from thermomilp.errors import ApiError, BoardTooLarge, PuzzleError, ThermomilpError
+from thermomilp.core.errors import ApiError, BoardTooLarge, PuzzleError, ThermomilpError
+from thermomilp.core.puzzle import Cell, Puzzle
+from thermomilp.core.settings import Settings
 from thermomilp.formats import SizeLimits, json_format, loads
-from thermomilp.puzzle import Cell, Puzzle
-from thermomilp.settings import Settings
 from thermomilp.web.instances import catalogue, load_instance
 
 MAX_BODY = 256 * 1024
@@ -277,8 +277,9 @@ class Api:
         return record
 
     def api_model(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """The model of this board: LP by default; MPS, GMPL .dat, LaTeX via thermomilp.export."""
-        from thermomilp.export import TARGETS, export
+        """The model of this board: LP by default; MPS, GMPL .dat, LaTeX (via
+        :mod:`thermomilp.teach.export`)."""
+        from thermomilp.teach.export import TARGETS, export
 
         puzzle = puzzle_from(payload)
         fmt = payload.get("format", "lp")
@@ -320,7 +321,7 @@ class Api:
                       fixed: dict[Cell, int] | None = None) -> tuple[str, ...] | None:
         """A verified solution agreeing with ``fixed``, or None when there is none
         (an "infeasible" the facade has confirmed by a second method)."""
-        from thermomilp.engine import Engine
+        from thermomilp.solve.engine import Engine
 
         with self._solving():
             engine = Engine(puzzle, self.engine, fixed=fixed)

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
+from thermomilp.core.puzzle import Cell, Puzzle
 from thermomilp.logic import aquarium_hints, hints
 from thermomilp.logic.deduction import Deduction
 from thermomilp.logic.mistakes import Completion, find_mistake, line_mistake, solution_mistake
 from thermomilp.logic.search import search_solutions
 from thermomilp.logic.tree import tree_mistake
-from thermomilp.puzzle import Cell, Puzzle
 
 FILLED, EMPTY, UNKNOWN = "#", ".", "?"
 LOGIC_UNIQUE_CELLS = 225  # boards up to 15x15: the logic's search words "the solution"

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from thermomilp.errors import PuzzleError
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import Puzzle
 from thermomilp.formats import load
-from thermomilp.puzzle import Puzzle
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 SUFFIXES = (".txt", ".json", ".thermo", ".aqua", ".janko", ".task")

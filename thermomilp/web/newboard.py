@@ -24,9 +24,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from thermomilp.core.puzzle import Puzzle
 from thermomilp.generate.aquarium_gen import generate_aquarium
 from thermomilp.generate.random_board import planted_board
-from thermomilp.puzzle import Puzzle
 
 REROLL_SECONDS = 4.0
 DIFFICULTIES = ("any", "easy", "medium", "hard")

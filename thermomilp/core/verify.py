@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from thermomilp.puzzle import Puzzle
+from thermomilp.core.puzzle import Puzzle
 
 
 def solution_problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:

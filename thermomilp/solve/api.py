@@ -8,13 +8,13 @@ canonical no-good cut
 removes exactly ``x*`` (every other 0/1 vector differs from it in at least
 one cell); the puzzle is unique iff the cut model is infeasible. On boards of
 :data:`LARGE_BOARD` cells or more, before that solve,
-:func:`thermomilp.swap.swap_rival` looks for a second solution one
+:func:`thermomilp.solve.swap.swap_rival` looks for a second solution one
 four-vessel swap away (a verified witness of ``multiple``, found in
 milliseconds); only when there is none does the cut model run. Counting
 repeats the cut until the model is infeasible or the limit is reached.
 
-Every engine run goes through the facade :class:`thermomilp.engine.Engine`:
-one deadline for the whole call, every grid checked by :mod:`thermomilp.verify`
+Every engine run goes through the facade :class:`thermomilp.solve.engine.Engine`:
+one deadline for the whole call, every grid checked by :mod:`thermomilp.core.verify`
 (a grid that breaks a rule turns the result into status ``error`` -- a solver
 bug never becomes a printed answer), every "infeasible" confirmed by a second
 method. When the logic presolve decides the board, no engine is called and
@@ -26,12 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Literal
 
-from thermomilp.deadline import Deadline, TimeUp
-from thermomilp.engine import Engine, require_available
-from thermomilp.errors import SolveError
-from thermomilp.puzzle import Cell, Grid, Puzzle, levels_from_grid
-from thermomilp.settings import Presolve, Settings
-from thermomilp.verify import solution_problems
+from thermomilp.core.deadline import Deadline, TimeUp
+from thermomilp.core.errors import SolveError
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, levels_from_grid
+from thermomilp.core.settings import Presolve, Settings
+from thermomilp.core.verify import solution_problems
+from thermomilp.solve.engine import Engine, require_available
 
 Status = Literal["unique", "multiple", "infeasible", "solved", "timeout", "error"]
 STATUSES: tuple[str, ...] = ("unique", "multiple", "infeasible", "solved", "timeout", "error")
@@ -52,7 +52,7 @@ class SolveResult:
     proof: str | None = None
     puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
     # For an infeasible board: an irreducible set of conflicting rules, a tuple of
-    # thermomilp.conflict.Part (set by the caller that asked for an explanation).
+    # thermomilp.solve.conflict.Part (set by the caller that asked for an explanation).
     conflict: tuple[Any, ...] | None = field(default=None, compare=False)
     # False when the logic decided the board and no engine ran (AMPL: "solution
     # determined by presolve"); "logic" or "engine" when an engine's infeasible
@@ -101,12 +101,12 @@ class SolveResult:
         """``row 3 (clue 5), ... and thermometer 7 cannot all hold``, when explained."""
         if self.conflict is None:
             return None
-        from thermomilp.conflict import describe
+        from thermomilp.solve.conflict import describe
 
         return describe(self.conflict)
 
     def __str__(self) -> str:
-        from thermomilp.render import render_result
+        from thermomilp.pictures.text import render_result
 
         return render_result(self)
 
@@ -141,7 +141,7 @@ def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None,
         formulation: ``cell`` (one binary per cell), ``compact`` (one per tank
             row / vessel layer) or ``level`` (one per vessel and level); all give
             the same solutions.
-        settings: a whole :class:`~thermomilp.settings.Settings` (the keywords
+        settings: a whole :class:`~thermomilp.core.settings.Settings` (the keywords
             above override its fields); ``options`` is its old name.
         deadline: a clock already running for this board (the CLI's), else one
             is started from ``time_limit``.
@@ -200,7 +200,7 @@ def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None,
                           confirmed_by=first.confirmed_by)
         if not unique:
             return result("solved", first.grid)
-        from thermomilp.swap import swap_rival  # numpy: kept out of `thermomilp --help`
+        from thermomilp.solve.swap import swap_rival  # numpy: kept out of `thermomilp --help`
 
         # Large boards only: there the no-good re-solve can stall (200x200: 85 s), while
         # on small boards it takes milliseconds and the swap search would cost as much.

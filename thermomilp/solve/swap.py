@@ -20,15 +20,15 @@ decides as before, so the search may only save time, never change a status.
 
 The row pairs are found with two boolean matrix products: ``(T @ N.T)[r1, r2]``
 counts columns ``a`` with a tip in ``r1`` and a next in ``r2``. The rival
-grid is checked by :mod:`thermomilp.verify` before it is returned.
+grid is checked by :mod:`thermomilp.core.verify` before it is returned.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from thermomilp.puzzle import Grid, Puzzle
-from thermomilp.verify import solution_problems
+from thermomilp.core.puzzle import Cell, Grid, Puzzle
+from thermomilp.core.verify import solution_problems
 
 MAX_CANDIDATES = 200  # row pairs tried before giving up (each try is cheap)
 
@@ -74,3 +74,44 @@ def swap_rival(puzzle: Puzzle, grid: Grid) -> Grid | None:
                 if not solution_problems(puzzle, rival):
                     return rival
     return None
+
+
+def rival_moves(puzzle: Puzzle, grid: Grid) -> tuple[frozenset[Cell], frozenset[Cell]] | None:
+    """Two sparse rows that, among the solutions, cut off exactly ``grid``; or None.
+
+    Returns ``(rises, falls)``: a cell of the first empty layer of every vessel
+    that is not full, and a cell of the top filled layer of every vessel that
+    is not empty. "Some cell of ``rises`` is filled" holds exactly when some
+    vessel stands higher than in ``grid``; "some cell of ``falls`` is empty"
+    exactly when some vessel stands lower (a vessel fills from the bottom).
+
+    Every other solution satisfies both: its levels differ from ``grid``'s
+    (a chain vessel's cells are its level), and when every row (or every
+    column) is clued the number of filled cells is the same in both, so a
+    vessel that rises needs one that falls and the other way round (every
+    layer holds at least one cell). And a grid that satisfies either row is
+    not ``grid``. So the two rows remove ``grid`` and no other solution -- the
+    no-good cut's job -- with one +1 per vessel instead of a coefficient on
+    every cell: on the shipped 15x15 boards HiGHS proves the cut model
+    infeasible 1.5x faster in total (docs/performance.md).
+
+    None when the argument does not hold: a pool-rule tank (a layer tree, not
+    a chain), a row and a column both unclued (the count of filled cells may
+    change), or a side with no cell at all (every vessel full or every vessel
+    empty) -- the caller then writes the plain no-good cut.
+    """
+    if not puzzle.all_chains:
+        return None
+    if None in puzzle.rows and None in puzzle.cols:
+        return None
+    rises: set[Cell] = set()
+    falls: set[Cell] = set()
+    for vessel in puzzle.vessels:
+        level = sum(1 for layer in vessel.layers if grid[layer[0][0]][layer[0][1]] == "#")
+        if level < vessel.depth:
+            rises.add(vessel.layers[level][0])
+        if level > 0:
+            falls.add(vessel.layers[level - 1][0])
+    if not rises or not falls:
+        return None
+    return frozenset(rises), frozenset(falls)

@@ -27,7 +27,8 @@ from __future__ import annotations
 import time
 from typing import Iterable, Mapping
 
-from thermomilp.deadline import TimeUp
+from thermomilp.core.deadline import TimeUp
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, ones_of
 from thermomilp.logic.domains import (
     Domains,
     clamp_with_marks,
@@ -37,7 +38,6 @@ from thermomilp.logic.domains import (
     line_tables,
 )
 from thermomilp.logic.probing import probe_fixpoint
-from thermomilp.puzzle import Cell, Grid, Puzzle, ones_of
 
 CONFIRMED = "confirmed"
 UNDECIDED = "undecided"

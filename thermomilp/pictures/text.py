@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any, Sequence
 
-from thermomilp.puzzle import Puzzle
+from thermomilp.core.puzzle import Puzzle
 
 BULB = {True: "●", False: "○"}      # mercury in the bulb / none
 TUBE = {True: "■", False: "□"}      # mercury in a tube cell / none

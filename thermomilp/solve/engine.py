@@ -9,12 +9,12 @@ or reads an engine status itself. An :class:`Engine`
   settings' modelling layer and solver (the registries
   :data:`thermomilp.model.registry.FORMULATIONS` and
   :data:`thermomilp.backends.SESSIONS`);
-* gives every engine call what is left of one :class:`~thermomilp.deadline.Deadline`;
-* runs every grid an engine returns through :func:`thermomilp.verify.solution_problems`
+* gives every engine call what is left of one :class:`~thermomilp.core.deadline.Deadline`;
+* runs every grid an engine returns through :func:`thermomilp.core.verify.solution_problems`
   (and checks it against the fixed cells and the cuts so far) -- a grid that
   fails is status ``error``, never an answer;
 * confirms every "infeasible" by a second, independent method: the exact
-  logic search of :mod:`thermomilp.confirm` when it finishes within its
+  logic search of :mod:`thermomilp.solve.confirm` when it finishes within its
   budget, otherwise the engine again in another configuration
   (``Session.second_opinion``);
 * retries an engine error once;
@@ -33,16 +33,19 @@ from dataclasses import dataclass
 from typing import Iterator, Literal
 
 from thermomilp.backends.base import Outcome, Session
-from thermomilp.deadline import Deadline
-from thermomilp.errors import SolveError
-from thermomilp.puzzle import Cell, Grid, Puzzle, ones_of
-from thermomilp.settings import Settings
-from thermomilp.verify import solution_problems
+from thermomilp.core.deadline import Deadline
+from thermomilp.core.errors import SolveError
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, ones_of
+from thermomilp.core.settings import Settings
+from thermomilp.core.verify import solution_problems
 
 FoundStatus = Literal["feasible", "infeasible", "timeout", "error"]
 
 CONFIRM_FLOOR_S = 0.05
-"""The logic confirmation may always take this long (more if the engine took longer)."""
+"""The logic confirmation may always take this long; more when the engine took longer:
+twice the engine's time on this board so far (every solve, not only the one that said
+"infeasible": the engine's own second opinion, a re-solve with presolve off, costs
+about as much as all of them -- on g14_15x15_hard 0.6 s against 0.3-0.6 s of logic)."""
 
 
 @dataclass(frozen=True)
@@ -82,26 +85,28 @@ class Engine:
         self.cuts: list[tuple[frozenset[Cell], frozenset[Cell] | None]] = []
         self.session: Session = open_session(puzzle, self.settings, self.fixed)
         self.engine_calls = 0
+        self.engine_seconds = 0.0  # every engine call on this board so far
 
     # -- asking the engine ----------------------------------------------------
 
-    def _ask(self, call) -> tuple[Outcome, float]:
+    def _ask(self, call) -> Outcome:
         import time
 
         start = time.perf_counter()
         self.engine_calls += 1
         outcome = call(self.deadline.remaining())
-        return outcome, time.perf_counter() - start
+        self.engine_seconds += time.perf_counter() - start
+        return outcome
 
     def next_solution(self) -> Found:
         """A verified solution the cuts so far allow, or why there is none."""
         if self.deadline.expired():
             return Found("timeout", message="the time limit was reached")
-        outcome, took = self._ask(self.session.solve)
+        outcome = self._ask(self.session.solve)
         if outcome.status == "error" and not self.deadline.expired():
-            outcome, took = self._ask(self.session.solve)  # one retry: engines do hiccup
+            outcome = self._ask(self.session.solve)  # one retry: engines do hiccup
         if outcome.status == "infeasible":
-            return self._confirm(took)
+            return self._confirm()
         return self._checked(outcome)
 
     def _checked(self, outcome: Outcome) -> Found:
@@ -123,15 +128,15 @@ class Engine:
         return Found("feasible", grid)
 
     def cut_off(self, ones: frozenset[Cell]) -> bool:
-        from thermomilp.confirm import cut_off
+        from thermomilp.solve.confirm import cut_off
 
         return cut_off(ones, self.cuts)
 
-    def _confirm(self, engine_seconds: float) -> Found:
+    def _confirm(self) -> Found:
         """Believe "infeasible" only when a second method agrees."""
-        from thermomilp.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+        from thermomilp.solve.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
 
-        budget = self.deadline.within(max(CONFIRM_FLOOR_S, 2 * engine_seconds))
+        budget = self.deadline.within(max(CONFIRM_FLOOR_S, 2 * self.engine_seconds))
         verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, budget)
         if verdict == CONFIRMED:
             return Found("infeasible", confirmed_by="logic")
@@ -141,7 +146,7 @@ class Engine:
         if self.deadline.expired():
             return Found("timeout", message="the time limit was reached while confirming "
                                             "an infeasible verdict")
-        outcome, _ = self._ask(self.session.second_opinion)
+        outcome = self._ask(self.session.second_opinion)
         if outcome.status == "infeasible":
             return Found("infeasible", confirmed_by="engine")
         return self._checked(outcome)
@@ -149,10 +154,22 @@ class Engine:
     # -- cuts, counting, enumerating -----------------------------------------
 
     def exclude(self, grid: Grid, over: frozenset[Cell] | None = None) -> None:
-        """Cut off ``grid`` (with ``over``: every grid agreeing with it on those cells)."""
+        """Cut off ``grid`` (with ``over``: every grid agreeing with it on those cells).
+
+        For a solution ``grid`` and no ``over``, the session is asked for the two
+        sparse rows of :func:`thermomilp.solve.swap.rival_moves` instead of the no-good
+        (they remove the same solutions, and HiGHS proves "no other" faster);
+        any other grid gets the no-good."""
+        from thermomilp.solve.swap import rival_moves  # numpy: kept out of `thermomilp --help`
+
         ones = ones_of(grid)
         over = None if over is None else frozenset(over)
-        self.session.exclude(ones, over)
+        moves = (rival_moves(self.puzzle, grid)
+                 if over is None and not solution_problems(self.puzzle, grid) else None)
+        if moves is None or not self.session.exclude_by_moves(*moves):
+            self.session.exclude(ones, over)
+        # Either way the same solutions are gone: the checks (cut_off, the logic
+        # confirmation) read the cut as the no-good of ``grid``.
         self.cuts.append((ones, over))
 
     def solutions(self, limit: int | None = None) -> Iterator[Grid]:
@@ -189,7 +206,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     Raises:
         SolveError: the engine timed out or failed (``status`` says which).
     """
-    from thermomilp.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+    from thermomilp.solve.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
 
     clock = deadline or Deadline((settings or Settings()).time_limit)
     verdict = confirm_infeasible(puzzle, None, [], clock.within(CONFIRM_FLOOR_S))

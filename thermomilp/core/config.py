@@ -11,7 +11,7 @@ Precedence, highest first:
 4. defaults: backend ``highs``, solver ``highs``, presolve ``probing``, formulation
    ``cell``.
 
-The result is one immutable :class:`thermomilp.settings.Settings` (enums, checked
+The result is one immutable :class:`thermomilp.core.settings.Settings` (enums, checked
 numbers) that every command hands to the solve layer unchanged.
 """
 
@@ -22,8 +22,8 @@ import tomllib
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from thermomilp.errors import ConfigError
-from thermomilp.settings import (
+from thermomilp.core.errors import ConfigError
+from thermomilp.core.settings import (
     FIELDS,
     Backend,
     FormulationKind,

@@ -21,7 +21,7 @@ escaping to the CLI is a bug (exit 3). The hierarchy::
     └── ApiError               a request the web API refuses (with an HTTP status)
 
 The modules that raise them re-export them under their old names
-(``thermomilp.solve.SolveError``, ``thermomilp.export.ExportError``, ...).
+(``thermomilp.solve.SolveError``, ``thermomilp.teach.export.ExportError``, ...).
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class PuzzleError(ThermomilpError):
 
 
 class BoardTooLarge(PuzzleError):
-    """A board larger than the reader's :class:`~thermomilp.puzzle.SizeLimits` allow."""
+    """A board larger than the reader's :class:`~thermomilp.core.puzzle.SizeLimits` allow."""
 
 
 class ConfigError(ThermomilpError):
@@ -94,7 +94,7 @@ class SolveError(ThermomilpError):
 
 
 class TimeUp(ThermomilpError):
-    """A search loop passed its deadline (:class:`thermomilp.deadline.Deadline`); the
+    """A search loop passed its deadline (:class:`thermomilp.core.deadline.Deadline`); the
     caller that set the deadline catches it and reports a timeout."""
 
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from thermomilp.core.puzzle import Puzzle
 from thermomilp.model.formulation import formulate
-from thermomilp.puzzle import Puzzle
 
 LOGIC_MODES = ("intervals", "probing")
 TOL = 1e-6
@@ -91,7 +91,7 @@ def level_model_size(puzzle: Puzzle) -> ModelSize:
 
 def lp_relaxation(puzzle: Puzzle, decide: bool = True) -> LpRelaxation:
     """The LP relaxation of the cell formulation, solved through the solve layer."""
-    from thermomilp.engine import lp_relaxation as relax
+    from thermomilp.solve.engine import lp_relaxation as relax
 
     feasible, objective, integral, decided, filled, n = relax(puzzle, decide, TOL)
     if not feasible:

@@ -13,7 +13,7 @@ its rows, lowest row first (cells of a tank in one row fill together).
 
 This module holds the frozen data types, their validation, and the adapter
 between cell grids and levels. It imports nothing from the rest of the
-package but :mod:`thermomilp.errors`.
+package but :mod:`thermomilp.core.errors`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Literal, Mapping, Sequence
 
-from thermomilp.errors import BoardTooLarge, NotMonotoneError, PuzzleError, RuleNotSupported
+from thermomilp.core.errors import BoardTooLarge, NotMonotoneError, PuzzleError, RuleNotSupported
 
 Cell = tuple[int, int]
 Grid = tuple[str, ...]
@@ -447,7 +447,8 @@ def levels_from_grid(puzzle: Puzzle, grid: Sequence[str]) -> tuple[int, ...]:
             filled = states.pop()
             if filled and level < k:
                 raise NotMonotoneError(
-                    f"vessel {vessel.label}: layer {k + 1} is filled above an empty layer {level + 1}")
+                    f"vessel {vessel.label}: layer {k + 1} is filled above an empty layer "
+                    f"{level + 1}")
             if filled:
                 level = k + 1
         levels.append(level)

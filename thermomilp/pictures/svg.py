@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Sequence
 from xml.sax.saxutils import escape
 
-from thermomilp.puzzle import Puzzle
-from thermomilp.render import anchor_cell
+from thermomilp.core.puzzle import Puzzle
+from thermomilp.pictures.text import anchor_cell
 
 CELL = 40
 MARGIN = 36
@@ -31,7 +31,8 @@ WALL = "#22262b"
 TEXT = "#22262b"
 
 
-def board_svg(puzzle: Puzzle, grid: Sequence[str] | None = None, *, title: str | None = None) -> str:
+def board_svg(puzzle: Puzzle, grid: Sequence[str] | None = None, *,
+              title: str | None = None) -> str:
     """The board (and the filled ``grid``, if given) as an SVG document."""
     H, W = puzzle.shape
     width, height = MARGIN + W * CELL + 8, MARGIN + H * CELL + 8

@@ -9,7 +9,7 @@ model registry compare enum members, never spellings::
     -> Settings(backend=Backend.PULP, solver=Solver.CBC, presolve=Presolve.PROBING,
                 formulation=FormulationKind.CELL, time_limit=5.0, ...)
 
-:func:`thermomilp.config.resolve` builds one from flag > environment >
+:func:`thermomilp.core.config.resolve` builds one from flag > environment >
 ``thermomilp.toml`` > ``[tool.thermomilp]`` > default. A frozen dataclass of
 enums and numbers, it pickles to a process pool or a Dask worker unchanged.
 """
@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Self
 
-from thermomilp.errors import ConfigError
+from thermomilp.core.errors import ConfigError
 
 MAX_THREADS = 256
 """More engine threads than this is a typo, not a machine (HiGHS would try to start them)."""
@@ -108,7 +108,8 @@ def check_time_limit(value: Any, what: str = "time_limit") -> float | None:
     except (ValueError, OverflowError):
         raise ConfigError(f"{what} = {value!r}: must be a number of seconds") from None
     if not (number > 0 and math.isfinite(number)) or number > MAX_TIME_LIMIT:
-        raise ConfigError(f"{what} = {value!r}: must be positive seconds, at most {MAX_TIME_LIMIT:g}")
+        raise ConfigError(
+            f"{what} = {value!r}: must be positive seconds, at most {MAX_TIME_LIMIT:g}")
     return number
 
 
@@ -150,7 +151,7 @@ def check_bool(value: Any, what: str = "verbose") -> bool:
 @dataclass(frozen=True, kw_only=True)
 class Settings:
     """Everything an engine run is told. Strings given here are parsed once
-    (a :class:`~thermomilp.errors.ConfigError` says what is wrong); after
+    (a :class:`~thermomilp.core.errors.ConfigError` says what is wrong); after
     that every field is an enum or a checked number.
 
     ``origins`` says where each value came from (``command line``, an

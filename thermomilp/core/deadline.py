@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from thermomilp.errors import TimeUp
+from thermomilp.core.errors import TimeUp
 
 __all__ = ["Deadline", "TimeUp"]
 
@@ -27,7 +27,8 @@ class Deadline:
         return time.perf_counter() - self.start
 
     def remaining(self) -> float | None:
-        """Seconds left (at least a millisecond, so an engine gets a valid limit); None: no limit."""
+        """Seconds left (at least a millisecond, so an engine gets a valid limit); None: no
+        limit."""
         if self.end is None:
             return None
         return max(self.end - time.perf_counter(), 1e-3)

@@ -18,11 +18,11 @@ S_p tested at its turn was feasible without it; the final S minus p is a
 subset of that set, hence feasible too (fewer rules never lose solutions).
 Vessels are tried first so that an explanation that only needs clue
 arithmetic ("rows add to 8, columns to 7") names no vessel. Each test goes
-through the solve layer's facade (:func:`thermomilp.engine.is_feasible`):
+through the solve layer's facade (:func:`thermomilp.solve.engine.is_feasible`):
 the exact logic search decides it when it can within a few milliseconds,
 the MILP otherwise; the whole filter stops at the board's deadline.
 
-A subset of parts is itself a :class:`~thermomilp.puzzle.Puzzle`:
+A subset of parts is itself a :class:`~thermomilp.core.puzzle.Puzzle`:
 :func:`restrict` drops the missing clues (``None``) and splits each dropped
 vessel into one-cell vessels, which carry no fill-order rule. Each test of
 the filter is one MILP solve of that puzzle; the result can be re-checked
@@ -34,12 +34,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal
 
-from thermomilp.confirm import clue_sums_disagree
-from thermomilp.deadline import Deadline
-from thermomilp.engine import SolveError
-from thermomilp.engine import is_feasible as decide
-from thermomilp.puzzle import Puzzle, Vessel
-from thermomilp.settings import Settings, settings_from
+from thermomilp.core.deadline import Deadline
+from thermomilp.core.puzzle import Puzzle, Vessel
+from thermomilp.core.settings import Settings, settings_from
+from thermomilp.solve.confirm import clue_sums_disagree
+from thermomilp.solve.engine import SolveError
+from thermomilp.solve.engine import is_feasible as decide
 
 PartKind = Literal["row", "column", "thermometer", "tank"]
 

@@ -1,0 +1,171 @@
+"""The ``--out`` file of a batch: opened, locked against a second run, its records read
+back (a torn last line cut), and the inputs those records already cover
+(:class:`Resume`)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Iterable, TextIO
+
+
+class BatchOutput:
+    """The ``--out`` file, open for the whole run: locked, read back, appended to.
+
+    ``with BatchOutput(path) as output:`` creates the file if needed, takes an
+    exclusive lock on it (a second run on the same file is refused with a
+    :class:`ConfigError` instead of duplicating every record), and reads its
+    records (:attr:`records`). The file is only ever appended to, and only when
+    it is a batch output: every complete line must be a record (a JSON object
+    with a ``file`` and a ``status``). Anything else -- somebody's notes, a
+    corrupt line in the middle -- is a :class:`ConfigError` and the file is left
+    exactly as it was. The one repair is a torn final line (no newline, the
+    start of a record: a crash mid-write), which is cut off so the next record
+    starts on a line of its own. :attr:`stream` is the text stream to append to.
+
+    The lock is ``flock`` (POSIX: Linux, macOS, BSD; it is released when the
+    process ends, so a crash leaves no stale lock). Where ``fcntl`` does not
+    exist (Windows) the file is not locked.
+    """
+
+    def __init__(self, path: str):
+        self.path = path
+        self.records: list[dict[str, Any]] = []
+        self.stream: TextIO  # set by __enter__: the file is opened (and locked) there
+
+    def __enter__(self) -> "BatchOutput":
+        import io
+
+        handle = open(self.path, "a+b")  # noqa: SIM115 - closed in __exit__
+        try:
+            _lock(handle, self.path)
+            self.records = _read_records(handle, self.path)
+        except BaseException:
+            handle.close()
+            raise
+        self.stream = io.TextIOWrapper(handle, encoding="utf-8", newline="\n")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stream.close()  # closing the file releases the lock
+
+
+def _lock(handle: Any, path: str) -> None:
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks in the standard library
+        return
+    from thermomilp.core.errors import ConfigError
+
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ConfigError(f"{path}: another thermomilp batch is writing to this file; wait "
+                          "for it to finish (or choose another --out)") from None
+    except OSError:
+        pass  # a file system without locks: run unlocked rather than not at all
+
+
+def _read_records(handle: Any, path: str) -> list[dict[str, Any]]:
+    from thermomilp.core.errors import ConfigError
+
+    handle.seek(0)
+    data = handle.read()
+    lines = data.splitlines(keepends=True)
+    records: list[dict[str, Any]] = []
+    good_end = 0
+    for number, line in enumerate(lines, start=1):
+        torn = not line.endswith(b"\n")
+        record = _record_of(line)
+        if record is None:
+            if torn and number == len(lines) and line.startswith(RECORD_START):
+                break  # a record torn by a crash mid-write: the only thing ever cut
+            if not line.strip():
+                good_end += len(line)
+                continue
+            raise ConfigError(f"{path}:{number}: not a thermomilp batch record; "
+                              "--out appends only to a batch output (choose another file)")
+        records.append(record)
+        good_end += len(line)
+    if good_end < len(data):
+        handle.truncate(good_end)
+    elif data and not data.endswith(b"\n"):
+        handle.write(b"\n")  # a whole last record without its newline
+    handle.flush()
+    return records
+
+
+def read_output(out_path: str) -> list[dict[str, Any]]:
+    """The records of an existing batch output (repairing a torn last line); [] if absent."""
+    if not os.path.exists(out_path):
+        return []
+    with BatchOutput(out_path) as output:
+        return output.records
+
+
+def _path_key(path: str) -> tuple[str, str]:
+    return ("path", os.path.normpath(path))
+
+
+class Resume:
+    """Which inputs an output's records already cover.
+
+    A record covers an input with the same content (``sha256``); a record
+    without one (an unreadable file, or an output written before records carried
+    it) covers the input at the same normalised path. Two inputs with equal
+    content need two records. An ``error`` record covers nothing unless
+    ``keep_errors`` -- by default a rerun retries it -- and a later record for
+    the same content replaces an earlier error.
+    """
+
+    def __init__(self, records: Iterable[dict[str, Any]], keep_errors: bool = False):
+        self.keep_errors = keep_errors
+        self._by_key: dict[Any, list[dict[str, Any]]] = {}
+        for record in records:
+            key = record.get("sha256") or _path_key(record["file"])
+            held = self._by_key.setdefault(key, [])
+            if record["status"] != "error":
+                for k, old in enumerate(held):
+                    if old["status"] == "error":
+                        held[k] = record
+                        break
+                else:
+                    held.append(record)
+            else:
+                held.append(record)
+
+    def split(self, files: list[str], hashes: dict[str, str | None]
+              ) -> tuple[list[str], dict[str, dict[str, Any]]]:
+        """(files still to solve, {skipped file: the record that covers it})."""
+        left = {key: list(held) for key, held in self._by_key.items()}
+        todo: list[str] = []
+        covered: dict[str, dict[str, Any]] = {}
+        for path in files:
+            record = self._take(left, hashes.get(path)) or self._take(left, _path_key(path))
+            if record is None:
+                todo.append(path)
+            else:
+                covered[path] = record
+        return todo, covered
+
+    def _take(self, left: dict[Any, list[dict[str, Any]]], key: Any) -> dict[str, Any] | None:
+        held = left.get(key, []) if key is not None else []
+        for k, record in enumerate(held):
+            if self.keep_errors or record["status"] != "error":
+                return held.pop(k)
+        return None
+
+
+RECORD_START = b'{"file": '
+"""How every record line begins (``json.dumps`` of a dict whose first key is ``file``)."""
+
+
+def _record_of(line: bytes) -> dict[str, Any] | None:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if (isinstance(record, dict) and isinstance(record.get("file"), str)
+            and isinstance(record.get("status"), str)):
+        return record
+    return None

@@ -1,0 +1,167 @@
+"""The batch itself: :func:`run_batch` skips what the output already covers, runs the
+rest on an executor, appends each record as one whole line (Ctrl-C never cuts one),
+shows progress and sums up (:class:`BatchSummary`)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, TextIO
+
+from thermomilp.batch.executors import run_dask, run_pool, run_serial, warm_up
+from thermomilp.batch.job import BatchJob, content_hash
+from thermomilp.batch.output import Resume
+
+
+class _DeferredInterrupt:
+    """SIGINT handler that never fires inside a ``with writing():`` block."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.writing = False
+        self.previous: Any = None
+
+    def __enter__(self) -> "_DeferredInterrupt":
+        try:
+            self.previous = signal.signal(signal.SIGINT, self._handler)
+        except ValueError:  # not the main thread: leave signals alone
+            self.previous = None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        self.requested = True
+        if not self.writing:
+            raise KeyboardInterrupt
+
+    def write_line(self, out: TextIO, line: str) -> None:
+        self.writing = True
+        try:
+            out.write(line)
+            out.flush()
+        finally:
+            self.writing = False
+        if self.requested:
+            raise KeyboardInterrupt
+
+
+@dataclass
+class BatchSummary:
+    total: int
+    skipped: int
+    records: list[dict[str, Any]]
+    wall_s: float
+    interrupted: bool = False
+    covered: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each skipped input and the record of the output that covers it."""
+
+    def final_records(self) -> list[dict[str, Any]]:
+        """The record of every input: the one already in the output, or this run's --
+        what an uninterrupted run would have written (the exit code is read here)."""
+        return list(self.covered.values()) + self.records
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for record in self.records:
+            out[record["status"]] = out.get(record["status"], 0) + 1
+        return out
+
+    def table(self) -> str:
+        """The summary printed after a batch: statuses, then solve times."""
+        times = [float(r.get("time_s") or 0.0) for r in self.records]
+        lines = [f"{'status':<12}{'files':>7}"]
+        lines += [f"{s:<12}{n:>7}" for s, n in sorted(self.counts().items())]
+        lines.append(f"{'done':<12}{len(self.records):>7}   of {self.total}"
+                     + (f" ({self.skipped} already in the output)" if self.skipped else ""))
+        if self.covered:
+            every: dict[str, int] = {}
+            for record in self.final_records():
+                every[record["status"]] = every.get(record["status"], 0) + 1
+            lines.append("all inputs   " + ", ".join(f"{n} {s}" for s, n in sorted(every.items())))
+        if times:
+            lines.append(f"solve time   total {sum(times):.3f} s   median "
+                         f"{statistics.median(times):.4f} s   max {max(times):.3f} s")
+        lines.append(f"wall time    {self.wall_s:.2f} s"
+                     + ("   (interrupted)" if self.interrupted else ""))
+        return "\n".join(lines)
+
+
+class Progress:
+    """A one-line progress bar on a terminal; silent elsewhere (logs stay clean)."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, enabled: bool | None = None):
+        self.total = total
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.start = time.perf_counter()
+        self.done = 0
+
+    def step(self, status: str) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        width = 30
+        filled = int(width * self.done / max(self.total, 1))
+        elapsed = time.perf_counter() - self.start
+        eta = elapsed / self.done * (self.total - self.done)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
+                          f"  {elapsed:6.1f} s  eta {eta:6.1f} s  last: {status:<10}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.done:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def run_batch(files: list[str], job: BatchJob, out: TextIO, *, jobs: int = 1,
+              dask: Any = None, previous: Iterable[dict[str, Any]] = (),
+              keep_errors: bool = False, progress: Progress | None = None,
+              on_record: Callable[[dict[str, Any]], None] | None = None) -> BatchSummary:
+    """Solve ``files``, writing one JSON line per file to ``out``; the inputs that
+    ``previous`` records already cover (:class:`Resume`) are skipped.
+
+    Every record written carries ``sha256``, the input's content hash. Returns
+    the summary; ``interrupted`` is set when Ctrl-C stopped the run (every record
+    in the summary is on disk, nothing else is).
+    """
+    hashes = {path: content_hash(path) for path in files}
+    todo, covered = Resume(previous, keep_errors).split(files, hashes)
+    summary = BatchSummary(total=len(files), skipped=len(covered), records=[], wall_s=0.0,
+                           covered=covered)
+    progress = progress or Progress(len(todo), enabled=False)
+    progress.total = len(todo)
+    start = time.perf_counter()
+    if dask is not None:
+        stream = run_dask(todo, job, dask)
+    elif jobs > 1 and len(todo) > 1:
+        stream = run_pool(todo, job, min(jobs, len(todo)))
+    else:
+        stream = run_serial(todo, job)
+        if todo:
+            warm_up(job)
+    with _DeferredInterrupt() as guard:
+        try:
+            for record in stream:
+                record["sha256"] = hashes.get(record["file"])
+                guard.write_line(out, json.dumps(record) + "\n")
+                summary.records.append(record)
+                progress.step(record["status"])
+                if on_record:
+                    on_record(record)
+        except KeyboardInterrupt:
+            summary.interrupted = True
+        finally:
+            close = getattr(stream, "close", None)
+            if close:
+                close()  # runs the executor's cleanup (terminate the pool, cancel futures)
+            progress.close()
+    summary.wall_s = time.perf_counter() - start
+    return summary
