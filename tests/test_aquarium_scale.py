@@ -17,7 +17,7 @@ from thermomilp.formats import load
 from thermomilp.generate import aquarium_gen, aquarium_rivals
 from thermomilp.generate.aquarium_repair import holds_water, merge_against, relabel
 from thermomilp.generate.aquarium_rivals import RivalSearch
-from thermomilp.logic.aquarium_dp import NodeBudgetSpent, WaterlineDP
+from thermomilp.logic.aquarium_dp import WaterlineDP
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
 
 from aquarium_boards import random_board
@@ -113,10 +113,11 @@ def test_rival_answers_agree_with_the_brute_force(dp_give_ups):
 
 
 def test_the_dp_budget_hands_the_question_on():
-    board = planted(random.Random(4), max_side=6)
-    dp = WaterlineDP(board.with_clues([None] * board.height, [None] * board.width))
-    with pytest.raises(NodeBudgetSpent):
-        list(dp.level_solutions(None, probing="none", max_nodes=1))
+    cells = aquarium([None] * 4, [None] * 4, [[str(4 * r + c) for c in range(4)]
+                                              for r in range(4)])  # 16 one-cell tanks
+    dp = WaterlineDP(cells)
+    assert dp.solutions_within(None, 200) is None  # 2**16 solutions
+    assert len(dp.solutions_within(5, 10**6)) == 5
 
 
 @pytest.mark.parametrize("rule", ["tank", "pool"])

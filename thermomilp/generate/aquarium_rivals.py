@@ -40,7 +40,7 @@ from thermomilp.core.errors import GenerationError, SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_levels, levels_from_grid, ones_of
 from thermomilp.core.verify import solution_problems
 from thermomilp.generate.aquarium_moves import move_rival
-from thermomilp.logic.aquarium_dp import NodeBudgetSpent, WaterlineDP
+from thermomilp.logic.aquarium_dp import WaterlineDP
 from thermomilp.model.formulation import formulate
 from thermomilp.solve.engine import find_other
 
@@ -48,6 +48,9 @@ DP_NODES = 400
 """Search nodes the DP may spend on one question before the MILP takes it."""
 DP_GIVE_UPS = 2
 """After this many questions the DP could not finish, the board goes to the MILP only."""
+
+_UNDECIDED = ("undecided",)
+"""What :meth:`RivalSearch._dp_rival` returns when the DP spent its node budget."""
 
 Line = tuple[str, int]
 """A clued line: ``("row", i)`` or ``("col", j)``."""
@@ -82,9 +85,8 @@ class RivalSearch:
                 self.stats["moves"] += 1
                 return _checked(puzzle, grid)
         if puzzle.rule == "tank" and self.stats["dp_gave_up"] < self.dp_give_ups:
-            try:
-                grid = self._dp_rival(puzzle, planted)
-            except NodeBudgetSpent:
+            grid = self._dp_rival(puzzle, planted)
+            if grid is _UNDECIDED:
                 self.stats["dp_gave_up"] += 1
             else:
                 self.stats["dp"] += 1
@@ -100,8 +102,10 @@ class RivalSearch:
         if free is not None:
             domains = [d if v in free else 1 << avoid[v]
                        for v, d in enumerate(dp.full_domains())]
-        for levels in dp.level_solutions(2, domains=domains, avoid=avoid,
-                                         max_nodes=self.dp_nodes):
+        found = dp.solutions_within(2, self.dp_nodes, domains, avoid)
+        if found is None:
+            return _UNDECIDED
+        for levels in found:
             if tuple(levels) != avoid:
                 return grid_from_levels(puzzle, levels)
         return None
@@ -119,9 +123,8 @@ class RivalSearch:
                 continue
             free = {v for v, vessel in enumerate(puzzle.vessels)
                     if all(cell in window for cell in vessel.cells)}
-            try:
-                grid = self._dp_rival(puzzle, puzzle.solution, free) if free else None
-            except NodeBudgetSpent:
+            grid = self._dp_rival(puzzle, puzzle.solution, free) if free else None
+            if grid is _UNDECIDED:
                 continue
             self.stats["window"] += 1
             if grid is not None:

@@ -224,8 +224,7 @@ class WaterlineDP:
         more than ``AUTO_PROBE_NODES`` nodes, starts again with root probing
         (small boards skip the probe's cost, hard ones get its pruning). None
         of them changes the set of solutions. ``max_nodes`` bounds the final
-        search (after any probing); past it :class:`NodeBudgetSpent` is raised
-        (a caller with another counter to fall back on).
+        search (after any probing); use it through :meth:`solutions_within`.
         """
         start = list(self.full_domains() if domains is None else domains)
         if not self.propagate(start):
@@ -235,7 +234,7 @@ class WaterlineDP:
             try:
                 for levels in self._search(list(start), limit, avoid, "none", AUTO_PROBE_NODES):
                     found.append(levels)
-            except NodeBudgetSpent:
+            except _NodeBudgetSpent:
                 probing = "root"
             else:
                 yield from found
@@ -252,7 +251,7 @@ class WaterlineDP:
             doms = stack.pop()
             nodes += 1
             if node_budget is not None and nodes > node_budget:
-                raise NodeBudgetSpent(f"the search passed {node_budget} nodes")
+                raise _NodeBudgetSpent(f"the search passed {node_budget} nodes")
             # fewest surviving levels; ties: the vessel crossing the most clued lines
             open_vessels = [(bin(d).count("1"), self.tie_break[v], v)
                             for v, d in enumerate(doms) if d & (d - 1)]
@@ -275,14 +274,25 @@ class WaterlineDP:
                         probing != "all" or self.probe(child)):
                     stack.append(child)
 
+    def solutions_within(self, limit: int | None, max_nodes: int,
+                         domains: list[int] | None = None,
+                         avoid: Sequence[int] | None = None) -> list[tuple[int, ...]] | None:
+        """Up to ``limit`` solutions, or None when the search needs more than
+        ``max_nodes`` nodes (a caller with another counter to fall back on)."""
+        try:
+            return list(self.level_solutions(limit, domains, avoid, max_nodes=max_nodes))
+        except _NodeBudgetSpent:
+            return None
+
     def count(self, limit: int | None = None, avoid: Sequence[int] | None = None,
               probing: str = "auto") -> int:
         return sum(1 for _ in self.level_solutions(limit, avoid=avoid, probing=probing))
 
 
-class NodeBudgetSpent(Exception):
-    """A search ran out of its node budget (also the unprobed first search of
-    ``probing="auto"``, caught inside)."""
+class _NodeBudgetSpent(Exception):
+    """A search ran out of its node budget (the unprobed first search of
+    ``probing="auto"``, or ``max_nodes``; :meth:`WaterlineDP.solutions_within`
+    turns it into None)."""
 
 
 
