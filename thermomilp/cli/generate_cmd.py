@@ -89,7 +89,8 @@ def _one_board(args: argparse.Namespace, height: int, width: int, index: int, st
         from thermomilp.generate.aquarium_bridge import aquarium_board
 
         return aquarium_board(height, width, args.seed, index, args.rule,
-                              time_limit=args.time_limit)
+                              time_limit=args.time_limit, minimal_clues=args.minimal_clues,
+                              missing_clues=args.missing_clues)
     from thermomilp.generate.thermometers_gen import generate_thermometers
 
     return generate_thermometers(

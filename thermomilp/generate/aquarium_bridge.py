@@ -9,16 +9,19 @@ from thermomilp.generate.aquarium_gen import generate_aquarium
 
 
 def aquarium_board(height: int, width: int, seed: int | str, index: int,
-                   rule: str = "tank", time_limit: float | None = None) -> Puzzle:
+                   rule: str = "tank", time_limit: float | None = None, *,
+                   minimal_clues: bool = False, missing_clues: int = 0) -> Puzzle:
     """One graded board (a pool-rule board is graded on its layer trees,
-    :func:`thermomilp.logic.tree.grade`).
+    :func:`thermomilp.logic.tree.grade`): every clue, a minimal clue set
+    (``minimal_clues``) or ``missing_clues`` clues deleted.
 
     Raises:
         GenerationError: a size no board has, no unique board was found, or
             ``time_limit`` seconds passed.
     """
-    board = generate_aquarium(height, width, _int_seed(seed, index), minimal_clues=True,
-                              rule=rule, time_limit=time_limit)
+    board = generate_aquarium(height, width, _int_seed(seed, index),
+                              minimal_clues=minimal_clues, rule=rule, time_limit=time_limit,
+                              missing_clues=missing_clues)
     from thermomilp.logic.grade import grade
 
     return board.with_grade(grade(board))

@@ -30,11 +30,13 @@ import time
 
 from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels
-from thermomilp.logic.aquarium_dp import dp_count
+from thermomilp.generate.aquarium_repair import merge_against, relabel
+from thermomilp.generate.aquarium_rivals import RivalSearch
 
 MEAN_TANK_CELLS = 5
 LEVEL_TRIES = 8
 PARTITION_TRIES = 500
+MERGES_PER_RIVAL = 8
 
 
 def random_tanks(height: int, width: int, rng: random.Random,
@@ -90,58 +92,86 @@ def _random_pool_fill(vessel: Vessel, rng: random.Random) -> list[Cell]:
     return fill(vessel.depth - 1)  # the top layer is the last one
 
 
-def _count(puzzle: Puzzle, known: Grid | None) -> int:
-    """Solutions up to 2: the subset-sum DP for the tank rule, the MILP for the pool rule
-    (the DP reasons about one level per tank)."""
-    if puzzle.rule == "tank":
-        return dp_count(puzzle, 2, known=known)
-    from thermomilp.solve import count_solutions
+def _plant(board: Puzzle, rng: random.Random) -> Grid:
+    """A random legal filling: a uniform waterline per tank (tank rule) or a random
+    union of layer subtrees per tank (pool rule)."""
+    if board.rule == "tank":
+        return grid_from_levels(board, [rng.randint(0, v.depth) for v in board.vessels])
+    wet = {c for v in board.vessels for c in _random_pool_fill(v, rng)}
+    return tuple("".join("#" if (r, c) in wet else "." for c in range(board.width))
+                 for r in range(board.height))
 
-    return count_solutions(puzzle, 2)
+
+def _full_clues(regions: list[list[str]], grid: Grid, rule: str) -> Puzzle:
+    rows = [row.count("#") for row in grid]
+    cols = [sum(row[j] == "#" for row in grid) for j in range(len(grid[0]))]
+    return aquarium(rows, cols, regions, solution=grid, rule=rule)
 
 
 def planted_aquarium(height: int, width: int, rng: random.Random,
-                     rule: str = "tank", deadline: float | None = None) -> Puzzle:
-    """A board with every clue, made unique by redrawing levels / partitions."""
+                     rule: str = "tank", deadline: float | None = None,
+                     search: RivalSearch | None = None) -> Puzzle:
+    """A board with every clue, made unique by merging tanks against its rivals.
+
+    Each rival found is killed by :func:`~thermomilp.generate.aquarium_repair.merge_against`
+    (two neighbouring tanks become one, the planted grid and the clues stay); when
+    no merge kills it the water is drawn again, and after ``LEVEL_TRIES`` such
+    redraws the partition too.
+    """
+    search = RivalSearch() if search is None else search
     for _ in range(PARTITION_TRIES):
         _check_time(deadline)
         regions = random_tanks(height, width, rng)
-        board = aquarium([0] * height, [0] * width, regions, rule=rule)
-        for _ in range(LEVEL_TRIES):
-            if rule == "tank":
-                grid = grid_from_levels(board, [rng.randint(0, v.depth) for v in board.vessels])
-            else:
-                wet = {c for v in board.vessels for c in _random_pool_fill(v, rng)}
-                grid = tuple("".join("#" if (r, c) in wet else "." for c in range(width))
-                             for r in range(height))
-            rows = [row.count("#") for row in grid]
-            cols = [sum(row[j] == "#" for row in grid) for j in range(width)]
-            puzzle = aquarium(rows, cols, regions, solution=grid, rule=rule)
-            if _count(puzzle, grid) == 1:
+        grid = _plant(aquarium([0] * height, [0] * width, regions, rule=rule), rng)
+        redraws = 0
+        clean: set = set()
+        while redraws < LEVEL_TRIES:
+            _check_time(deadline)
+            puzzle = _full_clues(regions, grid, rule)
+            rival = search.window_rival(puzzle, clean)
+            if rival is None:
+                rival = search.rival(puzzle, deadline=deadline)
+            if rival is None:
                 return puzzle
+            merged = merge_against(regions, grid, rival, rule, rng, MERGES_PER_RIVAL)
+            if merged is not None:
+                regions = relabel(merged)
+            else:
+                redraws += 1
+                clean = set()
+                grid = _plant(puzzle, rng)
     raise GenerationError(f"no unique {height}x{width} Aquarium in {PARTITION_TRIES} partitions")
 
 
-def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = None) -> Puzzle:
+def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = None,
+                 search: RivalSearch | None = None, count: int | None = None) -> Puzzle:
     """Delete clues in random order, keeping a deletion only while exactly one solution
-    remains (``puzzle`` must be unique and carry its solution)."""
+    remains (``puzzle`` must be unique and carry its solution); stop after ``count``
+    deletions (None: try every clue). A rival of the board without clue ``l`` must
+    move line ``l``'s sum (the board with it was unique), so only such rivals are
+    looked for."""
+    search = RivalSearch() if search is None else search
     rows, cols = list(puzzle.rows), list(puzzle.cols)
     places = [("row", i) for i, v in enumerate(rows) if v is not None]
     places += [("col", j) for j, v in enumerate(cols) if v is not None]
     rng.shuffle(places)
+    deleted = 0
     for axis, k in places:
+        if count is not None and deleted >= count:
+            break
         _check_time(deadline)
         line = rows if axis == "row" else cols
         saved, line[k] = line[k], None
-        # the planted solution only orders the search: a rival is met sooner
-        if _count(puzzle.with_clues(rows, cols), puzzle.solution) != 1:
+        if search.rival(puzzle.with_clues(rows, cols), (axis, k), deadline) is not None:
             line[k] = saved
+        else:
+            deleted += 1
     return puzzle.with_clues(rows, cols)
 
 
 def generate_aquarium(height: int, width: int, seed: int | None = None,
                       minimal_clues: bool = True, rule: str = "tank",
-                      time_limit: float | None = None) -> Puzzle:
+                      time_limit: float | None = None, missing_clues: int = 0) -> Puzzle:
     """A uniquely solvable Aquarium with its solution attached.
 
     Args:
@@ -149,7 +179,8 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
         seed: the same seed gives the same board; ``None`` draws one (it is
             recorded in the puzzle's name either way).
         minimal_clues: delete clues while the board stays unique (every
-            surviving clue is then load-bearing); ``False`` keeps all clues.
+            surviving clue is then load-bearing); ``False`` keeps all clues
+            (or deletes ``missing_clues`` of them, each keeping the board unique).
         rule: ``tank`` (one waterline per tank) or ``pool`` (one level per
             body of water; uniqueness is then proved by the MILP, slower).
         time_limit: seconds; past them :class:`~thermomilp.core.errors.GenerationError` is raised
@@ -161,9 +192,16 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
         seed = random.SystemRandom().randrange(2**32)
     rng = random.Random(f"aquarium:{height}x{width}:{seed}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    puzzle = planted_aquarium(height, width, rng, rule, deadline)
+    search = RivalSearch()
+    puzzle = planted_aquarium(height, width, rng, rule, deadline, search)
     if minimal_clues:
-        puzzle = delete_clues(puzzle, rng, deadline)
-    name = f"aquarium {height}x{width} seed {seed}" + ("" if minimal_clues else " full clues")
+        puzzle = delete_clues(puzzle, rng, deadline, search)
+        variant = ""
+    elif missing_clues:
+        puzzle = delete_clues(puzzle, rng, deadline, search, count=missing_clues)
+        variant = f" {missing_clues} missing clues"
+    else:
+        variant = " full clues"
+    name = f"aquarium {height}x{width} seed {seed}{variant}"
     return Puzzle(puzzle.kind, puzzle.rows, puzzle.cols, puzzle.vessels, name,
                   "thermomilp generate_aquarium", puzzle.solution, rule=puzzle.rule)

@@ -66,6 +66,14 @@ class Line:
     vessels: tuple[int, ...]
     groups: tuple[tuple[tuple[int, int], ...], ...]
     """Per crossing vessel: (contribution w, bitmask of the levels giving w)."""
+    sums: int = 0
+    """The sums the line may take, as a bitmask; 0 means exactly ``clue``. A rival
+    question sets it to "anything but the planted sum" on a line whose clue was
+    just deleted (:meth:`WaterlineDP.__init__`'s ``other_than``)."""
+
+    @property
+    def targets(self) -> int:
+        return self.sums or 1 << self.clue
 
     @property
     def name(self) -> str:
@@ -97,24 +105,31 @@ def _line_groups(vessels: tuple[Vessel, ...], height: int, width: int,
     return tuple(out)
 
 
-def _lines(puzzle: Puzzle) -> tuple[Line, ...]:
+def _lines(puzzle: Puzzle, other_than: dict[tuple[str, int], int] | None = None,
+           ) -> tuple[Line, ...]:
     require_levels(puzzle, "the Aquarium dynamic programme")
     groups = _line_groups(puzzle.vessels, puzzle.height, puzzle.width)
+    other_than = other_than or {}
     lines = []
     for axis, clues, pos in (("row", puzzle.rows, 0), ("column", puzzle.cols, 1)):
+        length = puzzle.width if pos == 0 else puzzle.height
         for index, clue in enumerate(clues):
-            if clue is None:
-                continue
             items = groups[pos][index]
-            lines.append(Line(axis, index, clue, tuple(v for v, _ in items),
-                              tuple(g for _, g in items)))
+            vessels, per_vessel = tuple(v for v, _ in items), tuple(g for _, g in items)
+            if clue is not None:
+                lines.append(Line(axis, index, clue, vessels, per_vessel))
+            elif (axis, index) in other_than:
+                sums = ((1 << (length + 1)) - 1) & ~(1 << other_than[axis, index])
+                lines.append(Line(axis, index, other_than[axis, index], vessels, per_vessel,
+                                  sums))
     return tuple(lines)
 
 
 def filter_line(line: Line, domains: list[int]) -> list[int] | None:
     """The surviving domain of each vessel of ``line`` (same order), or None if the
     line cannot reach its clue."""
-    full = (1 << (line.clue + 1)) - 1
+    targets = line.targets
+    full = (1 << targets.bit_length()) - 1
     allowed = [[(w, mask & domains[v]) for w, mask in groups if mask & domains[v]]
                for v, groups in zip(line.vessels, line.groups, strict=True)]
     prefix = [1]
@@ -123,9 +138,9 @@ def filter_line(line: Line, domains: list[int]) -> list[int] | None:
         for w, _ in options:
             reach |= prefix[-1] << w
         prefix.append(reach & full)
-    if not (prefix[-1] >> line.clue) & 1:
+    if not prefix[-1] & targets:
         return None
-    need = 1 << line.clue
+    need = targets
     out = [0] * len(allowed)
     for i in range(len(allowed) - 1, -1, -1):
         kept, before = 0, prefix[i]
@@ -142,9 +157,11 @@ def filter_line(line: Line, domains: list[int]) -> list[int] | None:
 class WaterlineDP:
     """The line filters of one puzzle, propagation to a fixpoint and a counting search."""
 
-    def __init__(self, puzzle: Puzzle):
+    def __init__(self, puzzle: Puzzle, other_than: dict[tuple[str, int], int] | None = None):
+        """``other_than``: unclued lines (``("row", i)`` or ``("column", j)``) that must
+        sum to anything *but* the given value -- the solutions that break a deleted clue."""
         self.puzzle = puzzle
-        self.lines = _lines(puzzle)
+        self.lines = _lines(puzzle, other_than)
         self.lines_of: list[list[int]] = [[] for _ in puzzle.vessels]
         for k, line in enumerate(self.lines):
             for v in line.vessels:
@@ -196,7 +213,8 @@ class WaterlineDP:
 
     def level_solutions(self, limit: int | None = None, domains: list[int] | None = None,
                         avoid: Sequence[int] | None = None,
-                        probing: str = "auto") -> Iterator[tuple[int, ...]]:
+                        probing: str = "auto",
+                        max_nodes: int | None = None) -> Iterator[tuple[int, ...]]:
         """Every solution as a tuple of levels, at most ``limit``.
 
         ``avoid`` (a known solution's levels) only orders the branches: levels
@@ -205,7 +223,8 @@ class WaterlineDP:
         node; ``auto`` (default) searches without probing and, if that takes
         more than ``AUTO_PROBE_NODES`` nodes, starts again with root probing
         (small boards skip the probe's cost, hard ones get its pruning). None
-        of them changes the set of solutions.
+        of them changes the set of solutions. ``max_nodes`` bounds the final
+        search (after any probing); use it through :meth:`solutions_within`.
         """
         start = list(self.full_domains() if domains is None else domains)
         if not self.propagate(start):
@@ -222,7 +241,7 @@ class WaterlineDP:
                 return
         if probing in ("root", "all") and not self.probe(start):
             return
-        yield from self._search(start, limit, avoid, probing, None)
+        yield from self._search(start, limit, avoid, probing, max_nodes)
 
     def _search(self, start: list[int], limit: int | None, avoid: Sequence[int] | None,
                 probing: str, node_budget: int | None) -> Iterator[tuple[int, ...]]:
@@ -232,7 +251,7 @@ class WaterlineDP:
             doms = stack.pop()
             nodes += 1
             if node_budget is not None and nodes > node_budget:
-                raise _NodeBudgetSpent
+                raise _NodeBudgetSpent(f"the search passed {node_budget} nodes")
             # fewest surviving levels; ties: the vessel crossing the most clued lines
             open_vessels = [(bin(d).count("1"), self.tie_break[v], v)
                             for v, d in enumerate(doms) if d & (d - 1)]
@@ -255,13 +274,27 @@ class WaterlineDP:
                         probing != "all" or self.probe(child)):
                     stack.append(child)
 
+    def solutions_within(self, limit: int | None, max_nodes: int,
+                         domains: list[int] | None = None,
+                         avoid: Sequence[int] | None = None) -> list[tuple[int, ...]] | None:
+        """Up to ``limit`` solutions, or None when the search needs more than
+        ``max_nodes`` nodes (a caller with another counter to fall back on)."""
+        try:
+            return list(self.level_solutions(limit, domains, avoid, max_nodes=max_nodes))
+        except _NodeBudgetSpent:
+            return None
+
     def count(self, limit: int | None = None, avoid: Sequence[int] | None = None,
               probing: str = "auto") -> int:
         return sum(1 for _ in self.level_solutions(limit, avoid=avoid, probing=probing))
 
 
 class _NodeBudgetSpent(Exception):
-    """The unprobed search of ``probing="auto"`` ran out of nodes."""
+    """A search ran out of its node budget (the unprobed first search of
+    ``probing="auto"``, or ``max_nodes``; :meth:`WaterlineDP.solutions_within`
+    turns it into None)."""
+
+
 
 
 def filtered_domains(puzzle: Puzzle) -> list[int] | None:

@@ -301,7 +301,7 @@ def formulation_problems(form, x, planted_ones, over=None) -> list[str]:
 
 def find_other(form, planted_ones, *, over=None, nearest: bool = False,
                probe_nodes: float | None = None, time_limit: float | None = None,
-               confirm: bool = True):
+               confirm: bool = True, rows=()):
     """A verified 0/1 cell vector (numpy bool array, row-major) of a solution of the
     cell formulation ``form`` other than ``planted_ones``, or None when there is none.
 
@@ -311,7 +311,10 @@ def find_other(form, planted_ones, *, over=None, nearest: bool = False,
     distance objective, stopping at the first rival HiGHS finds, in restarts of
     :data:`PROBE_SHARES` of this many branch-and-bound nodes (a node budget keeps
     the answer independent of the machine's speed); only when the probes end
-    without one is the question asked in full. ``confirm``: a "none" must be
+    without one is the question asked in full. ``rows``: more constraints
+    ``(lower, indices, values)`` (``sum values * x >= lower``) every returned
+    vector must also meet (the Aquarium generator's "this line's sum moves").
+    ``confirm``: a "none" must be
     given twice -- with presolve on, then again with presolve off (HiGHS 1.16
     with presolve on can call a feasible model infeasible,
     benchmarks/highs_wrong_infeasible_15x15.txt); without it a "none" is
@@ -358,13 +361,15 @@ def find_other(form, planted_ones, *, over=None, nearest: bool = False,
                 break
         probing = nodes is not None
         outcome = run_cell_model(
-            form, [cut], (all_cols, distance) if near else None,
+            form, [cut, *rows], (all_cols, distance) if near else None,
             RunOptions(presolve=presolve, seed=seed, time_limit=limit, max_nodes=nodes,
                        first_improving=probing))
         message = outcome.message
         if outcome.x is not None and (outcome.status == "optimal" or near):
             x = outcome.x > 0.5
             problems = formulation_problems(form, x, planted_ones, over)
+            problems += [f"it breaks extra row {k}" for k, (lower, cols, coef) in enumerate(rows)
+                         if float(np.dot(x[cols], coef)) < lower - 1e-9]
             if problems:
                 raise SolveError(f"HiGHS returned a solution that is not one: {problems[0]}")
             return x

@@ -1,0 +1,125 @@
+"""Rivals without a solver: chains of one-row moves of single-cell surfaces.
+
+Raising a tank whose next layer is one cell ``(r, c)`` adds one water cell to
+row ``r`` and column ``c``: an arc ``row r -> column c``; lowering a tank whose
+top wet layer is one cell ``(r, c)`` takes one away: an arc ``column c -> row r``.
+Along a directed path every inner line gains one cell and loses one, so
+
+* a directed **cycle** over distinct tanks is a rival of a board with every
+  clue (the rivals the MILP's nearest-rival question finds first on a 30x30
+  board are mostly such 4- to 6-cycles, between rows and columns far apart);
+* a directed **path** between two lines without a clue is a rival of a board
+  missing those clues -- for the deletion of clue ``l``, a path from or to
+  line ``l``.
+
+Breadth-first search finds the shortest one in milliseconds; every candidate
+grid is checked with the independent checker (a path that uses one tank twice
+is simply not a solution and is skipped). Finding none proves nothing: the
+MILP is asked next.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from thermomilp.core.puzzle import Grid, Puzzle, levels_from_grid
+from thermomilp.core.verify import solution_problems
+
+Node = tuple[str, int]          # ("row", i) or ("col", j)
+Arc = tuple[Node, Node, int, int, int]   # from, to, tank, new level, (unused) 0
+
+MAX_ARCS = 10
+
+
+def move_arcs(puzzle: Puzzle, planted: Grid) -> dict[Node, list[tuple[Node, int, int]]]:
+    """For each line, the one-cell moves leaving it: (line reached, tank, new level)."""
+    levels = levels_from_grid(puzzle, planted)
+    out: dict[Node, list[tuple[Node, int, int]]] = {}
+    for t, (vessel, level) in enumerate(zip(puzzle.vessels, levels, strict=True)):
+        if level < vessel.depth and len(vessel.layers[level]) == 1:
+            (r, c), = vessel.layers[level]
+            out.setdefault(("row", r), []).append((("col", c), t, level + 1))
+        if level > 0 and len(vessel.layers[level - 1]) == 1:
+            (r, c), = vessel.layers[level - 1]
+            out.setdefault(("col", c), []).append((("row", r), t, level - 1))
+    return out
+
+
+def _unclued(puzzle: Puzzle) -> set[Node]:
+    return ({("row", i) for i, v in enumerate(puzzle.rows) if v is None}
+            | {("col", j) for j, v in enumerate(puzzle.cols) if v is None})
+
+
+def move_rival(puzzle: Puzzle, deleted: Node | None = None) -> Grid | None:
+    """A rival made of one-cell moves along a short path or cycle, or None (not a proof).
+
+    ``deleted``: the line whose clue was just deleted; the moves must then change
+    its sum (a path from or to it, other end at a line without clue). Otherwise a
+    cycle (every clued line keeps its sum)."""
+    planted = puzzle.solution
+    if planted is None or puzzle.rule != "tank":
+        return None
+    arcs = move_arcs(puzzle, planted)
+    if deleted is None:
+        starts = [(node, {node}) for node in sorted(arcs)]
+    else:
+        starts = [(deleted, _unclued(puzzle) - {deleted})]
+    for start, goals in starts:
+        for path in _paths(arcs, start, goals, reverse=False):
+            grid = _apply(puzzle, planted, path)
+            if grid is not None:
+                return grid
+        if deleted is not None:
+            back = _reversed(arcs)
+            for path in _paths(back, start, goals, reverse=True):
+                grid = _apply(puzzle, planted, path)
+                if grid is not None:
+                    return grid
+    return None
+
+
+def _reversed(arcs):
+    back: dict[Node, list[tuple[Node, int, int]]] = {}
+    for node, outs in arcs.items():
+        for to, t, level in outs:
+            back.setdefault(to, []).append((node, t, level))
+    return back
+
+
+def _paths(arcs, start: Node, goals: set[Node], reverse: bool):
+    """Shortest walks (breadth first, at most ``MAX_ARCS`` arcs) from ``start`` to a
+    goal, as lists of (tank, new level); one per goal node reached."""
+    parent: dict[Node, tuple[Node, int, int] | None] = {start: None}
+    queue = deque([(start, 0)])
+    while queue:
+        node, depth = queue.popleft()
+        if depth >= MAX_ARCS:
+            continue
+        for to, t, level in arcs.get(node, ()):
+            if to in goals:
+                moves = [(t, level)]
+                back = node
+                while parent[back] is not None:
+                    prev, pt, pl = parent[back]
+                    moves.append((pt, pl))
+                    back = prev
+                yield moves
+            if to not in parent:
+                parent[to] = (node, t, level)
+                queue.append((to, depth + 1))
+
+
+def _apply(puzzle: Puzzle, planted: Grid, moves: list[tuple[int, int]]) -> Grid | None:
+    tanks = [t for t, _ in moves]
+    if len(set(tanks)) != len(tanks):
+        return None
+    rows = [list(line) for line in planted]
+    for t, level in moves:
+        vessel = puzzle.vessels[t]
+        for k, layer in enumerate(vessel.layers):
+            for r, c in layer:
+                rows[r][c] = "#" if k < level else "."
+    grid = tuple("".join(line) for line in rows)
+    if grid == planted or solution_problems(puzzle, grid):
+        return None
+    return grid

@@ -1,0 +1,232 @@
+"""Rivals of a planted Aquarium: "is there a second solution, and which?".
+
+A rival is a solution of the board other than its planted one
+(``puzzle.solution``). Two exact counters answer, the cheap one first:
+
+1. **The subset-sum DP** (tank rule only, :mod:`thermomilp.logic.aquarium_dp`)
+   with a node budget. Up to about 12x12 it decides every question in
+   milliseconds. From 20x20 on its one-line-at-a-time filters leave search
+   trees it does not finish in minutes, even with every clue present.
+2. **The MILP** (HiGHS, the cell model plus a no-good cut of the planted
+   grid, :func:`thermomilp.solve.engine.find_other`): a "no rival" is confirmed by a
+   second solve with presolve off, as for Thermometers. It sees rows and
+   columns together and decides a 30x30 question in a fraction of a second.
+
+:class:`RivalSearch` keeps the DP's record over one board: once the DP has
+spent its budget ``DP_GIVE_UPS`` times, later questions go to the MILP
+directly (the board is past what the DP can do; asking it again only burns
+its budget). The record depends on node counts only, never on the clock, so a
+seed still gives the same board on any machine.
+
+**Checking only what a deletion can change.** When the board was unique and
+clue ``l`` is deleted, a rival of the new board satisfies every other clue, so
+it must break line ``l``'s planted sum ``s``. The MILP question is then asked
+as two: line ``l`` sums to at most ``s - 1``, and to at least ``s + 1`` (each
+"none" confirmed). These side rows tighten the LP relaxation so much that a
+30x30 "no rival" proof drops from seconds to hundredths of a second (the
+no-good cut alone, even written over line ``l``'s cells only, leaves the LP
+free to move a fraction of a cell).
+
+Every rival returned passes the independent checker
+(:func:`thermomilp.core.verify.solution_problems`) and differs from the planted grid.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from thermomilp.core.errors import GenerationError, SolveError
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_levels, levels_from_grid, ones_of
+from thermomilp.core.verify import solution_problems
+from thermomilp.generate.aquarium_moves import move_rival
+from thermomilp.logic.aquarium_dp import WaterlineDP
+from thermomilp.model.formulation import formulate
+from thermomilp.solve.engine import find_other
+
+DP_NODES = 400
+"""Search nodes the DP may spend on one question before the MILP takes it."""
+DP_GIVE_UPS = 2
+"""After this many questions the DP could not finish, the board goes to the MILP only."""
+
+_UNDECIDED = ("undecided",)
+"""What :meth:`RivalSearch._dp_rival` returns when the DP spent its node budget."""
+
+Line = tuple[str, int]
+"""A clued line: ``("row", i)`` or ``("col", j)``."""
+
+
+class RivalSearch:
+    """Rival questions about boards that share one planted solution (one board's
+    planting and clue deletion); counts which counter answered."""
+
+    def __init__(self, dp_nodes: int | None = None, dp_give_ups: int | None = None):
+        self.dp_nodes = DP_NODES if dp_nodes is None else dp_nodes
+        self.dp_give_ups = DP_GIVE_UPS if dp_give_ups is None else dp_give_ups
+        self.stats = {"dp": 0, "dp_gave_up": 0, "milp": 0, "window": 0, "moves": 0}
+
+    def rival(self, puzzle: Puzzle, deleted: Line | None = None,
+              deadline: float | None = None) -> Grid | None:
+        """A solution of ``puzzle`` other than ``puzzle.solution``, or None (proven).
+
+        ``deleted``: the line whose clue was just deleted from a board that was
+        unique; the rival is then looked for among grids that change that line.
+
+        Raises:
+            GenerationError: the MILP could not decide before ``deadline``
+                (a ``time.perf_counter()`` value) or misbehaved.
+        """
+        planted = puzzle.solution
+        if planted is None:
+            raise ValueError("a rival question needs the planted solution")
+        if puzzle.rule == "tank":
+            grid = move_rival(puzzle, None if deleted is None else _node(deleted))
+            if grid is not None:
+                self.stats["moves"] += 1
+                return _checked(puzzle, grid)
+        if puzzle.rule == "tank" and self.stats["dp_gave_up"] < self.dp_give_ups:
+            grid = self._dp_rival(puzzle, planted)
+            if grid is _UNDECIDED:
+                self.stats["dp_gave_up"] += 1
+            else:
+                self.stats["dp"] += 1
+                return _checked(puzzle, grid)
+        self.stats["milp"] += 1
+        return _checked(puzzle, _milp_rival(puzzle, planted, deleted, deadline))
+
+    def _dp_rival(self, puzzle: Puzzle, planted: Grid,
+                  free: set[int] | None = None) -> Grid | None:
+        avoid = levels_from_grid(puzzle, planted)
+        dp = WaterlineDP(puzzle)
+        domains = None
+        if free is not None:
+            domains = [d if v in free else 1 << avoid[v]
+                       for v, d in enumerate(dp.full_domains())]
+        found = dp.solutions_within(2, self.dp_nodes, domains, avoid)
+        if found is None:
+            return _UNDECIDED
+        for levels in found:
+            if tuple(levels) != avoid:
+                return grid_from_levels(puzzle, levels)
+        return None
+
+    def window_rival(self, puzzle: Puzzle, clean: set[Window]) -> Grid | None:
+        """A rival that changes only tanks lying inside one window (every other tank
+        keeps its planted level), or None when no window holds one. ``clean`` holds
+        the windows known to hold none; windows found clean are added to it. Only
+        the tank rule (the DP, a few tanks free: milliseconds); merges only remove
+        solutions, so a clean window of a board stays clean while it is repaired."""
+        if puzzle.rule != "tank" or puzzle.solution is None:
+            return None
+        for window in windows(puzzle.height, puzzle.width):
+            if window in clean:
+                continue
+            free = {v for v, vessel in enumerate(puzzle.vessels)
+                    if all(cell in window for cell in vessel.cells)}
+            grid = self._dp_rival(puzzle, puzzle.solution, free) if free else None
+            if grid is _UNDECIDED:
+                continue
+            self.stats["window"] += 1
+            if grid is not None:
+                return _checked(puzzle, grid)
+            clean.add(window)
+        return None
+
+
+NEAREST = False
+
+WINDOW, STEP = 8, 4
+"""Side and stride of the square windows the planting sweeps before a whole-board question."""
+
+
+@dataclass(frozen=True)
+class Window:
+    top: int
+    left: int
+    size: int
+
+    def __contains__(self, cell: Cell) -> bool:
+        return self.top <= cell[0] < self.top + self.size and \
+            self.left <= cell[1] < self.left + self.size
+
+
+def windows(height: int, width: int) -> list[Window]:
+    def starts(n: int) -> list[int]:
+        out = list(range(0, max(1, n - WINDOW + 1), STEP))
+        if out[-1] + WINDOW < n:
+            out.append(n - WINDOW)
+        return out
+
+    return [Window(r, c, WINDOW) for r in starts(height) for c in starts(width)]
+
+
+def _node(line: Line) -> tuple[str, int]:
+    return ("row" if line[0] == "row" else "col", line[1])
+
+
+def line_cells(puzzle: Puzzle, line: Line) -> frozenset[Cell]:
+    axis, k = line
+    if axis == "row":
+        return frozenset((k, c) for c in range(puzzle.width))
+    return frozenset((r, k) for r in range(puzzle.height))
+
+
+def _milp_rival(puzzle: Puzzle, planted: Grid, deleted: Line | None,
+                deadline: float | None) -> Grid | None:
+    form, ones = formulate(puzzle), ones_of(planted)
+    if deleted is None:
+        return _grid(puzzle, _find_other(form, ones, None, (), deadline, nearest=NEAREST))
+    import numpy as np
+
+    cells = sorted(line_cells(puzzle, deleted))
+    idx = np.array([form.index(cell) for cell in cells], dtype=np.int32)
+    ones_col = np.ones(len(cells))
+    planted_sum = sum(cell in ones for cell in cells)
+    sides = []
+    if planted_sum > 0:
+        sides.append((1.0 - planted_sum, idx, -ones_col))      # sum <= planted - 1
+    if planted_sum < len(cells):
+        sides.append((planted_sum + 1.0, idx, ones_col))       # sum >= planted + 1
+    # Most questions of a large board have a rival, which HiGHS finds fastest with the
+    # no-good cut alone; its unconfirmed "none" only sends the question on to the two
+    # sides, whose confirmed "none"s are the proof.
+    x = _find_other(form, ones, frozenset(cells), (), deadline, confirm=False)
+    if x is not None:
+        return _grid(puzzle, x)
+    for side in sides:
+        x = _find_other(form, ones, frozenset(cells), (side,), deadline)
+        if x is not None:
+            return _grid(puzzle, x)
+    return None
+
+
+def _find_other(form, ones, over, rows, deadline, confirm=True, nearest=False):
+    left = None if deadline is None else deadline - time.perf_counter()
+    if left is not None and left <= 0:
+        raise GenerationError("gave up: no board within the time limit")
+    try:
+        return find_other(form, ones, over=over, rows=rows, time_limit=left, confirm=confirm,
+                           nearest=nearest)
+    except SolveError as exc:
+        if exc.status == "timeout":
+            raise GenerationError("gave up: no board within the time limit") from exc
+        raise GenerationError(f"the rival question: {exc}") from exc
+
+
+def _grid(puzzle: Puzzle, x) -> Grid | None:
+    if x is None:
+        return None
+    w = puzzle.width
+    return tuple("".join("#" if x[r * w + c] else "." for c in range(w))
+                 for r in range(puzzle.height))
+
+
+def _checked(puzzle: Puzzle, grid: Grid | None) -> Grid | None:
+    if grid is None:
+        return None
+    problems = solution_problems(puzzle, grid)
+    if grid == puzzle.solution:
+        problems.append("it is the planted grid")
+    if problems:
+        raise GenerationError(f"a rival that is not one: {problems[0]}")
+    return grid
