@@ -1,6 +1,6 @@
 """The old module paths (before the layer folders) still import, for one release.
 
-relayout: keep (this file names the old paths on purpose)
+This file names the old paths on purpose.
 """
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ import sys
 import warnings
 from types import ModuleType
 
-# relayout: keep (the old names below must stay old)
 MOVED = {
     "thermomilp.errors": "thermomilp.core.errors",
     "thermomilp.deadline": "thermomilp.core.deadline",
@@ -36,6 +35,7 @@ MOVED = {
     "thermomilp.export": "thermomilp.teach.export",
     "thermomilp.analyze": "thermomilp.teach.analyze",
 }
+
 
 class _MovedModuleLoader(importlib.abc.Loader):
     """Serve an old name as the new module object itself (no copy, no second import)."""

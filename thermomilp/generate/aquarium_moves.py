@@ -99,10 +99,11 @@ def _paths(arcs, start: Node, goals: set[Node], reverse: bool):
             if to in goals:
                 moves = [(t, level)]
                 back = node
-                while parent[back] is not None:
-                    prev, pt, pl = parent[back]
+                step = parent[back]
+                while step is not None:
+                    back, pt, pl = step
                     moves.append((pt, pl))
-                    back = prev
+                    step = parent[back]
                 yield moves
             if to not in parent:
                 parent[to] = (node, t, level)
