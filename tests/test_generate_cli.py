@@ -178,3 +178,16 @@ def test_check_resolves_the_pair_like_every_command(monkeypatch, tmp_path, capsy
     capsys.readouterr()
     assert [b for b, _ in seen] == ["pulp", "pyomo", "highs"]
     assert {s for _, s in seen} == {"highs"}
+
+
+def test_generate_refuses_flags_the_puzzle_has_no_use_for(tmp_path, capsys):
+    for args in (["--puzzle", "aquarium", "--difficulty", "hard"],
+                 ["--puzzle", "aquarium", "--straight"],
+                 ["--puzzle", "aquarium", "--strategy", "reroll"],
+                 ["--puzzle", "aquarium", "--max-length", "4"],
+                 ["--puzzle", "thermometers", "--rule", "pool"]):
+        assert main(["generate", "--size", "5x5", *args, "--out", str(tmp_path)]) == 2, args
+        assert "not used by --puzzle" in capsys.readouterr().err, args
+    assert list(tmp_path.iterdir()) == []  # refused before anything was written
+    assert main(["generate", "--puzzle", "aquarium", "--size", "4x4", "--out",
+                 str(tmp_path), "--quiet"]) == 0

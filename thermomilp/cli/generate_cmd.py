@@ -57,6 +57,18 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+def _flags_the_puzzle_ignores(args: argparse.Namespace) -> list[str]:
+    """The flags given that the chosen puzzle's generator has no use for (refused, not
+    silently dropped): the thermometer shape and strategy flags for Aquarium, the Aquarium
+    rule for Thermometers."""
+    if args.puzzle == "thermometers":
+        return ["--rule pool"] if args.rule == "pool" else []
+    given = [("--strategy reroll", args.strategy == "reroll"), ("--straight", args.straight),
+             ("--curved", args.curved), ("--max-length", args.max_length != 6),
+             ("--difficulty", args.difficulty is not None)]
+    return [flag for flag, on in given if on]
+
+
 def run(args: argparse.Namespace) -> int:
     from thermomilp.core.errors import ConfigError
     from thermomilp.formats import dumps
@@ -73,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--count must be at least 1")
     if args.time_limit is not None and args.time_limit <= 0:
         raise ConfigError("--time-limit must be positive")
+    unused = _flags_the_puzzle_ignores(args)
+    if unused:
+        raise ConfigError(f"{', '.join(unused)}: not used by --puzzle {args.puzzle}")
     os.makedirs(args.out, exist_ok=True)
     bar = Progress(args.count, enabled=not args.quiet)
     for i in range(args.count):
