@@ -26,7 +26,6 @@ from thermomilp.core.puzzle import Grid, Puzzle, levels_from_grid
 from thermomilp.core.verify import solution_problems
 
 Node = tuple[str, int]          # ("row", i) or ("col", j)
-Arc = tuple[Node, Node, int, int, int]   # from, to, tank, new level, (unused) 0
 
 MAX_ARCS = 10
 
