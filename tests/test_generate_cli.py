@@ -200,3 +200,16 @@ def test_generate_refuses_flags_the_puzzle_has_no_use_for(tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []  # refused before anything was written
     assert main(["generate", "--puzzle", "aquarium", "--size", "4x4", "--out",
                  str(tmp_path), "--quiet"]) == 0
+
+
+def test_aquarium_takes_the_peel_or_the_repair_but_not_under_the_pool_rule(tmp_path, capsys):
+    for strategy in ("peel", "repair"):
+        out = tmp_path / strategy
+        assert main(["generate", "--puzzle", "aquarium", "--size", "8x8", "--strategy",
+                     strategy, "--quiet", "--out", str(out)]) == 0
+        (board,) = out.iterdir()
+        assert main(["check", str(board)]) == 0
+    capsys.readouterr()
+    assert main(["generate", "--puzzle", "aquarium", "--rule", "pool", "--size", "5x5",
+                 "--strategy", "peel", "--quiet", "--out", str(tmp_path / "pool")]) == 2
+    assert "tank rule" in capsys.readouterr().err

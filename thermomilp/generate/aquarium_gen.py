@@ -177,13 +177,15 @@ def _logic_finishes(puzzle: Puzzle) -> bool:
 
 
 def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = None,
-                 search: RivalSearch | None = None, count: int | None = None) -> Puzzle:
+                 search: RivalSearch | None = None, count: int | None = None,
+                 proofs: list[str] | None = None) -> Puzzle:
     """Delete clues in random order, keeping a deletion only while exactly one solution
     remains (``puzzle`` must be unique and carry its solution); stop after ``count``
     deletions (None: try every clue). A rival of the board without clue ``l`` must
     move line ``l``'s sum (the board with it was unique), so only such rivals are
     looked for. The logic is asked first: where it decides every cell, no rival
-    exists and the search is not asked."""
+    exists and the search is not asked. ``proofs``, when given, gets "logic" or
+    "search" for each deletion that stood."""
     search = RivalSearch() if search is None else search
     rows, cols = list(puzzle.rows), list(puzzle.cols)
     places = [("row", i) for i, v in enumerate(rows) if v is not None]
@@ -198,12 +200,31 @@ def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = No
         saved, line[k] = line[k], None
         trial = puzzle.with_clues(rows, cols)
         if trial.all_chains and _logic_finishes(trial):
-            deleted += 1
+            proof = "logic"
         elif search.rival(trial, (axis, k), deadline) is not None:
             line[k] = saved
+            continue
         else:
-            deleted += 1
+            proof = "search"
+        deleted += 1
+        if proofs is not None:
+            proofs.append(proof)
     return puzzle.with_clues(rows, cols)
+
+
+def _prove_unique(puzzle: Puzzle, search: RivalSearch, deadline: float | None,
+                  asked: bool) -> None:
+    """The planted grid passes the independent checker; unless the rival search has
+    already answered "no rival" for exactly these clues (``asked``), it is asked now --
+    a peeled board, or one whose last deletion the logic decided, is unique by that
+    argument, and this is its second proof."""
+    from thermomilp.core.verify import solution_problems
+
+    problems = solution_problems(puzzle, puzzle.solution or ())
+    if problems:
+        raise GenerationError(f"internal error: the planted grid breaks a rule: {problems[0]}")
+    if not asked and search.rival(puzzle, deadline=deadline) is not None:
+        raise GenerationError("internal error: a generated board has a second solution")
 
 
 def generate_aquarium(height: int, width: int, seed: int | None = None,
@@ -245,14 +266,18 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
         puzzle = peeled_aquarium(height, width, rng)
     else:
         puzzle = planted_aquarium(height, width, rng, rule, deadline, search)
+    # how the last step showed "no rival" for the clues it left: the repair's search, or
+    # each deletion's logic or search
+    proofs = ["construction" if strategy == "peel" else "search"]
     if minimal_clues:
-        puzzle = delete_clues(puzzle, rng, deadline, search)
+        puzzle = delete_clues(puzzle, rng, deadline, search, proofs=proofs)
         variant = ""
     elif missing_clues:
-        puzzle = delete_clues(puzzle, rng, deadline, search, count=missing_clues)
+        puzzle = delete_clues(puzzle, rng, deadline, search, count=missing_clues, proofs=proofs)
         variant = f" {missing_clues} missing clues"
     else:
         variant = " full clues"
+    _prove_unique(puzzle, search, deadline, asked=proofs[-1] == "search")
     name = f"aquarium {height}x{width} seed {seed}{variant}"
     return Puzzle(puzzle.kind, puzzle.rows, puzzle.cols, puzzle.vessels, name,
                   "thermomilp generate_aquarium", puzzle.solution, rule=puzzle.rule)
