@@ -170,10 +170,10 @@ def peeled_aquarium(height: int, width: int, rng: random.Random) -> Puzzle:
 
 
 def _logic_finishes(puzzle: Puzzle) -> bool:
-    """Does interval propagation, then probing, decide every cell? (Then no rival exists.)"""
+    """Does interval propagation decide every cell? (Then no rival exists.)"""
     from thermomilp.logic.presolve import presolve_cells
 
-    return any(presolve_cells(puzzle, mode)[2] == "solved" for mode in ("intervals", "probing"))
+    return presolve_cells(puzzle, "intervals")[2] == "solved"
 
 
 def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = None,

@@ -135,7 +135,8 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
 
             if progress is not None:
                 progress("peel")
-            tiling = plant_peeled(height, width, rng, max_length=max_length, straight=straight)
+            tiling, order = plant_peeled(height, width, rng, max_length=max_length,
+                                         straight=straight)
             milp_proven = False  # unique by construction; the MILP is asked at the end
         else:
             tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
@@ -167,9 +168,14 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             if not hard_enough(rows_k, cols_k):
                 if progress is not None:
                     progress(f"clues for {difficulty}")
+                lines = None
+                if strategy == "peel" and difficulty == "medium":
+                    from thermomilp.generate.peel import medium_first
+
+                    lines = medium_first(tiling, order)
                 rows_k, cols_k, deleted, proof = _timed(deadline, height, width)(
                     delete_clues, tiling, rows_k, cols_k, rng, until=hard_enough,
-                    accept=not_harder, deadline=deadline)
+                    accept=not_harder, deadline=deadline, lines=lines)
                 if deleted:
                     milp_proven = proof == "milp"
         puzzle = thermometers(rows_k, cols_k, tiling.paths(), solution=tiling.grid(),
