@@ -25,7 +25,8 @@ with flow f >= 0. Rows::
 
 ``cell(v, k)``: a cell of layer L_k of v that lies in l (for a
 thermometer the k-th of its cells in l; for a tank in a row, the tank's row
-there). (F1)-(F2) make the flow one path (0, 0) -> (T, K); (F3) ties the
+there). (F1)-(F2) make the flow one path (0, 0) -> (T, K) ((F1) is implied
+by the clue row, every path summing to K, but kept); (F3) ties the
 path to the cells: with x integral each vessel's arcs carry flow on one
 contribution only, so the flow is integral and the path spells the line's
 filling -- the MILP keeps exactly the same solutions (``tests/test_line_flow.py``
@@ -47,15 +48,14 @@ import os
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import numpy as np  # noqa: E402
-
 from _common import machine  # noqa: E402
-
 
 # -- the formulation ----------------------------------------------------------
 
@@ -100,7 +100,7 @@ def _alive_sums(clue: int, parts) -> list[int]:
             b |= nxt >> c
         backward.append(b)
     backward.reverse()
-    return [f & b for f, b in zip(forward, backward)]
+    return [f & b for f, b in zip(forward, backward, strict=True)]
 
 
 def flow_rows(puzzle, first_col: int):
@@ -129,7 +129,7 @@ def flow_rows(puzzle, first_col: int):
                         out_of.setdefault((t, s), []).append(arc)
                         into.setdefault((t + 1, s + c), []).append(arc)
                         by_value.setdefault(c, []).append(arc)
-            for c_k, (r, col) in zip(values, cells):  # (F3)
+            for c_k, (r, col) in zip(values, cells, strict=True):  # (F3)
                 arcs = [a for c, some in by_value.items() if c >= c_k for a in some]
                 rows.append((0.0, [r * W + col, *arcs], [1.0] + [-1.0] * len(arcs)))
         start = out_of[(0, 0)]
@@ -266,7 +266,7 @@ def confirm_skipping_known(puzzle, grid) -> tuple[str, int]:
     def rec(dom) -> bool:  # True: a solution other than grid below this node
         nonlocal nodes
         nodes += 1
-        known = star if all(k & m for k, m in zip(star, dom)) else None
+        known = star if all(k & m for k, m in zip(star, dom, strict=True)) else None
         if not probe_fixpoint(tables, dom, None, known):
             return False
         open_vessels = [v for v, m in enumerate(dom) if m & (m - 1)]
@@ -325,8 +325,9 @@ def solve_table(boards, repeats: int, names) -> None:
             note = "" if verdicts == {"Infeasible"} else f" ({', '.join(sorted(verdicts))})"
             cells.append(f"{first * 1000:.0f} + {proof * 1000:.0f}{note}")
         print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
-    print("| **total** | " + " | ".join(f"{a * 1000:.0f} + {b * 1000:.0f} = **{(a + b) * 1000:.0f}**"
-                                       for a, b in totals.values()) + " |")
+    print("| **total** | "
+          + " | ".join(f"{a * 1000:.0f} + {b * 1000:.0f} = **{(a + b) * 1000:.0f}**"
+                       for a, b in totals.values()) + " |")
 
 
 def confirm_table(boards, repeats: int) -> None:
@@ -341,10 +342,10 @@ def confirm_table(boards, repeats: int) -> None:
     for label, puzzle in boards:
         grid = puzzle.solution
         cuts = [(ones_of(grid), None)]
-        now = median_of(repeats, lambda: _seconds(lambda: confirm_infeasible(puzzle, None, cuts,
-                                                                            None)))
+        now = median_of(repeats, partial(_seconds, partial(confirm_infeasible, puzzle, None,
+                                                           cuts, None)))
         assert confirm_infeasible(puzzle, None, cuts, None) == CONFIRMED
-        skip = median_of(repeats, lambda: _seconds(lambda: confirm_skipping_known(puzzle, grid)))
+        skip = median_of(repeats, partial(_seconds, partial(confirm_skipping_known, puzzle, grid)))
         verdict, nodes = confirm_skipping_known(puzzle, grid)
         assert verdict == "confirmed"
         print(f"| {label} | {now * 1000:.1f} | {skip * 1000:.1f} | {nodes} |")
@@ -381,7 +382,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f}")
     main_boards, extra = boards_15x15(args.aquarium)
-    for label, puzzle in main_boards[:1]:
+    for _, puzzle in main_boards[:1]:
         first_and_proof(puzzle, flow=True)  # imports out of the timing
     lp_table(main_boards)
     solve_table(main_boards, args.repeats, list(VARIANTS))
