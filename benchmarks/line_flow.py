@@ -351,6 +351,43 @@ def confirm_table(boards, repeats: int) -> None:
         print(f"| {label} | {now * 1000:.1f} | {skip * 1000:.1f} | {nodes} |")
 
 
+def other_engines_table(boards, repeats: int) -> None:
+    """The proof (the cell model plus the no-good of the planted solution) by engines
+    independent of HiGHS, through PuLP: a candidate second opinion, process included."""
+    import pulp
+
+    from thermomilp.backends.pulp_backend import read_status
+    from thermomilp.model.formulation import formulate
+    from thermomilp.model.pulp_model import build_pulp
+
+    engines = {"glpsol (GLPK_CMD)": pulp.GLPK_CMD(msg=False),
+               "CBC (PULP_CBC_CMD)": pulp.PULP_CBC_CMD(msg=False)}
+    engines = {name: e for name, e in engines.items() if e.available()}
+    if not engines:
+        print("\nno glpsol / CBC here: the other engines' proofs are skipped")
+        return
+
+    def proof(puzzle, engine) -> str:
+        prob, x = build_pulp(formulate(puzzle))
+        ones = {(r, c) for r, row in enumerate(puzzle.solution)
+                for c, ch in enumerate(row) if ch == "#"}
+        prob += (pulp.lpSum(1 - x[c] for c in x if c in ones)
+                 + pulp.lpSum(x[c] for c in x if c not in ones)) >= 1, "nogood"
+        return read_status(prob.solve(engine), prob)[0]
+
+    print(f"\nThe proof by an engine other than HiGHS (PuLP's cell model plus the no-good, "
+          f"build and process included), ms, median of {repeats}:\n")
+    print("| board | " + " | ".join(engines) + " |")
+    print("|---|" + "---:|" * len(engines))
+    for label, puzzle in boards:
+        cells = []
+        for engine in engines.values():
+            assert proof(puzzle, engine) == "infeasible", f"{label}: not proved infeasible"
+            seconds = median_of(repeats, partial(_seconds, partial(proof, puzzle, engine)))
+            cells.append(f"{seconds * 1000:.0f}")
+        print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
+
+
 def _seconds(fn) -> float:
     start = time.perf_counter()
     fn()
@@ -390,6 +427,7 @@ def main() -> None:
         print("\nMore Aquarium boards (corpora.aquariums, 12x12 and 15x15, seed 11):")
         solve_table(extra, args.repeats, ["plain", "flow"])
     confirm_table(main_boards, args.repeats)
+    other_engines_table(main_boards, args.repeats)
     print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
 
 
