@@ -2,7 +2,8 @@
 
     PYTHONPATH=. python benchmarks/generate_scale.py [--puzzle thermometers|aquarium]
         [--sizes 10,20,30,40,50] [--boards 3] [--seed scale] [--budget 600]
-        [--minimal-clues] [--baseline-sizes 10]
+        [--minimal-clues] [--baseline-sizes 10] [--strategy peel|repair]
+        [--difficulty easy|medium|hard]
 
 The machine is shared, so absolute seconds drift with the load. Each round
 therefore makes one board of every size *and* one baseline board, in turn
@@ -19,9 +20,12 @@ the baseline measured in the same rounds, and their ratio:
 
 Wall seconds and CPU seconds (this process; HiGHS runs single-threaded here)
 are both reported, with the load average before and after the run.
-Thermometers boards up to ``--verify-up-to`` (15) are recounted outside the
-timing by the logic search counter; every board is proven unique inside the
-generator (MILP for Thermometers, the subset-sum DP for Aquarium).
+Each size uses the generator's default strategy for it (``peel`` from 30x30
+for Thermometers, from 20x20 for Aquarium) unless ``--strategy`` names one.
+Thermometers boards up to ``--verify-up-to`` (15), and every board graded
+``intervals`` or ``probing``, are recounted outside the timing by the logic
+search counter (no MILP); every board is proven unique inside the generator
+(MILP for Thermometers, the subset-sum DP or the logic for Aquarium).
 """
 
 from __future__ import annotations
@@ -33,18 +37,21 @@ import sys
 import time
 
 
-def one_board(puzzle: str, n: int, seed: str, index: int, strategy: str = "repair",
-              budget: float | None = None, minimal: bool = False):
+def one_board(puzzle: str, n: int, seed: str, index: int, strategy: str | None = None,
+              budget: float | None = None, minimal: bool = False,
+              difficulty: str | None = None):
     if puzzle == "thermometers":
         from thermomilp.generate.thermometers_gen import generate_thermometers
 
         return generate_thermometers(n, n, seed, index=index, strategy=strategy,
-                                     time_limit=budget).puzzle
+                                     time_limit=budget, minimal_clues=minimal,
+                                     difficulty=difficulty).puzzle
     if strategy == "redraw":
         return redraw_aquarium(n, f"{seed}:{index}", budget, minimal)
     from thermomilp.generate.aquarium_bridge import aquarium_board
 
-    return aquarium_board(n, n, seed, index, time_limit=budget, minimal_clues=minimal)
+    return aquarium_board(n, n, seed, index, time_limit=budget, minimal_clues=minimal,
+                          strategy=strategy)
 
 
 def redraw_aquarium(n: int, seed: str, budget: float | None, minimal: bool):
@@ -110,6 +117,10 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=600.0, help="seconds per board")
     ap.add_argument("--verify-up-to", type=int, default=15, dest="verify_up_to")
     ap.add_argument("--minimal-clues", action="store_true", dest="minimal")
+    ap.add_argument("--strategy", choices=("peel", "repair"),
+                    help="the strategy of every size (default: the generator's, by size)")
+    ap.add_argument("--difficulty", choices=("easy", "medium", "hard"),
+                    help="Thermometers: the difficulty asked of every size")
     ap.add_argument("--out", help="write every board here (to recount them independently)")
     ap.add_argument("--baseline-sizes", default="10", dest="baseline_sizes",
                     help="Aquarium: sizes of the redraw baseline (the first is the ratio's base)")
@@ -121,23 +132,28 @@ def main() -> None:
     wall: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {}
     failed: dict[str, int] = {}
+    grades: dict[str, list[str]] = {}
     load_before = os.getloadavg()
     for i in range(args.boards):
         if args.puzzle == "thermometers":
             jobs = [(base_name, 10, "reroll")]
         else:
             jobs = [(f"redraw {b}x{b}", b, "redraw") for b in base_sizes]
-        jobs += [(f"{n}x{n}", n, "repair") for n in sizes]
+        jobs += [(f"{n}x{n}", n, args.strategy) for n in sizes]
         for name, n, strategy in jobs:
+            baseline = strategy in ("reroll", "redraw")
             try:
-                w, c, board = timed(lambda n=n, name=name, i=i, strategy=strategy: one_board(
+                w, c, board = timed(lambda n=n, name=name, i=i, strategy=strategy,
+                                    baseline=baseline: one_board(
                     args.puzzle, n, f"{args.seed}-{name}", i, strategy, args.budget,
-                    args.minimal))
+                    args.minimal and (args.puzzle == "aquarium" or not baseline),
+                    None if baseline else args.difficulty))
             except ThermomilpError as exc:
                 failed[name] = failed.get(name, 0) + 1
                 print(f"{name} board {i}: gave up ({exc})", file=sys.stderr, flush=True)
                 continue
-            if args.puzzle == "thermometers" and n <= args.verify_up_to:
+            if args.puzzle == "thermometers" and (n <= args.verify_up_to
+                                                  or board.grade in ("intervals", "probing")):
                 assert search_count(board, "intervals", 2) == 1, (name, i)
             if args.out:
                 from thermomilp.formats import dumps
@@ -147,6 +163,7 @@ def main() -> None:
                 with open(path, "w", encoding="utf-8") as handle:
                     handle.write(dumps(board, "text"))
             clues = sum(v is not None for v in board.rows + board.cols)
+            grades.setdefault(name, []).append(board.grade or "-")
             wall.setdefault(name, []).append(w)
             cpu.setdefault(name, []).append(c)
             print(f"{name} board {i}: {w:.2f} s wall, {c:.2f} s cpu, grade {board.grade}, "
@@ -158,18 +175,19 @@ def main() -> None:
     print(f"load average (1 min) {load_before[0]:.1f} before, {load_after[0]:.1f} after; "
           f"{os.cpu_count()} cores")
     print(f"| board | boards | gave up | median wall s | max wall s | median cpu s "
-          f"| wall ÷ {base_name} | cpu ÷ {base_name} |")
-    print("|---|---|---|---|---|---|---|---|")
+          f"| wall ÷ {base_name} | cpu ÷ {base_name} | grades |")
+    print("|---|---|---|---|---|---|---|---|---|")
     names = ([base_name] if args.puzzle == "thermometers"
              else [f"redraw {b}x{b}" for b in base_sizes])
     for name in names + [f"{n}x{n}" for n in sizes]:
         w, c = wall.get(name, []), cpu.get(name, [])
         if not w:
-            print(f"| {name} | 0 | {failed.get(name, 0)} | - | - | - | - | - |")
+            print(f"| {name} | 0 | {failed.get(name, 0)} | - | - | - | - | - | - |")
             continue
         mw, mc = statistics.median(w), statistics.median(c)
+        mix = ", ".join(f"{g} {grades[name].count(g)}" for g in sorted(set(grades[name])))
         print(f"| {name} | {len(w)} | {failed.get(name, 0)} | {mw:.2f} | {max(w):.2f} "
-              f"| {mc:.2f} | {mw / base:.2f} | {mc / base_cpu:.2f} |")
+              f"| {mc:.2f} | {mw / base:.2f} | {mc / base_cpu:.2f} | {mix} |")
 
 
 if __name__ == "__main__":

@@ -50,10 +50,19 @@ def test_generate_time_limit_is_honoured(tmp_path, capsys):
     import time
 
     start = time.perf_counter()
-    code = main(["generate", "--size", "60x60", "--time-limit", "2", "--quiet",
-                 "--out", str(tmp_path)])
-    assert time.perf_counter() - start < 20  # the board alone takes minutes
+    code = main(["generate", "--size", "60x60", "--strategy", "repair", "--time-limit", "2",
+                 "--quiet", "--out", str(tmp_path)])
+    assert time.perf_counter() - start < 20  # the repaired board alone takes minutes
     assert code == 2 and "time limit" in capsys.readouterr().err
+
+
+def test_a_large_default_board_comes_in_seconds(tmp_path):
+    """From 30x30 on the default is the peel: a 60x60 board well inside a 20 s limit."""
+    assert main(["generate", "--size", "60x60", "--time-limit", "20", "--quiet",
+                 "--out", str(tmp_path)]) == 0
+    (board,) = tmp_path.iterdir()
+    text = board.read_text()
+    assert "grade: intervals" in text and "--strategy peel" in text
 
 
 def test_generate_is_reproducible_from_the_seed(tmp_path):
@@ -191,3 +200,16 @@ def test_generate_refuses_flags_the_puzzle_has_no_use_for(tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []  # refused before anything was written
     assert main(["generate", "--puzzle", "aquarium", "--size", "4x4", "--out",
                  str(tmp_path), "--quiet"]) == 0
+
+
+def test_aquarium_takes_the_peel_or_the_repair_but_not_under_the_pool_rule(tmp_path, capsys):
+    for strategy in ("peel", "repair"):
+        out = tmp_path / strategy
+        assert main(["generate", "--puzzle", "aquarium", "--size", "8x8", "--strategy",
+                     strategy, "--quiet", "--out", str(out)]) == 0
+        (board,) = out.iterdir()
+        assert main(["check", str(board)]) == 0
+    capsys.readouterr()
+    assert main(["generate", "--puzzle", "aquarium", "--rule", "pool", "--size", "5x5",
+                 "--strategy", "peel", "--quiet", "--out", str(tmp_path / "pool")]) == 2
+    assert "tank rule" in capsys.readouterr().err

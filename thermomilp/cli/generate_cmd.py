@@ -35,8 +35,9 @@ def register(sub) -> None:
     p.add_argument("--size", required=True, metavar="HxW", help="board size, e.g. 15x15")
     p.add_argument("--count", type=int, default=1, metavar="N", help="boards to make (1)")
     p.add_argument("--seed", default="0", metavar="S", help="seed of the series (0)")
-    p.add_argument("--strategy", choices=("repair", "reroll"), default="repair",
-                   help="repair (default, scales) or reroll (the published baseline)")
+    p.add_argument("--strategy", choices=("peel", "repair", "reroll"),
+                   help="peel (default from 30x30: decided by logic, any size), repair (default "
+                        "below 30x30) or reroll (the published baseline)")
     shape = p.add_mutually_exclusive_group()
     shape.add_argument("--straight", action="store_true", help="straight thermometers only")
     shape.add_argument("--curved", action="store_true",
@@ -105,7 +106,7 @@ def _one_board(args: argparse.Namespace, height: int, width: int, index: int, st
 
         return aquarium_board(height, width, args.seed, index, args.rule,
                               time_limit=args.time_limit, minimal_clues=args.minimal_clues,
-                              missing_clues=args.missing_clues)
+                              missing_clues=args.missing_clues, strategy=args.strategy)
     from thermomilp.generate.thermometers_gen import generate_thermometers
 
     return generate_thermometers(

@@ -15,6 +15,13 @@
    gives a second solution (deleting clues only adds solutions, so a clue
    needed once is needed at the end).
 
+From ``PEEL_FROM`` (20x20) on, the tank rule's default is the ``peel``
+strategy instead of steps 2-3: the waterlines a random order of the lines peels
+off (:mod:`thermomilp.generate.peel`), unique and decided by interval
+propagation by construction, whatever the partition and the size. Clue
+deletions then ask the logic first and the rival search only where the logic
+stops.
+
 Uniqueness is proved by the subset-sum DP counter
 (:func:`thermomilp.logic.aquarium_dp.dp_count` with limit 2, the planted
 solution passed in to order the branches). A minimal 10x10 takes about
@@ -37,6 +44,14 @@ MEAN_TANK_CELLS = 5
 LEVEL_TRIES = 8
 PARTITION_TRIES = 500
 MERGES_PER_RIVAL = 8
+STRATEGIES = ("peel", "repair")
+# The repair's rival questions grow fast with the size (20x20 full clues 12 s CPU,
+# 25x25 99 s, 30x30 did not finish); the peel's board costs one pass over the cells.
+PEEL_FROM = 20
+
+
+def default_strategy(height: int, width: int, rule: str = "tank") -> str:
+    return "peel" if rule == "tank" and min(height, width) >= PEEL_FROM else "repair"
 
 
 def random_tanks(height: int, width: int, rng: random.Random,
@@ -143,13 +158,34 @@ def planted_aquarium(height: int, width: int, rng: random.Random,
     raise GenerationError(f"no unique {height}x{width} Aquarium in {PARTITION_TRIES} partitions")
 
 
+def peeled_aquarium(height: int, width: int, rng: random.Random) -> Puzzle:
+    """Random tanks and the waterlines a random line order peels off, every clue given."""
+    from thermomilp.generate.peel import line_order, peel_levels
+
+    regions = random_tanks(height, width, rng)
+    board = aquarium([0] * height, [0] * width, regions)
+    levels = peel_levels([v.layers for v in board.vessels], height, width,
+                         line_order(height, width, rng))
+    return _full_clues(regions, grid_from_levels(board, levels), "tank")
+
+
+def _logic_finishes(puzzle: Puzzle) -> bool:
+    """Does interval propagation, then probing, decide every cell? (Then no rival exists.)"""
+    from thermomilp.logic.presolve import presolve_cells
+
+    return any(presolve_cells(puzzle, mode)[2] == "solved" for mode in ("intervals", "probing"))
+
+
 def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = None,
-                 search: RivalSearch | None = None, count: int | None = None) -> Puzzle:
+                 search: RivalSearch | None = None, count: int | None = None,
+                 proofs: list[str] | None = None) -> Puzzle:
     """Delete clues in random order, keeping a deletion only while exactly one solution
     remains (``puzzle`` must be unique and carry its solution); stop after ``count``
     deletions (None: try every clue). A rival of the board without clue ``l`` must
     move line ``l``'s sum (the board with it was unique), so only such rivals are
-    looked for."""
+    looked for. The logic is asked first: where it decides every cell, no rival
+    exists and the search is not asked. ``proofs``, when given, gets "logic" or
+    "search" for each deletion that stood."""
     search = RivalSearch() if search is None else search
     rows, cols = list(puzzle.rows), list(puzzle.cols)
     places = [("row", i) for i, v in enumerate(rows) if v is not None]
@@ -162,16 +198,39 @@ def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = No
         _check_time(deadline)
         line = rows if axis == "row" else cols
         saved, line[k] = line[k], None
-        if search.rival(puzzle.with_clues(rows, cols), (axis, k), deadline) is not None:
+        trial = puzzle.with_clues(rows, cols)
+        if trial.all_chains and _logic_finishes(trial):
+            proof = "logic"
+        elif search.rival(trial, (axis, k), deadline) is not None:
             line[k] = saved
+            continue
         else:
-            deleted += 1
+            proof = "search"
+        deleted += 1
+        if proofs is not None:
+            proofs.append(proof)
     return puzzle.with_clues(rows, cols)
+
+
+def _prove_unique(puzzle: Puzzle, search: RivalSearch, deadline: float | None,
+                  asked: bool) -> None:
+    """The planted grid passes the independent checker; unless the rival search has
+    already answered "no rival" for exactly these clues (``asked``), it is asked now --
+    a peeled board, or one whose last deletion the logic decided, is unique by that
+    argument, and this is its second proof."""
+    from thermomilp.core.verify import solution_problems
+
+    problems = solution_problems(puzzle, puzzle.solution or ())
+    if problems:
+        raise GenerationError(f"internal error: the planted grid breaks a rule: {problems[0]}")
+    if not asked and search.rival(puzzle, deadline=deadline) is not None:
+        raise GenerationError("internal error: a generated board has a second solution")
 
 
 def generate_aquarium(height: int, width: int, seed: int | None = None,
                       minimal_clues: bool = True, rule: str = "tank",
-                      time_limit: float | None = None, missing_clues: int = 0) -> Puzzle:
+                      time_limit: float | None = None, missing_clues: int = 0,
+                      strategy: str | None = None) -> Puzzle:
     """A uniquely solvable Aquarium with its solution attached.
 
     Args:
@@ -185,23 +244,40 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
             body of water; uniqueness is then proved by the MILP, slower).
         time_limit: seconds; past them :class:`~thermomilp.core.errors.GenerationError` is raised
             (checked between counter calls).
+        strategy: ``peel`` (tank rule only) or ``repair``; None picks
+            :func:`default_strategy` for the size and rule.
     """
     if height < 1 or width < 1:
         raise GenerationError(f"board size {height}x{width} must be at least 1x1")
+    if strategy is None:
+        strategy = default_strategy(height, width, rule)
+    if strategy not in STRATEGIES:
+        raise GenerationError(f"unknown Aquarium strategy {strategy!r}; choose "
+                              + ", ".join(STRATEGIES))
+    if strategy == "peel" and rule != "tank":
+        raise GenerationError("the peel strategy needs the tank rule (a pool's layers form "
+                              "a tree, not a waterline)")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     rng = random.Random(f"aquarium:{height}x{width}:{seed}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     search = RivalSearch()
-    puzzle = planted_aquarium(height, width, rng, rule, deadline, search)
+    if strategy == "peel":
+        puzzle = peeled_aquarium(height, width, rng)
+    else:
+        puzzle = planted_aquarium(height, width, rng, rule, deadline, search)
+    # how the last step showed "no rival" for the clues it left: the repair's search, or
+    # each deletion's logic or search
+    proofs = ["construction" if strategy == "peel" else "search"]
     if minimal_clues:
-        puzzle = delete_clues(puzzle, rng, deadline, search)
+        puzzle = delete_clues(puzzle, rng, deadline, search, proofs=proofs)
         variant = ""
     elif missing_clues:
-        puzzle = delete_clues(puzzle, rng, deadline, search, count=missing_clues)
+        puzzle = delete_clues(puzzle, rng, deadline, search, count=missing_clues, proofs=proofs)
         variant = f" {missing_clues} missing clues"
     else:
         variant = " full clues"
+    _prove_unique(puzzle, search, deadline, asked=proofs[-1] == "search")
     name = f"aquarium {height}x{width} seed {seed}{variant}"
     return Puzzle(puzzle.kind, puzzle.rows, puzzle.cols, puzzle.vessels, name,
                   "thermomilp generate_aquarium", puzzle.solution, rule=puzzle.rule)

@@ -1,8 +1,12 @@
 """Missing-clue boards: delete line clues while the board stays unique.
 
 Clues are tried in a seeded random order; a clue is deleted when the board
-without it still has no rival (``rivals.find_rival``, the MILP with the
-planted solution's no-good cut). Stopping after ``count`` deletions gives the
+without it still has exactly one solution. That is asked of the logic first:
+when interval propagation (then probing) decides every cell, no rival can
+exist. Only when the logic leaves cells open is the MILP asked
+(``rivals.find_rival``, the cell model with the planted solution's no-good
+cut), with the cells the logic decided as bounds -- sound deductions, so the
+answer is the same and the model small. Stopping after ``count`` deletions gives the
 ``--missing-clues K`` variant; trying every clue gives a **minimal** clue set
 (``--minimal-clues``): every clue left is load-bearing. Greedy deletion is
 enough for minimality because uniqueness is monotone in the clue set --
@@ -14,22 +18,57 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable
+from typing import Callable, NamedTuple
 
+from thermomilp.core.errors import GenerationError
+from thermomilp.core.puzzle import Cell, thermometers
 from thermomilp.generate.paths import PathTiling
 from thermomilp.generate.rivals import find_rival
 
 Clues = list[int | None]
 
 
+class Thinned(NamedTuple):
+    rows: Clues
+    cols: Clues
+    deleted: int
+    proof: str | None   # how the final clue set was shown unique: "logic", "milp", or
+                        # None when nothing was deleted (the caller's own proof stands)
+
+
+def unique_proof(tiling: PathTiling, rows: Clues, cols: Clues,
+                 time_limit: float | None = None) -> str | None:
+    """ "logic" or "milp" when the planted filling is the clues' only solution, else None.
+
+    The logic (intervals, then probing) runs first; the MILP is asked only
+    when it leaves cells open, with the decided cells as bounds.
+    """
+    from thermomilp.logic.presolve import presolve_cells
+
+    puzzle = thermometers(rows, cols, tiling.paths())
+    fixed: dict[Cell, int] | None = None
+    for mode in ("intervals", "probing"):
+        fixed, _, status = presolve_cells(puzzle, mode)
+        if status == "solved":
+            return "logic"
+        if status == "infeasible":  # cannot be: the planted filling is a solution
+            raise GenerationError("internal error: the logic refuted the planted filling")
+    rival = find_rival(tiling, rows, cols, fixed=fixed, time_limit=time_limit)
+    return "milp" if rival is None else None
+
+
 def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Random, *,
                  count: int | None = None,
                  until: Callable[[Clues, Clues], bool] | None = None,
-                 deadline: float | None = None) -> tuple[Clues, Clues, int]:
-    """Clues with up to ``count`` (None: as many as possible) deleted; and how many were.
+                 accept: Callable[[Clues, Clues], bool] | None = None,
+                 deadline: float | None = None) -> Thinned:
+    """Clues with up to ``count`` (None: as many as possible) deleted; how many, and how
+    the result was proven unique.
 
     ``until(rows, cols)``, when given, is asked after each deletion and stops
     the deletions when it returns True (the generator's "hard enough yet?").
+    ``accept(rows, cols)``, when given, must hold for a deletion to stand
+    (asked before uniqueness; the generator's "not too hard").
     ``deadline`` (a ``time.perf_counter()`` value): past it :class:`TimeoutError`.
     """
     rows, cols = list(rows), list(cols)
@@ -37,6 +76,7 @@ def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Rando
     slots += [("c", j) for j, v in enumerate(cols) if v is not None]
     rng.shuffle(slots)
     deleted = 0
+    proof = None
     for line, k in slots:
         if count is not None and deleted >= count:
             break
@@ -46,13 +86,17 @@ def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Rando
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left <= 0:
             raise TimeoutError("clue deletion ran out of time")
-        if find_rival(tiling, rows, cols, time_limit=left) is None:
+        shown = None
+        if accept is None or accept(rows, cols):
+            shown = unique_proof(tiling, rows, cols, time_limit=left)
+        if shown is not None:
             deleted += 1
+            proof = shown
             if until is not None and until(rows, cols):
                 break
         else:
             target[k] = kept
-    return rows, cols, deleted
+    return Thinned(rows, cols, deleted, proof)
 
 
 def load_bearing(tiling: PathTiling, rows: Clues, cols: Clues) -> list[tuple[str, int]]:

@@ -1,10 +1,16 @@
 """Unique Thermometers boards, graded: the generator behind ``thermomilp generate``.
 
-Two strategies:
+Three strategies:
 
-* ``repair`` (default, scales): plant a solution with levels guided by a
-  random line order, then repair the tiling until the MILP finds no rival
-  (:mod:`thermomilp.generate.repair`).
+* ``peel`` (the default from 30x30 on): a random tiling and the filling a
+  random order of the lines peels off (:mod:`thermomilp.generate.peel`):
+  unique and decided by interval propagation by construction, in one pass
+  over the cells at any size.
+* ``repair`` (the default below 30x30): plant a solution with levels guided
+  by a random line order, then repair the tiling until the MILP finds no
+  rival (:mod:`thermomilp.generate.repair`). Its full-clue boards are graded
+  from easy to hard; from 30x30 on nearly all are ``search`` boards and
+  each costs minutes.
 * ``reroll`` (the published baseline): random tiling, random levels, check
   uniqueness with the MILP, start again until unique.
 
@@ -15,8 +21,9 @@ proven unique by the MILP (the cell model plus the no-good cut of the planted
 grid is infeasible, :func:`rivals.find_rival`) and its planted grid checked by
 :mod:`thermomilp.core.verify` before it is returned. With ``difficulty`` (and no
 clue request of its own) clues are deleted until the grade reaches it -- full-clue boards
-below 15x15 are rarely harder than ``probing`` -- and the whole attempt repeats until the
-grade matches.
+below 15x15 are rarely harder than ``probing``, full-clue ``peel`` boards are always
+``intervals`` -- (for ``medium``, only deletions the logic still finishes stand), and the
+whole attempt repeats until the grade matches.
 
 Every random choice comes from one ``random.Random`` seeded with
 ``"<seed>:<index>"``, and HiGHS runs with a fixed random seed (its MIP solver
@@ -38,7 +45,10 @@ from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import Cell, Puzzle, thermometers
 from thermomilp.generate.paths import PathTiling
 
-STRATEGIES = ("repair", "reroll")
+STRATEGIES = ("peel", "repair", "reroll")
+# From this size on the default strategy is ``peel``: the repair's boards there are graded
+# `search` and cost minutes each (40x40: 123 s and 265 s; docs/generate.md).
+PEEL_FROM = 30
 DIFFICULTIES = ("easy", "medium", "hard")
 # planting parameters per wanted difficulty: (line-order depth, share of ordered levels)
 PLANTING = {None: (2, 0.9), "easy": (2, 1.0), "medium": (1, 0.7), "hard": (1, 0.3)}
@@ -65,14 +75,19 @@ def board_seed(seed: int | str, index: int) -> str:
     return f"{seed}:{index}"
 
 
+def default_strategy(height: int, width: int) -> str:
+    return "peel" if min(height, width) >= PEEL_FROM else "repair"
+
+
 def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index: int = 0,
-                          strategy: str = "repair", straight: bool = False,
+                          strategy: str | None = None, straight: bool = False,
                           max_length: int = 6, missing_clues: int = 0,
                           minimal_clues: bool = False, difficulty: str | None = None,
                           time_limit: float | None = None, max_attempts: int = 200,
                           progress: Callable[[str], None] | None = None) -> Generated:
     """One unique graded board; ``index`` picks the board of a seeded series.
 
+    ``strategy``: None picks :func:`default_strategy` for the size.
     ``time_limit`` (seconds) bounds the whole board, engine calls included;
     ``progress`` is called with a short text of what is being done.
 
@@ -83,6 +98,8 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
     from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
     from thermomilp.logic.grade import difficulty as difficulty_of
 
+    if strategy is None:
+        strategy = default_strategy(height, width)
     _check_request(height, width, strategy, max_length, missing_clues, difficulty)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -113,6 +130,13 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                 if isinstance(value, int):
                     stats[key] = stats.get(key, 0) + value
             milp_proven = repair_stats.proof == "milp"
+        elif strategy == "peel":
+            from thermomilp.generate.peel import plant_peeled
+
+            if progress is not None:
+                progress("peel")
+            tiling = plant_peeled(height, width, rng, max_length=max_length, straight=straight)
+            milp_proven = False  # unique by construction; the MILP is asked at the end
         else:
             tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
         rows, cols = tiling.clues()
@@ -121,10 +145,13 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
         if missing_clues or minimal_clues:
             from thermomilp.generate.clues import delete_clues
 
-            rows_k, cols_k, deleted = _timed(deadline, height, width)(
+            if progress is not None:
+                progress("clues")
+            rows_k, cols_k, deleted, proof = _timed(deadline, height, width)(
                 delete_clues, tiling, rows_k, cols_k, rng,
                 count=None if minimal_clues else missing_clues, deadline=deadline)
-            milp_proven = milp_proven or deleted > 0  # the last deletion was a MILP proof
+            if deleted:
+                milp_proven = proof == "milp"  # the last deletion's proof
             if not minimal_clues and deleted < missing_clues:
                 _check_time(deadline, height, width)
                 continue  # this board cannot lose that many clues: try another
@@ -133,12 +160,18 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             from thermomilp.generate.clues import delete_clues
 
             # this board's paths, bound now (a closure over the loop's ``tiling`` is late-bound)
-            hard_enough = partial(_has_difficulty, tiling.paths(), difficulty)
+            hard_enough = partial(_has_difficulty, tiling.paths(), (difficulty,))
+            # medium: a deletion the logic cannot finish would overshoot to hard
+            not_harder = (partial(_has_difficulty, tiling.paths(), ("easy", "medium"))
+                          if difficulty == "medium" else None)
             if not hard_enough(rows_k, cols_k):
-                rows_k, cols_k, deleted = _timed(deadline, height, width)(
+                if progress is not None:
+                    progress(f"clues for {difficulty}")
+                rows_k, cols_k, deleted, proof = _timed(deadline, height, width)(
                     delete_clues, tiling, rows_k, cols_k, rng, until=hard_enough,
-                    deadline=deadline)
-                milp_proven = milp_proven or deleted > 0
+                    accept=not_harder, deadline=deadline)
+                if deleted:
+                    milp_proven = proof == "milp"
         puzzle = thermometers(rows_k, cols_k, tiling.paths(), solution=tiling.grid(),
                               name=f"thermomilp {height}x{width} seed {tag}",
                               source=_recipe(height, width, seed, index, strategy, straight,
@@ -189,12 +222,12 @@ def _check_request(height: int, width: int, strategy: str, max_length: int,
                               + ", ".join(DIFFICULTIES))
 
 
-def _has_difficulty(paths: list[list[Cell]], difficulty: str, rows: list[int | None],
-                    cols: list[int | None]) -> bool:
-    """Do these clues on these thermometers make a board of ``difficulty``?"""
+def _has_difficulty(paths: list[list[Cell]], difficulties: tuple[str, ...],
+                    rows: list[int | None], cols: list[int | None]) -> bool:
+    """Do these clues on these thermometers make a board of one of ``difficulties``?"""
     from thermomilp.logic.grade import difficulty as difficulty_of
 
-    return difficulty_of(thermometers(rows, cols, paths)) == difficulty
+    return difficulty_of(thermometers(rows, cols, paths)) in difficulties
 
 
 def _timed(deadline: float | None, height: int, width: int) -> Callable[..., Any]:

@@ -1,0 +1,87 @@
+"""Boards the line logic decides line by line: the filling a line order peels off.
+
+The ``peel`` strategy of the generators (``docs/generate.md``). Take any
+vessels (thermometers, tanks) and a random order of the rows and columns.
+Walk the lines in that order; in each line, every cell not decided yet gets
+the line's default value -- **empty in a row, filled in a column** -- and
+its vessel propagates it (a filled cell fills every layer below it, an empty
+cell empties every layer above). Every cell lies in some line, so at the end
+each vessel has one level: that filling is the planted solution ``x*``, and
+the clues are read off it.
+
+Why the clues then have exactly one solution, which interval propagation
+(:mod:`thermomilp.logic.intervals`) finds: take the lines in the same order.
+When line ``l`` comes, its cells are of two kinds. Those whose other line
+came earlier are decided already (induction). The rest were undecided when
+the walk reached ``l``, took ``l``'s default there, and every one of them
+that holds the other value was forced by its vessel *before* ``l`` -- so the
+logic has it too. Its clue minus what is decided is therefore 0 (a row) or the
+number of undecided cells (a column): the line is decided, and its cells
+pass their value on through their vessels exactly as in the walk. Every step
+is a sound deduction of the clues and the vessels, so the board is unique.
+The generator does not rely on this argument: it runs the logic on every
+board it makes (and the MILP, and the checker) before returning it.
+
+Such a board, with all its clues, is graded ``intervals`` (easy); deleting
+clues while the logic still finishes makes it harder
+(:func:`thermomilp.generate.clues.delete_clues`). The walk costs one pass
+over the cells, so the size of the board no longer decides the time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from thermomilp.core.puzzle import Cell
+from thermomilp.generate.paths import PathTiling
+from thermomilp.generate.random_board import random_partition
+
+Line = tuple[str, int]  # ("r", row) or ("c", column)
+
+
+def line_order(height: int, width: int, rng: random.Random) -> list[Line]:
+    """A uniformly random order of the rows and columns."""
+    lines = [("r", i) for i in range(height)] + [("c", j) for j in range(width)]
+    rng.shuffle(lines)
+    return lines
+
+
+def peel_levels(vessels: Sequence[Sequence[Sequence[Cell]]], height: int, width: int,
+                order: Sequence[Line]) -> list[int]:
+    """The level of every vessel (a list of layers, bottom first) the walk gives."""
+    where: dict[Cell, tuple[int, int]] = {}   # cell -> (vessel, layer)
+    for v, layers in enumerate(vessels):
+        for k, layer in enumerate(layers):
+            for cell in layer:
+                where[cell] = (v, k)
+    if len(where) != height * width:
+        raise ValueError("the vessels must cover the board")
+    low = [0] * len(vessels)                  # layers below ``low`` are filled
+    high = [len(layers) for layers in vessels]  # layers from ``high`` on are empty
+    for kind, index in order:
+        cells = ([(index, c) for c in range(width)] if kind == "r"
+                 else [(r, index) for r in range(height)])
+        for cell in cells:
+            v, k = where[cell]
+            if low[v] <= k < high[v]:         # undecided: the line's default
+                if kind == "r":
+                    high[v] = k
+                else:
+                    low[v] = k + 1
+    if low != high:  # every cell lies in a line, so every layer was decided
+        raise AssertionError("the walk left a vessel undecided")
+    return low
+
+
+def plant_peeled(height: int, width: int, rng: random.Random, *, max_length: int,
+                 straight: bool) -> PathTiling:
+    """A random tiling and the filling a random line order peels off (module doc)."""
+    paths = random_partition(height, width, rng, max_length=max_length, straight=straight)
+    tiling = PathTiling(height, width, paths, max_length=max_length, straight=straight)
+    bulbs = [path[0] for path in tiling.paths()]
+    vessels = [[[cell] for cell in tiling.path_from(bulb)] for bulb in bulbs]
+    levels = peel_levels(vessels, height, width, line_order(height, width, rng))
+    for bulb, level in zip(bulbs, levels, strict=True):
+        tiling.set_level(bulb, level)
+    return tiling
