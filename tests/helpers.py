@@ -98,3 +98,18 @@ def use_pair(backend: str, solver: str) -> tuple[str, str]:
             pytest.fail(f"THERMOMILP_REQUIRE_ALL_SOLVERS=1 but {reason}")
         pytest.skip(reason)
     return backend, solver
+
+
+def one_clue_fewer(puzzle: Puzzle) -> list[tuple[str, int, Puzzle]]:
+    """The board without each of its clues in turn: (``rows``/``cols``, index, board)."""
+    out = []
+    for line in ("rows", "cols"):
+        clues = getattr(puzzle, line)
+        for k, v in enumerate(clues):
+            if v is None:
+                continue
+            fewer = list(clues)
+            fewer[k] = None
+            out.append((line, k, puzzle.with_clues(fewer, puzzle.cols) if line == "rows"
+                        else puzzle.with_clues(puzzle.rows, fewer)))
+    return out

@@ -35,6 +35,8 @@ from thermomilp.logic.presolve import presolve_cells
 from thermomilp.logic.search import search_count
 from thermomilp.solve import count_solutions
 
+from helpers import one_clue_fewer
+
 
 def _decided_by_intervals(puzzle) -> None:
     _, grid, status = presolve_cells(puzzle, "intervals")
@@ -122,15 +124,8 @@ def test_a_large_hard_board_comes_from_the_peel_and_is_unique_by_two_models():
 def test_peeled_minimal_clues_are_each_load_bearing(seed):
     p = generate_thermometers(6, 6, seed, strategy="peel", minimal_clues=True).puzzle
     assert brute_force_count(p, 2) == 1
-    for line in ("rows", "cols"):
-        clues = getattr(p, line)
-        for k, v in enumerate(clues):
-            if v is None:
-                continue
-            fewer = list(clues)
-            fewer[k] = None
-            q = p.with_clues(fewer, p.cols) if line == "rows" else p.with_clues(p.rows, fewer)
-            assert brute_force_count(q, 2) == 2, f"{line} {k} is not load-bearing"
+    for line, k, q in one_clue_fewer(p):
+        assert brute_force_count(q, 2) == 2, f"{line} {k} is not load-bearing"
 
 
 def test_a_large_aquarium_with_minimal_clues_is_unique_by_the_dp():
