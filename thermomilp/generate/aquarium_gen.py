@@ -169,13 +169,6 @@ def peeled_aquarium(height: int, width: int, rng: random.Random) -> Puzzle:
     return _full_clues(regions, grid_from_levels(board, levels), "tank")
 
 
-def _logic_finishes(puzzle: Puzzle) -> bool:
-    """Does interval propagation decide every cell? (Then no rival exists.)"""
-    from thermomilp.logic.presolve import presolve_cells
-
-    return presolve_cells(puzzle, "intervals")[2] == "solved"
-
-
 def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = None,
                  search: RivalSearch | None = None, count: int | None = None,
                  proofs: list[str] | None = None) -> Puzzle:
@@ -186,6 +179,8 @@ def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = No
     looked for. The logic is asked first: where it decides every cell, no rival
     exists and the search is not asked. ``proofs``, when given, gets "logic" or
     "search" for each deletion that stood."""
+    from thermomilp.logic.presolve import logic_finishes
+
     search = RivalSearch() if search is None else search
     rows, cols = list(puzzle.rows), list(puzzle.cols)
     places = [("row", i) for i, v in enumerate(rows) if v is not None]
@@ -199,7 +194,7 @@ def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = No
         line = rows if axis == "row" else cols
         saved, line[k] = line[k], None
         trial = puzzle.with_clues(rows, cols)
-        if trial.all_chains and _logic_finishes(trial):
+        if trial.all_chains and logic_finishes(trial):
             proof = "logic"
         elif search.rival(trial, (axis, k), deadline) is not None:
             line[k] = saved

@@ -102,7 +102,7 @@ def medium_first(tiling: PathTiling, order: Sequence[Line]) -> list[Line]:
     then the rest.
     """
     from thermomilp.core.puzzle import thermometers
-    from thermomilp.logic.presolve import presolve_cells
+    from thermomilp.logic.presolve import logic_finishes
 
     rows, cols = tiling.clues()
     paths = tiling.paths()
@@ -112,7 +112,7 @@ def medium_first(tiling: PathTiling, order: Sequence[Line]) -> list[Line]:
         r: list[int | None] = list(rows)
         c: list[int | None] = list(cols)
         (r if kind == "r" else c)[index] = None
-        return presolve_cells(thermometers(r, c, paths), "intervals")[2] == "solved"
+        return logic_finishes(thermometers(r, c, paths))
 
     needed = [line for line in reversed(order) if not absorbed(line)]
     return needed + [line for line in reversed(order) if line not in needed]

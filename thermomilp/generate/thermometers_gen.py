@@ -160,10 +160,12 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             # full clues rarely make a hard board: delete clues until the grade is reached
             from thermomilp.generate.clues import delete_clues
 
-            # this board's paths, bound now (a closure over the loop's ``tiling`` is late-bound)
-            hard_enough = partial(_has_difficulty, tiling.paths(), (difficulty,))
+            # this board's paths, bound now (a closure over the loop's ``tiling`` is late-bound);
+            # each clue set is graded once though both questions below ask about it
+            grades = _Difficulties(tiling.paths())
+            hard_enough = partial(grades.among, (difficulty,))
             # medium: a deletion the logic cannot finish would overshoot to hard
-            not_harder = (partial(_has_difficulty, tiling.paths(), ("easy", "medium"))
+            not_harder = (partial(grades.among, ("easy", "medium"))
                           if difficulty == "medium" else None)
             if not hard_enough(rows_k, cols_k):
                 if progress is not None:
@@ -228,12 +230,22 @@ def _check_request(height: int, width: int, strategy: str, max_length: int,
                               + ", ".join(DIFFICULTIES))
 
 
-def _has_difficulty(paths: list[list[Cell]], difficulties: tuple[str, ...],
-                    rows: list[int | None], cols: list[int | None]) -> bool:
-    """Do these clues on these thermometers make a board of one of ``difficulties``?"""
-    from thermomilp.logic.grade import difficulty as difficulty_of
+class _Difficulties:
+    """The difficulty of clue sets on one set of thermometers, each set graded once."""
 
-    return difficulty_of(thermometers(rows, cols, paths)) in difficulties
+    def __init__(self, paths: list[list[Cell]]):
+        self.paths = paths
+        self.seen: dict[tuple[tuple[int | None, ...], tuple[int | None, ...]], str] = {}
+
+    def among(self, difficulties: tuple[str, ...], rows: list[int | None],
+              cols: list[int | None]) -> bool:
+        """Do these clues make a board of one of ``difficulties``?"""
+        from thermomilp.logic.grade import difficulty as difficulty_of
+
+        key = (tuple(rows), tuple(cols))
+        if key not in self.seen:
+            self.seen[key] = difficulty_of(thermometers(rows, cols, self.paths))
+        return self.seen[key] in difficulties
 
 
 def _timed(deadline: float | None, height: int, width: int) -> Callable[..., Any]:

@@ -46,3 +46,8 @@ def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = 
     if len(fixed) == puzzle.height * puzzle.width:
         return fixed, grid_of(tables, dom), "solved"
     return fixed, None, "open"
+
+
+def logic_finishes(puzzle: Puzzle, mode: str = "intervals") -> bool:
+    """Does the logic decide every cell? (Then the board has no second solution.)"""
+    return presolve_cells(puzzle, mode)[2] == "solved"
