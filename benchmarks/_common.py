@@ -39,7 +39,8 @@ def planted_corpus(sizes: list[int], per_size: int, seed: int):
 def instance_corpus():
     from thermomilp.formats import load
 
-    boards = [(p.name, load(p)) for p in sorted((ROOT / "instances" / "thermometers").glob("*.txt"))]
+    files = sorted((ROOT / "instances" / "thermometers").glob("*.txt"))
+    boards = [(p.name, load(p)) for p in files]
     for corpus in (ROOT.parent / "shared" / "corpus" / "janko-6x6",):
         if corpus.is_dir():
             boards += [(f"janko {p.name}", load(p)) for p in sorted(corpus.glob("*.txt"))]

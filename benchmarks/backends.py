@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 from _common import instance_corpus, machine, planted_corpus, summary, timed  # noqa: E402
@@ -37,7 +38,7 @@ def main() -> None:
         for _, p in boards:
             statuses = set()
             for b in BACKENDS:
-                best = min(timed(lambda: solve(p, b))[0] for _ in range(args.repeat))
+                best = min(timed(partial(solve, p, b))[0] for _ in range(args.repeat))
                 times[b].append(best)
                 statuses.add(solve(p, b).status)
             assert len(statuses) == 1, f"backends disagree: {statuses}"

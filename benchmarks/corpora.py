@@ -8,8 +8,8 @@
   so a few rerolls usually remove every alternative.
 * ``planted-N``: plain planted random N x N boards (N = 20, 40, 60, 100);
   the task is to *decide* uniqueness (a second solution, or a proof of none).
-* ``aquarium``: random tanks (connected random walks) with random water
-  levels, 6x6 to 15x15, clues from the planted grid.
+* ``aquarium``: uniquely solvable boards from thermomilp's Aquarium
+  generator (``thermomilp.generate.aquarium_gen``, seeded), 6x6 to 15x15.
 
 Uniqueness of the rerolled boards is decided with thermomilp while building
 the corpus; the harness checks every method's verdict against the others.
@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from thermomilp.core.puzzle import Puzzle, aquarium, grid_from_levels, thermometers
+from thermomilp.core.puzzle import Puzzle, grid_from_levels, thermometers
 from thermomilp.generate.random_board import clues_of, random_partition
 
 
@@ -58,23 +58,6 @@ def unique_board(size: int, rng: random.Random, max_rerolls: int = 200) -> Puzzl
                     levels[t] = rng.choice((0, len(cells)))
 
 
-def random_regions(h: int, w: int, rng: random.Random, max_size: int = 7) -> list[list[int]]:
-    grid = [[0] * w for _ in range(h)]
-    for k, cells in enumerate(random_partition(h, w, rng, max_length=max_size)):
-        for r, c in cells:
-            grid[r][c] = k
-    return grid
-
-
-def aquarium_board(size: int, rng: random.Random) -> Puzzle:
-    regions = random_regions(size, size, rng)
-    skeleton = aquarium([0] * size, [0] * size, regions)
-    levels = [rng.randint(0, v.depth) for v in skeleton.vessels]
-    grid = grid_from_levels(skeleton, levels)
-    rows, cols = clues_of(grid)
-    return aquarium(rows, cols, regions, solution=grid)
-
-
 def published(per_size: int = 4, sizes=(6, 8, 10, 12, 15), seed: int = 2026) -> list[Board]:
     rng = random.Random(seed)
     return [Board(f"u{n}x{n}-{k}", unique_board(n, rng)) for n in sizes for k in range(per_size)]
@@ -88,17 +71,8 @@ def planted(size: int, count: int, seed: int = 60) -> list[Board]:
 
 
 def aquariums(per_size: int = 3, sizes=(6, 8, 10, 12, 15), seed: int = 7) -> list[Board]:
-    try:  # the generator branch's Aquarium generator, when it is there
-        from thermomilp.generate.aquarium_gen import generate_aquarium  # type: ignore
-    except ImportError:
-        generate_aquarium = None
+    from thermomilp.generate.aquarium_gen import generate_aquarium
+
     rng = random.Random(seed)
-    boards = []
-    for n in sizes:
-        for k in range(per_size):
-            if generate_aquarium is not None:
-                puzzle = generate_aquarium(n, n, seed=rng.randrange(1 << 30))
-            else:
-                puzzle = aquarium_board(n, rng)
-            boards.append(Board(f"a{n}x{n}-{k}", puzzle))
-    return boards
+    return [Board(f"a{n}x{n}-{k}", generate_aquarium(n, n, seed=rng.randrange(1 << 30)))
+            for n in sizes for k in range(per_size)]

@@ -27,8 +27,8 @@ def tensor(puzzle):
     t = line_tables(puzzle)
     n, lines, depth = t.n_vessels, len(t.clues), max(t.depths)
     T = np.zeros((n, lines, depth + 1), dtype=np.int64)
-    for line, (vs, tabs) in enumerate(zip(t.line_vessels, t.line_tables)):
-        for v, tab in zip(vs, tabs):
+    for line, (vs, tabs) in enumerate(zip(t.line_vessels, t.line_tables, strict=True)):
+        for v, tab in zip(vs, tabs, strict=True):
             T[v, line, : len(tab)] = tab
             T[v, line, len(tab):] = tab[-1]
     clued = np.array([c is not None for c in t.clues])
@@ -54,7 +54,8 @@ def numpy_fixpoint(T, clued, clues, depths):
         need_max = clues[None, :] - (smin[None, :] - cmin)
         ok = (T >= need_min[:, :, None]) & (T <= need_max[:, :, None])
         ok |= ~clued[None, :, None]
-        allowed = ok.all(1) & valid & (levels[None, :] >= lo[:, None]) & (levels[None, :] <= hi[:, None])
+        in_bounds = (levels[None, :] >= lo[:, None]) & (levels[None, :] <= hi[:, None])
+        allowed = ok.all(1) & valid & in_bounds
         if not allowed.any(1).all():
             return None
         new_lo = allowed.argmax(1)
@@ -75,13 +76,14 @@ def main() -> None:
         boards = [planted_board(size, size, rng, max_length=8) for _ in range(args.boards)]
         tables = [line_tables(p) for p in boards]
         tensors = [tensor(p) for p in boards]
-        for t, tn in zip(tables, tensors):  # same fixpoint
+        for t, tn in zip(tables, tensors, strict=True):  # same fixpoint
             dom = full_domains(t)
             ok = propagate(t, dom)
             got = numpy_fixpoint(*tn)
             assert ok == (got is not None)
             if ok:
-                assert [low(m) for m in dom] == list(got[0]) and [high(m) for m in dom] == list(got[1])
+                assert [low(m) for m in dom] == list(got[0])
+                assert [high(m) for m in dom] == list(got[1])
         start = time.perf_counter()
         for t in tables:
             propagate(t, full_domains(t))
@@ -90,7 +92,8 @@ def main() -> None:
         for tn in tensors:
             numpy_fixpoint(*tn)
         nump = (time.perf_counter() - start) / len(boards)
-        print(f"| {size}×{size} | {py * 1e6:.0f} | {nump * 1e6:.0f} | {nump / py:.2f} |", flush=True)
+        print(f"| {size}×{size} | {py * 1e6:.0f} | {nump * 1e6:.0f} | {nump / py:.2f} |",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -90,8 +90,9 @@ def measure(boards: list) -> dict:
         all_decided += lp.decided_cells == lp.cells
         level_integral += level_vertex_integral(puzzle)
     n = len(boards)
-    return {"boards": n, "cell_vertex_integral": cell_integral, "level_vertex_integral": level_integral,
-            "lp_decides_all": all_decided, "decided_share": decided / cells if cells else 0.0}
+    return {"boards": n, "cell_vertex_integral": cell_integral,
+            "level_vertex_integral": level_integral, "lp_decides_all": all_decided,
+            "decided_share": decided / cells if cells else 0.0}
 
 
 def main() -> None:
@@ -114,8 +115,9 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|")
     for name, m in rows:
         n = m["boards"]
-        print(f"| {name} | {n} | {m['cell_vertex_integral']}/{n} | {m['level_vertex_integral']}/{n} "
-              f"| {m['lp_decides_all']}/{n} | {100 * m['decided_share']:.0f}% |")
+        print(f"| {name} | {n} | {m['cell_vertex_integral']}/{n} "
+              f"| {m['level_vertex_integral']}/{n} | {m['lp_decides_all']}/{n} "
+              f"| {100 * m['decided_share']:.0f}% |")
 
 
 if __name__ == "__main__":

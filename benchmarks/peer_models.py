@@ -20,6 +20,8 @@ again; CP-SAT enumerates solutions and stops at the second.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 
 def cell_model_data(puzzle):
     """Cells, clued rows/cols, precedence pairs (upper, lower) and ties."""
@@ -29,9 +31,9 @@ def cell_model_data(puzzle):
     prec, ties = [], []
     for vessel in puzzle.vessels:
         for layer in vessel.layers:
-            for a, b in zip(layer, layer[1:]):
+            for a, b in pairwise(layer):
                 ties.append((a, b))
-        for lower, upper in zip(vessel.layers, vessel.layers[1:]):
+        for lower, upper in pairwise(vessel.layers):
             prec.append((upper[0], lower[0]))
     return cells, rows, cols, prec, ties
 

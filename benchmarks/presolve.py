@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from functools import partial
 from pathlib import Path
 
 import thermomilp
@@ -41,7 +42,8 @@ SIZES = (6, 8, 10)  # 12x12 unique boards take minutes each to roll
 def unique_corpus(per_size: int, seed: int, janko: str | None):
     from stats import roll_until_unique
 
-    boards = [thermomilp.load(p) for p in sorted((ROOT / "instances" / "thermometers").glob("*.txt"))]
+    files = sorted((ROOT / "instances" / "thermometers").glob("*.txt"))
+    boards = [thermomilp.load(p) for p in files]
     rng = random.Random(seed)
     for size in SIZES:
         boards += [roll_until_unique(size, rng, max_length=8) for _ in range(per_size)]
@@ -76,13 +78,14 @@ def main() -> None:
 def table(boards, args) -> None:
 
     for mode in MODES[1:]:
-        best = min(_time(lambda: [presolve_cells(p, mode) for p in boards])
+        best = min(_time(partial(_presolve_all, boards, mode))
                    for _ in range(args.repeat))
         decided = sum(presolve_cells(p, mode)[2] != "open" for p in boards)
         print(f"presolve {mode}: {1000 * best / len(boards):.2f} ms per board, "
               f"decides {decided}/{len(boards)} boards alone")
     print()
-    print("| backend | none (s) | intervals (s) | probing (s) | intervals / none | probing / none |")
+    print("| backend | none (s) | intervals (s) | probing (s) | intervals / none "
+          "| probing / none |")
     print("|---|---|---|---|---|---|")
     for backend in args.backends:
         solve(boards[0], backend)  # warm up imports
@@ -91,12 +94,20 @@ def table(boards, args) -> None:
         for mode in MODES:
             answers = [_answer(solve(p, backend, presolve=mode)) for p in boards]
             assert answers == reference, f"{backend}/{mode} changed an answer"
-            totals[mode] = min(_time(lambda: [solve(p, backend, presolve=mode) for p in boards])
+            totals[mode] = min(_time(partial(_solve_all, boards, backend, mode))
                                for _ in range(args.repeat))
         print(f"| {backend} | {totals['none']:.2f} | {totals['intervals']:.2f} | "
               f"{totals['probing']:.2f} | {totals['intervals'] / totals['none']:.2f} | "
               f"{totals['probing'] / totals['none']:.2f} |", flush=True)
     print()
+
+
+def _presolve_all(boards, mode: str) -> list:
+    return [presolve_cells(p, mode) for p in boards]
+
+
+def _solve_all(boards, backend: str, mode: str) -> list:
+    return [solve(p, backend, presolve=mode) for p in boards]
 
 
 def _answer(result):

@@ -1,6 +1,6 @@
 """Model build time, solve time and peak memory per board size (highs backend).
 
-    python benchmarks/scale.py                 # 25, 50, 100, 150, 200; rewrites docs/performance.md's block
+    python benchmarks/scale.py                 # sizes 25-200; rewrites docs/performance.md's block
     python benchmarks/scale.py --sizes 50 200  # chosen sizes, print only
 
 Each size runs in a fresh subprocess so its peak resident memory

@@ -8,6 +8,7 @@ uniqueness proof is a MILP "infeasible" verdict that gets re-asked).
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -31,12 +32,12 @@ def main() -> None:
         solve(boards[0][1], backend)  # warm-up
         with_t, without_t = [], []
         for _, p in boards:
-            with_t.append(min(timed(lambda: solve(p, backend))[0] for _ in range(3)))
+            with_t.append(min(timed(partial(solve, p, backend))[0] for _ in range(3)))
             original = {cls: cls.second_opinion for cls in Session.__subclasses__()}
             for cls in original:
                 cls.second_opinion = lambda self, time_limit=None: Outcome("infeasible")
             try:
-                without_t.append(min(timed(lambda: solve(p, backend))[0] for _ in range(3)))
+                without_t.append(min(timed(partial(solve, p, backend))[0] for _ in range(3)))
             finally:
                 for cls, fn in original.items():
                     cls.second_opinion = fn

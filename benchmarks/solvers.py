@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -69,11 +70,11 @@ def main(argv: list[str] | None = None) -> int:
             reference = solve(puzzle, "highs", "highs").status
             statuses[reference] = statuses.get(reference, 0) + 1
             for backend, solver in pairs:
-                once = min(timed(lambda: solve(puzzle, backend, solver, unique=False))[0]
+                once = min(timed(partial(solve, puzzle, backend, solver, unique=False))[0]
                            for _ in range(args.repeat))
                 best, result = float("inf"), None
                 for _ in range(args.repeat):
-                    seconds, result = timed(lambda: solve(puzzle, backend, solver))
+                    seconds, result = timed(partial(solve, puzzle, backend, solver))
                     best = min(best, seconds)
                 if result.status != reference:
                     raise SystemExit(f"{backend}/{solver} says {result.status}, "

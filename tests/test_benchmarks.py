@@ -1,0 +1,128 @@
+"""The benchmark scripts import only what exists.
+
+Every ``import thermomilp.<module>`` and ``from thermomilp.<module> import <name>`` in
+``benchmarks/*.py`` must resolve against the package as it is now (and not through an
+old path of ``thermomilp._moved``, which goes away), and every import of a sibling
+script (``from _common import timed``) must name something that script defines. A
+benchmark runs rarely, so a renamed function breaks it unnoticed for weeks; this test
+breaks at once. The scripts are read with ``ast``, never imported: some need OR-Tools,
+and importing a script may start its work.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from thermomilp._moved import MOVED
+
+from helpers import ROOT
+
+BENCHMARKS = ROOT / "benchmarks"
+SCRIPTS = sorted(BENCHMARKS.glob("*.py"))
+
+
+def imports(source: str) -> Iterator[tuple[int, str, str | None]]:
+    """(line, module, name) of every absolute import, at any depth; ``name`` is None
+    for ``import module``."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name, None
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                yield node.lineno, node.module, alias.name
+
+
+def package_problem(module: str, name: str | None) -> str | None:
+    """Why this import of thermomilp fails (or warns), or None when it resolves."""
+    for old in (module, f"{module}.{name}"):
+        if old in MOVED:
+            return f"{old} is an old path: import {MOVED[old]}"
+    try:
+        found = importlib.import_module(module)
+    except ImportError as exc:
+        return f"no module {module} ({exc})"
+    if name is None or name == "*" or hasattr(found, name):
+        return None
+    try:  # a submodule that nothing has imported yet is not an attribute
+        importlib.import_module(f"{module}.{name}")
+    except ImportError:
+        return f"{module} has no {name}"
+    return None
+
+
+def top_level_names(path: Path) -> set[str]:
+    """The names a script binds at module level (in if/try blocks too)."""
+    names: set[str] = set()
+    body = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    while body:
+        node = body.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.If | ast.Try):
+            body += node.body + node.orelse + getattr(node, "finalbody", [])
+            body += [n for handler in getattr(node, "handlers", []) for n in handler.body]
+    return names
+
+
+def import_problems(source: str, folder: Path = BENCHMARKS) -> list[str]:
+    """``line: problem`` for every import of thermomilp or of a script in ``folder`` that
+    does not resolve; other libraries (numpy, ortools, ...) are not this test's business."""
+    problems = []
+    for line, module, name in imports(source):
+        if module.split(".")[0] == "thermomilp":
+            problem = package_problem(module, name)
+        elif (folder / f"{module}.py").is_file():
+            known = name is None or name in top_level_names(folder / f"{module}.py")
+            problem = None if known else f"{module}.py defines no {name}"
+        else:
+            continue
+        if problem:
+            problems.append(f"{line}: {problem}")
+    return problems
+
+
+def test_there_are_scripts_to_check():
+    assert len(SCRIPTS) > 10, f"benchmarks/ holds only {[p.name for p in SCRIPTS]}"
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.name)
+def test_every_import_of_a_benchmark_resolves(script):
+    problems = import_problems(script.read_text(encoding="utf-8"))
+    assert not problems, f"benchmarks/{script.name}, line " + "; line ".join(problems)
+
+
+@pytest.mark.parametrize("source, expected", [
+    # what broke benchmarks/serve_latency.py: a helper that left thermomilp.web.api
+    ("from thermomilp.web.api import Api, model_exporter", "thermomilp.web.api has no "
+                                                           "model_exporter"),
+    ("import thermomilp.no_such_module", "no module thermomilp.no_such_module"),
+    ("def f():\n    from thermomilp.no_such_module import x", "no module thermomilp.no_such"),
+    ("from thermomilp.export import export", "thermomilp.export is an old path"),
+    ("from thermomilp import verify", "thermomilp.verify is an old path"),
+    ("from _common import no_such_helper", "_common.py defines no no_such_helper"),
+])
+def test_the_check_finds_a_broken_import(source, expected):
+    problems = import_problems(source)
+    assert len(problems) == 1 and expected in problems[0], problems
+
+
+@pytest.mark.parametrize("source", [
+    "from thermomilp.generate import aquarium_gen",  # a submodule, not yet an attribute
+    "from thermomilp import solve, build_model",  # an eager and a lazy name of the package
+    "import thermomilp.logic.presolve",
+    "from _common import timed",
+    "import numpy, no_such_library",  # not thermomilp's: left alone
+])
+def test_the_check_accepts_what_resolves(source):
+    assert import_problems(source) == []
