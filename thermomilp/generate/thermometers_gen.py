@@ -96,7 +96,6 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             boards without the wanted difficulty.
     """
     from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
-    from thermomilp.logic.grade import difficulty as difficulty_of
 
     if strategy is None:
         strategy = default_strategy(height, width)
@@ -143,6 +142,9 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
         rows, cols = tiling.clues()
         rows_k: list[int | None] = list(rows)
         cols_k: list[int | None] = list(cols)
+        # this board's paths, bound now (a closure over the loop's ``tiling`` is late-bound);
+        # each clue set is graded once, however many questions below ask about it
+        grades = _Difficulties(tiling.paths())
         if missing_clues or minimal_clues:
             from thermomilp.generate.clues import delete_clues
 
@@ -160,9 +162,6 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             # full clues rarely make a hard board: delete clues until the grade is reached
             from thermomilp.generate.clues import delete_clues
 
-            # this board's paths, bound now (a closure over the loop's ``tiling`` is late-bound);
-            # each clue set is graded once though both questions below ask about it
-            grades = _Difficulties(tiling.paths())
             hard_enough = partial(grades.among, (difficulty,))
             # medium: a deletion the logic cannot finish would overshoot to hard
             not_harder = (partial(grades.among, ("easy", "medium"))
@@ -185,7 +184,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                               source=_recipe(height, width, seed, index, strategy, straight,
                                              max_length, missing_clues, minimal_clues,
                                              difficulty))
-        if difficulty is None or difficulty_of(puzzle) == difficulty:
+        if difficulty is None or grades.among((difficulty,), rows_k, cols_k):
             _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven)
             # the full grade (pair probing) only for the board kept; its planted grid has
             # just passed the checker, so the sweeps may skip its levels
