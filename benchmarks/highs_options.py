@@ -41,7 +41,6 @@ import cpsat_compare  # noqa: E402
 import peer_models  # noqa: E402
 from _common import machine  # noqa: E402
 
-HIGHS_DEFAULTS = {"presolve_mode": 0, "mip_pscost_minreliable": 8, "mip_pool_soft_limit": 10000}
 LIGHT = {"presolve_mode": 1}  # HiGHS 1.16: 0 default, 1 initial sweep, 2 light, 3 full
 VARIANTS: dict[str, tuple[dict, dict]] = {
     "default": ({}, {}),
@@ -62,13 +61,14 @@ def two_solves(puzzle, seed: int, first: dict, proof: dict) -> tuple[float, floa
 
     start = time.perf_counter()
     session = HighsSession(formulate(puzzle), Settings(seed=seed))
+    before = {name: session.h.getOptionValue(name)[1] for name in first}  # (status, value)
     for name, value in first.items():
         session.h.setOptionValue(name, value)
     found = session.solve()
     first_s = time.perf_counter() - start
     if found.ones is None:
         return first_s, 0.0, "first: " + found.status
-    for name, value in {**{k: HIGHS_DEFAULTS[k] for k in first}, **proof}.items():
+    for name, value in {**before, **proof}.items():
         session.h.setOptionValue(name, value)
     start = time.perf_counter()
     moves = rival_moves(puzzle, grid_of(puzzle, found.ones))
