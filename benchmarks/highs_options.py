@@ -48,6 +48,9 @@ VARIANTS: dict[str, tuple[dict, dict]] = {
     "light presolve, both solves": (LIGHT, LIGHT),
     "no strong branching": ({"mip_pscost_minreliable": 0}, {"mip_pscost_minreliable": 0}),
     "cut pool 100": ({"mip_pool_soft_limit": 100}, {"mip_pool_soft_limit": 100}),
+    "no symmetry detection": ({"mip_detect_symmetry": False}, {"mip_detect_symmetry": False}),
+    "heuristic effort 0": ({"mip_heuristic_effort": 0.0}, {"mip_heuristic_effort": 0.0}),
+    "presolve off": ({"presolve": "off"}, {"presolve": "off"}),
 }
 
 
