@@ -1,7 +1,7 @@
 """``thermomilp generate``: unique boards written as native text files, with a progress bar.
 
-Each board is written atomically (a temporary file in the target folder, then
-``os.replace``) so an interrupted run never leaves half a file. Board ``i``
+Each board is written whole or not at all (:func:`thermomilp.core.files.write_whole`),
+so an interrupted run or a full disk never leaves half a file. Board ``i``
 of a run with ``--seed S`` depends only on ``S``, ``i`` and the flags, so a
 run can be repeated or extended.
 """
@@ -12,7 +12,6 @@ import argparse
 import os
 import re
 import sys
-import tempfile
 import time
 
 from thermomilp.cli.main import EXIT_OK
@@ -89,12 +88,14 @@ def run(args: argparse.Namespace) -> int:
     unused = _flags_the_puzzle_ignores(args)
     if unused:
         raise ConfigError(f"{', '.join(unused)}: not used by --puzzle {args.puzzle}")
+    from thermomilp.core.files import write_whole
+
     os.makedirs(args.out, exist_ok=True)
     bar = Progress(args.count, enabled=not args.quiet)
     for i in range(args.count):
         board = _one_board(args, height, width, i, bar.status)
         name = f"{args.puzzle[:5]}_{height}x{width}_s{args.seed}_{i:03d}.txt"
-        _write_atomically(os.path.join(args.out, name), dumps(board, "text"))
+        write_whole(os.path.join(args.out, name), dumps(board, "text"))
         bar.step(f"{name} {board.grade or ''}")
     bar.done()
     return EXIT_OK
@@ -114,22 +115,6 @@ def _one_board(args: argparse.Namespace, height: int, width: int, index: int, st
         max_length=args.max_length, missing_clues=args.missing_clues,
         minimal_clues=args.minimal_clues, difficulty=args.difficulty,
         time_limit=args.time_limit, progress=status).puzzle
-
-
-def _write_atomically(path: str, text: str) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".txt", dir=folder)
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600; a new file honours the umask
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 class Progress:

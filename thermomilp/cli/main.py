@@ -159,8 +159,6 @@ def write_output(text: str, path: str | None) -> None:
     if not path:
         sys.stdout.write(text)
         return
-    try:
-        with open(path, "w", encoding="utf-8", errors="backslashreplace") as handle:
-            handle.write(text)  # a lone surrogate in a name is written escaped, as on stdout
-    except OSError as exc:
-        raise ThermomilpError(f"cannot write {path}: {exc.strerror}") from None
+    from thermomilp.core.files import write_whole
+
+    write_whole(path, text)  # whole or not at all; a lone surrogate is written escaped

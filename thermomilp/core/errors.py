@@ -16,6 +16,7 @@ escaping to the CLI is a bug (exit 3). The hierarchy::
     ├── TimeUp                 a search loop passed its deadline (caught by its caller)
     ├── GenerationError        no board met the request in the time or attempts allowed
     ├── ExportError            an export that cannot be made
+    ├── WriteError             a file that could not be written (the target is left as it was)
     ├── GradeError             the grading cannot start
     │   └── ContractError      a student's ``build`` broke the grading contract
     └── ApiError               a request the web API refuses (with an HTTP status)
@@ -101,6 +102,11 @@ class TimeUp(ThermomilpError):
 class GenerationError(ThermomilpError):
     """No board met the request within the attempts or the time allowed, or the
     request itself (size, difficulty, ...) cannot be met."""
+
+
+class WriteError(ThermomilpError):
+    """A file could not be written whole; the target is left exactly as it was
+    (:func:`thermomilp.core.files.write_whole`). The message names the user's target."""
 
 
 class ExportError(ThermomilpError):

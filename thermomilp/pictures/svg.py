@@ -182,5 +182,6 @@ def svg_path_for(target: str, source: str, several: bool) -> str:
 
 
 def write_svg(target: str, puzzle: Puzzle, grid: Sequence[str] | None) -> None:
-    with open(target, "w", encoding="utf-8", errors="backslashreplace") as handle:
-        handle.write(board_svg(puzzle, grid))  # a lone surrogate in a name: escaped
+    from thermomilp.core.files import write_whole
+
+    write_whole(target, board_svg(puzzle, grid))  # whole or not at all; surrogates escaped

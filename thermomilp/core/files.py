@@ -1,0 +1,112 @@
+"""Every file thermomilp writes is written whole or not at all: :func:`write_whole`.
+
+The one way the package puts a file on disk (``convert -o``, ``export -o``,
+``--svg``, ``generate``, the grader's grades). The text goes to a temporary
+file in the target's own folder, is flushed and ``fsync``-ed, and only then
+renamed over the target (``os.replace``: atomic on POSIX and on Windows), so
+a full disk, a quota, a crash or Ctrl-C leaves the target exactly as it was:
+the old file, or no file. A failure is a :class:`~thermomilp.core.errors.WriteError`
+that names the *user's* target, never the temporary name.
+
+A target that exists and is not a regular file (``/dev/zero``, a folder, a
+FIFO) is refused: renaming over it would replace a device node or fail
+half-way, and reading or writing it is never what the user meant. A symbolic
+link to a regular file is followed: the file it points to is replaced, the
+link stays. An existing file keeps its permission bits; a new one gets the
+umask's, as ``open(path, "w")`` would give it.
+
+Appending logs (``batch --out``) are not rewritten whole: they are only ever
+appended to, one complete line at a time (:mod:`thermomilp.batch.output`).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+
+from thermomilp.core.errors import WriteError
+
+
+def write_whole(path: str | os.PathLike[str], data: str | bytes, *,
+                encoding: str = "utf-8", errors: str = "backslashreplace") -> None:
+    """Replace ``path`` with ``data`` in one step, or leave it as it was.
+
+    ``data`` as text is encoded with ``encoding``; ``errors="backslashreplace"``
+    writes a lone surrogate (an undecodable byte in a file name, say) escaped,
+    as the terminal shows it. Raises :class:`WriteError` naming ``path``.
+    """
+    shown = os.fspath(path)
+    payload = data if isinstance(data, bytes) else data.encode(encoding, errors)
+    target = _regular_target(shown)
+    folder = os.path.dirname(os.path.abspath(target)) or "."
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".part",
+                                   dir=folder)
+    except OSError as exc:
+        raise WriteError(f"cannot write {shown}: {_reason(exc)}") from None
+    try:
+        try:
+            os.fchmod(fd, _mode_for(target))
+            with os.fdopen(fd, "wb") as handle:
+                fd = -1
+                handle.write(payload)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, target)
+        finally:
+            if fd >= 0:
+                os.close(fd)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise WriteError(f"cannot write {shown}: {_reason(exc)}") from None
+        raise
+    _sync_folder(folder)
+
+
+def _regular_target(path: str) -> str:
+    """The file to replace: ``path``, or where its symbolic link points."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise WriteError(f"cannot write {path}: {_reason(exc)}") from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise WriteError(f"cannot write {path}: it is {kind}")
+    return os.path.realpath(path) if os.path.islink(path) else path
+
+
+def _mode_for(target: str) -> int:
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def _sync_folder(folder: str) -> None:
+    """Make the rename itself durable (best effort: not every platform can)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+__all__ = ["write_whole"]
