@@ -31,6 +31,8 @@ from thermomilp.core.settings import (
     Settings,
     Solver,
     check_bool,
+    check_engine_options,
+    check_engine_path,
     check_seed,
     check_threads,
     check_time_limit,
@@ -45,6 +47,8 @@ KEYS: dict[str, Callable[[Any], Any]] = {
     "threads": check_threads,
     "seed": check_seed,
     "verbose": check_bool,
+    "engine_options": check_engine_options,
+    "engine_path": check_engine_path,
 }
 assert tuple(KEYS) == FIELDS, "every Settings field is a config key"
 DEFAULTS: dict[str, Any] = Settings().values

@@ -57,29 +57,61 @@ class Backend(_Choice):
 
 
 class Solver(_Choice):
-    """The MILP engine. The four wired ones are members; any other name a
-    modelling layer reaches (``gurobi``, ``cplex``, ...) becomes a
-    pass-through member of its own (``Solver("gurobi")``)."""
+    """The MILP engine: a closed list. A name that is not a member is refused
+    here, before any modelling layer sees it (Pyomo would look an unknown name
+    up as a program to run, the working folder included)."""
 
     HIGHS = "highs"
     CBC = "cbc"
     GLPK = "glpk"
     SCIP = "scip"
 
-    @classmethod
-    def _missing_(cls, value: object) -> "Solver | None":
-        if not isinstance(value, str):
-            return None
-        name = value.strip().lower()
-        if not name or not all(ch.isalnum() or ch in "_-." for ch in name):
-            return None
-        if name in cls._value2member_map_:
-            # the map of cls holds members of cls (typeshed says Enum)
-            return cls._value2member_map_[name]  # type: ignore[return-value]
-        member = str.__new__(cls, name)
-        member._name_ = name.upper()
-        member._value_ = name
-        return cls._value2member_map_.setdefault(name, member)  # type: ignore[return-value]  # as above
+
+EngineOptionValue = bool | int | float | str
+"""A native engine option's value (HiGHS ``mip_rel_gap=0``, CBC ``threads=2``)."""
+
+
+EngineOptions = tuple[tuple[str, EngineOptionValue], ...]
+
+
+def check_engine_options(value: Any, what: str = "engine_options") -> EngineOptions:
+    """Native engine options as a sorted tuple of ``(name, value)`` pairs (hashable, pickles).
+
+    Takes a mapping or pairs; names are checked for shape here, against the
+    engine itself when a session opens (an unknown name is a ConfigError there)."""
+    if value is None:
+        return ()
+    items = value.items() if isinstance(value, Mapping) else value
+    try:
+        pairs = [(k, v) for k, v in items]
+    except (TypeError, ValueError):
+        raise ConfigError(f"{what} = {value!r}: must be a table of name = value") from None
+    checked: dict[str, EngineOptionValue] = {}
+    for name, option in pairs:
+        if not isinstance(name, str) or not name or not all(
+                ch.isalnum() or ch in "_/-." for ch in name):
+            raise ConfigError(f"{what}: option name {name!r} is not an engine option name")
+        if not isinstance(option, (bool, int, float, str)):
+            raise ConfigError(f"{what}: {name} = {option!r} must be a number, true/false or text")
+        checked[name] = option
+    return tuple(sorted(checked.items()))
+
+
+def check_engine_path(value: Any, what: str = "engine_path") -> str | None:
+    """An engine executable named explicitly by the user: an absolute path to a file."""
+    if value is None:
+        return None
+    import os
+
+    if not isinstance(value, (str, os.PathLike)):
+        raise ConfigError(f"{what} = {value!r}: must be the absolute path of an executable")
+    path = os.fspath(value)
+    if not os.path.isabs(path):
+        raise ConfigError(f"{what} = {path!r}: must be an absolute path (engines are never "
+                          "looked up in the working folder)")
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        raise ConfigError(f"{what} = {path!r}: no executable file there")
+    return path
 
 
 class Presolve(_Choice):
@@ -166,6 +198,8 @@ class Settings:
     threads: int | None = None
     seed: int | None = None
     verbose: bool = False
+    engine_options: EngineOptions = ()
+    engine_path: str | None = None
     origins: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -178,6 +212,8 @@ class Settings:
         fix(self, "threads", check_threads(self.threads))
         fix(self, "seed", check_seed(self.seed))
         fix(self, "verbose", check_bool(self.verbose))
+        fix(self, "engine_options", check_engine_options(self.engine_options))
+        fix(self, "engine_path", check_engine_path(self.engine_path))
         fix(self, "origins", dict(self.origins))
 
     def replace(self, **changes: Any) -> "Settings":
@@ -196,6 +232,8 @@ class Settings:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):  # engine_options: a table in JSON
+        return dict(value)
     return value.value if isinstance(value, enum.Enum) else value
 
 
