@@ -35,6 +35,7 @@ from thermomilp.core.errors import (
     ThermomilpWarning,
     TimeUp,
     WaterlineRuleWarning,
+    WriteError,
 )
 from thermomilp.core.puzzle import (
     Puzzle,
@@ -90,6 +91,6 @@ __all__ = [
     "ApiError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
     "GenerationError", "GradeError", "NotMonotoneError", "PuzzleError", "RuleNotSupported",
     "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning", "TimeUp",
-    "WaterlineRuleWarning",
+    "WaterlineRuleWarning", "WriteError",
     "__version__",
 ]
