@@ -15,7 +15,7 @@ hierarchy are documented in ``docs/api.md``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from thermomilp import _moved
 from thermomilp.core.errors import (
@@ -59,6 +59,10 @@ _moved.install()  # the old module paths of _moved.MOVED, for one more release
 
 SolverOptions = Settings
 """The old name of :class:`Settings` (``SolverOptions(time_limit=5, threads=2)``)."""
+
+if TYPE_CHECKING:  # the lazy names below, seen by type checkers and the API reference
+    from thermomilp.model import build_model
+    from thermomilp.pictures.text import render_board
 
 # name -> module: imported on first access (they pull in numpy or a solver library)
 _LAZY = {
