@@ -15,7 +15,8 @@ hierarchy are documented in ``docs/api.md``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import typing
+from typing import Any
 
 from thermomilp import _moved
 from thermomilp.core.errors import (
@@ -55,14 +56,14 @@ from thermomilp.formats import dumps, load, loads
 from thermomilp.solve import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
 from thermomilp.version import __version__
 
+if typing.TYPE_CHECKING:  # the lazy names of _LAZY, seen by type checkers and the API reference
+    from thermomilp.model import build_model
+    from thermomilp.pictures.text import render_board
+
 _moved.install()  # the old module paths of _moved.MOVED, for one more release
 
 SolverOptions = Settings
 """The old name of :class:`Settings` (``SolverOptions(time_limit=5, threads=2)``)."""
-
-if TYPE_CHECKING:  # the lazy names below, seen by type checkers and the API reference
-    from thermomilp.model import build_model
-    from thermomilp.pictures.text import render_board
 
 # name -> module: imported on first access (they pull in numpy or a solver library)
 _LAZY = {
