@@ -1,6 +1,6 @@
 """thermomilp against its peers: solve + decide uniqueness, same boards, one run.
 
-    python benchmarks/peers.py            # full run, rewrites docs/performance.md's tables
+    python benchmarks/peers.py            # full run, rewrites benchmarks/results/peers.md
     python benchmarks/peers.py --quick    # a smoke run (fewer, smaller boards), prints only
 
 Methods (each: build the model, solve, decide uniqueness):
@@ -167,7 +167,7 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small smoke run, print only")
     parser.add_argument("--time-limit", type=float, default=60.0,
                         help="seconds per method per board (default 60)")
-    parser.add_argument("--page", default=str(HERE.parent / "docs" / "performance.md"))
+    parser.add_argument("--page", default=str(HERE / "results" / "peers.md"))
     parser.add_argument("--raw", default=str(HERE / "results" / "peers.json"))
     args = parser.parse_args(argv)
 

@@ -1,6 +1,6 @@
 """Model build time, solve time and peak memory per board size (highs backend).
 
-    python benchmarks/scale.py                 # sizes 25-200; rewrites docs/performance.md's block
+    python benchmarks/scale.py                 # sizes 25-200; rewrites benchmarks/results/scale.md
     python benchmarks/scale.py --sizes 50 200  # chosen sizes, print only
 
 Each size runs in a fresh subprocess so its peak resident memory
@@ -84,7 +84,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--page", default=str(HERE.parent / "docs" / "performance.md"))
+    parser.add_argument("--page", default=str(HERE / "results" / "scale.md"))
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(measure_one(args.child)))

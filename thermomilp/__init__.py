@@ -15,6 +15,7 @@ hierarchy are documented in ``docs/api.md``.
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 from thermomilp import _moved
@@ -55,6 +56,10 @@ from thermomilp.formats import dumps, load, loads
 # ``from thermomilp.solve import engine``, never ``import thermomilp.solve.engine as e``).
 from thermomilp.solve import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
 from thermomilp.version import __version__
+
+if typing.TYPE_CHECKING:  # the lazy names of _LAZY, seen by type checkers and the API reference
+    from thermomilp.model import build_model
+    from thermomilp.pictures.text import render_board
 
 _moved.install()  # the old module paths of _moved.MOVED, for one more release
 
