@@ -86,7 +86,7 @@ def test_pulp_pair_solves_with_every_common_option_set(solver):
 
     use_pair("pulp", solver)
     puzzle = board("t05_8x8.txt")
-    result = solve(puzzle, "pulp", solver, time_limit=60,
+    result = solve(puzzle, backend="pulp", solver=solver, time_limit=60,
                    options=SolverOptions(time_limit=60, threads=1, seed=3))
     assert (result.status, result.grid) == ("unique", puzzle.solution)
 
@@ -118,7 +118,7 @@ def test_infeasible_said_at_the_time_limit_is_a_timeout(monkeypatch):
     from thermomilp.solve import solve
 
     use_pair("pulp", "cbc")
-    assert solve(board("t08_4x4_no_solution.txt"), "pulp", "cbc",
+    assert solve(board("t08_4x4_no_solution.txt"), backend="pulp", solver="cbc",
                  time_limit=60).status == "infeasible"
 
     def late_infeasible(self, solver):
@@ -126,7 +126,7 @@ def test_infeasible_said_at_the_time_limit_is_a_timeout(monkeypatch):
         return "infeasible", False
 
     monkeypatch.setattr(pulp_backend.PulpSession, "_run", late_infeasible)
-    result = solve(board("t03_6x6.txt"), "pulp", "cbc", time_limit=0.5)
+    result = solve(board("t03_6x6.txt"), backend="pulp", solver="cbc", time_limit=0.5)
     assert result.status == "timeout" and "time limit" in result.error
 
 
@@ -139,7 +139,7 @@ def test_pulp_session_resolves_on_the_live_highs_model_and_counts_like_brute_for
 
     for name in ("t02_5x5.txt", "t07_5x5_two_solutions.txt", "t03_6x6.txt"):
         puzzle = board(name)
-        engine = Engine(puzzle, Settings().replace(backend="pulp", presolve="none"))
+        engine = Engine(puzzle, Settings().replace(backend="pulp", logic="none"))
         try:
             found = set(engine.solutions())
             assert engine.session._live is not None, "the re-solve fell back to a rebuild"

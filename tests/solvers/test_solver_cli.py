@@ -33,10 +33,10 @@ def run_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
 
 
 def solve_records(backend: str, solver: str, files: list[str]) -> dict[str, dict]:
-    # --presolve none: the logic presolve (the CLI default) would decide most boards alone
+    # --logic none: the logic presolve (the CLI default) would decide most boards alone
     # and the pair under test would never see them.
     done = run_cli("solve", *files, "--backend", backend, "--solver", solver, "--format", "json",
-                   "--presolve", "none")
+                   "--logic", "none")
     assert "Traceback" not in done.stderr
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["file"] for r in records] == files
@@ -125,7 +125,7 @@ def test_solvers_command_lists_every_pair_text_and_json():
 def test_unavailable_pair_fails_even_when_logic_would_decide_the_board():
     """The default presolve decides t01 alone; a missing pair is still an error, up front."""
     done = run_cli("solve", INSTANCE_FILES[0], "--backend", "pyomo", "--solver", "nosuchsolver",
-                   "--presolve", "probing")
+                   "--logic", "probing")
     assert done.returncode == 2 and done.stdout == ""
     assert "pyomo/nosuchsolver is not available" in done.stderr
     assert "Traceback" not in done.stderr and "WARNING" not in done.stderr  # Pyomo kept quiet

@@ -89,7 +89,7 @@ def thermomilp_in(folder, *args, env=None) -> subprocess.CompletedProcess:
 
 
 def _solve_in(tmp_path, *flags, env=None):
-    done = thermomilp_in(tmp_path, "solve", BOARD, "--format", "json", "--presolve", "none",
+    done = thermomilp_in(tmp_path, "solve", BOARD, "--format", "json", "--logic", "none",
                          *flags, env=env)
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
