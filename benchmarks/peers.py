@@ -47,7 +47,8 @@ def thermomilp_method(backend: str, presolve: str):
     from thermomilp.solve import solve
 
     def run(puzzle, time_limit):
-        result = solve(puzzle, backend=backend, solver="highs", time_limit=time_limit, logic=presolve)
+        result = solve(puzzle, backend=backend, solver="highs", time_limit=time_limit,
+                       logic=presolve)
         return result.status
     return run
 

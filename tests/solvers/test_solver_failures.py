@@ -45,7 +45,7 @@ def test_pulp_engine_crash_is_error_status(monkeypatch, capsys, puzzle):
         raise pulp.PulpSolverError("cbc exploded on purpose")
 
     monkeypatch.setattr(pulp.LpProblem, "solve", explode)
-    result = solve(puzzle, backend="pulp", solver="cbc")
+    result = solve(puzzle, backend="pulp", solver="cbc", logic="none")
     assert result.status == "error" and result.grid is None
     assert "cbc exploded on purpose" in result.error
     code, record = cli_json(capsys, "--backend", "pulp", "--solver", "cbc")
@@ -61,7 +61,7 @@ def test_pyomo_shell_engine_crash_is_error_status(monkeypatch, puzzle):
         raise RuntimeError("glpsol: segmentation fault (simulated)")
 
     monkeypatch.setattr(pyomo_backend._Shell, "solve", explode)
-    result = solve(puzzle, backend="pyomo", solver="glpk")
+    result = solve(puzzle, backend="pyomo", solver="glpk", logic="none")
     assert result.status == "error"
     assert "GLPK via Pyomo failed" in result.error and "segmentation" in result.error
 
@@ -75,7 +75,7 @@ def test_grid_the_checker_rejects_is_error_not_answer(monkeypatch, capsys, puzzl
     use_pair(backend, "highs")
     session = {"pulp": PulpSession, "pyomo": PyomoSession}[backend]
     monkeypatch.setattr(session, "solve", lambda self, t=None: Outcome("feasible", frozenset()))
-    result = solve(puzzle, backend=backend, solver="highs")
+    result = solve(puzzle, backend=backend, solver="highs", logic="none")
     assert result.status == "error" and result.grid is None
     assert "not a solution" in result.error
     code, record = cli_json(capsys, "--backend", backend, "--solver", "highs")
@@ -87,7 +87,7 @@ def test_engine_timeout_is_timeout_status(monkeypatch, capsys, puzzle):
 
     use_pair("pulp", "glpk")
     monkeypatch.setattr(pulp_backend, "read_status", lambda returned, prob: ("timeout", False))
-    result = solve(puzzle, backend="pulp", solver="glpk", time_limit=5)
+    result = solve(puzzle, backend="pulp", solver="glpk", time_limit=5, logic="none")
     assert result.status == "timeout" and result.grid is None
     assert "time limit" in result.error
     code, record = cli_json(capsys, "--backend", "pulp", "--solver", "glpk", "--time-limit", "5")
@@ -110,7 +110,7 @@ def test_timeout_after_first_solution_keeps_no_uniqueness_claim(monkeypatch, puz
     # the re-solve after the cut runs on the HiGHS model PuLP built (no read_status)
     monkeypatch.setattr(pulp_backend.PulpSession, "_resolve", lambda self, limit: Outcome(
         "timeout", message="highs via PuLP reached the time limit"))
-    result = solve(puzzle, backend="pulp", solver="highs", time_limit=5)
+    result = solve(puzzle, backend="pulp", solver="highs", time_limit=5, logic="none")
     assert result.status == "timeout" and result.grid == puzzle.solution
 
 

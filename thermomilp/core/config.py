@@ -86,7 +86,7 @@ def find_config(start: str | os.PathLike | None = None) -> tuple[dict[str, Any],
     for here in (folder, *folder.parents):
         own = here / CONFIG_NAME
         if own.is_file():
-            return _read_toml(own, None), str(own)
+            return _read_toml(own, None) or {}, str(own)
         project = here / "pyproject.toml"
         if project.is_file():
             table = _read_toml(project, ("tool", "thermomilp"))
