@@ -163,20 +163,17 @@ def _pulp_object(solver: Any) -> Solver:
                    if c.__name__ in PULP_CLASSES), None)
     if engine is None:
         raise ConfigError(_closed_list_message(type(solver).__name__))
-    given = []
-    if getattr(solver, "timeLimit", None) is not None:
-        given.append("timeLimit (use time_limit=)")
-    if getattr(solver, "options", None):
-        given.append("options (use engine_options=)")
-    if any(v is not None for v in (getattr(solver, "optionsDict", None) or {}).values()):
-        given.append(f"{', '.join(sorted(solver.optionsDict))} (use threads=, seed= or "
-                     "engine_options=)")
-    if getattr(solver, "mip", True) is False:
-        given.append("mip=False")
-    path = getattr(solver, "path", None)
-    default_path = getattr(solver, "defaultPath", None)
-    if path is not None and callable(default_path) and path != default_path():
-        given.append("path (use engine_path=)")
+    try:  # what the same class holds when given nothing: PuLP's defaults of this version
+        plain = type(solver)(msg=getattr(solver, "msg", True))
+    except Exception:  # noqa: BLE001 - a class we cannot compare with: read nothing more
+        plain = solver
+    use = {"timeLimit": "time_limit=", "options": "engine_options=", "mip": "(a MILP)",
+           "path": "engine_path="}
+    given = [f"{name} (use {instead})" for name, instead in use.items()
+             if getattr(solver, name, None) != getattr(plain, name, None)]
+    mine, default = (getattr(x, "optionsDict", None) or {} for x in (solver, plain))
+    given += [f"{name} (use threads=, seed= or engine_options=)" for name in sorted(mine)
+              if mine.get(name) != default.get(name)]
     if given:
         raise ConfigError(f"the PuLP solver object {type(solver).__name__} is read for its "
                           f"engine only; it was also given {'; '.join(given)}")
@@ -386,7 +383,7 @@ class Settings:
         else:
             backend = BACKEND_FOR[solver]
             fix(self, "backend_chosen", True)
-            origins["backend"] = f"chosen for solver {solver} (docs/solvers.md)"
+            origins["backend"] = f"chosen for solver {solver}: the rule of docs/solvers.md"
         if solver not in DRIVES[backend]:
             where = [f"{key} from {origins[key]}" for key in ("backend", "solver")
                      if key in origins]
