@@ -4,7 +4,7 @@ The classroom path::
 
     import thermomilp
     p = thermomilp.load("instances/thermometers/t03_6x6.txt")
-    r = thermomilp.solve(p, solver="cbc", logic="none")  # CBC through PuLP, no logic
+    r = thermomilp.solve(p, logic="none")  # the MILP does the work (solver="cbc": CBC)
     print(r)
 
 Heavy libraries (PuLP, Pyomo, highspy, numpy) are imported only when a
