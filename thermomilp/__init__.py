@@ -35,6 +35,7 @@ from thermomilp.core.errors import (
     ThermomilpError,
     ThermomilpWarning,
     WaterlineRuleWarning,
+    WriteError,
 )
 from thermomilp.core.puzzle import (
     Puzzle,
@@ -91,6 +92,6 @@ __all__ = [
     "ApiError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
     "GenerationError", "GradeError", "NotMonotoneError", "PuzzleError", "RuleNotSupported",
     "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning",
-    "WaterlineRuleWarning",
+    "WaterlineRuleWarning", "WriteError",
     "__version__",
 ]
