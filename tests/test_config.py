@@ -210,3 +210,25 @@ def test_engine_path_from_a_config_file_is_refused(tmp_path, monkeypatch, capsys
     err = capsys.readouterr().err
     assert "engine_path is not read from config files" in err and "--engine-path" in err
     assert not marker.exists()
+
+
+def test_flags_reach_the_solve_layer_typed(tmp_path, monkeypatch, capsys):
+    """--engine-option and --logic arrive in the engine's Settings as typed values."""
+    import importlib
+
+    api = importlib.import_module("thermomilp.solve.api")
+    seen = []
+    real = api.open_engine
+
+    def spy(puzzle, settings, **kwargs):
+        seen.append(settings)
+        return real(puzzle, settings, **kwargs)
+
+    monkeypatch.setattr(api, "open_engine", spy)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "thermomilp.toml").write_text("[engine_options]\nmip_rel_gap = 0.5\n")
+    assert main(["solve", str(T03), "--logic", "none", "--engine-option", "mip_rel_gap=0",
+                 "--engine-option", "random_seed=3", "--format", "json"]) == 0
+    assert seen and seen[0].logic == "none"
+    assert seen[0].engine_options == (("mip_rel_gap", 0), ("random_seed", 3))
+    assert isinstance(dict(seen[0].engine_options)["mip_rel_gap"], int)
