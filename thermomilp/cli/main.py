@@ -157,7 +157,7 @@ def add_solver_flags(parser: argparse.ArgumentParser, formulation: bool = False)
                             "config file)")
     group.add_argument("--verbose", action="store_true", default=None,
                        help="show the engine's log (stderr)")
-    group.add_argument("--presolve", action=_Renamed, help=argparse.SUPPRESS)
+    group.add_argument("--presolve", action=_Renamed, nargs="?", help=argparse.SUPPRESS)
 
 
 class _Renamed(argparse.Action):
