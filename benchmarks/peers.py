@@ -47,16 +47,17 @@ def thermomilp_method(backend: str, presolve: str):
     from thermomilp.solve import solve
 
     def run(puzzle, time_limit):
-        result = solve(puzzle, backend, "highs", time_limit=time_limit, presolve=presolve)
+        result = solve(puzzle, backend=backend, solver="highs", time_limit=time_limit,
+                       logic=presolve)
         return result.status
     return run
 
 
 def methods(include_slow: bool = True) -> dict[str, object]:
-    out: dict[str, object] = {DEFAULT: thermomilp_method("highs", DEFAULTS["presolve"])}
+    out: dict[str, object] = {DEFAULT: thermomilp_method("highs", DEFAULTS["logic"])}
     for backend in ("highs", "pulp", "pyomo"):
         for setting in PRESOLVES:
-            if backend == "highs" and setting == DEFAULTS["presolve"]:
+            if backend == "highs" and setting == DEFAULTS["logic"]:
                 continue
             out[f"thermomilp {backend} presolve={setting}"] = thermomilp_method(backend, setting)
     out["pulp+cbc (textbook)"] = peer_models.decide_pulp_cbc

@@ -51,9 +51,9 @@ def measure_one(size: int) -> dict:
     tracemalloc.stop()
     del highs
     start_solve = time.perf_counter()
-    result = solve(puzzle, "highs", "highs", presolve=DEFAULTS["presolve"])
+    result = solve(puzzle, backend="highs", solver="highs", presolve=DEFAULTS["logic"])
     solved = time.perf_counter()
-    none = solve(puzzle, "highs", "highs", presolve="none")
+    none = solve(puzzle, backend="highs", solver="highs", logic="none")
     solved_none = time.perf_counter()
     return {"size": size, "cells": size * size, "formulate_ms": (formulated - start) * 1e3,
             "build_ms": (built - formulated) * 1e3, "traced_peak_mib": traced_peak / 2**20,

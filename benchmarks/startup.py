@@ -28,8 +28,8 @@ COMMANDS = {
     f"thermomilp solve {BOARD}": ["-m", "thermomilp", "solve", BOARD],
     f"thermomilp solve --format json {BOARD}": ["-m", "thermomilp", "solve", "--format",
                                                 "json", BOARD],
-    f"thermomilp solve --presolve none {BOARD} (MILP path: numpy + highspy load)":
-        ["-m", "thermomilp", "solve", "--presolve", "none", BOARD],
+    f"thermomilp solve --logic none {BOARD} (MILP path: numpy + highspy load)":
+        ["-m", "thermomilp", "solve", "--logic", "none", BOARD],
 }
 
 
