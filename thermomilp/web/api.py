@@ -305,12 +305,14 @@ class Api:
     # -- helpers -----------------------------------------------------------
 
     def _solving(self):
-        """At most CONCURRENT_SOLVES engines at once: a busy server says so (503)."""
+        """At most CONCURRENT_SOLVES engines at once; a request waits for one at most
+        the engine's time limit, then a busy server says so (503)."""
         solves = self._solves
+        wait = self.engine.time_limit or SOLVE_SECONDS
 
         class _Slot:
             def __enter__(self_inner):
-                if not solves.acquire(timeout=SOLVE_SECONDS):
+                if not solves.acquire(timeout=wait):
                     raise ApiError(503, "the server is busy solving; try again shortly")
 
             def __exit__(self_inner, *exc):
