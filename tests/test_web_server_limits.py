@@ -415,3 +415,21 @@ def test_concurrent_checks_on_the_pyomo_backend_leave_the_server_answering():
     finally:
         proc.terminate()
         proc.communicate(timeout=20)
+
+
+def test_stopping_the_server_answers_the_requests_stuck_in_an_engine():
+    api = StuckApi()
+    server, thread, base = serve_in_thread(api=api)
+    host, port = base.rsplit("/", 1)[-1].split(":")
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            checks = [pool.submit(post_check, (host, int(port))) for _ in range(2)]
+            time.sleep(0.5)
+            start = time.monotonic()
+            server.server_close()
+            answers = [c.result(timeout=15) for c in checks]
+        assert time.monotonic() - start < 10
+        assert thread.join(5) is None and not thread.is_alive()
+        assert all(status == 503 and "stopping" in data["error"] for status, data in answers)
+    finally:
+        api.release.set()

@@ -98,7 +98,7 @@ class Limits:
     """Requests waiting for a worker; one more is answered 503 at once."""
     answer_seconds: float = ANSWER_SOLVES * SOLVE_SECONDS
     """A request's answer (engine waits and solves included) within this, else 503."""
-    connections: int = 1000
+    connections: int = 500
     """Open connections at once; beyond this uvicorn answers 503."""
     backlog: int = 128
     """The listen backlog (the kernel may cap it at ``net.core.somaxconn``)."""
@@ -443,6 +443,12 @@ class Application:
         except asyncio.TimeoutError:
             raise ApiError(503, f"no answer within {self.limits.answer_seconds:g} s (the "
                                 "engines are busy or stuck); try again later") from None
+        except asyncio.CancelledError:  # the server is stopping (Ctrl-C): say so
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            raise ApiError(503, "the server is stopping; the request was not finished") \
+                from None
 
     async def _read_json(self, request: Request) -> Any:
         """The body as JSON. Its headers are checked before any byte of it is read."""
