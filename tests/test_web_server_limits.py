@@ -396,7 +396,9 @@ def test_concurrent_checks_on_the_pyomo_backend_leave_the_server_answering():
                             stderr=subprocess.PIPE, text=True, env=env)
     try:
         line = proc.stdout.readline()
-        assert "thermomilp serve: http://" in line, (line, proc.poll())
+        if "thermomilp serve: http://" not in line:
+            proc.kill()
+            pytest.fail(f"serve did not start: {line!r} {proc.communicate(timeout=20)[1]}")
         url = urlsplit(line.split()[2])
         address = (url.hostname, url.port)
         with ThreadPoolExecutor(4) as pool:
