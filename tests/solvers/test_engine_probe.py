@@ -83,7 +83,7 @@ def test_the_real_engines_solve_the_probe():
     if path is not None:
         assert probe.works and probe.version
     glpk = matrix.glpk_probe()
-    if matrix.shutil.which("glpsol") is None:
+    if matrix.on_path("glpsol") is None:
         assert not glpk.works and "glpsol" in glpk.detail
     else:  # a glpsol on PATH must solve the probe (Debian's glpk-utils does)
         assert glpk.works and glpk.version and glpk.version[0].isdigit(), glpk

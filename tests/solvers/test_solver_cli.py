@@ -98,14 +98,19 @@ def _brute_all(path: str) -> list[tuple[str, ...]]:
     return list(brute_force_solutions(load(path)))
 
 
-def test_unavailable_pair_is_exit_2_naming_installed_pairs():
+def test_unknown_engine_is_exit_2_naming_the_closed_list():
     done = run_cli("solve", INSTANCE_FILES[0], "--backend", "pulp", "--solver", "nosuchsolver")
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
-    assert "pulp/nosuchsolver is not available" in done.stderr
-    assert "Installed pairs: highs/highs" in done.stderr
-    done = run_cli("solve", INSTANCE_FILES[0], "--backend", "highs", "--solver", "cbc")
-    assert done.returncode == 2 and "--backend pulp or --backend pyomo" in done.stderr
+    assert "highs, cbc, glpk, scip" in done.stderr
+
+
+def test_unavailable_pair_names_the_installed_pairs():
+    from thermomilp.backends.matrix import require_pair
+    from thermomilp.core.errors import SolverUnavailable
+
+    with pytest.raises(SolverUnavailable, match="Installed pairs: highs/highs"):
+        require_pair("highs", "cbc")
 
 
 def test_solvers_command_lists_every_pair_text_and_json():
@@ -124,8 +129,8 @@ def test_solvers_command_lists_every_pair_text_and_json():
 
 def test_unavailable_pair_fails_even_when_logic_would_decide_the_board():
     """The default presolve decides t01 alone; a missing pair is still an error, up front."""
-    done = run_cli("solve", INSTANCE_FILES[0], "--backend", "pyomo", "--solver", "nosuchsolver",
-                   "--presolve", "probing")
+    done = run_cli("solve", INSTANCE_FILES[0], "--backend", "pyomo", "--solver", "glpk",
+                   "--presolve", "probing", env={"PATH": "/nonexistent"})
     assert done.returncode == 2 and done.stdout == ""
-    assert "pyomo/nosuchsolver is not available" in done.stderr
+    assert "pyomo/glpk is not available" in done.stderr
     assert "Traceback" not in done.stderr and "WARNING" not in done.stderr  # Pyomo kept quiet

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from thermomilp.backends.base import SolverOptions
-from thermomilp.backends.matrix import INSTALL
 from thermomilp.formats import load
 from thermomilp.solve import solve
 
@@ -45,64 +44,17 @@ def test_pyomo_pair_solves_with_every_common_option_set(solver):
     assert (result.status, result.grid) == ("unique", puzzle.solution)
 
 
-def _pulp_cbc_class() -> str:
-    """The PuLP class that reaches a CBC here by itself: COIN_CMD (a cbc on PATH,
-    PuLP 4's cbcbox) or PuLP 3's PULP_CBC_CMD (its bundled binary)."""
-    import warnings
-
-    import pulp
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for name in ("COIN_CMD", "PULP_CBC_CMD"):
-            cls = getattr(pulp, name, None)
-            if cls is not None and cls(msg=False).available():
-                return name.lower()
-    pytest.skip("no CBC that PuLP's COIN_CMD or PULP_CBC_CMD reaches by itself; install: "
-                + INSTALL["cbc"])
-
-
-PASS_THROUGH = INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt"
-
-
-def test_pass_through_cbc_class_reaches_pulp():
-    """A name outside the matrix goes to the layer as is (here: a class PuLP ships)."""
-    use_pair("pulp", "cbc")
-    name = _pulp_cbc_class()
-    assert solve(load(PASS_THROUGH), "pulp", name, time_limit=60).status == "multiple"
-
-
-def test_pass_through_glpk_class_reaches_pulp():
-    use_pair("pulp", "glpk")
-    assert solve(load(PASS_THROUGH), "pulp", "glpk_cmd", time_limit=60).status == "multiple"
-
-
-def test_pass_through_name_reaches_pyomo():
-    assert solve(load(PASS_THROUGH), "pyomo", "appsi_highs", time_limit=60).status == "multiple"
-
-
-def test_pass_through_install_hints_name_real_commands():
-    from thermomilp.backends.matrix import pair_info
-
-    for backend in ("pulp", "pyomo"):
-        assert pair_info(backend, "coin_cmd").install == INSTALL["cbc"]
-        assert pair_info(backend, "glpk_cmd").install == "apt-get install glpk-utils"
-        assert pair_info(backend, "gurobi").install.startswith("pip install gurobipy")
-    unknown = pair_info("pulp", "no_such_engine")
-    assert not unknown.available and "pulp.listSolvers" in unknown.install
-
-
 def test_pyomo_borrows_cbc_from_the_python_layer_when_none_on_path(monkeypatch):
     """No cbc on PATH: Pyomo runs the CBC that PuLP brings (bundled in 3.x, cbcbox in 4.x)."""
     from thermomilp.backends import matrix
 
-    monkeypatch.setattr(matrix.shutil, "which", lambda name, *a, **k: None)
+    monkeypatch.setattr(matrix, "on_path", lambda name: None)
     matrix.cbc_probe.cache_clear()
     try:
         path = matrix.cbc_executable()
         if path is None:
             pytest.skip("this PuLP brings no CBC of its own (PuLP 4 without pulp[cbc]); "
-                        "install: " + INSTALL["cbc"])
+                        "install: " + matrix.CBC_WHEEL)
         assert "pulp" in path or "cbcbox" in path
         puzzle = load(INSTANCES / "thermometers" / "t03_6x6.txt")
         assert solve(puzzle, "pyomo", "cbc").grid == puzzle.solution

@@ -51,7 +51,7 @@ def session_for(form: Formulated, settings: Settings) -> Session:
     (a cell formulation is turned into the compact one on the way)."""
     from thermomilp.backends.matrix import require_pair
 
-    require_pair(settings.backend, settings.solver)
+    require_pair(settings.backend, settings.solver, settings.engine_path)
     form = recast(form, settings.formulation)
     return SESSIONS[FormulationKind(form.kind), settings.backend](form, settings)
 

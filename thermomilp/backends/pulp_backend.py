@@ -10,8 +10,7 @@ Engines and how the common options reach them (PuLP's own argument names)::
 
 (*) glpsol takes whole seconds, so the limit is rounded up. GLPK and SCIP
 solve on one thread and have no solver seed worth mapping; those options are
-ignored for them. Any other name (``gurobi``, ``cplex``, ...) is passed to
-the PuLP class of that name with the time limit and log switch only.
+ignored for them. No other engine name reaches PuLP (the list is closed).
 
 PuLP 3.x and 4.x differ in how a solve reports back: 3.x returns an int and
 keeps ``prob.status``; 4.x returns an ``LpSolveStats`` whose ``status`` is an
@@ -30,7 +29,6 @@ from typing import Any
 
 from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
 from thermomilp.backends.highs_backend import set_highs_threads
-from thermomilp.backends.pulp_probe import pulp_class_for  # noqa: F401 - its old home
 from thermomilp.core.errors import SolverUnavailable
 from thermomilp.core.settings import Settings
 from thermomilp.model.formulation import Formulation
@@ -49,7 +47,7 @@ def _cbc_solver(common: dict, options: SolverOptions) -> Any:
 
     from thermomilp.backends.matrix import cbc_executable
 
-    path = cbc_executable()
+    path = cbc_executable(options)
     if path is None:
         raise SolverUnavailable("CBC is not reachable from PuLP")
     extra = []
@@ -71,18 +69,18 @@ def pulp_solver(name: str, options: SolverOptions, time_limit: float | None) -> 
     if name == "cbc":
         return _cbc_solver(common, options)
     if name == "glpk":
+        from thermomilp.backends.matrix import glpk_executable
+
         if time_limit:
             common["timeLimit"] = max(1, math.ceil(time_limit))  # glpsol --tmlim: whole seconds
-        return pulp.GLPK_CMD(**common)
+        path = glpk_executable(options)
+        if path is None:
+            raise SolverUnavailable("no glpsol in an absolute folder of PATH")
+        return pulp.GLPK_CMD(path=path, **common)
     if name == "scip":
         extra = [] if options.seed is None else ["randomization/randomseedshift", int(options.seed)]
         return pulp.SCIP_PY(**common, options=extra)
-    cls = pulp_class_for(name)
-    if cls is None:
-        raise SolverUnavailable(f"PuLP has no available solver {name!r}")
-    if time_limit and cls.__name__.startswith("GLPK"):
-        common["timeLimit"] = max(1, math.ceil(time_limit))
-    return cls(**common)
+    raise SolverUnavailable(f"PuLP is not wired to the solver {name!r}")
 
 
 # What PuLP 3 ("Undefined") and PuLP 4 (LpSolveStatus.Undefined) call HiGHS's "Solve error"

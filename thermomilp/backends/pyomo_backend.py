@@ -8,9 +8,8 @@ Two kinds of engine interface:
   than a rebuild;
 * the classic ``SolverFactory`` shell interface: ``cbc`` (a ``cbc``
   executable: Debian's coinor-cbc, else the one PuLP brings) and ``glpk``
-  (``glpsol``). Each solve writes the model to a file. Any other name
-  (``gurobi``, ``cplex``, ...) goes the same way when Pyomo reports it
-  available.
+  (``glpsol``), always at an absolute path (Pyomo would look in the working
+  folder first). Each solve writes the model to a file.
 
 How the common options reach each engine (Pyomo's / the engine's names)::
 
@@ -29,7 +28,7 @@ from typing import Any
 
 from thermomilp.backends.base import Outcome, Session, engine_log_to_stderr
 from thermomilp.backends.highs_backend import set_highs_threads
-from thermomilp.backends.pyomo_probe import pyomo_solver_available, quiet_pyomo  # noqa: F401
+from thermomilp.backends.pyomo_probe import quiet_pyomo
 from thermomilp.core.errors import SolverUnavailable
 from thermomilp.core.settings import Settings
 from thermomilp.model.formulation import Formulation
@@ -103,20 +102,19 @@ class _Shell:
         import pyomo.environ as pyo
 
         self.solver, self.options = solver, options
-        if solver == "cbc":
-            from thermomilp.backends.matrix import cbc_executable
+        from thermomilp.backends.matrix import cbc_executable, glpk_executable
 
-            path = cbc_executable()
-            if path is None:
-                raise SolverUnavailable("no cbc executable for Pyomo")
-            self.engine = pyo.SolverFactory("cbc", executable=path)
+        # An absolute path, always: left to itself Pyomo looks in the working folder first.
+        path = (cbc_executable if solver == "cbc" else glpk_executable)(options)
+        if path is None:
+            raise SolverUnavailable(f"no {solver} executable for Pyomo")
+        with quiet_pyomo():
+            self.engine = pyo.SolverFactory(solver, executable=path)
+        if solver == "cbc":
             if options.threads is not None:
                 self.engine.options["threads"] = int(options.threads)
             if options.seed is not None:
                 self.engine.options["randomCbcSeed"] = int(options.seed)
-        else:
-            with quiet_pyomo():
-                self.engine = pyo.SolverFactory(solver)
         with quiet_pyomo():
             if not self.engine.available(exception_flag=False):
                 raise SolverUnavailable(f"Pyomo cannot reach solver {solver!r}")

@@ -32,6 +32,4 @@ def run(args: argparse.Namespace) -> int:
         note = "" if row.available or not row.detail else f"  ({row.detail})"
         print(f"{row.backend:<8} {row.solver:<7} {'yes' if row.available else 'no':<10} "
               f"{row.version or '-':<26} {install}{note}".rstrip())
-    print("Other engines a layer reaches (gurobi, cplex, ...) pass through by name: "
-          "--backend pulp|pyomo --solver NAME.")
     return 0

@@ -252,7 +252,7 @@ def require_available(settings: Settings) -> None:
     pair cannot run (the logic may decide a board without opening a session)."""
     from thermomilp.backends.matrix import require_pair
 
-    require_pair(settings.backend, settings.solver)
+    require_pair(settings.backend, settings.solver, settings.engine_path)
 
 
 def warm_up(settings: Settings) -> None:
