@@ -24,17 +24,17 @@ the result says so (``engine_called`` is false, ``proof`` is ``logic``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Literal
+from typing import Any, Iterator
 
 from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.core.errors import SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, levels_from_grid
 from thermomilp.core.settings import Presolve, Settings
+from thermomilp.core.status import PUBLIC, Status
 from thermomilp.core.verify import solution_problems
 from thermomilp.solve.engine import Engine, require_available
 
-Status = Literal["unique", "multiple", "infeasible", "solved", "timeout", "error"]
-STATUSES: tuple[str, ...] = ("unique", "multiple", "infeasible", "solved", "timeout", "error")
+STATUSES: tuple[str, ...] = tuple(PUBLIC)
 
 
 @dataclass(frozen=True)
@@ -162,11 +162,12 @@ def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None,
     # a missing pair must not go unnoticed because of it.
     require_available(chosen)
 
-    def result(status: Status, grid: Grid | None = None, second: Grid | None = None,
+    def result(status: Status | str, grid: Grid | None = None, second: Grid | None = None,
                error: str | None = None, proof: str | None = None,
                confirmed_by: str | None = None) -> SolveResult:
         levels = levels_from_grid(puzzle, grid) if grid is not None else None
-        return SolveResult(status, grid, levels, second, str(chosen.backend), str(chosen.solver),
+        return SolveResult(Status(status), grid, levels, second, str(chosen.backend),
+                           str(chosen.solver),
                            clock.elapsed(), error, proof, puzzle, None, engine_calls > 0,
                            confirmed_by)
 

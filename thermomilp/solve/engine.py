@@ -30,16 +30,15 @@ deadline=Deadline(s))``, then ``engine.exclude(planted, over=cells)`` and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Literal
+from typing import Iterator
 
 from thermomilp.backends.base import Outcome, Session
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, ones_of
 from thermomilp.core.settings import Settings
+from thermomilp.core.status import Status
 from thermomilp.core.verify import solution_problems
-
-FoundStatus = Literal["feasible", "infeasible", "timeout", "error"]
 
 CONFIRM_FLOOR_S = 0.05
 """The logic confirmation may always take this long; more when the engine took longer:
@@ -53,19 +52,20 @@ class Found:
     """One answer of the facade. ``grid`` is verified when ``status`` is feasible;
     ``confirmed_by`` says what confirmed an "infeasible" (``logic`` or ``engine``)."""
 
-    status: FoundStatus
+    status: Status
     grid: Grid | None = None
     message: str = ""
     confirmed_by: str | None = None
 
 
-def open_session(puzzle: Puzzle, settings: Settings,
-                 fixed: dict[Cell, int] | None = None) -> Session:
-    """A session of ``puzzle`` in the settings' formulation and pair (the registries)."""
+def open_session(puzzle: Puzzle, settings: Settings, fixed: dict[Cell, int] | None = None,
+                 deadline: Deadline | None = None) -> Session:
+    """A session of ``puzzle`` in the settings' formulation and pair (the registries),
+    timed by ``deadline`` (the board's clock)."""
     from thermomilp.backends import session_for
     from thermomilp.model.registry import formulation_for
 
-    return session_for(formulation_for(puzzle, settings.formulation, fixed), settings)
+    return session_for(formulation_for(puzzle, settings.formulation, fixed), settings, deadline)
 
 
 def grid_of(puzzle: Puzzle, ones: frozenset[Cell]) -> Grid:
@@ -83,7 +83,7 @@ class Engine:
         self.deadline = deadline or Deadline(self.settings.time_limit)
         self.fixed = dict(fixed or {})
         self.cuts: list[tuple[frozenset[Cell], frozenset[Cell] | None]] = []
-        self.session: Session = open_session(puzzle, self.settings, self.fixed)
+        self.session: Session = open_session(puzzle, self.settings, self.fixed, self.deadline)
         self.engine_calls = 0
         self.engine_seconds = 0.0  # every engine call on this board so far
 
@@ -94,23 +94,23 @@ class Engine:
 
         start = time.perf_counter()
         self.engine_calls += 1
-        outcome = call(self.deadline.remaining())
+        outcome = call()  # the session reads what is left of the deadline itself
         self.engine_seconds += time.perf_counter() - start
         return outcome
 
     def next_solution(self) -> Found:
         """A verified solution the cuts so far allow, or why there is none."""
         if self.deadline.expired():
-            return Found("timeout", message="the time limit was reached")
+            return Found(Status.TIMEOUT, message="the time limit was reached")
         outcome = self._ask(self.session.solve)
-        if outcome.status == "error" and not self.deadline.expired():
+        if outcome.status is Status.ERROR and not self.deadline.expired():
             outcome = self._ask(self.session.solve)  # one retry: engines do hiccup
-        if outcome.status == "infeasible":
+        if outcome.status is Status.INFEASIBLE:
             return self._confirm()
         return self._checked(outcome)
 
     def _checked(self, outcome: Outcome) -> Found:
-        if outcome.status != "feasible":
+        if outcome.status is not Status.FEASIBLE:
             return Found(outcome.status, message=outcome.message)
         return self._verified(grid_of(self.puzzle, outcome.ones or frozenset()),
                               f"{self.session.solver} via {self.session.backend}")
@@ -123,9 +123,9 @@ class Engine:
             elif self.cut_off(ones_of(grid)):
                 problems = ["it is a solution already excluded by a no-good cut"]
         if problems:
-            return Found("error", message=f"{who} returned a grid that is not a solution: "
-                                          f"{problems[0]}")
-        return Found("feasible", grid)
+            return Found(Status.ERROR, message=f"{who} returned a grid that is not a solution: "
+                                               f"{problems[0]}")
+        return Found(Status.FEASIBLE, grid)
 
     def cut_off(self, ones: frozenset[Cell]) -> bool:
         from thermomilp.solve.confirm import cut_off
@@ -139,16 +139,16 @@ class Engine:
         budget = self.deadline.within(max(CONFIRM_FLOOR_S, 2 * self.engine_seconds))
         verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, budget)
         if verdict == CONFIRMED:
-            return Found("infeasible", confirmed_by="logic")
+            return Found(Status.INFEASIBLE, confirmed_by="logic")
         if verdict != UNDECIDED:  # a grid: the engine missed a solution
             # not a verdict word here: the grid the logic search found
             return self._verified(verdict, "the logic search")  # type: ignore[arg-type]
         if self.deadline.expired():
-            return Found("timeout", message="the time limit was reached while confirming "
-                                            "an infeasible verdict")
+            return Found(Status.TIMEOUT, message="the time limit was reached while confirming "
+                                                 "an infeasible verdict")
         outcome = self._ask(self.session.second_opinion)
-        if outcome.status == "infeasible":
-            return Found("infeasible", confirmed_by="engine")
+        if outcome.status is Status.INFEASIBLE:
+            return Found(Status.INFEASIBLE, confirmed_by="engine")
         return self._checked(outcome)
 
     # -- cuts, counting, enumerating -----------------------------------------
@@ -181,9 +181,9 @@ class Engine:
         found = 0
         while limit is None or found < limit:
             answer = self.next_solution()
-            if answer.status == "infeasible":
+            if answer.status is Status.INFEASIBLE:
                 return
-            if answer.status != "feasible" or answer.grid is None:
+            if answer.status is not Status.FEASIBLE or answer.grid is None:
                 raise SolveError(f"enumeration stopped after {found} solutions: {answer.status}"
                                  + (f" ({answer.message})" if answer.message else ""),
                                  status=answer.status)
@@ -219,10 +219,10 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
         answer = engine.next_solution()
     finally:
         engine.close()
-    if answer.status in ("timeout", "error"):
+    if answer.status in (Status.TIMEOUT, Status.ERROR):
         raise SolveError(f"cannot decide: {answer.status} ({answer.message})",
                          status=answer.status)
-    return answer.status == "feasible", True
+    return answer.status is Status.FEASIBLE, True
 
 
 def lp_relaxation(puzzle: Puzzle, decide: bool = True, tol: float = 1e-6):
@@ -259,8 +259,10 @@ def warm_up(settings: Settings) -> None:
     """Import the settings' backend module (and its library) ahead of the first board."""
     import importlib
 
+    from thermomilp.backends import SESSIONS
+
     try:
-        importlib.import_module(f"thermomilp.backends.{settings.backend}_backend")
+        importlib.import_module(SESSIONS[settings.backend].split(":")[0])
     except ImportError:
         pass  # the solve itself reports the missing library as a record
 
