@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from thermomilp.backends.base import SolverOptions
+from thermomilp import SolverOptions
 from thermomilp.formats import load
+from thermomilp.model.formulation import formulate
 from thermomilp.solve import solve
 
 from helpers import INSTANCES
@@ -14,25 +15,25 @@ from solver_pairs import use_pair
 OPTIONS = SolverOptions(time_limit=None, threads=2, seed=7, verbose=False)
 
 
-def test_pyomo_persistent_engines_option_names():
-    from thermomilp.backends.pyomo_backend import _Persistent
+def _pyomo_session(solver, settings=OPTIONS):
+    from thermomilp.backends.pyomo_backend import PyomoSession
 
-    use_pair("pyomo", "highs")
-    highs = _Persistent("highs", OPTIONS).engine.config
-    assert highs.threads == 2 and highs.solver_options["random_seed"] == 7
-    use_pair("pyomo", "scip")
-    scip = _Persistent("scip", OPTIONS).engine.config
+    use_pair("pyomo", solver)
+    puzzle = load(INSTANCES / "thermometers" / "t03_6x6.txt")
+    return PyomoSession(formulate(puzzle), settings.replace(backend="pyomo", solver=solver))
+
+
+def test_pyomo_persistent_engines_option_names():
+    highs = _pyomo_session("highs").engine.engine.config
+    assert highs.solver_options["threads"] == 2 and highs.solver_options["random_seed"] == 7
+    scip = _pyomo_session("scip").engine.engine.config
     assert scip.solver_options["randomization/randomseedshift"] == 7
 
 
 def test_pyomo_shell_engines_option_names():
-    from thermomilp.backends.pyomo_backend import _Shell
-
-    use_pair("pyomo", "cbc")
-    cbc = _Shell("cbc", OPTIONS).engine.options
+    cbc = _pyomo_session("cbc").engine.engine.options
     assert (cbc["threads"], cbc["randomCbcSeed"]) == (2, 7)
-    use_pair("pyomo", "glpk")
-    assert dict(_Shell("glpk", OPTIONS).engine.options) == {}  # GLPK: one thread, no seed
+    assert dict(_pyomo_session("glpk").engine.engine.options) == {}  # GLPK: one thread, no seed
 
 
 @pytest.mark.parametrize("solver", ["highs", "cbc", "glpk", "scip"])

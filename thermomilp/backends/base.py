@@ -82,6 +82,7 @@ class Session(ABC):
     :meth:`_run` and :meth:`_add_row` (and may offer :meth:`exclude_by_moves`)."""
 
     backend: ClassVar[Backend]
+    layer: ClassVar[str] = ""  # the layer's own name in messages: "PuLP", "Pyomo", "highspy"
 
     def __init__(self, form: Formulated, settings: Settings, deadline: Deadline | None = None):
         self.form = form
@@ -89,7 +90,7 @@ class Session(ABC):
         self.deadline = deadline if deadline is not None else Deadline(settings.time_limit)
         self.solver = settings.solver
         self.traits = ENGINES[settings.solver]
-        self.engine_name = f"{self.traits.label} via {self.backend}"
+        self.engine_name = f"{self.traits.label} via {self.layer or self.backend}"
         self.kind = kind_info(form)
         self.cuts = 0
         check_engine_options(settings)  # an unknown native option fails now, not mid-solve

@@ -14,8 +14,8 @@ import numpy as np
 
 from thermomilp.backends.base import Raw, Session
 from thermomilp.core.settings import Backend, EngineOptionValue
-from thermomilp.model.registry import BuiltModel
 from thermomilp.core.status import Status
+from thermomilp.model.registry import BuiltModel
 
 _SCHEDULER_THREADS: int | None = None
 _SCHEDULER_LOCK = threading.Lock()
@@ -84,6 +84,7 @@ def run_highs(h: Any, time_limit: float | None, extra: dict[str, EngineOptionVal
 
 class HighsSession(Session):
     backend = Backend.HIGHS
+    layer = "highspy"
 
     def _build(self, built: BuiltModel) -> BuiltModel:
         for name, value in self.options.items():

@@ -135,6 +135,7 @@ def read_status(returned: Any, prob: Any) -> tuple[str, bool]:
 
 class PulpSession(Session):
     backend = Backend.PULP
+    layer = "PuLP"
 
     _live: Any = None
     _cols: tuple[int, ...] = ()  # our variables' columns in _live

@@ -167,6 +167,7 @@ ENGINES: dict[Solver, Callable[[Settings, Options], _Persistent | _Shell]] = {
 
 class PyomoSession(Session):
     backend = Backend.PYOMO
+    layer = "Pyomo"
 
     def _build(self, built: BuiltModel) -> BuiltModel:
         self.model, self.variables = built.model, built.variables

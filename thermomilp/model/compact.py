@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from thermomilp.core.puzzle import Cell
 from thermomilp.model.formulation import Formulation
 
+
 @dataclass(frozen=True)
 class CompactFormulation:
     height: int

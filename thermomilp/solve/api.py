@@ -195,8 +195,8 @@ def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None,
         first = engine.next_solution()
         engine_calls = engine.engine_calls
         if first.status != "feasible" or first.grid is None:
-            # not "feasible" here: infeasible, timeout or error, each a Status
-            return result(first.status, error=first.message or None,  # type: ignore[arg-type]
+            # not "feasible" here: infeasible, timeout or error, each a public Status too
+            return result(first.status, error=first.message or None,
                           proof="milp" if first.status == "infeasible" else None,
                           confirmed_by=first.confirmed_by)
         if not unique:

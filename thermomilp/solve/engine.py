@@ -103,14 +103,14 @@ class Engine:
         if self.deadline.expired():
             return Found(Status.TIMEOUT, message="the time limit was reached")
         outcome = self._ask(self.session.solve)
-        if outcome.status is Status.ERROR and not self.deadline.expired():
+        if outcome.status == Status.ERROR and not self.deadline.expired():
             outcome = self._ask(self.session.solve)  # one retry: engines do hiccup
-        if outcome.status is Status.INFEASIBLE:
+        if outcome.status == Status.INFEASIBLE:
             return self._confirm()
         return self._checked(outcome)
 
     def _checked(self, outcome: Outcome) -> Found:
-        if outcome.status is not Status.FEASIBLE:
+        if outcome.status != Status.FEASIBLE:
             return Found(outcome.status, message=outcome.message)
         return self._verified(grid_of(self.puzzle, outcome.ones or frozenset()),
                               f"{self.session.solver} via {self.session.backend}")
@@ -147,7 +147,7 @@ class Engine:
             return Found(Status.TIMEOUT, message="the time limit was reached while confirming "
                                                  "an infeasible verdict")
         outcome = self._ask(self.session.second_opinion)
-        if outcome.status is Status.INFEASIBLE:
+        if outcome.status == Status.INFEASIBLE:
             return Found(Status.INFEASIBLE, confirmed_by="engine")
         return self._checked(outcome)
 
@@ -181,9 +181,9 @@ class Engine:
         found = 0
         while limit is None or found < limit:
             answer = self.next_solution()
-            if answer.status is Status.INFEASIBLE:
+            if answer.status == Status.INFEASIBLE:
                 return
-            if answer.status is not Status.FEASIBLE or answer.grid is None:
+            if answer.status != Status.FEASIBLE or answer.grid is None:
                 raise SolveError(f"enumeration stopped after {found} solutions: {answer.status}"
                                  + (f" ({answer.message})" if answer.message else ""),
                                  status=answer.status)
@@ -222,7 +222,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     if answer.status in (Status.TIMEOUT, Status.ERROR):
         raise SolveError(f"cannot decide: {answer.status} ({answer.message})",
                          status=answer.status)
-    return answer.status is Status.FEASIBLE, True
+    return answer.status == Status.FEASIBLE, True
 
 
 def lp_relaxation(puzzle: Puzzle, decide: bool = True, tol: float = 1e-6):
