@@ -102,6 +102,9 @@ class Probe:
     works: bool
     version: str | None = None
     detail: str = ""
+    present: bool = False
+    """A program was found but did not solve the test model: installing it again is not
+    the answer (the hint says so instead of an install command)."""
 
 
 def _solve_probe(argv_for: Callable[[str, str], list[str]],
@@ -243,7 +246,8 @@ def cbc_probe(explicit: str | None = None) -> tuple[str | None, Probe]:
     if not tried:
         return None, Probe(False, None, "no cbc binary found (PATH, the cbcbox wheel, "
                                         "PuLP 3's bundled CBC)")
-    return None, Probe(False, None, "no cbc binary solved the test model: " + "; ".join(tried))
+    return None, Probe(False, None, "no cbc binary solved the test model: " + "; ".join(tried),
+                       present=True)
 
 
 def cbc_executable(settings: Settings | None = None) -> str | None:
@@ -265,7 +269,8 @@ def glpk_probe(explicit: str | None = None) -> Probe:
         return Probe(False, None, "no glpsol in an absolute folder of PATH")
     ok, said, why = _solve_probe(lambda lp, sol: [path, "--lp", lp, "-w", sol], _glpk_solution)
     return Probe(True, _banner_version(said) or "?") if ok else Probe(False, None,
-                                                                       f"{path}: {why}")
+                                                                       f"{path}: {why}",
+                                                                       present=True)
 
 
 def glpk_executable(settings: Settings | None = None) -> str | None:
@@ -371,9 +376,12 @@ def _pyomo_scip_ok() -> str:
     return ""
 
 
-PAIR_NEEDS: dict[tuple[Backend, Solver], Callable[[], str]] = {
-    (Backend.PYOMO, Solver.SCIP): _pyomo_scip_ok}
-"""A pair's own requirement beyond its layer and engine: "" when met, else why not."""
+PAIR_NEEDS: dict[tuple[Backend, Solver], tuple[Callable[[], str], str]] = {
+    (Backend.PYOMO, Solver.SCIP): (_pyomo_scip_ok, 'pip install "pyomo>=6.10"')}
+"""A pair's own requirement beyond its layer and engine: (check -- "" when met, else
+why not --, the command that meets it)."""
+BROKEN = "it is installed but failed the test solve: repair it, or name a working one " \
+         "with engine_path"
 
 
 def pair_info(backend: Backend | str, solver: Solver | str,
@@ -391,16 +399,14 @@ def pair_info(backend: Backend | str, solver: Solver | str,
         return PairInfo(layer, engine, False, None, f"pip install {layer}",
                         f"{layer} is not installed")
     version = ENGINE_VERSION[engine](engine_path)
-    detail = ""
     need = PAIR_NEEDS.get((layer, engine))
-    if version and need is not None:
-        detail = need()
-        if detail:
-            version = None
+    if version and need is not None and need[0]():
+        return PairInfo(layer, engine, False, None, need[1], need[0]())
     if version is None:
-        detail = (detail or ENGINE_PROBE[engine](engine_path).detail
-                  or f"the {engine} engine was not found")
-        return PairInfo(layer, engine, False, None, INSTALL[engine], detail)
+        probe = ENGINE_PROBE[engine](engine_path)
+        install = BROKEN if probe.present else INSTALL[engine]
+        return PairInfo(layer, engine, False, None, install,
+                        probe.detail or f"the {engine} engine was not found")
     return PairInfo(layer, engine, True, version, INSTALL[engine], "")
 
 
