@@ -7,9 +7,11 @@ or reads an engine status itself. An :class:`Engine`
 
 * opens a session of the settings' formulation (cell, compact, level) on the
   settings' modelling layer and solver (the registries
-  :data:`thermomilp.model.registry.FORMULATIONS` and
-  :data:`thermomilp.backends.SESSIONS`);
-* gives every engine call what is left of one :class:`~thermomilp.core.deadline.Deadline`;
+  :data:`thermomilp.model.registry.FORMULATIONS` and :data:`~thermomilp.model.registry.MODELS`,
+  and :data:`thermomilp.backends.SESSIONS`);
+* hands the session one :class:`~thermomilp.core.deadline.Deadline`, of which every
+  engine call gets what is left (the session skeleton, :mod:`thermomilp.backends.base`,
+  owns the engines' quirks);
 * runs every grid an engine returns through :func:`thermomilp.core.verify.solution_problems`
   (and checks it against the fixed cells and the cuts so far) -- a grid that
   fails is status ``error``, never an answer;
