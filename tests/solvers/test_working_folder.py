@@ -108,3 +108,11 @@ def test_other_engine_names_do_not_pass_through():
         Settings(backend="pyomo", solver="pwn")
     with pytest.raises(ConfigError):
         matrix.pair_info("pulp", "gurobi")
+
+
+def test_the_solvers_command_advertises_no_pass_through(capsys):
+    from thermomilp.cli.main import main
+
+    assert main(["solvers"]) == 0
+    out = capsys.readouterr().out
+    assert "pass through" not in out and "gurobi" not in out
