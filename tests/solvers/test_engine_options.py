@@ -80,3 +80,11 @@ def test_a_refused_value_is_a_config_error():
     with pytest.raises(ConfigError, match="refused by engine HiGHS"):
         solve(load(BOARD), settings=Settings(presolve="none",
                                              engine_options={"mip_rel_gap": "lots"}))
+
+
+def test_an_unknown_option_is_refused_even_when_the_logic_decides_the_board():
+    use_pair("pulp", "cbc")
+    settings = Settings(backend="pulp", solver="cbc", presolve="probing",
+                        engine_options={"cutz": 1})
+    with pytest.raises(ConfigError, match="unknown option cutz for engine CBC"):
+        solve(load(INSTANCES / "thermometers" / "t01_4x4.txt"), settings=settings)

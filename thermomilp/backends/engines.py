@@ -112,7 +112,8 @@ def _program_says(argv: tuple[str, ...]) -> str:
 def _cbc_problem(name: str, value: EngineOptionValue, path: str | None) -> str | None:
     if path is None:
         return None  # no CBC here: the pair check says so
-    said = _program_says((path, f"-{name}", str(value), "-quit"))
+    word = ("on" if value else "off") if isinstance(value, bool) else str(value)
+    said = _program_says((path, f"-{name}", word, "-quit"))
     return "unknown" if "No match for" in said or "could not run" in said else None
 
 

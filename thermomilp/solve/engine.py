@@ -251,10 +251,13 @@ def lp_vertex(puzzle: Puzzle, tol: float = 1e-6) -> tuple[tuple[float, ...], ...
 
 def require_available(settings: Settings) -> None:
     """:class:`SolverUnavailable` now, naming the installed pairs, if the settings'
-    pair cannot run (the logic may decide a board without opening a session)."""
+    pair cannot run, and :class:`ConfigError` for a native option the engine does not
+    know (the logic may decide a board without opening a session)."""
+    from thermomilp.backends.engines import check_engine_options
     from thermomilp.backends.matrix import require_pair
 
     require_pair(settings.backend, settings.solver, settings.engine_path)
+    check_engine_options(settings)  # an unknown native option is refused up front too
 
 
 def warm_up(settings: Settings) -> None:
