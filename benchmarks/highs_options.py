@@ -64,15 +64,16 @@ def two_solves(puzzle, seed: int, first: dict, proof: dict) -> tuple[float, floa
 
     start = time.perf_counter()
     session = HighsSession(formulate(puzzle), Settings(seed=seed))
-    before = {name: session.h.getOptionValue(name)[1] for name in first}  # (status, value)
+    h = session.built.model
+    before = {name: h.getOptionValue(name)[1] for name in first}  # (status, value)
     for name, value in first.items():
-        session.h.setOptionValue(name, value)
+        session.built.model.setOptionValue(name, value)
     found = session.solve()
     first_s = time.perf_counter() - start
     if found.ones is None:
         return first_s, 0.0, "first: " + found.status
     for name, value in {**before, **proof}.items():
-        session.h.setOptionValue(name, value)
+        session.built.model.setOptionValue(name, value)
     start = time.perf_counter()
     moves = rival_moves(puzzle, grid_of(puzzle, found.ones))
     if moves is None or not session.exclude_by_moves(*moves):

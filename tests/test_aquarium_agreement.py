@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thermomilp import load
+from thermomilp.core.errors import ConfigError
 from thermomilp.logic.aquarium_dp import Line, WaterlineDP, dp_count, dp_solutions, filter_line
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.model import build_model
@@ -88,14 +89,14 @@ def test_compact_model_has_one_variable_per_tank_row():
         frozenset(layer) for v in puzzle.vessels for layer in v.layers}
     # (1') row 0 of the public board: tanks 1, 2, 3 with 2 cells each in that row
     assert sorted(w for _, w in compact.row_terms[0]) == [2, 2, 2]
-    h = build_model(puzzle, "highs", formulation="compact")
+    h = build_model(puzzle, "highs", formulation="compact").model
     assert h.getNumCol() == compact.n_vars
     assert h.getNumRow() == 12 + len(compact.chains)
-    prob = build_model(puzzle, "pulp", formulation="compact")
+    prob, _ = build_model(puzzle, "pulp", formulation="compact")
     assert len(prob.variables()) == compact.n_vars
-    m = build_model(puzzle, "pyomo", formulation="compact")
+    m = build_model(puzzle, "pyomo", formulation="compact").model
     assert len(m.y) == compact.n_vars
-    with pytest.raises(ValueError, match="formulation"):
+    with pytest.raises(ConfigError, match="formulation"):
         build_model(puzzle, "highs", formulation="tight")
 
 

@@ -12,12 +12,13 @@ from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
 from thermomilp import load, solve
-from thermomilp.backends.base import Outcome, Session
+from thermomilp.backends.base import Raw, Session
 from thermomilp.cli.main import main
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import ones_of, thermometers
 from thermomilp.core.settings import Backend, FormulationKind, Logic, Settings, Solver
+from thermomilp.core.status import Status
 from thermomilp.core.verify import solution_problems
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
 from thermomilp.model.formulation import formulate
@@ -41,6 +42,8 @@ def test_settings_turn_strings_into_enums_once():
     assert (s.backend, s.solver, s.logic, s.formulation) == (
         Backend.PULP, Solver.CBC, Logic.NONE, FormulationKind.LEVEL)
     assert s.time_limit == 2.5 and s.values["backend"] == "pulp"
+    with pytest.raises(ValueError):
+        Solver("gurobi")  # the list is closed: no name passes through to a layer
 
 
 @pytest.mark.parametrize("field, value", [
@@ -57,7 +60,7 @@ def test_bad_settings_are_config_errors(field, value):
 def test_settings_pickle_unchanged():
     import pickle
 
-    s = Settings(backend="pyomo", solver="scip", time_limit=3)
+    s = Settings(backend="pyomo", solver="glpk", time_limit=3, engine_options={"tmlim": 2})
     assert pickle.loads(pickle.dumps(s)) == s
 
 
@@ -77,78 +80,86 @@ def test_threads_flag_has_an_upper_bound(capsys):
 
 
 class _Recorder(Session):
-    """Records the time limit each solve is given; answers with a real solution."""
+    """Records the time limit each engine run is given; answers with a real solution.
+    Only the engine run is faked: the skeleton (time limit, verdict rules) is the real one."""
 
-    backend, solver = "highs", "recorder"
+    backend = Backend.HIGHS
 
-    def __init__(self, form, options, grid):
-        super().__init__(form, options)
+    def __init__(self, form, settings, deadline, grid):
         self.ones = ones_of(grid)
         self.limits = []
+        self.extras = []
         self.cut = False
+        super().__init__(form, settings, deadline)
 
-    def solve(self, time_limit=None):
-        self.limits.append(time_limit)
-        return Outcome("infeasible") if self.cut else Outcome("feasible", self.ones)
+    def _has_rows(self):
+        return True
 
-    def exclude(self, ones, over=None):
+    def _add_row(self, cols, coefs, lower, name):
         self.cut = True
 
+    def _point(self):
+        on = self.form.vars_of(self.ones)
+        return Raw(Status.FEASIBLE, [1.0 if k in on else 0.0 for k in range(self.form.n_vars)],
+                   "Optimal")
 
-def test_solver_options_time_limit_is_honoured(monkeypatch):
-    # Settings(time_limit=5) used to be ignored: the engine ran with no limit
-    from thermomilp.solve import engine as engine_module
-
-    p = load(T01)
-    made = []
-
-    def fake(puzzle, settings, fixed=None):
-        made.append(_Recorder(formulate(puzzle), settings, p.solution))
-        return made[-1]
-
-    monkeypatch.setattr(engine_module, "open_session", fake)
-    r = solve(p, settings=Settings(time_limit=5, threads=2, logic="none"))
-    assert r.status == "unique"
-    assert made[0].options.threads == 2
-    assert made[0].limits and all(0 < t <= 5 for t in made[0].limits)
+    def _run(self, time_limit, extra):
+        self.limits.append(time_limit)
+        self.extras.append(extra)
+        return Raw(Status.INFEASIBLE, said="Infeasible") if self.cut else self._point()
 
 
-# -- the guards -------------------------------------------------------------
-
-
-class _Liar(_Recorder):
-    """Calls every model infeasible; its second opinion finds the true solution."""
-
-    solver = "liar"
-
-    def __init__(self, form, options, grid):
-        super().__init__(form, options, grid)
-        self.second = 0
-
-    def solve(self, time_limit=None):
-        return Outcome("infeasible")
-
-    def second_opinion(self, time_limit=None):
-        self.second += 1
-        return Outcome("feasible", self.ones)
-
-
-def _with_liar(monkeypatch, p):
+def _faking(monkeypatch, cls, grid):
     from thermomilp.solve import engine as engine_module
 
     made = []
 
-    def fake(puzzle, settings, fixed=None):
-        made.append(_Liar(formulate(puzzle), settings, p.solution))
+    def fake(puzzle, settings, fixed=None, deadline=None):
+        made.append(cls(formulate(puzzle), settings, deadline, grid))
         return made[-1]
 
     monkeypatch.setattr(engine_module, "open_session", fake)
     return made
 
 
+def test_solver_options_time_limit_is_honoured(monkeypatch):
+    # Settings(time_limit=5) used to be ignored: the engine ran with no limit
+    p = load(T01)
+    made = _faking(monkeypatch, _Recorder, p.solution)
+    r = solve(p, settings=Settings(time_limit=5, threads=2, logic="none"))
+    assert r.status == "unique"
+    assert made[0].settings.threads == 2 and made[0].options["threads"] == 2
+    assert made[0].limits and all(0 < t <= 5 for t in made[0].limits)
+
+
+def test_the_session_reads_its_time_limit_from_the_boards_deadline(monkeypatch):
+    from thermomilp.core.deadline import Deadline
+
+    p = load(T01)
+    session = _Recorder(formulate(p), Settings(time_limit=1000), Deadline(2.0), p.solution)
+    assert session.solve().status is Status.FEASIBLE
+    assert 0 < session.limits[0] <= 2.0  # the deadline's, not the settings' 1000 s
+
+
+# -- the guards -------------------------------------------------------------
+
+
+class _Liar(_Recorder):
+    """Calls every model infeasible; its second opinion (run with presolve off) finds
+    the true solution."""
+
+    def _run(self, time_limit, extra):
+        self.extras.append(extra)
+        return self._point() if extra.get("presolve") == "off" else Raw(Status.INFEASIBLE)
+
+    @property
+    def second(self):
+        return sum(1 for extra in self.extras if extra)
+
+
 def test_a_false_infeasible_is_caught_by_the_logic_without_asking_again(monkeypatch):
     p = load(T01)
-    made = _with_liar(monkeypatch, p)
+    made = _faking(monkeypatch, _Liar, p.solution)
     answer = Engine(p, Settings()).next_solution()
     assert answer.status == "feasible" and answer.grid == p.solution
     assert made[0].second == 0  # the logic search found the solution the engine missed
@@ -158,11 +169,23 @@ def test_when_the_logic_budget_runs_out_the_engine_is_asked_again(monkeypatch):
     from thermomilp.solve import confirm as confirm_module
 
     p = load(T01)
-    made = _with_liar(monkeypatch, p)
+    made = _faking(monkeypatch, _Liar, p.solution)
     monkeypatch.setattr(confirm_module, "confirm_infeasible", lambda *a, **k: UNDECIDED)
     answer = Engine(p, Settings()).next_solution()
     assert answer.status == "feasible" and answer.grid == p.solution
     assert made[0].second == 1
+    assert made[0].extras[-1] == {"presolve": "off", "random_seed": 1}
+
+
+def test_an_engine_that_gets_no_second_opinion_keeps_its_verdict(monkeypatch):
+    from thermomilp.solve import confirm as confirm_module
+
+    p = load(T01)
+    made = _faking(monkeypatch, _Liar, p.solution)
+    monkeypatch.setattr(confirm_module, "confirm_infeasible", lambda *a, **k: UNDECIDED)
+    answer = Engine(p, Settings(backend="pulp", solver="cbc")).next_solution()
+    assert answer.status == "infeasible" and answer.confirmed_by == "engine"
+    assert made[0].second == 0
 
 
 def test_the_logic_budget_is_twice_the_engine_time_on_the_whole_board(monkeypatch):
@@ -184,37 +207,61 @@ def test_the_logic_budget_is_twice_the_engine_time_on_the_whole_board(monkeypatc
 
 
 def test_an_engine_error_is_retried_once(monkeypatch):
-    from thermomilp.solve import engine as engine_module
-
     p = load(T01)
 
     class Flaky(_Recorder):
-        def solve(self, time_limit=None):
-            self.limits.append(time_limit)
-            if len(self.limits) == 1:
-                return Outcome("error", message="hiccup")
-            return super().solve(time_limit)
+        def _run(self, time_limit, extra):
+            if not self.limits:
+                self.limits.append(time_limit)
+                raise RuntimeError("hiccup")
+            return super()._run(time_limit, extra)
 
-    monkeypatch.setattr(engine_module, "open_session",
-                        lambda puzzle, settings, fixed=None: Flaky(formulate(puzzle), settings,
-                                                                  p.solution))
+    _faking(monkeypatch, Flaky, p.solution)
     r = solve(p)
     assert r.status == "unique" and r.grid == p.solution
 
 
-def test_a_grid_already_cut_off_is_an_error(monkeypatch):
-    from thermomilp.solve import engine as engine_module
+def test_a_solve_error_is_retried_with_presolve_off_by_the_skeleton():
+    p = load(T01)
 
+    class SolveError(_Recorder):
+        def _run(self, time_limit, extra):
+            self.extras.append(extra)
+            if extra.get("presolve") != "off":
+                return Raw(Status.ERROR, said="Solve error", engine_error=True)
+            return self._point()
+
+    session = SolveError(formulate(p), Settings(), None, p.solution)
+    assert session.solve().status is Status.FEASIBLE
+    assert session.extras == [{}, {"presolve": "off"}]
+
+
+def test_infeasible_at_the_time_limit_is_a_timeout(monkeypatch):
+    import time as time_module
+
+    from thermomilp.core.deadline import Deadline
+
+    p = load(T01)
+
+    class Slow(_Recorder):
+        def _run(self, time_limit, extra):
+            time_module.sleep(time_limit)
+            return Raw(Status.INFEASIBLE, said="Infeasible")
+
+    session = Slow(formulate(p), Settings(), Deadline(0.2), p.solution)
+    outcome = session.solve()
+    assert outcome.status is Status.TIMEOUT and "time limit" in outcome.message
+
+
+def test_a_grid_already_cut_off_is_an_error(monkeypatch):
     p = load(TWO)
     grid = next(brute_force_solutions(p, 1))
 
     class Stuck(_Recorder):  # returns the same solution after its cut
-        def solve(self, time_limit=None):
-            return Outcome("feasible", self.ones)
+        def _run(self, time_limit, extra):
+            return self._point()
 
-    monkeypatch.setattr(engine_module, "open_session",
-                        lambda puzzle, settings, fixed=None: Stuck(formulate(puzzle), settings,
-                                                                  grid))
+    _faking(monkeypatch, Stuck, grid)
     engine = Engine(p, Settings())
     first = engine.next_solution()
     engine.exclude(first.grid)
@@ -266,7 +313,7 @@ def test_highs_proof_solves_run_without_sub_mip_heuristics():
 
     p = load(INSTANCES / "thermometers" / "generated" / "g12_15x15_medium.txt")
     engine = Engine(p, Settings(backend="highs", logic="none"))
-    h = engine.session.h  # type: ignore[attr-defined]
+    h = engine.session.built.model
 
     def option(name):  # highspy 1.16 answers (status, value), older ones the value
         got = h.getOptionValue(name)

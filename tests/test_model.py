@@ -22,7 +22,8 @@ def _expected_rows(p) -> int:
 
 
 def test_pulp_lp_file_has_readable_names(tmp_path):
-    prob = build_model(P, "pulp")
+    prob, x = build_model(P, "pulp")
+    assert set(x) == set(formulate(P).cells) and x[0, 0].name == "x_0_0"
     path = tmp_path / "m.lp"
     prob.writeLP(str(path))
     text = path.read_text()
@@ -33,7 +34,7 @@ def test_pulp_lp_file_has_readable_names(tmp_path):
 
 
 def test_pyomo_model_has_the_documented_blocks():
-    m = build_model(P, "pyomo")
+    m = build_model(P, "pyomo").model
     assert len(m.row) == sum(v is not None for v in P.rows)
     assert len(m.col) == sum(v is not None for v in P.cols)
     assert len(m.prec) == len(formulate(P).arcs)
@@ -41,15 +42,33 @@ def test_pyomo_model_has_the_documented_blocks():
 
 
 def test_highs_model_has_named_rows_and_same_size():
-    h = build_model(P, "highs")
+    built = build_model(P, "highs")
+    h = built.model
+    assert built.x[1, 2] == 1 * P.width + 2  # cell -> its column
     assert h.getNumRow() == _expected_rows(P)
     assert h.getNumCol() == P.height * P.width
     assert h.getRowName(0)[1] == "row_0"
 
 
-def test_unknown_backend():
-    with pytest.raises(ValueError, match="unknown backend"):
+def test_unknown_backend_or_formulation_is_the_packages_config_error():
+    from thermomilp.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="backend 'gurobipy' is unknown"):
         build_model(P, "gurobipy")
+    with pytest.raises(ConfigError, match="formulation"):
+        build_model(P, "pulp", formulation="tight")
+
+
+@pytest.mark.parametrize("backend", ["highs", "pulp", "pyomo"])
+@pytest.mark.parametrize("formulation", ["cell", "compact", "level"])
+def test_build_model_returns_the_variable_map_in_formulation_order(backend, formulation):
+    from thermomilp.model.registry import formulation_for
+
+    built = build_model(P, backend, formulation)
+    form = formulation_for(P, formulation)
+    assert len(built.variables) == len(built.x) == form.n_vars
+    model, x = built
+    assert model is built.model and x is built.x
 
 
 def test_readme_python_block_runs(capsys):

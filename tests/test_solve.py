@@ -7,8 +7,10 @@ import random
 
 import pytest
 
-from thermomilp.backends.base import Outcome, Session
+from thermomilp.backends.base import Raw, Session
 from thermomilp.core.puzzle import levels_from_grid, ones_of
+from thermomilp.core.settings import Backend
+from thermomilp.core.status import Status
 from thermomilp.core.verify import solution_problems
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
@@ -86,16 +88,27 @@ def test_is_unique_matches_status():
         assert is_unique(p) == (r.status == "unique")
 
 
-class _LyingSession(Session):
+class _Fake(Session):
+    """Only the engine run is faked; the session skeleton is the real one."""
+
+    backend = Backend.HIGHS
+
+    def _has_rows(self):
+        return True
+
+    def _add_row(self, cols, coefs, lower, name):
+        pass
+
+    def _values(self, ones):
+        on = self.form.vars_of(frozenset(ones))
+        return [1.0 if k in on else 0.0 for k in range(self.form.n_vars)]
+
+
+class _LyingSession(_Fake):
     """An engine that reports a grid breaking the rules."""
 
-    backend, solver = "highs", "liar"
-
-    def solve(self, time_limit=None):
-        return Outcome("feasible", frozenset({(0, 1)}))  # mercury without its bulb
-
-    def exclude(self, ones, over=None):
-        pass
+    def _run(self, time_limit, extra):
+        return Raw(Status.FEASIBLE, self._values({(0, 1)}))  # mercury without its bulb
 
 
 def test_a_wrong_engine_answer_becomes_an_error(monkeypatch):
@@ -107,8 +120,8 @@ def test_a_wrong_engine_answer_becomes_an_error(monkeypatch):
 
     p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
     monkeypatch.setattr(engine_module, "open_session",
-                        lambda puzzle, settings, fixed=None: _LyingSession(formulate(puzzle),
-                                                                           settings))
+                        lambda puzzle, settings, fixed=None, deadline=None:
+                        _LyingSession(formulate(puzzle), settings, deadline))
     r = solve_module.solve(p, logic="none")
     assert r.status == "error" and r.grid is None
     assert "not a solution" in r.error
@@ -163,25 +176,20 @@ def test_highs_false_infeasible_is_caught_by_the_second_opinion(backend):
     assert solution_problems(p, r.grid) == []
 
 
-class _DoubtingSession(Session):
+class _DoubtingSession(_Fake):
     """First says infeasible, then (second opinion) finds a solution."""
 
-    backend, solver = "highs", "doubt"
-
-    def __init__(self, form, options, grid):
-        super().__init__(form, options)
+    def __init__(self, form, options, deadline, grid):
         self.ones = ones_of(grid)
         self.asked = 0
+        super().__init__(form, options, deadline)
 
-    def solve(self, time_limit=None):
-        return Outcome("infeasible")
-
-    def second_opinion(self, time_limit=None):
+    def _run(self, time_limit, extra):
+        if not extra:
+            return Raw(Status.INFEASIBLE)
         self.asked += 1
-        return Outcome("feasible", self.ones) if self.asked == 1 else Outcome("infeasible")
-
-    def exclude(self, ones, over=None):
-        pass
+        return Raw(Status.FEASIBLE, self._values(self.ones)) if self.asked == 1 else Raw(
+            Status.INFEASIBLE)
 
 
 def test_an_infeasible_verdict_is_always_re_asked(monkeypatch):
@@ -193,7 +201,7 @@ def test_an_infeasible_verdict_is_always_re_asked(monkeypatch):
 
     p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
     monkeypatch.setattr(engine_module, "open_session",
-                        lambda puzzle, settings, fixed=None:
-                        _DoubtingSession(formulate(puzzle), settings, p.solution))
+                        lambda puzzle, settings, fixed=None, deadline=None:
+                        _DoubtingSession(formulate(puzzle), settings, deadline, p.solution))
     r = solve_module.solve(p)
     assert r.status == "unique" and r.grid == p.solution

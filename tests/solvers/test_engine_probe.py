@@ -64,7 +64,7 @@ def test_a_cbc_with_a_good_banner_but_a_wrong_answer_is_not(tmp_path, only_candi
     info = matrix.pair_info("pulp", "cbc")
     assert not info.available
     assert path in info.detail and "did not solve" in info.detail
-    assert info.install == 'pip install "thermomilp[cbc]"  or  apt-get install coinor-cbc'
+    assert info.install == matrix.BROKEN  # it is installed: no install command
 
 
 def test_no_cbc_anywhere_says_where_it_looked(monkeypatch):
@@ -83,7 +83,7 @@ def test_the_real_engines_solve_the_probe():
     if path is not None:
         assert probe.works and probe.version
     glpk = matrix.glpk_probe()
-    if matrix.shutil.which("glpsol") is None:
+    if matrix.on_path("glpsol") is None:
         assert not glpk.works and "glpsol" in glpk.detail
     else:  # a glpsol on PATH must solve the probe (Debian's glpk-utils does)
         assert glpk.works and glpk.version and glpk.version[0].isdigit(), glpk
@@ -95,3 +95,27 @@ def test_solution_readers():
     glpk = "c Status: INTEGER OPTIMAL\ns mip 1 2 o 0\ni 1 1\nj 1 0\nj 2 1\ne o f\n"
     assert matrix._glpk_solution(glpk) == {"a": 0.0, "b": 1.0}
     assert matrix._glpk_solution(glpk.replace(" o 0", " n 0")) is None
+
+
+def test_an_installed_engine_that_fails_is_not_told_to_install_it(tmp_path, monkeypatch):
+    """A cbc that is there but does not solve gets no "apt-get install coinor-cbc" hint."""
+    broken = tmp_path / "cbc"
+    broken.write_text("#!/bin/sh\nexit 1\n")
+    broken.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(matrix, "cbc_candidates", lambda: [(str(broken), "cbc on PATH")])
+    matrix.cbc_probe.cache_clear()
+    try:
+        info = matrix.pair_info("pulp", "cbc")
+    finally:
+        matrix.cbc_probe.cache_clear()
+    assert not info.available and "coinor-cbc" not in info.install
+    assert "failed the test solve" in info.install and str(broken) in info.detail
+
+
+def test_pyomo_scip_on_an_old_pyomo_names_the_pyomo_upgrade(monkeypatch):
+    monkeypatch.setitem(matrix.PAIR_NEEDS, ("pyomo", "scip"),
+                        (lambda: "Pyomo >= 6.10 is needed", 'pip install "pyomo>=6.10"'))
+    monkeypatch.setitem(matrix.ENGINE_VERSION, "scip", lambda explicit=None: "10.0")
+    info = matrix.pair_info("pyomo", "scip")
+    assert not info.available and info.install == 'pip install "pyomo>=6.10"'

@@ -10,6 +10,7 @@ import warnings
 
 import pytest
 
+from thermomilp.backends.engines import native_options
 from thermomilp.backends.pulp_backend import pulp_solver, read_status
 from thermomilp.core.settings import Settings
 from thermomilp.formats import load
@@ -27,15 +28,20 @@ def board(name):
     return load(INSTANCES / "thermometers" / name)
 
 
+def solver_for(solver, settings=None, time_limit=None):
+    chosen = (settings or Settings()).replace(backend="pulp", solver=solver)
+    return pulp_solver(chosen, time_limit, native_options(chosen))
+
+
 @pytest.mark.parametrize("solver", ["highs", "cbc", "glpk", "scip"])
 def test_pulp_read_status_on_installed_pulp(solver):
     use_pair("pulp", solver)
     unique, none = board("t03_6x6.txt"), board("t08_4x4_no_solution.txt")
     prob, _ = build_pulp(formulate(unique))
-    assert read_status(prob.solve(pulp_solver(solver, Settings(), None)), prob) == (
+    assert read_status(prob.solve(solver_for(solver)), prob) == (
         "optimal", True)
     prob, _ = build_pulp(formulate(none))
-    word, has_solution = read_status(prob.solve(pulp_solver(solver, Settings(), None)), prob)
+    word, has_solution = read_status(prob.solve(solver_for(solver)), prob)
     assert (word, has_solution) == ("infeasible", False)
 
 
@@ -48,7 +54,7 @@ def test_pulp_model_and_cuts_use_no_api_pulp4_removed():
         warnings.simplefilter("error", DeprecationWarning)
         prob, x = build_pulp(formulate(puzzle))
         add_nogood(prob, x, {cell for cell in x if first[cell[0]][cell[1]] == "#"}, "nogood_0")
-        returned = prob.solve(pulp_solver("highs", Settings(), None))
+        returned = prob.solve(solver_for("highs"))
     assert read_status(returned, prob) == ("optimal", True)
 
 
@@ -56,7 +62,7 @@ def test_pulp_cbc_class_matches_pulp_version():
     import pulp
 
     use_pair("pulp", "cbc")
-    solver = pulp_solver("cbc", Settings(), None)
+    solver = solver_for("cbc")
     if PULP_MAJOR >= 4:
         assert not hasattr(pulp, "PULP_CBC_CMD")
         assert type(solver).__name__ == "COIN_CMD"
@@ -66,16 +72,18 @@ def test_pulp_cbc_class_matches_pulp_version():
 
 def test_pulp_options_reach_each_engine_under_its_own_name():
     options = Settings(time_limit=None, threads=2, seed=7, verbose=True)
-    highs = pulp_solver("highs", options, 12.5)
-    assert (highs.msg, highs.timeLimit, highs.threads) == (True, 12.5, 2)
-    assert highs.optionsDict["random_seed"] == 7
+    highs = solver_for("highs", options, 12.5)
+    assert (highs.msg, highs.timeLimit) == (True, 12.5)
+    assert highs.optionsDict["random_seed"] == 7 and highs.threads == 2
     use_pair("pulp", "cbc")
-    cbc = pulp_solver("cbc", options, 12.5)
-    assert (cbc.msg, cbc.timeLimit, cbc.optionsDict.get("threads")) == (True, 12.5, 2)
-    assert "randomCbcSeed 7" in cbc.options
-    glpk = pulp_solver("glpk", options, 12.5)
-    assert glpk.timeLimit == 13  # glpsol: whole seconds, rounded up
-    scip = pulp_solver("scip", options, 12.5)
+    cbc = solver_for("cbc", options, 12.5)
+    assert (cbc.msg, cbc.timeLimit) == (True, 12.5)
+    assert "randomCbcSeed 7" in cbc.options and "threads 2" in cbc.options
+    use_pair("pulp", "glpk")
+    glpk = solver_for("glpk", options, 13)  # glpsol: whole seconds (the skeleton rounds up)
+    assert glpk.timeLimit == 13
+    use_pair("pulp", "scip")
+    scip = solver_for("scip", options, 12.5)
     assert scip.timeLimit == 12.5 and scip.options == ["randomization/randomseedshift", 7]
 
 
@@ -114,15 +122,17 @@ def test_infeasible_said_at_the_time_limit_is_a_timeout(monkeypatch):
     import time
 
     from thermomilp.backends import pulp_backend
+    from thermomilp.backends.base import Raw
+    from thermomilp.core.status import Status
     from thermomilp.solve import solve
 
     use_pair("pulp", "cbc")
     assert solve(board("t08_4x4_no_solution.txt"), backend="pulp", solver="cbc",
                  logic="none", time_limit=60).status == "infeasible"
 
-    def late_infeasible(self, solver):
-        time.sleep(0.5)
-        return "infeasible", False
+    def late_infeasible(self, time_limit, extra):
+        time.sleep(time_limit)
+        return Raw(Status.INFEASIBLE, said="Infeasible")
 
     monkeypatch.setattr(pulp_backend.PulpSession, "_run", late_infeasible)
     result = solve(board("t03_6x6.txt"), backend="pulp", solver="cbc", logic="none",

@@ -98,7 +98,7 @@ def _brute_all(path: str) -> list[tuple[str, ...]]:
     return list(brute_force_solutions(load(path)))
 
 
-def test_unavailable_pair_is_exit_2_naming_installed_pairs():
+def test_unknown_engine_is_exit_2_naming_the_closed_list():
     done = run_cli("solve", INSTANCE_FILES[0], "--backend", "pulp", "--solver", "nosuchsolver")
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
@@ -107,6 +107,16 @@ def test_unavailable_pair_is_exit_2_naming_installed_pairs():
     done = run_cli("solve", INSTANCE_FILES[0], "--backend", "highs", "--solver", "cbc")
     assert done.returncode == 2 and "backend highs cannot drive solver cbc" in done.stderr
     assert "solver cbc alone is driven by pulp" in done.stderr
+
+
+def test_unavailable_pair_names_the_installed_pairs(monkeypatch):
+    from thermomilp.backends import matrix
+    from thermomilp.core.errors import SolverUnavailable
+
+    monkeypatch.setattr(matrix, "glpk_version", lambda explicit=None: None)
+    monkeypatch.setitem(matrix.ENGINE_VERSION, "glpk", lambda explicit=None: None)
+    with pytest.raises(SolverUnavailable, match="Installed pairs: highs/highs"):
+        matrix.require_pair("pyomo", "glpk")
 
 
 def test_solvers_command_lists_every_pair_text_and_json():
@@ -124,9 +134,9 @@ def test_solvers_command_lists_every_pair_text_and_json():
 
 
 def test_unavailable_pair_fails_even_when_logic_would_decide_the_board():
-    """The default logic decides t01 alone; a bad solver is still an error, up front."""
-    done = run_cli("solve", INSTANCE_FILES[0], "--backend", "pyomo", "--solver", "nosuchsolver",
-                   "--logic", "probing")
+    """The default logic decides t01 alone; a missing pair is still an error, up front."""
+    done = run_cli("solve", INSTANCE_FILES[0], "--backend", "pyomo", "--solver", "glpk",
+                   "--logic", "probing", env={"PATH": "/nonexistent"})
     assert done.returncode == 2 and done.stdout == ""
-    assert "'nosuchsolver' is not an engine thermomilp runs" in done.stderr
+    assert "pyomo/glpk is not available" in done.stderr
     assert "Traceback" not in done.stderr and "WARNING" not in done.stderr  # Pyomo kept quiet

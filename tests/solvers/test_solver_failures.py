@@ -12,9 +12,10 @@ import json
 
 import pytest
 
-from thermomilp.backends.base import Outcome
+from thermomilp.backends.base import Raw
 from thermomilp.cli.main import main
 from thermomilp.core.errors import SolverUnavailable
+from thermomilp.core.status import Status
 from thermomilp.formats import load
 from thermomilp.solve import solve
 
@@ -57,7 +58,7 @@ def test_pyomo_shell_engine_crash_is_error_status(monkeypatch, puzzle):
 
     use_pair("pyomo", "glpk")
 
-    def explode(self, model, time_limit):
+    def explode(self, model, time_limit, extra):
         raise RuntimeError("glpsol: segmentation fault (simulated)")
 
     monkeypatch.setattr(pyomo_backend._Shell, "solve", explode)
@@ -74,7 +75,8 @@ def test_grid_the_checker_rejects_is_error_not_answer(monkeypatch, capsys, puzzl
 
     use_pair(backend, "highs")
     session = {"pulp": PulpSession, "pyomo": PyomoSession}[backend]
-    monkeypatch.setattr(session, "solve", lambda self, t=None: Outcome("feasible", frozenset()))
+    monkeypatch.setattr(session, "_run", lambda self, limit, extra: Raw(
+        Status.FEASIBLE, [0.0] * self.form.n_vars, "Optimal"))
     result = solve(puzzle, backend=backend, solver="highs", logic="none")
     assert result.status == "error" and result.grid is None
     assert "not a solution" in result.error
@@ -108,8 +110,8 @@ def test_timeout_after_first_solution_keeps_no_uniqueness_claim(monkeypatch, puz
 
     monkeypatch.setattr(pulp_backend, "read_status", second_times_out)
     # the re-solve after the cut runs on the HiGHS model PuLP built (no read_status)
-    monkeypatch.setattr(pulp_backend.PulpSession, "_resolve", lambda self, limit: Outcome(
-        "timeout", message="highs via PuLP reached the time limit"))
+    monkeypatch.setattr(pulp_backend, "run_highs", lambda *args: Raw(Status.TIMEOUT,
+                                                                      said="Time limit"))
     result = solve(puzzle, backend="pulp", solver="highs", time_limit=5, logic="none")
     assert result.status == "timeout" and result.grid == puzzle.solution
 
@@ -117,8 +119,8 @@ def test_timeout_after_first_solution_keeps_no_uniqueness_claim(monkeypatch, puz
 def test_unavailable_pair_names_installed_pairs_and_install_step(monkeypatch, puzzle):
     from thermomilp.backends import matrix
 
-    monkeypatch.setattr(matrix, "glpk_version", lambda: None)
-    monkeypatch.setitem(matrix.ENGINE_VERSION, "glpk", lambda: None)
+    monkeypatch.setattr(matrix, "glpk_version", lambda explicit=None: None)
+    monkeypatch.setitem(matrix.ENGINE_VERSION, "glpk", lambda explicit=None: None)
     with pytest.raises(SolverUnavailable) as info:
         solve(puzzle, backend="pyomo", solver="glpk")
     message = str(info.value)
@@ -131,7 +133,7 @@ def test_unavailable_pair_names_installed_pairs_and_install_step(monkeypatch, pu
 def test_solvers_command_shows_install_step_for_missing_pair(monkeypatch, capsys):
     from thermomilp.backends import matrix
 
-    monkeypatch.setitem(matrix.ENGINE_VERSION, "scip", lambda: None)
+    monkeypatch.setitem(matrix.ENGINE_VERSION, "scip", lambda explicit=None: None)
     assert main(["solvers"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if " scip " in line]
     assert len(lines) == 2

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from thermomilp.backends.matrix import INSTALL
 from thermomilp.core.settings import Settings
 from thermomilp.formats import load
+from thermomilp.model.formulation import formulate
 from thermomilp.solve import solve
 
 from helpers import INSTANCES
@@ -15,25 +15,25 @@ from solver_pairs import use_pair
 OPTIONS = Settings(time_limit=None, threads=2, seed=7, verbose=False)
 
 
-def test_pyomo_persistent_engines_option_names():
-    from thermomilp.backends.pyomo_backend import _Persistent
+def _pyomo_session(solver, settings=OPTIONS):
+    from thermomilp.backends.pyomo_backend import PyomoSession
 
-    use_pair("pyomo", "highs")
-    highs = _Persistent("highs", OPTIONS).engine.config
-    assert highs.threads == 2 and highs.solver_options["random_seed"] == 7
-    use_pair("pyomo", "scip")
-    scip = _Persistent("scip", OPTIONS).engine.config
+    use_pair("pyomo", solver)
+    puzzle = load(INSTANCES / "thermometers" / "t03_6x6.txt")
+    return PyomoSession(formulate(puzzle), settings.replace(backend="pyomo", solver=solver))
+
+
+def test_pyomo_persistent_engines_option_names():
+    highs = _pyomo_session("highs").engine.engine.config
+    assert highs.solver_options["threads"] == 2 and highs.solver_options["random_seed"] == 7
+    scip = _pyomo_session("scip").engine.engine.config
     assert scip.solver_options["randomization/randomseedshift"] == 7
 
 
 def test_pyomo_shell_engines_option_names():
-    from thermomilp.backends.pyomo_backend import _Shell
-
-    use_pair("pyomo", "cbc")
-    cbc = _Shell("cbc", OPTIONS).engine.options
+    cbc = _pyomo_session("cbc").engine.engine.options
     assert (cbc["threads"], cbc["randomCbcSeed"]) == (2, 7)
-    use_pair("pyomo", "glpk")
-    assert dict(_Shell("glpk", OPTIONS).engine.options) == {}  # GLPK: one thread, no seed
+    assert dict(_pyomo_session("glpk").engine.engine.options) == {}  # GLPK: one thread, no seed
 
 
 @pytest.mark.parametrize("solver", ["highs", "cbc", "glpk", "scip"])
@@ -51,6 +51,8 @@ def _pulp_cbc_class() -> str:
 
     import pulp
 
+    from thermomilp.backends import matrix
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name in ("COIN_CMD", "PULP_CBC_CMD"):
@@ -58,7 +60,7 @@ def _pulp_cbc_class() -> str:
             if cls is not None and cls(msg=False).available():
                 return name.lower()
     pytest.skip("no CBC that PuLP's COIN_CMD or PULP_CBC_CMD reaches by itself; install: "
-                + INSTALL["cbc"])
+                + matrix.CBC_WHEEL)
 
 
 PASS_THROUGH = INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt"
@@ -83,28 +85,17 @@ def test_pass_through_name_reaches_pyomo():
                  time_limit=60).status == "multiple"
 
 
-def test_pass_through_install_hints_name_real_commands():
-    from thermomilp.backends.matrix import pair_info
-
-    for backend in ("pulp", "pyomo"):
-        assert pair_info(backend, "coin_cmd").install == INSTALL["cbc"]
-        assert pair_info(backend, "glpk_cmd").install == "apt-get install glpk-utils"
-        assert pair_info(backend, "gurobi").install.startswith("pip install gurobipy")
-    unknown = pair_info("pulp", "no_such_engine")
-    assert not unknown.available and "pulp.listSolvers" in unknown.install
-
-
 def test_pyomo_borrows_cbc_from_the_python_layer_when_none_on_path(monkeypatch):
     """No cbc on PATH: Pyomo runs the CBC that PuLP brings (bundled in 3.x, cbcbox in 4.x)."""
     from thermomilp.backends import matrix
 
-    monkeypatch.setattr(matrix.shutil, "which", lambda name, *a, **k: None)
+    monkeypatch.setattr(matrix, "on_path", lambda name: None)
     matrix.cbc_probe.cache_clear()
     try:
         path = matrix.cbc_executable()
         if path is None:
             pytest.skip("this PuLP brings no CBC of its own (PuLP 4 without pulp[cbc]); "
-                        "install: " + INSTALL["cbc"])
+                        "install: " + matrix.CBC_WHEEL)
         assert "pulp" in path or "cbcbox" in path
         puzzle = load(INSTANCES / "thermometers" / "t03_6x6.txt")
         assert solve(puzzle, backend="pyomo", solver="cbc").grid == puzzle.solution

@@ -1,68 +1,192 @@
-"""What every (modelling layer, solver) pair offers the solve layer.
+"""The session skeleton: every engine quirk in one place, every layer a translation.
 
 A :class:`Session` holds one built model of any formulation
-(:class:`thermomilp.model.registry.Formulated`). ``solve`` finds any
-solution or proves there is none; ``exclude`` adds the canonical no-good cut
-of a found solution (over every cell, or over a subset of them) so the next
-``solve`` must find a different one. Sessions are opened, verified and
-second-guessed only by the solve layer's facade (:mod:`thermomilp.solve.engine`).
+(:class:`thermomilp.model.registry.Formulated`). ``solve`` finds any solution or
+proves there is none; ``exclude`` adds the canonical no-good cut of a found
+solution (over every cell, or over a subset of them) so the next ``solve``
+must find a different one. Sessions are opened, verified and second-guessed
+only by the solve layer's facade (:mod:`thermomilp.solve.engine`).
+
+The base class owns everything that is not the modelling layer's business:
+
+* the time limit of each engine call, read from the board's
+  :class:`~thermomilp.core.deadline.Deadline` (rounded up to whole seconds for an
+  engine that takes only those);
+* the native options of each call (:func:`thermomilp.backends.engines.native_options`);
+* the retry with presolve off after an engine's own error state (HiGHS's
+  "Solve error"), and the second opinion on "infeasible";
+* "infeasible" at the time limit is a timeout: an engine cut short by its clock
+  (CBC under load, limit 0.05 s) has said "infeasible" of a feasible board; a
+  call that ran at least 90 % of its limit (``elapsed / 0.9 >= limit``) is
+  taken to have met it;
+* the one row a model with no constraint gets (a board with no rule: some
+  engines refuse a model without rows);
+* reading values back (gaps of unconstrained variables filled) into filled cells.
+
+A layer's session only builds its model (through the registry), adds rows, and
+runs its engine once: :meth:`Session._run` returns a :class:`Raw` outcome.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import sys
+import time
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Literal
+from typing import Any, ClassVar, Iterator
 
+from thermomilp.backends.engines import ENGINES, check_engine_options, native_options
+from thermomilp.core.deadline import Deadline
 from thermomilp.core.puzzle import Cell
-from thermomilp.core.settings import Settings
-from thermomilp.model.registry import Formulated
+from thermomilp.core.settings import Backend, EngineOptionValue, Settings
+from thermomilp.core.status import Status
+from thermomilp.model.registry import BuildOptions, BuiltModel, Formulated, build, kind_info
 
-OutcomeStatus = Literal["feasible", "infeasible", "timeout", "error"]
-
-SolverOptions = Settings
-"""The old name of the engine options: one :class:`~thermomilp.core.settings.Settings` now
-(``SolverOptions(time_limit=5, threads=2)`` keeps working and is honoured)."""
+NEAR_LIMIT = 0.9
+"""A call that ran this share of its time limit met it (engines stop a little early)."""
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """One solve: a status, the filled cells when feasible, the engine's words."""
+    """One solve: a status (``Status.FEASIBLE``, ``INFEASIBLE``, ``TIMEOUT``,
+    ``ERROR``), the filled cells when feasible, the engine's words."""
 
-    status: OutcomeStatus
+    status: Status
     ones: frozenset[Cell] | None = None
     message: str = ""
 
 
+@dataclass(frozen=True)
+class Raw:
+    """What one engine run said, in the layer's terms translated once.
+
+    ``status``: ``FEASIBLE`` when the engine has a point (any stop with one in
+    hand: the model has no objective), ``INFEASIBLE``, ``TIMEOUT`` (the engine
+    says its clock stopped it) or ``ERROR``; ``values`` the variables' values in
+    the formulation's order (None where the layer has none); ``said`` the
+    engine's own word; ``engine_error``: the engine ended in its own error state
+    (not a crash), which a presolve-off run may cure."""
+
+    status: Status
+    values: Sequence[float | None] | None = None
+    said: str = ""
+    engine_error: bool = False
+
+
 class Session(ABC):
-    backend: str = ""
-    solver: str = ""
+    """One model on one engine. Subclasses set :attr:`backend` and implement
+    :meth:`_run` and :meth:`_add_row` (and may offer :meth:`exclude_by_moves`)."""
 
-    def __init__(self, form: Formulated, options: Settings):
+    backend: ClassVar[Backend]
+    layer: ClassVar[str] = ""  # the layer's own name in messages: "PuLP", "Pyomo", "highspy"
+
+    def __init__(self, form: Formulated, settings: Settings, deadline: Deadline | None = None):
         self.form = form
-        self.options = options  # the Settings: threads, seed, verbose are read from here
+        self.settings = settings  # engine, threads, seed, log, native options, program path
+        self.deadline = deadline if deadline is not None else Deadline(settings.time_limit)
+        self.solver = settings.solver
+        self.traits = ENGINES[settings.solver]
+        self.engine_name = f"{self.traits.label} via {self.layer or self.backend}"
+        self.kind = kind_info(form)
         self.cuts = 0
+        check_engine_options(settings)  # an unknown native option fails now, not mid-solve
+        self.options = native_options(settings)  # every run's; a run may add its own on top
+        self.built = self._build(build(form, self.backend, BuildOptions(
+            names=False, verbose=settings.verbose)))
+        if not self._has_rows():
+            # A board with no rule at all (one cell, no clue): GLPK refuses a model without
+            # rows, HiGHS via Pyomo ends it in "unknown"; one row every 0/1 vector meets.
+            n = form.n_vars
+            self._add_row(list(range(n)), [1.0] * n, 0.0, "no_rule")
+
+    # -- what a layer implements -------------------------------------------------
+
+    def _build(self, built: BuiltModel) -> BuiltModel:
+        """Take the model the registry built (a layer may wrap or adopt it)."""
+        return built
 
     @abstractmethod
-    def solve(self, time_limit: float | None = None) -> Outcome:
+    def _has_rows(self) -> bool:
+        """Whether the built model has at least one constraint."""
+
+    @abstractmethod
+    def _add_row(self, cols: list[int], coefs: list[float], lower: float, name: str) -> None:
+        """Add ``sum coefs[i] * var[cols[i]] >= lower`` (variables in formulation order)."""
+
+    @abstractmethod
+    def _run(self, time_limit: float | None, extra: dict[str, EngineOptionValue]) -> Raw:
+        """Run the engine once with ``time_limit`` seconds (None: no limit), the native
+        options :attr:`options` and, for this run only, ``extra`` on top of them; an
+        exception is an engine crash."""
+
+    # -- the skeleton ----------------------------------------------------------------
+
+    def time_limit(self) -> float | None:
+        """What is left of the deadline, in whole seconds for an engine that takes only those."""
+        left = self.deadline.remaining()
+        if left is None:
+            return None
+        left = max(left, 0.01)
+        return max(1, math.ceil(left)) if self.traits.whole_seconds else left
+
+    def _call(self, extra: dict[str, EngineOptionValue]) -> tuple[Raw, float | None, float]:
+        limit = self.time_limit()
+        start = time.perf_counter()
+        try:
+            raw = self._run(limit, extra)
+        except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
+            return Raw(Status.ERROR, said=f"failed: {type(exc).__name__}: {exc}"), limit, 0.0
+        return raw, limit, time.perf_counter() - start
+
+    def solve(self) -> Outcome:
         """Find a solution of the model with every cut so far (or prove none)."""
+        raw, limit, elapsed = self._call({})
+        if raw.engine_error and self.traits.presolve_off:
+            raw, limit, more = self._call(dict(self.traits.presolve_off))
+            elapsed += more
+        return self._judge(raw, limit, elapsed)
 
-    @abstractmethod
-    def exclude(self, ones: frozenset[Cell], over: frozenset[Cell] | None = None) -> None:
-        """Add sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1 for the solution ``ones``;
-        with ``over``, the sums run over the variables of those cells only (every
-        solution that agrees with ``ones`` on ``over`` is cut off)."""
+    def second_opinion(self) -> Outcome:
+        """Solve again in a different configuration of the same engine (presolve off,
+        another random seed) when the engine is known to say "infeasible" wrongly;
+        otherwise its first verdict stands. The solve layer asks for it whenever an
+        engine says "infeasible" and the logic cannot confirm it; a feasible answer
+        then goes through the checker like any other."""
+        if not self.traits.second_opinion:
+            return Outcome(Status.INFEASIBLE)
+        extra = dict(self.traits.presolve_off)
+        if self.traits.seed_option:
+            extra[self.traits.seed_option] = (self.settings.seed or 0) + 1
+        raw, limit, elapsed = self._call(extra)
+        return self._judge(raw, limit, elapsed)
 
-    def exclude_by_moves(self, rises: frozenset[Cell], falls: frozenset[Cell]) -> bool:
-        """Cut off a solution by two rows instead of the no-good: some cell of
-        ``rises`` is 1, some cell of ``falls`` is 0 (the caller,
-        :meth:`thermomilp.solve.engine.Engine.exclude`, knows that among the solutions
-        these remove exactly the one the no-good would: :func:`thermomilp.solve.swap.rival_moves`).
-        False when the session does not offer them; the caller then writes the no-good."""
-        return False
+    def _judge(self, raw: Raw, limit: float | None, elapsed: float) -> Outcome:
+        who = self.engine_name
+        ran_out = limit is not None and 0 < limit <= elapsed / NEAR_LIMIT
+        if raw.status is Status.FEASIBLE:
+            values = self.complete_values(list(raw.values or ()))
+            if values is None or len(values) != self.form.n_vars:
+                return Outcome(Status.ERROR, message=f"{who} ended with {raw.said or 'a point'} "
+                                                     "but returned no values")
+            return Outcome(Status.FEASIBLE, self.form.ones_from_values(values))
+        if raw.status is Status.INFEASIBLE:
+            if ran_out:  # a verdict that comes at the time limit is a timeout, never a proof
+                return Outcome(Status.TIMEOUT,
+                               message=f"{who} reached the time limit (said {raw.said})")
+            return Outcome(Status.INFEASIBLE)
+        if raw.status is Status.TIMEOUT or ran_out:
+            # PuLP 3 reports a time limit as "Not Solved", CBC via Pyomo as
+            # "intermediateNonInteger": a stop after (nearly) the whole time is a timeout
+            return Outcome(Status.TIMEOUT,
+                           message=f"{who} reached the time limit ({raw.said or 'time limit'})")
+        return Outcome(Status.ERROR, message=f"{who} {raw.said}" if raw.said.startswith("failed")
+                       else f"{who} ended with status {raw.said}")
+
+    # -- cuts --------------------------------------------------------------------------
 
     def cut_vars(self, ones: frozenset[Cell],
                  over: frozenset[Cell] | None) -> tuple[list[int], set[int]]:
@@ -70,29 +194,37 @@ class Session(ABC):
         on = self.form.vars_of(frozenset(ones))
         if over is None:
             return list(range(self.form.n_vars)), on
-        if self.form.kind == "level":
-            from thermomilp.core.errors import ConfigError
-
-            raise ConfigError("a cut over a subset of cells needs the cell or compact formulation")
-        layers = getattr(self.form, "layers", None)
-        if layers is None:  # cell formulation: variable k is cell k
-            cols = sorted(self.form.vars_of(frozenset(over)))
-        else:
-            cols = [k for k, layer in enumerate(layers) if any(c in over for c in layer)]
+        cols = self.kind.cut_columns(self.form, frozenset(over))
         return cols, on & set(cols)
 
-    def second_opinion(self, time_limit: float | None = None) -> Outcome:
-        """Solve again in a different configuration of the same engine.
+    def exclude(self, ones: frozenset[Cell], over: frozenset[Cell] | None = None) -> None:
+        """Add sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1 for the solution ``ones``;
+        with ``over``, the sums run over the variables of those cells only (every
+        solution that agrees with ``ones`` on ``over`` is cut off)."""
+        cols, on = self.cut_vars(ones, over)
+        coefs = [-1.0 if k in on else 1.0 for k in cols]
+        self._add_row(cols, coefs, 1.0 - len(on), f"nogood_{self.cuts}")
+        self._cut_added()
 
-        The solve layer asks for it whenever an engine says "infeasible" --
-        the one verdict the checker cannot verify. HiGHS 1.16 has been caught
-        calling a feasible board infeasible
-        (benchmarks/highs_wrong_infeasible_15x15.txt), so its sessions re-solve
-        with presolve off and another random seed; a feasible answer then
-        goes through the checker like any other. Engines with no known fault
-        of this kind keep their first verdict.
-        """
-        return Outcome("infeasible")
+    def exclude_by_moves(self, rises: frozenset[Cell], falls: frozenset[Cell]) -> bool:
+        """Cut off a solution by two rows instead of the no-good: some cell of
+        ``rises`` is 1, some cell of ``falls`` is 0 (the caller,
+        :meth:`thermomilp.solve.engine.Engine.exclude`, knows that among the solutions
+        these remove exactly the one the no-good would: :func:`thermomilp.solve.swap.rival_moves`).
+        Only where variable k is cell k (the cell formulation)."""
+        if not self.kind.cell_columns:
+            return False
+        up = sorted(self.form.vars_of(frozenset(rises)))
+        down = sorted(self.form.vars_of(frozenset(falls)))
+        self._add_row(up, [1.0] * len(up), 1.0, f"rise_{self.cuts}")  # some x = 1
+        self._add_row(down, [-1.0] * len(down), 1.0 - len(down), f"fall_{self.cuts}")
+        self._cut_added()
+        return True
+
+    def _cut_added(self) -> None:
+        self.cuts += 1
+
+    # -- values ----------------------------------------------------------------------
 
     def complete_values(self, values: list[float | None]) -> list[float] | None:
         """The values of the model's variables (in ``form`` order) with the gaps of
@@ -105,49 +237,23 @@ class Session(ABC):
         """
         if None not in values:
             return values  # type: ignore[return-value]  # no gap: every value is a number
-        free = unconstrained_vars(self.form)
+        free = self.kind.free(self.form)
         filled: list[float] = []
         for k, value in enumerate(values):
             if value is None:
                 if k not in free:
                     return None
-                value = float(fixed_value(self.form, k))
+                value = float(self.kind.fixed_value(self.form, k))
             filled.append(float(value))
         return filled
-
-    def ones_from_values(self, values) -> frozenset[Cell]:
-        """Filled cells from the variable values (cell or compact formulation)."""
-        return self.form.ones_from_values(values)
 
     def close(self) -> None:  # noqa: B027 - a default no-op: only some sessions hold an engine
         """Release the engine (optional)."""
 
 
-def unconstrained_cells(form: Any) -> frozenset[Cell]:
-    """Cells that appear in no row, column, arc or tie constraint (before any cut)."""
-    touched = {cell for pair in form.arcs + form.ties for cell in pair}
-    touched.update(cell for cell in form.cells
-                   if cell[0] in form.row_clues or cell[1] in form.col_clues)
-    return frozenset(form.cells) - touched
-
-
-def unconstrained_vars(form: Any) -> frozenset[int]:
-    """Indices of the variables in no constraint, for any formulation."""
-    if getattr(form, "kind", "cell") == "level":
-        return frozenset()  # every z is in its vessel's (L1) row
-    if getattr(form, "kind", "cell") == "compact":
-        touched = {k for chain in form.chains for k in chain}
-        for terms in (*form.row_terms.values(), *form.col_terms.values()):
-            touched.update(k for k, _ in terms)
-        return frozenset(range(form.n_vars)) - touched
-    return frozenset(form.index(cell) for cell in unconstrained_cells(form))
-
-
-def fixed_value(form: Any, k: int) -> int:
-    """The presolve value of variable ``k`` (0 when it is not fixed)."""
-    if getattr(form, "kind", "cell") == "compact":
-        return form.fixed.get(k, 0)
-    return form.fixed.get(divmod(k, form.width), 0)
+def values_or_none(values: Sequence[Any]) -> list[float | None]:
+    """Plain floats, None where a layer gave none."""
+    return [None if v is None else float(v) for v in values]
 
 
 @contextlib.contextmanager
@@ -172,3 +278,6 @@ def engine_log_to_stderr(active: bool) -> Iterator[None]:
         sys.stdout.flush()
         os.dup2(saved, 1)
         os.close(saved)
+
+
+__all__ = ["NEAR_LIMIT", "Outcome", "Raw", "Session", "engine_log_to_stderr", "values_or_none"]

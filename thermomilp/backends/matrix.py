@@ -9,12 +9,14 @@ that layer hands the model to. The pairs we wire and test are ``KNOWN_PAIRS``:
     pulp       x     x     x     x
     pyomo      x     x     x     x
 
-Anything else a layer reaches (Gurobi, CPLEX, ...) is passed through by name
-(``--backend pulp --solver gurobi``) when that layer reports it available.
+The list is closed: no other engine name reaches a layer (Pyomo would look an
+unknown name up as a program, the working folder included).
 
 An engine is installed when it *solves* a two-variable model (``PROBE_LP``),
 found wherever users put it: PuLP 3's bundled CBC, the ``cbcbox`` wheel of
-``pulp[cbc]``, Debian's ``cbc`` and ``glpsol``, SCIP through PySCIPOpt.
+``pulp[cbc]``, Debian's ``cbc`` and ``glpsol`` (on PATH, absolute folders only:
+:mod:`thermomilp.backends.executables`; or at the ``engine_path`` the user
+named), SCIP through PySCIPOpt.
 Versions are read from what the engine prints, for display only. Each probe
 runs once per process, so ``thermomilp solvers`` still answers in about a
 second. Each missing pair comes with the exact command that installs it.
@@ -25,27 +27,35 @@ from __future__ import annotations
 import functools
 import os
 import re
-import shutil
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from thermomilp.core.errors import SolverUnavailable
-
-BACKENDS = ("highs", "pulp", "pyomo")
-SOLVERS = ("highs", "cbc", "glpk", "scip")
-KNOWN_PAIRS: tuple[tuple[str, str], ...] = (
-    ("highs", "highs"),
-    ("pulp", "highs"), ("pulp", "cbc"), ("pulp", "glpk"), ("pulp", "scip"),
-    ("pyomo", "highs"), ("pyomo", "cbc"), ("pyomo", "glpk"), ("pyomo", "scip"),
+from thermomilp.backends.executables import (
+    PROGRAMS,
+    absolute_executable,
+    engine_executable,
+    on_path,
 )
+from thermomilp.core.errors import SolverUnavailable
+from thermomilp.core.settings import Backend, Settings, Solver
 
-INSTALL = {
-    "highs": 'pip install thermomilp  (highspy is a core dependency)',
-    "cbc": 'pip install "thermomilp[cbc]"  or  apt-get install coinor-cbc',
-    "glpk": "apt-get install glpk-utils",
-    "scip": 'pip install "thermomilp[scip]"',
+KNOWN_PAIRS: tuple[tuple[Backend, Solver], ...] = (
+    (Backend.HIGHS, Solver.HIGHS),
+    *((layer, engine) for layer in (Backend.PULP, Backend.PYOMO) for engine in Solver),
+)
+"""Every pair we wire and test: highspy drives HiGHS, PuLP and Pyomo drive every engine."""
+
+INSTALL: dict[Solver, str] = {
+    Solver.HIGHS: 'pip install thermomilp  (highspy is a core dependency)',
+    Solver.CBC: 'pip install "thermomilp[cbc]"  or  apt-get install coinor-cbc',
+    Solver.GLPK: "apt-get install glpk-utils",
+    Solver.SCIP: 'pip install "thermomilp[scip]"',
 }
+"""How to install each engine (the command a missing pair's row names)."""
+CBC_WHEEL = 'pip install "thermomilp[cbc]"'
+"""The CBC a Python layer brings itself (the cbcbox wheel of ``pulp[cbc]``); the
+Debian package puts a ``cbc`` on PATH instead."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +102,9 @@ class Probe:
     works: bool
     version: str | None = None
     detail: str = ""
+    present: bool = False
+    """A program was found but did not solve the test model: installing it again is not
+    the answer (the hint says so instead of an install command)."""
 
 
 def _solve_probe(argv_for: Callable[[str, str], list[str]],
@@ -172,22 +185,20 @@ def highs_version() -> str | None:
         return "?"
 
 
-def _executable(path: str | None) -> str | None:
-    return path if path and os.path.isfile(path) and os.access(path, os.X_OK) else None
-
-
 def cbc_candidates() -> list[tuple[str, str]]:
-    """Every ``cbc`` binary this machine offers, as (path, where it came from), in order:
-    Debian's coinor-cbc (or any cbc) on PATH, the cbcbox wheel (``pip install
-    "thermomilp[cbc]"``, PuLP 4's ``pulp[cbc]``), the binary PuLP 3 bundles."""
+    """Every ``cbc`` binary this machine offers, as (absolute path, where it came from),
+    in order: Debian's coinor-cbc (or any cbc) on PATH (absolute folders only), the
+    cbcbox wheel (``pip install "thermomilp[cbc]"``, PuLP 4's ``pulp[cbc]``), the
+    binary PuLP 3 bundles."""
     found: list[tuple[str, str]] = []
-    on_path = shutil.which("cbc")
-    if on_path:
-        found.append((on_path, "cbc on PATH"))
+    path = on_path("cbc")
+    if path:
+        found.append((path, "cbc on PATH"))
     try:
-        import cbcbox  # type: ignore[import-not-found]  # the pulp[cbc] wheel
+        # the pulp[cbc] wheel; untyped, and absent unless that extra is installed
+        import cbcbox  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
-        path = _executable(cbcbox.cbc_bin_path())
+        path = absolute_executable(cbcbox.cbc_bin_path())
         if path:
             found.append((path, "the cbcbox wheel"))
     except Exception:  # noqa: BLE001 - any failure just means "not this way"
@@ -201,7 +212,7 @@ def cbc_candidates() -> list[tuple[str, str]]:
         if bundled is not None:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                path = _executable(getattr(bundled(msg=False), "path", None))
+                path = absolute_executable(getattr(bundled(msg=False), "path", None))
             if path:
                 found.append((path, "the CBC bundled with PuLP 3"))
     except Exception:  # noqa: BLE001
@@ -222,10 +233,12 @@ def _cbc_argv(cbc: str) -> Callable[[str, str], list[str]]:
 
 
 @functools.lru_cache(maxsize=None)
-def cbc_probe() -> tuple[str | None, Probe]:
-    """(the first cbc binary that solves the probe model, what probing found)."""
+def cbc_probe(explicit: str | None = None) -> tuple[str | None, Probe]:
+    """(the cbc binary that solves the probe model, what probing found): the
+    ``explicit`` path the user named, else the first of :func:`cbc_candidates`."""
+    candidates = [(explicit, "engine_path")] if explicit else cbc_candidates()
     tried = []
-    for path, origin in cbc_candidates():
+    for path, origin in candidates:
         ok, said, why = _solve_probe(_cbc_argv(path), _cbc_solution)
         if ok:
             return path, Probe(True, _banner_version(said) or "?")
@@ -233,27 +246,36 @@ def cbc_probe() -> tuple[str | None, Probe]:
     if not tried:
         return None, Probe(False, None, "no cbc binary found (PATH, the cbcbox wheel, "
                                         "PuLP 3's bundled CBC)")
-    return None, Probe(False, None, "no cbc binary solved the test model: " + "; ".join(tried))
+    return None, Probe(False, None, "no cbc binary solved the test model: " + "; ".join(tried),
+                       present=True)
 
 
-def cbc_executable() -> str | None:
-    """The ``cbc`` binary PuLP and Pyomo run: the first candidate that solves the probe.
+def cbc_executable(settings: Settings | None = None) -> str | None:
+    """The ``cbc`` binary PuLP and Pyomo run: the settings' ``engine_path`` when the
+    user named one, else the first candidate that solves the probe.
 
     PuLP 3.x bundles CBC; PuLP 4.x finds the ``cbcbox`` wheel of the
     ``pulp[cbc]`` extra; Debian ships ``coinor-cbc``. Pyomo has no CBC of its
     own, so it borrows whichever of these works.
     """
-    return cbc_probe()[0]
+    explicit = settings.engine_path if settings is not None else None
+    return explicit or cbc_probe()[0]
 
 
 @functools.lru_cache(maxsize=None)
-def glpk_probe() -> Probe:
-    path = shutil.which("glpsol")
+def glpk_probe(explicit: str | None = None) -> Probe:
+    path = explicit or engine_executable(Solver.GLPK)
     if path is None:
-        return Probe(False, None, "no glpsol on PATH")
+        return Probe(False, None, "no glpsol in an absolute folder of PATH")
     ok, said, why = _solve_probe(lambda lp, sol: [path, "--lp", lp, "-w", sol], _glpk_solution)
     return Probe(True, _banner_version(said) or "?") if ok else Probe(False, None,
-                                                                       f"{path}: {why}")
+                                                                       f"{path}: {why}",
+                                                                       present=True)
+
+
+def glpk_executable(settings: Settings | None = None) -> str | None:
+    """The ``glpsol`` PuLP and Pyomo run (the user's ``engine_path``, else PATH's)."""
+    return engine_executable(Solver.GLPK, settings)
 
 
 @functools.lru_cache(maxsize=None)
@@ -286,16 +308,20 @@ def _highs_probe() -> Probe:
     return Probe(version is not None, version, "" if version else "highspy is not installed")
 
 
-def cbc_version() -> str | None:
-    return cbc_probe()[1].version
+def cbc_version(explicit: str | None = None) -> str | None:
+    return cbc_probe(explicit)[1].version
 
 
-def glpk_version() -> str | None:
-    return glpk_probe().version
+def glpk_version(explicit: str | None = None) -> str | None:
+    return glpk_probe(explicit).version
 
 
-def scip_version() -> str | None:
+def scip_version(explicit: str | None = None) -> str | None:
     return scip_probe().version
+
+
+def _highs_version(explicit: str | None = None) -> str | None:
+    return highs_version()
 
 
 @functools.lru_cache(maxsize=None)
@@ -316,99 +342,72 @@ def pyomo_version() -> str | None:
     return str(pyomo.version.version)
 
 
-def _cbc_engine_probe() -> Probe:
-    return cbc_probe()[1]
+def _cbc_engine_probe(explicit: str | None = None) -> Probe:
+    return cbc_probe(explicit)[1]
 
 
-ENGINE_VERSION: dict[str, Callable[[], str | None]] = {
-    "highs": highs_version, "cbc": cbc_version, "glpk": glpk_version, "scip": scip_version}
-ENGINE_PROBE: dict[str, Callable[[], Probe]] = {
-    "highs": _highs_probe, "cbc": _cbc_engine_probe, "glpk": glpk_probe, "scip": scip_probe}
-LAYER_VERSION: dict[str, Callable[[], str | None]] = {"pulp": pulp_version, "pyomo": pyomo_version}
+def _glpk_engine_probe(explicit: str | None = None) -> Probe:
+    return glpk_probe(explicit)
 
 
-def _pyomo_scip_ok() -> bool:
+def _scip_engine_probe(explicit: str | None = None) -> Probe:
+    return scip_probe()
+
+
+def _highs_engine_probe(explicit: str | None = None) -> Probe:
+    return _highs_probe()
+
+
+ENGINE_VERSION: dict[Solver, Callable[[str | None], str | None]] = {
+    Solver.HIGHS: _highs_version, Solver.CBC: cbc_version, Solver.GLPK: glpk_version,
+    Solver.SCIP: scip_version}
+ENGINE_PROBE: dict[Solver, Callable[[str | None], Probe]] = {
+    Solver.HIGHS: _highs_engine_probe, Solver.CBC: _cbc_engine_probe,
+    Solver.GLPK: _glpk_engine_probe, Solver.SCIP: _scip_engine_probe}
+LAYER_VERSION: dict[Backend, Callable[[], str | None]] = {
+    Backend.PULP: pulp_version, Backend.PYOMO: pyomo_version}
+
+
+def _pyomo_scip_ok() -> str:
     try:
         from pyomo.contrib.solver.solvers.scip.scip_persistent import ScipPersistent  # noqa: F401
     except ImportError:
-        return False
-    return True
+        return "Pyomo >= 6.10 is needed for its pyscipopt interface"
+    return ""
 
 
-# Pass-through names (PuLP class names, Pyomo SolverFactory names) -> the command
-# that installs the engine behind them; matched on the name's first word.
-PASS_THROUGH_INSTALL = {
-    "coin": INSTALL["cbc"], "pulp_cbc": INSTALL["cbc"], "cbc": INSTALL["cbc"],
-    "glpk": INSTALL["glpk"], "scip": INSTALL["scip"], "appsi_highs": INSTALL["highs"],
-    "highs": INSTALL["highs"], "highs_cmd": "pip install highsbox",
-    "gurobi": "pip install gurobipy  (needs a Gurobi licence)",
-    "cplex": "pip install cplex  (needs a CPLEX licence for large models)",
-    "xpress": "pip install xpress", "copt": "pip install coptpy", "mosek": "pip install mosek",
-    "cylp": "pip install cylp", "cuopt": "pip install cuopt",
-}
+PAIR_NEEDS: dict[tuple[Backend, Solver], tuple[Callable[[], str], str]] = {
+    (Backend.PYOMO, Solver.SCIP): (_pyomo_scip_ok, 'pip install "pyomo>=6.10"')}
+"""A pair's own requirement beyond its layer and engine: (check -- "" when met, else
+why not --, the command that meets it)."""
+BROKEN = "it is installed but failed the test solve: repair it, or name a working one " \
+         "with engine_path"
 
 
-def pass_through_install(solver: str) -> str:
-    """The command that installs the engine behind a pass-through name, or where to look."""
-    name = solver.lower()
-    for prefix in sorted(PASS_THROUGH_INSTALL, key=len, reverse=True):
-        if name.startswith(prefix):
-            return PASS_THROUGH_INSTALL[prefix]
-    return (f"no known install command for {solver!r}; the names PuLP reaches: "
-            "python -c \"import pulp; print(pulp.listSolvers(onlyAvailable=True))\"")
-
-
-def _pass_through(backend: str, solver: str) -> PairInfo:
-    """A solver outside the matrix: ask the layer whether it reaches it."""
-    if backend == "pulp":
-        from thermomilp.backends.pulp_probe import pulp_class_for
-
-        cls = pulp_class_for(solver)
-        ok = bool(cls is not None and _quiet_available(lambda: cls(msg=False).available()))
-        return PairInfo(backend, solver, ok, None, pass_through_install(solver),
-                        "" if ok else f"PuLP has no available solver {solver!r}")
-    if backend == "pyomo":
-        from thermomilp.backends.pyomo_probe import pyomo_solver_available
-
-        ok = pyomo_solver_available(solver)
-        return PairInfo(backend, solver, ok, None, pass_through_install(solver),
-                        "" if ok else f"Pyomo's SolverFactory has no available solver {solver!r}")
-    return PairInfo(backend, solver, False, None, None,
-                    "the highs backend drives only the HiGHS engine; use --backend pulp "
-                    "or --backend pyomo for other solvers")
-
-
-def _quiet_available(check) -> bool:
-    import warnings
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return bool(check())
-    except Exception:  # noqa: BLE001 - a crashing probe means "not available"
-        return False
-
-
-def pair_info(backend: str, solver: str) -> PairInfo:
-    """Probe one pair (cheap; results of the engine probes are cached)."""
-    backend, solver = backend.lower(), solver.lower()
-    if backend not in BACKENDS:
-        return PairInfo(backend, solver, False, None, None,
-                        f"unknown backend; choose one of {', '.join(BACKENDS)}")
-    if (backend, solver) not in KNOWN_PAIRS:
-        return _pass_through(backend, solver)
-    layer = LAYER_VERSION.get(backend)
-    if layer is not None and layer() is None:
-        return PairInfo(backend, solver, False, None, f"pip install {backend}",
-                        f"{backend} is not installed")
-    version = ENGINE_VERSION[solver]()
-    detail = ""
-    if backend == "pyomo" and solver == "scip" and version and not _pyomo_scip_ok():
-        version, detail = None, "Pyomo >= 6.10 is needed for its pyscipopt interface"
+def pair_info(backend: Backend | str, solver: Solver | str,
+              engine_path: str | None = None) -> PairInfo:
+    """Probe one pair (cheap; results of the engine probes are cached). A name outside
+    the closed lists is a :class:`~thermomilp.core.errors.ConfigError`; ``engine_path``
+    probes the program the user named instead of the one on PATH."""
+    layer, engine = Backend.parse(backend, "backend"), Solver.parse(solver, "solver")
+    if (layer, engine) not in KNOWN_PAIRS:
+        return PairInfo(layer, engine, False, None, None,
+                        f"the {layer} backend drives only the HiGHS engine; use --backend "
+                        "pulp or --backend pyomo for other solvers")
+    layer_version = LAYER_VERSION.get(layer)
+    if layer_version is not None and layer_version() is None:
+        return PairInfo(layer, engine, False, None, f"pip install {layer}",
+                        f"{layer} is not installed")
+    version = ENGINE_VERSION[engine](engine_path)
+    need = PAIR_NEEDS.get((layer, engine))
+    if version and need is not None and need[0]():
+        return PairInfo(layer, engine, False, None, need[1], need[0]())
     if version is None:
-        detail = detail or ENGINE_PROBE[solver]().detail or f"the {solver} engine was not found"
-        return PairInfo(backend, solver, False, None, INSTALL[solver], detail)
-    return PairInfo(backend, solver, True, version, INSTALL[solver], "")
+        probe = ENGINE_PROBE[engine](engine_path)
+        install = BROKEN if probe.present else INSTALL[engine]
+        return PairInfo(layer, engine, False, None, install,
+                        probe.detail or f"the {engine} engine was not found")
+    return PairInfo(layer, engine, True, version, INSTALL[engine], "")
 
 
 def matrix() -> list[PairInfo]:
@@ -420,13 +419,22 @@ def available_pairs() -> list[tuple[str, str]]:
     return [(p.backend, p.solver) for p in matrix() if p.available]
 
 
-def require_pair(backend: str, solver: str) -> PairInfo:
+def require_pair(backend: Backend | str, solver: Solver | str,
+                 engine_path: str | None = None) -> PairInfo:
     """The pair's info, or :class:`SolverUnavailable` naming the installed pairs."""
-    info = pair_info(backend, solver)
+    engine = Solver.parse(solver, "solver")
+    if engine_path is not None and engine not in PROGRAMS:
+        from thermomilp.core.errors import ConfigError
+
+        raise ConfigError(f"engine_path = {engine_path!r}: the {engine} engine runs inside "
+                          "Python, not as a program; engine_path is for "
+                          + " and ".join(str(s) for s in PROGRAMS))
+    info = pair_info(backend, engine, engine_path)
     if info.available:
         return info
     installed = ", ".join(f"{b}/{s}" for b, s in available_pairs()) or "none"
     how = f"; to install it: {info.install}" if info.install else ""
     why = f" ({info.detail})" if info.detail else ""
-    raise SolverUnavailable(f"solver pair {backend}/{solver} is not available{why}{how}. "
-                            f"Installed pairs: {installed}")
+    where = f" at {engine_path}" if engine_path else ""
+    raise SolverUnavailable(f"solver pair {info.backend}/{info.solver}{where} is not "
+                            f"available{why}{how}. Installed pairs: {installed}")

@@ -1,9 +1,4 @@
-"""Can Pyomo reach a solver? Asked by the solver matrix and by the Pyomo session.
-
-Kept apart from :mod:`thermomilp.backends.pyomo_backend` so that the matrix
-(which the session asks for the CBC executable) and the session do not
-import each other.
-"""
+"""Pyomo's logging kept quiet while a session asks its SolverFactory about an engine."""
 
 from __future__ import annotations
 
@@ -26,14 +21,3 @@ def quiet_pyomo() -> Iterator[None]:
         yield
     finally:
         logger.setLevel(level)
-
-
-def pyomo_solver_available(name: str) -> bool:
-    """Whether Pyomo's classic SolverFactory reaches ``name`` (pass-through pairs)."""
-    try:
-        import pyomo.environ as pyo
-
-        with quiet_pyomo():
-            return bool(pyo.SolverFactory(name).available(exception_flag=False))
-    except Exception:  # noqa: BLE001 - any failure means "not reachable"
-        return False

@@ -2,71 +2,45 @@
 
 Each builder module opens with the formulation it builds; the constraint
 numbers (0)-(4) match ``docs/formulation.md``. Heavy libraries are imported
-inside the builder that needs them.
+inside the builder that needs them. Which builder makes which model is the one
+registry :data:`thermomilp.model.registry.MODELS`, keyed by (formulation, layer).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.settings import Backend, FormulationKind
 from thermomilp.model.formulation import Formulation, formulate
+from thermomilp.model.registry import BuildOptions, BuiltModel, build, formulation_for
 
-BACKENDS = ("highs", "pulp", "pyomo")
 
+def build_model(puzzle: Puzzle, backend: Backend | str = Backend.HIGHS,
+                formulation: FormulationKind | str = FormulationKind.CELL) -> BuiltModel:
+    """The model of ``puzzle`` in the chosen modelling layer, with its variable map.
 
-def build_model(puzzle: Puzzle, backend: str = "highs", formulation: str = "cell") -> Any:
-    """The raw model of ``puzzle`` in the chosen modelling layer, for inspection.
+    Returns a :class:`~thermomilp.model.registry.BuiltModel`: ``.model`` is the
+    layer's own object (``pulp`` an ``LpProblem``, ``pyomo`` a ``ConcreteModel``,
+    ``highs`` a ``highspy.Highs``), ``.x`` its variables by name (cell -> variable
+    for ``cell``; layer index for ``compact``; (vessel, level) for ``level``; a
+    column index on ``highs``). It unpacks, so the raw PuLP problem is one line::
 
-    ``pulp`` gives an ``LpProblem``, ``pyomo`` a ``ConcreteModel``, ``highs``
-    a ``highspy.Highs`` holding the model. ``formulation`` is ``cell`` (one
-    binary per cell), ``compact`` (one binary per tank row / vessel layer,
-    :mod:`thermomilp.model.compact`) or ``level`` (one binary per vessel and
-    level, :mod:`thermomilp.model.level_pulp`).
+        prob, x = thermomilp.build_model(puzzle, backend="pulp")
+        prob.solve(pulp.HiGHS(msg=False))
+
+    ``formulation`` is ``cell`` (one binary per cell), ``compact`` (one binary per
+    tank row / vessel layer, :mod:`thermomilp.model.compact`) or ``level`` (one
+    binary per vessel and level, :mod:`thermomilp.model.level_pulp`).
+
+    Raises:
+        ConfigError: a backend or formulation outside the known names (or the level
+            formulation of a pool-rule board).
     """
-    backend, formulation = str(backend).lower(), str(formulation).lower()
-    if formulation == "level":
-        if backend == "pulp":
-            from thermomilp.model.level_pulp import build_level_pulp
-            return build_level_pulp(puzzle)[0]
-        if backend == "pyomo":
-            from thermomilp.model.level_pyomo import build_level_pyomo
-            return build_level_pyomo(puzzle)
-        if backend == "highs":
-            from thermomilp.model.level_highs import build_highs_level
-            from thermomilp.model.registry import LevelFormulation
-            return build_highs_level(LevelFormulation(puzzle))
-        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    form = formulate(puzzle)
-    if formulation == "compact":
-        from thermomilp.model.compact import compact_from
+    layer = Backend.parse(backend, "backend")
+    form = formulation_for(puzzle, formulation)
+    from thermomilp.model.highs_model import hide_banner
 
-        compact = compact_from(form)
-        if backend == "pulp":
-            from thermomilp.model.pulp_model import build_pulp_compact
-            return build_pulp_compact(compact)[0]
-        if backend == "pyomo":
-            from thermomilp.model.pyomo_model import build_pyomo_compact
-            return build_pyomo_compact(compact)
-        if backend == "highs":
-            from thermomilp.model.highs_model import build_highs_compact
-            return build_highs_compact(compact)
-        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    if formulation != "cell":
-        raise ValueError(f"unknown formulation {formulation!r}; choose one of "
-                         f"{', '.join(FORMULATIONS)}")
-    if backend == "pulp":
-        from thermomilp.model.pulp_model import build_pulp
-        return build_pulp(form)[0]
-    if backend == "pyomo":
-        from thermomilp.model.pyomo_model import build_pyomo
-        return build_pyomo(form)
-    if backend == "highs":
-        from thermomilp.model.highs_model import build_highs
-        return build_highs(form)
-    raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    hide_banner()  # a layer's own HiGHS (PuLP's, Pyomo's) would print it on stdout
+    return build(form, layer, BuildOptions(names=True))
 
 
-FORMULATIONS = ("cell", "compact", "level")
-
-__all__ = ["BACKENDS", "FORMULATIONS", "Formulation", "build_model", "formulate"]
+__all__ = ["BuiltModel", "Formulation", "build_model", "formulate"]

@@ -36,8 +36,6 @@ from dataclasses import dataclass, field
 from thermomilp.core.puzzle import Cell
 from thermomilp.model.formulation import Formulation
 
-FORMULATIONS = ("cell", "compact")
-
 
 @dataclass(frozen=True)
 class CompactFormulation:

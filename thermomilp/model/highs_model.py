@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ import numpy as np
 from thermomilp.model.formulation import Formulation, cell_name
 
 _BANNER_SHOWN = False
+_BANNER_LOCK = threading.Lock()  # two threads' first Highs: one swallows the banner
 
 
 def new_highs(verbose: bool = False) -> Any:
@@ -35,22 +37,27 @@ def new_highs(verbose: bool = False) -> Any:
     import highspy
 
     global _BANNER_SHOWN
-    if _BANNER_SHOWN:
-        h = highspy.Highs()
-    else:
-        sys.stdout.flush()
-        saved = os.dup(1)
-        sink = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(2 if verbose else sink, 1)
-            h = highspy.Highs()
-        finally:
-            os.dup2(saved, 1)
-            os.close(saved)
-            os.close(sink)
+    with _BANNER_LOCK:
+        h = highspy.Highs() if _BANNER_SHOWN else _first_highs(verbose)
         _BANNER_SHOWN = True
     h.setOptionValue("output_flag", bool(verbose))
     return h
+
+
+def _first_highs(verbose: bool) -> Any:
+    """The process's first Highs, its banner sent to stderr (verbose) or nowhere."""
+    import highspy
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    sink = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(2 if verbose else sink, 1)
+        return highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(sink)
 
 
 def hide_banner(verbose: bool = False) -> None:

@@ -1,4 +1,4 @@
-"""Formulations as one protocol, and the registry that builds each one.
+"""Formulations as one protocol, and the one registry: formulation x layer -> builder.
 
 Every formulation of a board -- ``cell`` (:mod:`thermomilp.model.formulation`),
 ``compact`` (:mod:`thermomilp.model.compact`) and ``level``
@@ -8,17 +8,23 @@ Every formulation of a board -- ``cell`` (:mod:`thermomilp.model.formulation`),
 how many variables, which cells a vector of values fills, which variables
 a filled-cell set switches on. That is all a session needs to read a
 solution back and to write the no-good cut of it, so one session class per
-modelling layer serves every formulation; the registry of sessions is
-:data:`thermomilp.backends.SESSIONS`, keyed by (formulation, modelling layer).
+modelling layer serves every formulation.
+
+What each kind of formulation knows about its own variables (which are in no
+row, the presolve value of a variable, which variables a cut over some cells
+runs over) is in :data:`KINDS`; the model each layer builds of each kind is in
+:data:`MODELS`, keyed by (formulation, modelling layer): ``build_model``, the
+LP/MPS exports and the sessions all build through it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, runtime_checkable
+from typing import Any, Callable, Iterator, Mapping, Protocol, runtime_checkable
 
+from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import Cell, Puzzle
-from thermomilp.core.settings import FormulationKind
+from thermomilp.core.settings import Backend, FormulationKind
 from thermomilp.model.formulation import Formulation, formulate
 
 
@@ -102,8 +108,6 @@ def _compact(puzzle: Puzzle, fixed: dict[Cell, int] | None) -> Formulated:
 
 def _level(puzzle: Puzzle, fixed: dict[Cell, int] | None) -> Formulated:
     if not puzzle.all_chains:
-        from thermomilp.core.errors import ConfigError
-
         raise ConfigError("the level formulation needs one level per vessel; a pool-rule "
                           "tank has none (use --formulation cell or compact)")
     return LevelFormulation(puzzle, dict(fixed or {}))
@@ -126,16 +130,221 @@ def recast(form: Formulated, kind: FormulationKind | str) -> Formulated:
     """A cell :class:`Formulation` turned into ``kind`` (for callers that built
     the cell data themselves); the level formulation needs the puzzle."""
     kind = FormulationKind.parse(kind, "formulation")
-    if form.kind == kind:
+    if kind_of(form) is kind:
         return form
     if kind is FormulationKind.COMPACT and isinstance(form, Formulation):
         from thermomilp.model.compact import compact_from
 
         return compact_from(form)
-    from thermomilp.core.errors import ConfigError
-
     raise ConfigError(f"cannot turn the {form.kind} formulation into the {kind} one; "
                       "build it from the puzzle (model.registry.formulation_for)")
 
 
-__all__ = ["FORMULATIONS", "Formulated", "LevelFormulation", "formulation_for", "recast"]
+def kind_of(form: Formulated) -> FormulationKind:
+    return FormulationKind.parse(form.kind, "formulation")
+
+
+# -- what each kind knows about its variables --------------------------------------
+
+
+def _cell_free(form: Any) -> frozenset[int]:
+    touched = {cell for pair in form.arcs + form.ties for cell in pair}
+    touched.update(cell for cell in form.cells
+                   if cell[0] in form.row_clues or cell[1] in form.col_clues)
+    return frozenset(form.index(cell) for cell in form.cells if cell not in touched)
+
+
+def _compact_free(form: Any) -> frozenset[int]:
+    touched = {k for chain in form.chains for k in chain}
+    for terms in (*form.row_terms.values(), *form.col_terms.values()):
+        touched.update(k for k, _ in terms)
+    return frozenset(range(form.n_vars)) - touched
+
+
+def _cell_cut(form: Any, over: frozenset[Cell]) -> list[int]:
+    return sorted(form.vars_of(over))
+
+
+def _compact_cut(form: Any, over: frozenset[Cell]) -> list[int]:
+    return [k for k, layer in enumerate(form.layers) if any(c in over for c in layer)]
+
+
+def _no_cut(form: Any, over: frozenset[Cell]) -> list[int]:
+    raise ConfigError("a cut over a subset of cells needs the cell or compact formulation")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What one kind of formulation knows about its variables.
+
+    ``free``: the variables in no row (before any cut); ``fixed_value``: the value
+    the logic fixed a variable at (0 when not fixed); ``cut_columns``: the variables
+    a no-good cut over some cells runs over; ``cell_columns``: variable k is cell k
+    (row-major), so a cut may be written on cells directly."""
+
+    formulate: Builder
+    free: Callable[[Any], frozenset[int]]
+    fixed_value: Callable[[Any, int], int]
+    cut_columns: Callable[[Any, frozenset[Cell]], list[int]]
+    var_name: Callable[[Any, int], str]
+    cell_columns: bool = False
+
+
+KINDS: dict[FormulationKind, Kind] = {
+    FormulationKind.CELL: Kind(formulate, _cell_free,
+                               lambda form, k: form.fixed.get(divmod(k, form.width), 0),
+                               _cell_cut, lambda form, k: "x_{}_{}".format(*divmod(k, form.width)),
+                               cell_columns=True),
+    FormulationKind.COMPACT: Kind(_compact, _compact_free,
+                                  lambda form, k: form.fixed.get(k, 0), _compact_cut,
+                                  lambda form, k: form.var_name(k)),
+    FormulationKind.LEVEL: Kind(_level, lambda form: frozenset(),  # every z is in its (L1) row
+                                lambda form, k: 0, _no_cut,
+                                lambda form, k: "z_{}_{}".format(*form.pairs[k])),
+}
+
+
+def kind_info(form: Formulated) -> Kind:
+    return KINDS[kind_of(form)]
+
+
+# -- formulation x layer -> the model ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuiltModel:
+    """A layer's model of one formulation, with its variable map.
+
+    ``model`` is the layer's own object (a PuLP ``LpProblem``, a Pyomo
+    ``ConcreteModel``, a ``highspy.Highs``); ``x`` maps the formulation's names to
+    the layer's variables (cell -> variable for the cell formulation, layer index
+    for the compact one, (vessel, level) for the level one; a column index on
+    highspy); ``variables`` holds the same variables in the formulation's order
+    (variable k of :class:`Formulated`). It unpacks as ``model, x``::
+
+        prob, x = thermomilp.build_model(puzzle, backend="pulp")
+    """
+
+    model: Any
+    x: Mapping[Any, Any]
+    variables: tuple[Any, ...]
+    form: Any = field(repr=False, compare=False)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.model, self.x))
+
+
+LayerBuilder = Callable[[Any, "BuildOptions"], BuiltModel]
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """How to build: the model's name (PuLP), row names (highspy), the engine log."""
+
+    name: str | None = None
+    names: bool = True
+    verbose: bool = False
+
+
+def _cell_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.pulp_model import build_pulp
+
+    prob, x = build_pulp(form, **({"name": opt.name} if opt.name else {}))
+    return BuiltModel(prob, x, tuple(x[cell] for cell in form.cells), form)
+
+
+def _cell_pyomo(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.pyomo_model import build_pyomo
+
+    m = build_pyomo(form)
+    x = {cell: m.x[cell] for cell in form.cells}
+    return BuiltModel(m, x, tuple(x.values()), form)
+
+
+def _cell_highs(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.highs_model import build_highs
+
+    h = build_highs(form, names=opt.names, verbose=opt.verbose)
+    return BuiltModel(h, {cell: form.index(cell) for cell in form.cells},
+                      tuple(range(form.n_vars)), form)
+
+
+def _compact_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.pulp_model import build_pulp_compact
+
+    prob, y = build_pulp_compact(form, **({"name": opt.name} if opt.name else {}))
+    return BuiltModel(prob, y, tuple(y[k] for k in range(form.n_vars)), form)
+
+
+def _compact_pyomo(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.pyomo_model import build_pyomo_compact
+
+    m = build_pyomo_compact(form)
+    y = {k: m.y[k] for k in range(form.n_vars)}
+    return BuiltModel(m, y, tuple(y.values()), form)
+
+
+def _compact_highs(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.highs_model import build_highs_compact
+
+    h = build_highs_compact(form, names=opt.names, verbose=opt.verbose)
+    return BuiltModel(h, {k: k for k in range(form.n_vars)}, tuple(range(form.n_vars)), form)
+
+
+def _level_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.level_pulp import build_level_pulp
+
+    prob, z, x = build_level_pulp(form.puzzle, **({"name": opt.name} if opt.name else {}))
+    for cell, value in sorted(form.fixed.items()):  # (L2): a fixed cell bounds its expression
+        prob += x[cell] == value, f"fixed_{cell[0]}_{cell[1]}"
+    return BuiltModel(prob, z, tuple(z[pair] for pair in form.pairs), form)
+
+
+def _level_pyomo(form: Any, opt: BuildOptions) -> BuiltModel:
+    import pyomo.environ as pyo
+
+    from thermomilp.model.level_pyomo import build_level_pyomo
+
+    m = build_level_pyomo(form.puzzle)
+    if form.fixed:
+        m.fixed_cells = pyo.ConstraintList()
+        for cell, value in sorted(form.fixed.items()):
+            m.fixed_cells.add(m.x[cell] == value)
+    z = {pair: m.z[pair] for pair in form.pairs}
+    return BuiltModel(m, z, tuple(z.values()), form)
+
+
+def _level_highs(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.level_highs import build_highs_level
+
+    h = build_highs_level(form, verbose=opt.verbose)
+    return BuiltModel(h, {pair: k for k, pair in enumerate(form.pairs)},
+                      tuple(range(form.n_vars)), form)
+
+
+MODELS: dict[tuple[FormulationKind, Backend], LayerBuilder] = {
+    (FormulationKind.CELL, Backend.PULP): _cell_pulp,
+    (FormulationKind.CELL, Backend.PYOMO): _cell_pyomo,
+    (FormulationKind.CELL, Backend.HIGHS): _cell_highs,
+    (FormulationKind.COMPACT, Backend.PULP): _compact_pulp,
+    (FormulationKind.COMPACT, Backend.PYOMO): _compact_pyomo,
+    (FormulationKind.COMPACT, Backend.HIGHS): _compact_highs,
+    (FormulationKind.LEVEL, Backend.PULP): _level_pulp,
+    (FormulationKind.LEVEL, Backend.PYOMO): _level_pyomo,
+    (FormulationKind.LEVEL, Backend.HIGHS): _level_highs,
+}
+"""(formulation, modelling layer) -> the builder of that layer's model: the one
+dispatcher of ``build_model``, the exports and the sessions."""
+
+
+def build(form: Formulated, backend: Backend | str,
+          options: BuildOptions = BuildOptions()) -> BuiltModel:
+    """``form`` built by the modelling layer ``backend`` (a ConfigError for a name
+    outside the closed lists)."""
+    layer = Backend.parse(backend, "backend")
+    return MODELS[kind_of(form), layer](form, options)
+
+
+__all__ = ["BuildOptions", "BuiltModel", "FORMULATIONS", "Formulated", "KINDS", "Kind",
+           "LevelFormulation", "MODELS", "build", "formulation_for", "kind_info", "kind_of",
+           "recast"]

@@ -24,17 +24,17 @@ the result says so (``engine_called`` is false, ``proof`` is ``logic``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Literal, Unpack
+from typing import Any, Iterator, Unpack
 
 from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.core.errors import SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, levels_from_grid
 from thermomilp.core.settings import Logic, Settings, SettingsKeywords, settings_from
+from thermomilp.core.status import PUBLIC, Status
 from thermomilp.core.verify import solution_problems
 from thermomilp.solve.engine import Engine, require_available
 
-Status = Literal["unique", "multiple", "infeasible", "solved", "timeout", "error"]
-STATUSES: tuple[str, ...] = ("unique", "multiple", "infeasible", "solved", "timeout", "error")
+STATUSES: tuple[str, ...] = tuple(PUBLIC)
 
 
 @dataclass(frozen=True)
@@ -164,11 +164,12 @@ def solve(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = No
     # a missing pair must not go unnoticed because of it.
     require_available(chosen)
 
-    def result(status: Status, grid: Grid | None = None, second: Grid | None = None,
+    def result(status: Status | str, grid: Grid | None = None, second: Grid | None = None,
                error: str | None = None, proof: str | None = None,
                confirmed_by: str | None = None) -> SolveResult:
         levels = levels_from_grid(puzzle, grid) if grid is not None else None
-        return SolveResult(status, grid, levels, second, str(chosen.backend), str(chosen.solver),
+        return SolveResult(Status(status), grid, levels, second, str(chosen.backend),
+                           str(chosen.solver),
                            clock.elapsed(), error, proof, puzzle, None, engine_calls > 0,
                            confirmed_by)
 
@@ -196,8 +197,8 @@ def solve(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = No
         first = engine.next_solution()
         engine_calls = engine.engine_calls
         if first.status != "feasible" or first.grid is None:
-            # not "feasible" here: infeasible, timeout or error, each a Status
-            return result(first.status, error=first.message or None,  # type: ignore[arg-type]
+            # not "feasible" here: infeasible, timeout or error, each a public Status too
+            return result(first.status, error=first.message or None,
                           proof="milp" if first.status == "infeasible" else None,
                           confirmed_by=first.confirmed_by)
         if not unique:

@@ -7,9 +7,11 @@ or reads an engine status itself. An :class:`Engine`
 
 * opens a session of the settings' formulation (cell, compact, level) on the
   settings' modelling layer and solver (the registries
-  :data:`thermomilp.model.registry.FORMULATIONS` and
-  :data:`thermomilp.backends.SESSIONS`);
-* gives every engine call what is left of one :class:`~thermomilp.core.deadline.Deadline`;
+  :data:`thermomilp.model.registry.FORMULATIONS` and :data:`~thermomilp.model.registry.MODELS`,
+  and :data:`thermomilp.backends.SESSIONS`);
+* hands the session one :class:`~thermomilp.core.deadline.Deadline`, of which every
+  engine call gets what is left (the session skeleton, :mod:`thermomilp.backends.base`,
+  owns the engines' quirks);
 * runs every grid an engine returns through :func:`thermomilp.core.verify.solution_problems`
   (and checks it against the fixed cells and the cuts so far) -- a grid that
   fails is status ``error``, never an answer;
@@ -30,16 +32,15 @@ deadline=Deadline(s))``, then ``engine.exclude(planted, over=cells)`` and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Literal
+from typing import Iterator
 
 from thermomilp.backends.base import Outcome, Session
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, ones_of
 from thermomilp.core.settings import Settings
+from thermomilp.core.status import Status
 from thermomilp.core.verify import solution_problems
-
-FoundStatus = Literal["feasible", "infeasible", "timeout", "error"]
 
 CONFIRM_FLOOR_S = 0.05
 """The logic confirmation may always take this long; more when the engine took longer:
@@ -53,19 +54,20 @@ class Found:
     """One answer of the facade. ``grid`` is verified when ``status`` is feasible;
     ``confirmed_by`` says what confirmed an "infeasible" (``logic`` or ``engine``)."""
 
-    status: FoundStatus
+    status: Status
     grid: Grid | None = None
     message: str = ""
     confirmed_by: str | None = None
 
 
-def open_session(puzzle: Puzzle, settings: Settings,
-                 fixed: dict[Cell, int] | None = None) -> Session:
-    """A session of ``puzzle`` in the settings' formulation and pair (the registries)."""
+def open_session(puzzle: Puzzle, settings: Settings, fixed: dict[Cell, int] | None = None,
+                 deadline: Deadline | None = None) -> Session:
+    """A session of ``puzzle`` in the settings' formulation and pair (the registries),
+    timed by ``deadline`` (the board's clock)."""
     from thermomilp.backends import session_for
     from thermomilp.model.registry import formulation_for
 
-    return session_for(formulation_for(puzzle, settings.formulation, fixed), settings)
+    return session_for(formulation_for(puzzle, settings.formulation, fixed), settings, deadline)
 
 
 def grid_of(puzzle: Puzzle, ones: frozenset[Cell]) -> Grid:
@@ -83,7 +85,7 @@ class Engine:
         self.deadline = deadline or Deadline(self.settings.time_limit)
         self.fixed = dict(fixed or {})
         self.cuts: list[tuple[frozenset[Cell], frozenset[Cell] | None]] = []
-        self.session: Session = open_session(puzzle, self.settings, self.fixed)
+        self.session: Session = open_session(puzzle, self.settings, self.fixed, self.deadline)
         self.engine_calls = 0
         self.engine_seconds = 0.0  # every engine call on this board so far
 
@@ -94,23 +96,23 @@ class Engine:
 
         start = time.perf_counter()
         self.engine_calls += 1
-        outcome = call(self.deadline.remaining())
+        outcome = call()  # the session reads what is left of the deadline itself
         self.engine_seconds += time.perf_counter() - start
         return outcome
 
     def next_solution(self) -> Found:
         """A verified solution the cuts so far allow, or why there is none."""
         if self.deadline.expired():
-            return Found("timeout", message="the time limit was reached")
+            return Found(Status.TIMEOUT, message="the time limit was reached")
         outcome = self._ask(self.session.solve)
-        if outcome.status == "error" and not self.deadline.expired():
+        if outcome.status == Status.ERROR and not self.deadline.expired():
             outcome = self._ask(self.session.solve)  # one retry: engines do hiccup
-        if outcome.status == "infeasible":
+        if outcome.status == Status.INFEASIBLE:
             return self._confirm()
         return self._checked(outcome)
 
     def _checked(self, outcome: Outcome) -> Found:
-        if outcome.status != "feasible":
+        if outcome.status != Status.FEASIBLE:
             return Found(outcome.status, message=outcome.message)
         return self._verified(grid_of(self.puzzle, outcome.ones or frozenset()),
                               f"{self.session.solver} via {self.session.backend}")
@@ -123,9 +125,9 @@ class Engine:
             elif self.cut_off(ones_of(grid)):
                 problems = ["it is a solution already excluded by a no-good cut"]
         if problems:
-            return Found("error", message=f"{who} returned a grid that is not a solution: "
-                                          f"{problems[0]}")
-        return Found("feasible", grid)
+            return Found(Status.ERROR, message=f"{who} returned a grid that is not a solution: "
+                                               f"{problems[0]}")
+        return Found(Status.FEASIBLE, grid)
 
     def cut_off(self, ones: frozenset[Cell]) -> bool:
         from thermomilp.solve.confirm import cut_off
@@ -139,16 +141,16 @@ class Engine:
         budget = self.deadline.within(max(CONFIRM_FLOOR_S, 2 * self.engine_seconds))
         verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, budget)
         if verdict == CONFIRMED:
-            return Found("infeasible", confirmed_by="logic")
+            return Found(Status.INFEASIBLE, confirmed_by="logic")
         if verdict != UNDECIDED:  # a grid: the engine missed a solution
             # not a verdict word here: the grid the logic search found
             return self._verified(verdict, "the logic search")  # type: ignore[arg-type]
         if self.deadline.expired():
-            return Found("timeout", message="the time limit was reached while confirming "
-                                            "an infeasible verdict")
+            return Found(Status.TIMEOUT, message="the time limit was reached while confirming "
+                                                 "an infeasible verdict")
         outcome = self._ask(self.session.second_opinion)
-        if outcome.status == "infeasible":
-            return Found("infeasible", confirmed_by="engine")
+        if outcome.status == Status.INFEASIBLE:
+            return Found(Status.INFEASIBLE, confirmed_by="engine")
         return self._checked(outcome)
 
     # -- cuts, counting, enumerating -----------------------------------------
@@ -181,9 +183,9 @@ class Engine:
         found = 0
         while limit is None or found < limit:
             answer = self.next_solution()
-            if answer.status == "infeasible":
+            if answer.status == Status.INFEASIBLE:
                 return
-            if answer.status != "feasible" or answer.grid is None:
+            if answer.status != Status.FEASIBLE or answer.grid is None:
                 raise SolveError(f"enumeration stopped after {found} solutions: {answer.status}"
                                  + (f" ({answer.message})" if answer.message else ""),
                                  status=answer.status)
@@ -219,10 +221,10 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
         answer = engine.next_solution()
     finally:
         engine.close()
-    if answer.status in ("timeout", "error"):
+    if answer.status in (Status.TIMEOUT, Status.ERROR):
         raise SolveError(f"cannot decide: {answer.status} ({answer.message})",
                          status=answer.status)
-    return answer.status == "feasible", True
+    return answer.status == Status.FEASIBLE, True
 
 
 def lp_relaxation(puzzle: Puzzle, decide: bool = True, tol: float = 1e-6):
@@ -249,18 +251,23 @@ def lp_vertex(puzzle: Puzzle, tol: float = 1e-6) -> tuple[tuple[float, ...], ...
 
 def require_available(settings: Settings) -> None:
     """:class:`SolverUnavailable` now, naming the installed pairs, if the settings'
-    pair cannot run (the logic may decide a board without opening a session)."""
+    pair cannot run, and :class:`ConfigError` for a native option the engine does not
+    know (the logic may decide a board without opening a session)."""
+    from thermomilp.backends.engines import check_engine_options
     from thermomilp.backends.matrix import require_pair
 
-    require_pair(settings.backend, settings.solver)
+    require_pair(settings.backend, settings.solver, settings.engine_path)
+    check_engine_options(settings)  # an unknown native option is refused up front too
 
 
 def warm_up(settings: Settings) -> None:
     """Import the settings' backend module (and its library) ahead of the first board."""
     import importlib
 
+    from thermomilp.backends import SESSIONS
+
     try:
-        importlib.import_module(f"thermomilp.backends.{settings.backend}_backend")
+        importlib.import_module(SESSIONS[settings.backend].split(":")[0])
     except ImportError:
         pass  # the solve itself reports the missing library as a record
 

@@ -41,8 +41,6 @@ def export(puzzle: Puzzle, to: str, backend: str = "pulp", formulation: str = "c
 # LP / MPS: each modelling layer builds, model.lpfile writes
 # --------------------------------------------------------------------------
 
-FORMULATIONS = ("cell", "compact", "level")
-LAYERS = {"pulp": "PuLP", "pyomo": "Pyomo", "highs": "highspy"}
 
 
 def model_file(puzzle: Puzzle, fmt: str, backend: str = "pulp", formulation: str = "cell") -> str:
@@ -55,116 +53,80 @@ def model_file(puzzle: Puzzle, fmt: str, backend: str = "pulp", formulation: str
 
 
 def linear_model(puzzle: Puzzle, backend: str = "pulp", formulation: str = "cell"):
-    """The model ``backend`` builds for ``formulation``, read back as an lpfile.LinearModel."""
-    if backend not in LAYERS:
-        raise ExportError(f"unknown backend {backend!r}; choose one of {', '.join(LAYERS)}")
-    if formulation not in FORMULATIONS:
-        raise ExportError(f"unknown formulation {formulation!r}; "
-                          f"choose one of {', '.join(FORMULATIONS)}")
-    if formulation == "level" and backend == "highs":
+    """The model ``backend`` builds for ``formulation`` (the registry
+    :data:`thermomilp.model.registry.MODELS`), read back as an lpfile.LinearModel."""
+    from thermomilp.core.errors import ConfigError
+    from thermomilp.core.settings import Backend, FormulationKind
+    from thermomilp.model.registry import BuildOptions, build, formulation_for, kind_info
+
+    try:
+        layer = Backend.parse(backend, "backend")
+        kind = FormulationKind.parse(formulation, "formulation")
+    except ConfigError as exc:
+        raise ExportError(str(exc)) from None
+    if (kind, layer) == (FormulationKind.LEVEL, Backend.HIGHS):
         raise ExportError("the level formulation is exported from PuLP and Pyomo only "
                           "(the highspy level model carries no names); use --backend pulp "
                           "or pyomo")
-    title = (f"{puzzle.name or puzzle.kind}: the {formulation} formulation of "
-             f"docs/formulation.md, built with {_layer_version(backend)}")
-    return _READERS[formulation, backend](puzzle, title)
+    version, read = _layers()[layer]
+    title = (f"{puzzle.name or puzzle.kind}: the {kind} formulation of "
+             f"docs/formulation.md, built with {version()}")
+    form = formulation_for(puzzle, kind)
+    built = build(form, layer, BuildOptions(name=_model_name(puzzle), names=True))
+    names = [kind_info(form).var_name(form, k) for k in range(form.n_vars)]
+    return read(built, names, title)
 
 
-def _layer_version(backend: str) -> str:
-    if backend == "pulp":
-        import pulp
+def _pulp_version() -> str:
+    import pulp
 
-        return f"PuLP {pulp.__version__}"
-    if backend == "pyomo":
-        import pyomo.version
+    return f"PuLP {pulp.__version__}"
 
-        return f"Pyomo {pyomo.version.version}"
+
+def _pyomo_version() -> str:
+    import pyomo.version
+
+    return f"Pyomo {pyomo.version.version}"
+
+
+def _highspy_version() -> str:
     import importlib.metadata
 
     return f"highspy {importlib.metadata.version('highspy')}"
 
 
-def _cell_pulp(puzzle: Puzzle, title: str):
+def _read_pulp(built, names, title: str):
     from thermomilp.model.lpfile import from_pulp
-    from thermomilp.model.pulp_model import build_pulp
 
-    form = formulate(puzzle)
-    prob, x = build_pulp(form, name=_model_name(puzzle))
-    return from_pulp(prob, [x[cell] for cell in form.cells], title)
+    return from_pulp(built.model, list(built.variables), title)
 
 
-def _cell_pyomo(puzzle: Puzzle, title: str):
-    from thermomilp.model.lpfile import from_pyomo
-    from thermomilp.model.pyomo_model import build_pyomo
+def _read_pyomo(built, names, title: str):
+    from thermomilp.model.lpfile import _pyomo_name, from_pyomo
 
-    form = formulate(puzzle)
-    m = build_pyomo(form)
-    return from_pyomo(m, [(f"x_{i}_{j}", m.x[i, j]) for i, j in form.cells], title)
+    def row_name(con) -> str:
+        index = con.index()
+        if con.parent_component().local_name == "prec" and len(index) == 2:
+            upper, lower = index  # the compact model's prec[u, l]: named by its layers
+            return f"prec_{names[upper]}_{names[lower]}"
+        return _pyomo_name(con)
 
-
-def _cell_highs(puzzle: Puzzle, title: str):
-    from thermomilp.model.highs_model import build_highs
-    from thermomilp.model.lpfile import from_highs
-
-    return from_highs(build_highs(formulate(puzzle), names=True), title)
-
-
-def _compact_pulp(puzzle: Puzzle, title: str):
-    from thermomilp.model.compact import compact_from
-    from thermomilp.model.lpfile import from_pulp
-    from thermomilp.model.pulp_model import build_pulp_compact
-
-    form = compact_from(formulate(puzzle))
-    prob, y = build_pulp_compact(form, name=_model_name(puzzle))
-    return from_pulp(prob, [y[k] for k in range(form.n_vars)], title)
-
-
-def _compact_pyomo(puzzle: Puzzle, title: str):
-    from thermomilp.model.compact import compact_from
-    from thermomilp.model.lpfile import from_pyomo
-    from thermomilp.model.pyomo_model import build_pyomo_compact
-
-    form = compact_from(formulate(puzzle))
-    m = build_pyomo_compact(form)
-
-    def row_name(con) -> str:  # prec[u, l] names its layers as the variables do
-        if con.parent_component().local_name == "prec":
-            upper, lower = con.index()
-            return f"prec_{form.var_name(upper)}_{form.var_name(lower)}"
-        return f"{con.parent_component().local_name}_{con.index()}"
-
-    return from_pyomo(m, [(form.var_name(k), m.y[k]) for k in range(form.n_vars)], title,
+    return from_pyomo(built.model, list(zip(names, built.variables, strict=True)), title,
                       row_name)
 
 
-def _compact_highs(puzzle: Puzzle, title: str):
-    from thermomilp.model.compact import compact_from
-    from thermomilp.model.highs_model import build_highs_compact
+def _read_highs(built, names, title: str):
     from thermomilp.model.lpfile import from_highs
 
-    return from_highs(build_highs_compact(compact_from(formulate(puzzle)), names=True), title)
+    return from_highs(built.model, title)
 
 
-def _level_pulp(puzzle: Puzzle, title: str):
-    from thermomilp.model.level_pulp import build_level_pulp
-    from thermomilp.model.lpfile import from_pulp
+def _layers() -> dict:
+    from thermomilp.core.settings import Backend
 
-    prob, z, _ = build_level_pulp(puzzle, name=_model_name(puzzle))
-    return from_pulp(prob, list(z.values()), title)
-
-
-def _level_pyomo(puzzle: Puzzle, title: str):
-    from thermomilp.model.level_pyomo import build_level_pyomo
-    from thermomilp.model.lpfile import from_pyomo
-
-    m = build_level_pyomo(puzzle)
-    return from_pyomo(m, [(f"z_{v}_{k}", m.z[v, k]) for v, k in m.VK], title)
-
-
-_READERS = {("cell", "pulp"): _cell_pulp, ("cell", "pyomo"): _cell_pyomo,
-            ("cell", "highs"): _cell_highs, ("compact", "pulp"): _compact_pulp,
-            ("compact", "pyomo"): _compact_pyomo, ("compact", "highs"): _compact_highs,
-            ("level", "pulp"): _level_pulp, ("level", "pyomo"): _level_pyomo}
+    return {Backend.PULP: (_pulp_version, _read_pulp),
+            Backend.PYOMO: (_pyomo_version, _read_pyomo),
+            Backend.HIGHS: (_highspy_version, _read_highs)}
 
 
 def _model_name(puzzle: Puzzle) -> str:

@@ -1,0 +1,105 @@
+"""One concern, one place (issue 29), read from the source with ast.
+
+* Solver, backend and formulation names are compared as strings nowhere but in
+  ``core/settings.py`` (the one boundary that parses them); every other module
+  compares enum members or looks them up in a table keyed by them.
+* The engines' quirks -- the presolve-off retry, the second opinion, the
+  ``elapsed / 0.9`` time-limit guess, the row of a model with no constraint --
+  are handled only by the session skeleton (``backends/base.py``, with the
+  engines' data in ``backends/engines.py``).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from helpers import ROOT
+
+PACKAGE = ROOT / "thermomilp"
+NAMES = {"highs", "cbc", "glpk", "scip", "pulp", "pyomo", "cell", "compact", "level"}
+"""Every solver, backend and formulation name (core/settings.py's enums)."""
+SETTINGS = "thermomilp/core/settings.py"
+SKELETON = {"thermomilp/backends/base.py", "thermomilp/backends/engines.py"}
+
+
+def _sources():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        yield path.relative_to(ROOT).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _names_in(node: ast.AST) -> set[str]:
+    """The names a comparison operand spells: a string constant, or one inside a
+    tuple, list or set display."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value.lower()} & NAMES
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return set().union(*(_names_in(elt) for elt in node.elts)) if node.elts else set()
+    return set()
+
+
+def name_comparisons(tree: ast.AST) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            spelled = set().union(*(_names_in(x) for x in [node.left, *node.comparators]))
+            if spelled:
+                found.append((node.lineno, ", ".join(sorted(spelled))))
+    return found
+
+
+def test_the_name_scan_finds_what_it_looks_for():
+    bad = ast.parse('if solver == "highs" or backend in ("pulp", "x") or form.kind != "level":\n'
+                    "    pass\n"
+                    'ok = Solver.HIGHS is solver or status == "infeasible"\n')
+    assert [line for line, _ in name_comparisons(bad)] == [1, 1, 1]
+
+
+def test_no_string_comparison_of_solver_backend_or_formulation_names():
+    bad = [f"{rel}:{line} compares {names}" for rel, tree in _sources() if rel != SETTINGS
+           for line, names in name_comparisons(tree)]
+    assert bad == []
+
+
+def _divides_by_point_nine(node: ast.AST) -> bool:
+    return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+            and isinstance(node.right, ast.Constant) and node.right.value == 0.9)
+
+
+def _quirks(tree: ast.AST) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(tree):
+        if _divides_by_point_nine(node):
+            found.append((node.lineno, "the elapsed / 0.9 time-limit guess"))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                node.name in ("second_opinion", "_rerun_without_presolve"):
+            found.append((node.lineno, f"def {node.name}"))
+        elif isinstance(node, ast.Constant) and node.value in ("no_rule", "__dummy_row"):
+            found.append((node.lineno, "the row of a model with no constraint"))
+        elif isinstance(node, ast.Dict) or isinstance(node, ast.Call):
+            pairs = []
+            if isinstance(node, ast.Dict):
+                pairs = list(zip(node.keys, node.values, strict=True))
+            elif isinstance(node.func, ast.Attribute) and node.func.attr == "setOptionValue" \
+                    and len(node.args) == 2:
+                pairs = [(node.args[0], node.args[1])]
+            for key, value in pairs:
+                if (isinstance(key, ast.Constant) and key.value == "presolve"
+                        and isinstance(value, ast.Constant) and value.value == "off"):
+                    found.append((node.lineno, "presolve off (a retry or a second opinion)"))
+    return found
+
+
+def test_the_quirk_scan_finds_what_it_looks_for():
+    bad = ast.parse('h.setOptionValue("presolve", "off")\nx = {"presolve": "off"}\n'
+                    "late = limit <= elapsed / 0.9\n"
+                    "def second_opinion(self):\n    pass\n")
+    assert sorted(line for line, _ in _quirks(bad)) == [1, 2, 3, 4]
+
+
+# The generator's rival search (solve/engine.find_other, run by backends/highs_arrays.py)
+# is not a board's session: its plans are its own (a whole-board "no rival" is asked again
+# with presolve off) and they go through RunOptions, not an engine's option table.
+def test_engine_quirks_are_handled_only_by_the_session_skeleton():
+    bad = [f"{rel}:{line} {what}" for rel, tree in _sources() if rel not in SKELETON
+           for line, what in _quirks(tree)]
+    assert bad == []

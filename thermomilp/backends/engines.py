@@ -1,0 +1,164 @@
+"""What the session skeleton knows about each engine: its quirks as data, and its options.
+
+:data:`ENGINES` holds one :class:`EngineTraits` per
+:class:`~thermomilp.core.settings.Solver`: the native names of the common
+options (threads, seed), the options that turn its presolve off (the retry
+after HiGHS's "Solve error" and the second opinion), whether its
+"infeasible" gets a second opinion, whether it takes whole seconds only.
+:func:`check_engine_options` asks the engine itself whether it knows each
+native option the user gave (``engine_options``) before anything is solved.
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from thermomilp.core.errors import ConfigError
+from thermomilp.core.settings import EngineOptions, EngineOptionValue, Settings, Solver
+
+
+@dataclass(frozen=True)
+class EngineTraits:
+    """One engine as the session skeleton sees it."""
+
+    label: str
+    threads_option: str | None = None
+    seed_option: str | None = None
+    presolve_off: tuple[tuple[str, EngineOptionValue], ...] = ()
+    """Native options that turn the engine's presolve off: with them the skeleton
+    retries an engine that ended in its own error state (HiGHS 1.16's "Solve
+    error" after its MIP presolve, benchmarks/highs_solve_error_8x8.json)."""
+    second_opinion: bool = False
+    """An "infeasible" of this engine is worth a re-solve in another configuration
+    (presolve off, another seed): HiGHS 1.16 has called a feasible board infeasible
+    (benchmarks/highs_wrong_infeasible_15x15.txt). Others keep their verdict."""
+    whole_seconds: bool = False
+    """The engine takes its time limit in whole seconds (glpsol ``--tmlim``)."""
+    examples: tuple[str, ...] = ()
+
+
+ENGINES: dict[Solver, EngineTraits] = {
+    Solver.HIGHS: EngineTraits("HiGHS", "threads", "random_seed", (("presolve", "off"),),
+                               second_opinion=True,
+                               examples=("mip_rel_gap", "presolve", "mip_heuristic_effort")),
+    Solver.CBC: EngineTraits("CBC", "threads", "randomCbcSeed",
+                             examples=("ratioGap", "maxNodes", "cuts")),
+    Solver.GLPK: EngineTraits("GLPK", whole_seconds=True,
+                              examples=("mipgap", "cuts", "nomip")),
+    Solver.SCIP: EngineTraits("SCIP", None, "randomization/randomseedshift",
+                              examples=("limits/gap", "presolving/maxrounds")),
+}
+
+
+def native_options(settings: Settings, extra: dict[str, EngineOptionValue] | None = None
+                   ) -> dict[str, EngineOptionValue]:
+    """The native options of one solve: the common ones under the engine's names,
+    then the user's ``engine_options``, then ``extra`` (this solve only)."""
+    traits = ENGINES[settings.solver]
+    options: dict[str, EngineOptionValue] = {}
+    if traits.threads_option and settings.threads is not None:
+        options[traits.threads_option] = int(settings.threads)
+    if traits.seed_option and settings.seed is not None:
+        options[traits.seed_option] = int(settings.seed)
+    options.update(settings.engine_options)
+    options.update(extra or {})
+    return options
+
+
+# -- is it an option of the engine? ------------------------------------------------
+
+
+def _highs_problem(name: str, value: EngineOptionValue) -> str | None:
+    from thermomilp.model.highs_model import new_highs
+
+    h = new_highs()  # output_flag off: HiGHS would log the refusal on stdout
+    import highspy
+
+    status, _ = h.getOptionType(name)
+    if status != highspy.HighsStatus.kOk:
+        return "unknown"
+    if h.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+        return "refused"
+    return None
+
+
+def _scip_problem(name: str, value: EngineOptionValue) -> str | None:
+    import pyscipopt
+
+    model = pyscipopt.Model()
+    model.hideOutput()
+    if name not in model.getParams():
+        return "unknown"
+    try:
+        model.setParam(name, value)
+    except Exception:  # noqa: BLE001 - pyscipopt raises its own kinds for a bad value
+        return "refused"
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _program_says(argv: tuple[str, ...]) -> str:
+    try:
+        done = subprocess.run(list(argv), capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"could not run it: {exc}"
+    return done.stdout + done.stderr
+
+
+def _cbc_problem(name: str, value: EngineOptionValue, path: str | None) -> str | None:
+    if path is None:
+        return None  # no CBC here: the pair check says so
+    word = ("on" if value else "off") if isinstance(value, bool) else str(value)
+    said = _program_says((path, f"-{name}", word, "-quit"))
+    return "unknown" if "No match for" in said or "could not run" in said else None
+
+
+def _glpk_problem(name: str, value: EngineOptionValue, path: str | None) -> str | None:
+    if path is None:
+        return None
+    argv = (path, f"--{name}") + (() if isinstance(value, bool) else (str(value),))
+    said = _program_says(argv + ("--version",))
+    return "unknown" if "Invalid option" in said or "could not run" in said else None
+
+
+def _cbc_check(name: str, value: EngineOptionValue, settings: Settings) -> str | None:
+    from thermomilp.backends.matrix import cbc_executable
+
+    return _cbc_problem(name, value, cbc_executable(settings))
+
+
+def _glpk_check(name: str, value: EngineOptionValue, settings: Settings) -> str | None:
+    from thermomilp.backends.matrix import glpk_executable
+
+    return _glpk_problem(name, value, glpk_executable(settings))
+
+
+CHECKS: dict[Solver, Callable[[str, EngineOptionValue, Settings], str | None]] = {
+    Solver.HIGHS: lambda name, value, settings: _highs_problem(name, value),
+    Solver.SCIP: lambda name, value, settings: _scip_problem(name, value),
+    Solver.CBC: _cbc_check,
+    Solver.GLPK: _glpk_check,
+}
+"""How each engine is asked about an option: None (known, value taken), "unknown"
+or "refused". HiGHS and SCIP answer in-process; CBC and glpsol on their command line."""
+
+
+def check_engine_options(settings: Settings) -> EngineOptions:
+    """``settings.engine_options``, each asked of the engine: an option it does not
+    know (or a value it refuses) is a :class:`ConfigError` naming a few it knows."""
+    traits = ENGINES[settings.solver]
+    for name, value in settings.engine_options:
+        problem = CHECKS[settings.solver](name, value, settings)
+        if problem == "unknown":
+            raise ConfigError(f"unknown option {name} for engine {traits.label}; e.g. "
+                              + ", ".join(traits.examples))
+        if problem is not None:
+            raise ConfigError(f"option {name} = {value!r} is refused by engine {traits.label}")
+    return settings.engine_options
+
+
+__all__ = ["CHECKS", "ENGINES", "EngineTraits", "check_engine_options", "native_options"]

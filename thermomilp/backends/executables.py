@@ -1,0 +1,58 @@
+"""Where a command-line engine's program is: never the working folder.
+
+Every engine that runs as a program (``cbc``, ``glpsol``) is found here and
+nowhere else: the PuLP and Pyomo sessions hand the path this module returns
+to the layer (``COIN_CMD(path=...)``, ``GLPK_CMD(path=...)``,
+``SolverFactory(name, executable=...)``), and the solver matrix probes the same
+path. A layer left to itself looks further: Pyomo's ``pyomo.common.fileutils``
+tries the current folder before PATH, and ``shutil.which`` takes an empty or
+relative PATH entry as the current folder. A puzzle folder holding a script
+named ``glpsol`` would then be run.
+
+The rule: the user's explicit ``engine_path`` setting when given, else an
+absolute path found on PATH, skipping every empty or relative entry, else
+nothing (the engine is not installed).
+"""
+
+from __future__ import annotations
+
+import os
+
+from thermomilp.core.settings import Settings, Solver
+
+PROGRAMS: dict[Solver, str] = {Solver.CBC: "cbc", Solver.GLPK: "glpsol"}
+"""The program each command-line engine runs (HiGHS and SCIP run in-process)."""
+
+
+def _runnable(path: str) -> bool:
+    return os.path.isabs(path) and os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def on_path(program: str) -> str | None:
+    """``program`` in an absolute folder of PATH, or None; empty and relative
+    entries (both mean the working folder) are skipped."""
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        if not folder or not os.path.isabs(folder):
+            continue
+        candidate = os.path.join(folder, program)
+        if _runnable(candidate):
+            return candidate
+    return None
+
+
+def engine_executable(solver: Solver, settings: Settings | None = None) -> str | None:
+    """The program to run for ``solver``: ``settings.engine_path`` when the user named
+    one, else the program found on PATH (absolute folders only), else None."""
+    if settings is not None and settings.engine_path is not None:
+        return settings.engine_path
+    program = PROGRAMS.get(solver)
+    return None if program is None else on_path(program)
+
+
+def absolute_executable(path: str | None) -> str | None:
+    """``path`` if it is an absolute path of an executable file, else None (a path a
+    library reports -- a wheel's bundled binary -- is used only when absolute)."""
+    return path if path and _runnable(path) else None
+
+
+__all__ = ["PROGRAMS", "absolute_executable", "engine_executable", "on_path"]

@@ -1,0 +1,34 @@
+"""The one status vocabulary, from an engine's outcome to the public result.
+
+An engine run ends ``feasible`` (a point in hand, still to be verified),
+``infeasible``, ``timeout`` or ``error`` (:data:`ENGINE`); a solve of a board
+ends ``unique``, ``multiple``, ``infeasible``, ``solved``, ``timeout`` or
+``error`` (:data:`PUBLIC`: the JSON strings of the CLI record). A
+:class:`Status` is a ``str``: it compares equal to its JSON string and is
+written as it.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Status(enum.StrEnum):
+    UNIQUE = "unique"
+    MULTIPLE = "multiple"
+    INFEASIBLE = "infeasible"
+    SOLVED = "solved"
+    TIMEOUT = "timeout"
+    ERROR = "error"
+    FEASIBLE = "feasible"  # an engine's point, before the checker and the uniqueness question
+
+
+PUBLIC: tuple[Status, ...] = (Status.UNIQUE, Status.MULTIPLE, Status.INFEASIBLE, Status.SOLVED,
+                              Status.TIMEOUT, Status.ERROR)
+"""What a solve of a board reports (``SolveResult.status``, the record's ``status``)."""
+ENGINE: tuple[Status, ...] = (Status.FEASIBLE, Status.INFEASIBLE, Status.TIMEOUT, Status.ERROR)
+"""What one engine run reports (``Outcome.status``, ``Found.status``)."""
+SOLVED: tuple[Status, ...] = (Status.UNIQUE, Status.MULTIPLE, Status.SOLVED)
+"""The public statuses that carry a grid."""
+
+__all__ = ["ENGINE", "PUBLIC", "SOLVED", "Status"]
