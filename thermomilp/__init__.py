@@ -22,6 +22,7 @@ from typing import Any
 from thermomilp import _moved
 from thermomilp.core.errors import (
     ApiError,
+    BindError,
     BoardTooLarge,
     ConfigError,
     ContractError,
@@ -94,7 +95,7 @@ __all__ = [
     "build_model", "count_solutions", "enumerate_solutions",
     "is_solution", "is_unique", "render_board", "solution_problems", "solve",
     # errors and warnings (thermomilp.core.errors)
-    "ApiError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
+    "ApiError", "BindError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
     "GenerationError", "GradeError", "NotMonotoneError", "PuzzleError", "RuleNotSupported",
     "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning",
     "WaterlineRuleWarning", "WriteError",

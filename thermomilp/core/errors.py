@@ -19,7 +19,8 @@ escaping to the CLI is a bug (exit 3). The hierarchy::
     ├── WriteError             a file that could not be written (the target is left as it was)
     ├── GradeError             the grading cannot start
     │   └── ContractError      a student's ``build`` broke the grading contract
-    └── ApiError               a request the web API refuses (with an HTTP status)
+    ├── ApiError               a request the web API refuses (with an HTTP status)
+    └── BindError              ``serve`` cannot listen where it was asked to
 
 The modules that raise them re-export them under their old names
 (``thermomilp.solve.SolveError``, ``thermomilp.teach.export.ExportError``, ...).
@@ -136,3 +137,8 @@ class ThermomilpWarning(UserWarning):
 
 class WaterlineRuleWarning(ThermomilpWarning):
     """An imported Aquarium was published under a weaker water rule than the one we apply."""
+
+
+class BindError(ThermomilpError):
+    """``thermomilp serve`` cannot listen where it was asked to (a port in use, a port
+    it may not open, a host that is not this machine's): a sentence for the user."""

@@ -61,6 +61,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from thermomilp.core.errors import BindError
 from thermomilp.web.api import MAX_BODY, SOLVE_SECONDS, Api, ApiError
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -520,10 +521,6 @@ def build_app(api: Api | None = None, limits: Limits | None = None,
 # --------------------------------------------------------------------------
 # Listening
 # --------------------------------------------------------------------------
-
-
-class BindError(Exception):
-    """The server cannot listen where it was asked to: a sentence for the user."""
 
 
 def bind(host: str, port: int, backlog: int = Limits.backlog) -> socket.socket:
