@@ -124,3 +124,8 @@ def test_the_old_list_dot_is_exit_2_with_a_message(janko_file, capsys):
     err = capsys.readouterr().err
     assert code == 2
     assert "means undecided" in err and "0,2=x" in err
+
+
+def test_a_board_keeps_its_name_beside_the_numbers():
+    puzzle = loads("thermometers 1x2\nname: two cells\n  ? ?\n? > o\n", fmt="text")
+    assert puzzle.name == "two cells" and puzzle.vessels[0].label == "1"

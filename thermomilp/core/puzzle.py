@@ -288,26 +288,26 @@ def thermometers(rows: Sequence[int | None], cols: Sequence[int | None],
         raise PuzzleError("the thermometers must be a list of thermometers (lists of cells)")
     names: list[str] = []
     for t, therm in enumerate(thermometers):
-        name = str(t + 1) if labels is None or t >= len(labels) else str(labels[t])
-        names.append(name)
+        tag = str(t + 1) if labels is None or t >= len(labels) else str(labels[t])
+        names.append(tag)
         if isinstance(therm, (str, bytes)) or not isinstance(therm, Sequence):
-            raise PuzzleError(f"thermometer {name} is not a list of cells")
+            raise PuzzleError(f"thermometer {tag} is not a list of cells")
         if len(therm) == 0:
-            raise PuzzleError(f"thermometer {name} is empty")
-        cells = [_check_cell(cell, height, width, f"thermometer {name}") for cell in therm]
+            raise PuzzleError(f"thermometer {tag} is empty")
+        cells = [_check_cell(cell, height, width, f"thermometer {tag}") for cell in therm]
         for k, cell in enumerate(cells):
             if cell in owner:
                 other = owner[cell]
                 who = "itself" if other == t else f"thermometer {names[other]}"
-                raise PuzzleError(f"thermometer {name} uses cell {cell} already used by {who}")
+                raise PuzzleError(f"thermometer {tag} uses cell {cell} already used by {who}")
             owner[cell] = t
             if k:
                 (r0, c0), (r1, c1) = cells[k - 1], cell
                 if abs(r0 - r1) + abs(c0 - c1) != 1:
                     raise PuzzleError(
-                        f"thermometer {name}: cells {cells[k - 1]} and {cell} are consecutive "
+                        f"thermometer {tag}: cells {cells[k - 1]} and {cell} are consecutive "
                         "but not orthogonally adjacent")
-        vessels.append(Vessel(name, tuple((c,) for c in cells)))
+        vessels.append(Vessel(tag, tuple((c,) for c in cells)))
     if not vessels:
         raise PuzzleError("the puzzle has no thermometers")
     if labels is not None and (len(labels) != len(vessels) or len(set(names)) != len(names)):

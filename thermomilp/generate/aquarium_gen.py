@@ -39,7 +39,7 @@ from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels, token_id
 from thermomilp.generate.aquarium_repair import merge_against, relabel
 from thermomilp.generate.aquarium_rivals import RivalSearch
-from thermomilp.generate.rivals import RivalUndecided
+from thermomilp.generate.rivals import _RivalUndecided
 
 MEAN_TANK_CELLS = 5
 LEVEL_TRIES = 8
@@ -149,7 +149,7 @@ def planted_aquarium(height: int, width: int, rng: random.Random,
             if rival is None:
                 try:
                     rival = search.rival(puzzle, deadline=deadline)
-                except RivalUndecided:  # HiGHS undecided after every fallback: new tanks
+                except _RivalUndecided:  # HiGHS undecided after every fallback: new tanks
                     search.stats["undecided"] += 1
                     break
             if rival is None:
@@ -205,7 +205,7 @@ def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = No
         else:
             try:
                 shown = search.rival(trial, (axis, k), deadline) is None
-            except RivalUndecided:  # not shown unique: the clue stays
+            except _RivalUndecided:  # not shown unique: the clue stays
                 search.stats["undecided"] += 1
                 shown = False
             if not shown:

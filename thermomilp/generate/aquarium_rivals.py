@@ -40,7 +40,7 @@ from thermomilp.core.errors import GenerationError, SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_levels, levels_from_grid, ones_of
 from thermomilp.core.verify import solution_problems
 from thermomilp.generate.aquarium_moves import move_rival
-from thermomilp.generate.rivals import RivalUndecided
+from thermomilp.generate.rivals import _RivalUndecided
 from thermomilp.logic.aquarium_dp import WaterlineDP
 from thermomilp.model.formulation import formulate
 from thermomilp.solve.engine import find_other
@@ -75,7 +75,7 @@ class RivalSearch:
         unique; the rival is then looked for among grids that change that line.
 
         Raises:
-            RivalUndecided: HiGHS could not decide, after every fallback of
+            _RivalUndecided: HiGHS could not decide, after every fallback of
                 :func:`~thermomilp.solve.engine.find_other`.
             GenerationError: the MILP could not decide before ``deadline``
                 (a ``time.perf_counter()`` value) or misbehaved.
@@ -214,7 +214,7 @@ def _find_other(form, ones, over, rows, deadline, confirm=True, nearest=False):
     except SolveError as exc:
         if exc.status == "timeout":
             raise GenerationError("gave up: no board within the time limit") from exc
-        raise RivalUndecided(f"the rival question: {exc}") from exc
+        raise _RivalUndecided(f"the rival question: {exc}") from exc
 
 
 def _grid(puzzle: Puzzle, x) -> Grid | None:

@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import thermometers
 from thermomilp.generate.paths import PathTiling
-from thermomilp.generate.rivals import RivalUndecided, find_rival
+from thermomilp.generate.rivals import _RivalUndecided, find_rival
 
 Clues = list[int | None]
 
@@ -55,7 +55,7 @@ def unique_proof(tiling: PathTiling, rows: Clues, cols: Clues,
         raise GenerationError("internal error: the logic refuted the planted filling")
     try:
         rival = find_rival(tiling, rows, cols, fixed=fixed, time_limit=time_limit)
-    except RivalUndecided:
+    except _RivalUndecided:
         return None  # not shown unique: the clue stays (the board with it is unique)
     return "milp" if rival is None else None
 

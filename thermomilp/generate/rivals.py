@@ -27,7 +27,7 @@ from thermomilp.model.formulation import Formulation
 from thermomilp.solve.engine import find_other
 
 
-class RivalUndecided(GenerationError):
+class _RivalUndecided(GenerationError):
     """The engine could not answer a rival question about this board, even after every
     fallback of :func:`thermomilp.solve.engine.find_other` (presolve off, other random
     seeds, no distance objective). Not a time limit: the generator drops this board (or
@@ -119,7 +119,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     only costs time, for the whole board is asked last.
 
     Raises:
-        RivalUndecided: HiGHS could not decide the whole-board question (an engine
+        _RivalUndecided: HiGHS could not decide the whole-board question (an engine
             error after every fallback).
         GenerationError: HiGHS stopped at the time limit, or returned a rival that
             is not a solution.
@@ -155,7 +155,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
             raise GenerationError(f"the rival question: {exc}") from exc
         if local:
             return None
-        raise RivalUndecided(f"the rival question: {exc}") from exc
+        raise _RivalUndecided(f"the rival question: {exc}") from exc
     if x is None:
         return None
     grid = [["#" if (r, c) in tiling.ones else "." for c in range(tiling.width)]

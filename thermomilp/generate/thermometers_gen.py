@@ -44,7 +44,7 @@ from typing import Any
 from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import Cell, Puzzle, thermometers
 from thermomilp.generate.paths import PathTiling
-from thermomilp.generate.rivals import RivalUndecided
+from thermomilp.generate.rivals import _RivalUndecided
 
 STRATEGIES = ("peel", "repair", "reroll")
 # From this size on the default strategy is ``peel``: the repair's boards there are graded
@@ -112,7 +112,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
     if min(height, width) >= ALL_ORDERED_FROM and difficulty in (None, "hard"):
         ordered = 1.0
     stats: dict[str, Any] = {}
-    last_undecided: RivalUndecided | None = None
+    last_undecided: _RivalUndecided | None = None
     for attempt in range(1, max_attempts + 1):
         # has the MILP shown "no rival" for exactly the clues the board ends with?
         milp_proven = True
@@ -189,7 +189,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
         if difficulty is None or grades.among((difficulty,), rows_k, cols_k):
             try:
                 _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven)
-            except RivalUndecided as exc:  # HiGHS undecided after every fallback: next board
+            except _RivalUndecided as exc:  # HiGHS undecided after every fallback: next board
                 stats["undecided"] = stats.get("undecided", 0) + 1
                 last_undecided = exc
                 if progress is not None:
@@ -293,7 +293,7 @@ def _reroll(height: int, width: int, rng: random.Random, max_length: int, straig
         try:
             if find_rival(tiling, time_limit=remaining) is None:
                 return tiling
-        except RivalUndecided:  # HiGHS undecided after every fallback: roll another board
+        except _RivalUndecided:  # HiGHS undecided after every fallback: roll another board
             stats["undecided"] = stats.get("undecided", 0) + 1
             continue
         except GenerationError as exc:  # HiGHS stopped at the time limit
