@@ -325,7 +325,11 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
              regions: Sequence[Sequence[object]], *, name: str | None = None,
              source: str | None = None, solution: Sequence[str] | None = None,
              rule: str = "tank", limits: SizeLimits = GENEROUS) -> Puzzle:
-    """A validated Aquarium puzzle; ``regions[r][c]`` is the tank label of a cell.
+    """A validated Aquarium puzzle; ``regions[r][c]`` is the tank id of a cell.
+
+    Ids are kept as given (:func:`region_key`): a whole number stays a number and
+    anything else is its text, so ``1`` and ``"1"`` are two tanks; each vessel keeps
+    its id in ``region_id`` and gets a unique ``label`` (:func:`tank_labels`).
 
     Tanks are listed in order of first appearance, row by row. Each tank must
     be orthogonally connected. Under the ``tank`` rule its layers are its rows,
