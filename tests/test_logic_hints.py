@@ -92,10 +92,11 @@ def test_explain_names_a_wrong_mark_before_any_step():
 
 def test_marks_syntax():
     puzzle = thermomilp.load(INSTANCES[0])  # 4x4
-    assert parse_marks("0,1=# 2,3=x;3,3=.", puzzle) == {(0, 1): 1, (2, 3): 0, (3, 3): 0}
+    assert parse_marks("0,1=# 2,3=x;3,3=-", puzzle) == {(0, 1): 1, (2, 3): 0, (3, 3): 0}
     assert parse_marks("#x../..../..#./....", puzzle) == {(0, 0): 1, (0, 1): 0, (2, 2): 1}
     assert parse_marks(None, puzzle) == {}
-    for bad in ("0,1=?", "9,0=#", "0,1=# 0,1=x", "#x../....", "#x..", "0;1=#"):
+    # "." means undecided in every form: a list item "3,3=." marks nothing and is refused
+    for bad in ("0,1=?", "9,0=#", "0,1=# 0,1=x", "#x../....", "#x..", "0;1=#", "3,3=."):
         with pytest.raises(PuzzleError):
             parse_marks(bad, puzzle)
 

@@ -17,8 +17,8 @@ import json
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
 
 MARKS_HELP = ("cells already decided: a list '0,1=# 2,3=x' (# filled, x empty, 0-based "
-              "ROW,COL), an inline grid '#x../..../...' (rows split by /, . undecided), "
-              "or a file holding such a grid")
+              "ROW,COL), an inline grid '#x../..../...' (rows split by /), or a file "
+              "holding such a grid; '.' means undecided everywhere, never empty")
 
 
 def register(sub) -> None:

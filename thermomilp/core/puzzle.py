@@ -34,6 +34,9 @@ KINDS: tuple[str, ...] = ("thermometers", "aquarium")
 FILLED = "#"
 EMPTY = "."
 
+GRADES: tuple[str, ...] = ("intervals", "probing", "pairs", "search")
+"""The logic grades a generator records (:func:`thermomilp.logic.grade.grade`)."""
+
 RULES: tuple[str, ...] = ("tank", "pool")
 """Aquarium rules: ``tank`` = one waterline per tank; ``pool`` = one level per
 connected body of water inside a tank (puzz.link without the ``r`` flag)."""
@@ -82,6 +85,10 @@ class Vessel:
     label: str
     layers: tuple[tuple[Cell, ...], ...]
     parent: tuple[int | None, ...] | None = None
+    region_id: int | str | None = None
+    """A tank's id as the file gave it (``1`` and ``"1"`` are two tanks); ``label`` is
+    how pictures and hints name it (``str(region_id)``, unique within the board).
+    None for thermometers and for vessels made by the program."""
 
     @property
     def depth(self) -> int:
@@ -159,15 +166,36 @@ class Puzzle:
             for cell in layer
         }
 
-    def with_solution(self, solution: Grid | None) -> "Puzzle":
+    def with_solution(self, solution: Sequence[str] | None) -> "Puzzle":
+        """This board with ``solution`` (rows of ``#``/``.`` of the board's size, or None).
+
+        Raises:
+            PuzzleError: the solution is not a grid of this board's size.
+        """
         return Puzzle(self.kind, self.rows, self.cols, self.vessels, self.name, self.source,
-                      None if solution is None else tuple(solution), self.grade, self.rule)
+                      _check_solution(solution, self.height, self.width), self.grade, self.rule)
 
     def with_clues(self, rows: Sequence[int | None], cols: Sequence[int | None]) -> "Puzzle":
-        return Puzzle(self.kind, tuple(rows), tuple(cols), self.vessels, self.name, self.source,
+        """This board with other line clues: one per row and per column of the same grid
+        (the vessels stay as they are, so the grid's size cannot change).
+
+        Raises:
+            PuzzleError: a list of the wrong length (a shorter one would leave vessel
+                cells outside the grid, a longer one cells in no vessel) or a clue that
+                is not a whole number from 0 to the line's length, or None.
+        """
+        rows_t, cols_t = _check_clues(rows, cols, self.height, self.width)
+        return Puzzle(self.kind, rows_t, cols_t, self.vessels, self.name, self.source,
                       self.solution, self.grade, self.rule)
 
     def with_grade(self, grade: str | None) -> "Puzzle":
+        """This board with a recorded logic grade (:data:`GRADES`, or None).
+
+        Raises:
+            PuzzleError: ``grade`` is not one of :data:`GRADES`.
+        """
+        if grade is not None and grade not in GRADES:
+            raise PuzzleError(f"grade {grade!r} is not one of {', '.join(GRADES)}")
         return Puzzle(self.kind, self.rows, self.cols, self.vessels, self.name, self.source,
                       self.solution, grade, self.rule)
 
@@ -188,6 +216,9 @@ class Puzzle:
 def _check_clues(rows: Sequence[object], cols: Sequence[object], height: int | None,
                  width: int | None, limits: SizeLimits = GENEROUS,
                  ) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
+    for what, clues in (("row", rows), ("column", cols)):
+        if isinstance(clues, (str, bytes)) or not isinstance(clues, Sequence):
+            raise PuzzleError(f"the {what} clues must be a list, not {type(clues).__name__}")
     if not rows:
         raise PuzzleError("the puzzle has no rows (the row clue list is empty)")
     if not cols:
@@ -228,7 +259,8 @@ def _check_cell(cell: object, height: int, width: int, where: str) -> Cell:
 def _check_solution(solution: Sequence[str] | None, height: int, width: int) -> Grid | None:
     if solution is None:
         return None
-    if isinstance(solution, str) or len(solution) != height:
+    if isinstance(solution, (str, bytes)) or not isinstance(solution, Sequence) \
+            or len(solution) != height:
         raise PuzzleError(f"the solution must have {height} rows")
     for i, row in enumerate(solution):
         if not isinstance(row, str) or len(row) != width or set(row) - {FILLED, EMPTY}:
@@ -240,33 +272,47 @@ def _check_solution(solution: Sequence[str] | None, height: int, width: int) -> 
 def thermometers(rows: Sequence[int | None], cols: Sequence[int | None],
                  thermometers: Iterable[Sequence[Sequence[int]]], *, name: str | None = None,
                  source: str | None = None, solution: Sequence[str] | None = None,
-                 limits: SizeLimits = GENEROUS) -> Puzzle:
-    """A validated Thermometers puzzle; each thermometer is its cells, bulb first."""
+                 limits: SizeLimits = GENEROUS, labels: Sequence[str] | None = None) -> Puzzle:
+    """A validated Thermometers puzzle; each thermometer is its cells, bulb first.
+
+    Thermometers are counted from 1, as the puzzle sites count them: the first one
+    listed is labelled ``1`` in pictures, hints and messages (its index in the JSON
+    lists stays 0). ``labels``: other names, one per thermometer (janko.at's own
+    numbers), all different.
+    """
     rows_t, cols_t = _check_clues(rows, cols, None, None, limits)
     height, width = len(rows_t), len(cols_t)
     owner: dict[Cell, int] = {}
     vessels = []
+    if isinstance(thermometers, (str, bytes)) or not isinstance(thermometers, Iterable):
+        raise PuzzleError("the thermometers must be a list of thermometers (lists of cells)")
+    names: list[str] = []
     for t, therm in enumerate(thermometers):
+        tag = str(t + 1) if labels is None or t >= len(labels) else str(labels[t])
+        names.append(tag)
         if isinstance(therm, (str, bytes)) or not isinstance(therm, Sequence):
-            raise PuzzleError(f"thermometer {t} is not a list of cells")
+            raise PuzzleError(f"thermometer {tag} is not a list of cells")
         if len(therm) == 0:
-            raise PuzzleError(f"thermometer {t} is empty")
-        cells = [_check_cell(cell, height, width, f"thermometer {t}") for cell in therm]
+            raise PuzzleError(f"thermometer {tag} is empty")
+        cells = [_check_cell(cell, height, width, f"thermometer {tag}") for cell in therm]
         for k, cell in enumerate(cells):
             if cell in owner:
                 other = owner[cell]
-                who = "itself" if other == t else f"thermometer {other}"
-                raise PuzzleError(f"thermometer {t} uses cell {cell} already used by {who}")
+                who = "itself" if other == t else f"thermometer {names[other]}"
+                raise PuzzleError(f"thermometer {tag} uses cell {cell} already used by {who}")
             owner[cell] = t
             if k:
                 (r0, c0), (r1, c1) = cells[k - 1], cell
                 if abs(r0 - r1) + abs(c0 - c1) != 1:
                     raise PuzzleError(
-                        f"thermometer {t}: cells {cells[k - 1]} and {cell} are consecutive "
+                        f"thermometer {tag}: cells {cells[k - 1]} and {cell} are consecutive "
                         "but not orthogonally adjacent")
-        vessels.append(Vessel(str(t), tuple((c,) for c in cells)))
+        vessels.append(Vessel(tag, tuple((c,) for c in cells)))
     if not vessels:
         raise PuzzleError("the puzzle has no thermometers")
+    if labels is not None and (len(labels) != len(vessels) or len(set(names)) != len(names)):
+        raise PuzzleError(f"{len(labels)} thermometer labels for {len(vessels)} thermometers "
+                          "(one each, all different)")
     missing = [(r, c) for r in range(height) for c in range(width) if (r, c) not in owner]
     if missing:
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
@@ -279,7 +325,11 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
              regions: Sequence[Sequence[object]], *, name: str | None = None,
              source: str | None = None, solution: Sequence[str] | None = None,
              rule: str = "tank", limits: SizeLimits = GENEROUS) -> Puzzle:
-    """A validated Aquarium puzzle; ``regions[r][c]`` is the tank label of a cell.
+    """A validated Aquarium puzzle; ``regions[r][c]`` is the tank id of a cell.
+
+    Ids are kept as given (:func:`region_key`): a whole number stays a number and
+    anything else is its text, so ``1`` and ``"1"`` are two tanks; each vessel keeps
+    its id in ``region_id`` and gets a unique ``label`` (:func:`tank_labels`).
 
     Tanks are listed in order of first appearance, row by row. Each tank must
     be orthogonally connected. Under the ``tank`` rule its layers are its rows,
@@ -290,10 +340,12 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
         raise PuzzleError(f"unknown Aquarium rule {rule!r}: expected 'tank' or 'pool'")
     rows_t, cols_t = _check_clues(rows, cols, None, None, limits)
     height, width = len(rows_t), len(cols_t)
-    if isinstance(regions, (str, bytes)) or len(regions) != height:
+    if isinstance(regions, (str, bytes)) or not isinstance(regions, Sequence):
+        raise PuzzleError("the region grid must be a list of rows of tank labels")
+    if len(regions) != height:
         raise PuzzleError(f"the region grid has {len(regions)} rows but there are "
                           f"{height} row clues")
-    cells_of: dict[str, list[Cell]] = {}
+    cells_of: dict[int | str, list[Cell]] = {}
     for r, line in enumerate(regions):
         if isinstance(line, (str, bytes)) or not isinstance(line, Sequence) or len(line) != width:
             got = len(line) if isinstance(line, Sequence) else "no"
@@ -302,21 +354,54 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
         for c, label in enumerate(line):
             if label is None or (isinstance(label, str) and not label.strip()):
                 raise PuzzleError(f"cell ({r},{c}) is in no tank")
-            cells_of.setdefault(str(label), []).append((r, c))
+            cells_of.setdefault(region_key(label), []).append((r, c))
+    names = tank_labels(list(cells_of))
     vessels = []
-    for label, cells in cells_of.items():
+    for key, cells in cells_of.items():
+        label = names[key]
         _check_connected(label, cells)
         if rule == "pool":
             layers, parent = pool_layers(cells)
-            vessels.append(Vessel(label, layers, parent))
+            vessels.append(Vessel(label, layers, parent, region_id=key))
             continue
         by_row: dict[int, list[Cell]] = {}
         for cell in cells:
             by_row.setdefault(cell[0], []).append(cell)
         layers = tuple(tuple(sorted(by_row[r])) for r in sorted(by_row, reverse=True))
-        vessels.append(Vessel(label, layers))
+        vessels.append(Vessel(label, layers, region_id=key))
     return Puzzle("aquarium", rows_t, cols_t, tuple(vessels), name, source,
                   _check_solution(solution, height, width), rule=rule)
+
+
+def region_key(label: object) -> int | str:
+    """A tank id as :func:`aquarium` keeps it: a whole number stays a number, anything
+    else is its text -- so ``1`` and ``"1"`` are two tanks (DESIGN.md: region ids are
+    kept as given, never merged by value)."""
+    if isinstance(label, int) and not isinstance(label, bool):
+        return label
+    return str(label)
+
+
+def token_id(token: str) -> int | str:
+    """The id of a tank label read from text, where ids have no type: a plain decimal
+    number (``7``, not ``07`` or ``²``) is the number, anything else stays text. So
+    ``07`` and ``7`` stay two tanks, and a board read from text writes its numeric ids
+    to JSON as numbers."""
+    if token.isascii() and token.isdigit() and str(int(token)) == token:
+        return int(token)
+    return token
+
+
+def tank_labels(keys: Sequence[int | str]) -> dict[int | str, str]:
+    """The label (picture, hints, the ``levels`` record) of each tank id: its text, and
+    when a number and a text id read alike (``1`` and ``"1"``) every text id is
+    quoted as JSON writes it (``"1"``), so no two tanks share a name."""
+    import json
+
+    numbers = {str(k) for k in keys if isinstance(k, int)}
+    clash = any(isinstance(k, str) and k in numbers for k in keys)
+    return {k: (json.dumps(k, ensure_ascii=False) if clash and isinstance(k, str) else str(k))
+            for k in keys}
 
 
 def pool_layers(cells: Sequence[Cell]) -> tuple[tuple[tuple[Cell, ...], ...],

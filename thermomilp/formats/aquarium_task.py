@@ -85,7 +85,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
         raise PuzzleError(f"{len(ids)} tank ids given but a {n}x{n} board has {n * n} cells",
                           line=1)
     numbers = [whole_number(tok, "tank id", 1) for tok in ids]
-    grid = [[str(numbers[r * n + c]) for c in range(n)] for r in range(n)]
+    grid = [[numbers[r * n + c] for c in range(n)] for r in range(n)]
     try:
         return aquarium(rows, cols, grid, limits=limits)
     except PuzzleError as exc:

@@ -166,7 +166,9 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
         if len(solution) != len(rows):
             raise PuzzleError(f"the solution has {len(solution)} rows, the grid {len(rows)}")
     _check_size(setup, len(rows), len(cols))
-    return thermometers(rows, cols, therms, solution=solution, limits=limits)
+    # janko.at's own numbers name the thermometers (its thermometer 2 is our thermometer 2)
+    return thermometers(rows, cols, therms, solution=solution, limits=limits,
+                        labels=[str(t) for t in sorted(positions)])
 
 
 def _clues(lines: list[tuple[int, str]], what: str) -> list[int | None]:

@@ -20,12 +20,22 @@ import json
 from typing import Any
 
 from thermomilp.core.errors import PuzzleError
-from thermomilp.core.puzzle import GENEROUS, RULES, Puzzle, SizeLimits, aquarium, thermometers
+from thermomilp.core.puzzle import (
+    GENEROUS,
+    GRADES,
+    RULES,
+    Cell,
+    Puzzle,
+    SizeLimits,
+    Vessel,
+    aquarium,
+    thermometers,
+    token_id,
+)
 
 KNOWN_KEYS = {"puzzle", "rows", "cols", "thermometers", "regions", "name", "source", "solution",
               "grade", "rule"}
 MAX_NUMBER_CHARS = 100  # far below Python's 4,300-digit refusal, far above any clue
-GRADES = ("intervals", "probing", "pairs", "search")  # thermomilp.logic.grade.GRADES
 
 
 def looks_like(text: str) -> bool:
@@ -109,7 +119,7 @@ def _region_grid(regions: list, height: int, width: int) -> list[list[object]]:
                               f"{height}x{width} grid")
         if grid[r][c] is not None:
             raise PuzzleError(f"cell ({r},{c}) is listed in two regions")
-        grid[r][c] = str(label)
+        grid[r][c] = label  # kept as given: 1 and "1" are two tanks
     return grid
 
 
@@ -119,9 +129,10 @@ def to_dict(puzzle: Puzzle) -> dict[str, Any]:
     if puzzle.kind == "thermometers":
         data["thermometers"] = [[list(c) for c in v.cells] for v in puzzle.vessels]
     else:
-        data["regions"] = [[r, c, _region_id(label)]
-                           for r, line in enumerate(puzzle.region_grid())
-                           for c, label in enumerate(line)]
+        ids: dict[Cell, int | str] = {cell: _region_id(v) for v in puzzle.vessels
+                                      for cell in v.cells}
+        data["regions"] = [[r, c, ids[r, c]] for r in range(puzzle.height)
+                           for c in range(puzzle.width)]
     for key in ("name", "source"):
         if getattr(puzzle, key) is not None:
             data[key] = getattr(puzzle, key)
@@ -134,13 +145,12 @@ def to_dict(puzzle: Puzzle) -> dict[str, Any]:
     return data
 
 
-def _region_id(label: str) -> int | str:
-    """The id as written: a number only when the label is a plain decimal number
-    that reads back as the same label (``01`` and ``²`` stay strings, so the
-    reader -- which keeps ``str(id)`` -- never merges two tanks)."""
-    if label.isascii() and label.isdigit() and str(int(label)) == label:
-        return int(label)
-    return label
+def _region_id(vessel: Vessel) -> int | str:
+    """The id as written: the tank's id as it was read (``1`` and ``"1"`` stay apart);
+    a tank the program made has only its label, written as :func:`token_id` reads it."""
+    if vessel.region_id is not None:
+        return vessel.region_id
+    return token_id(vessel.label)
 
 
 def write(puzzle: Puzzle) -> str:

@@ -37,7 +37,17 @@ import re
 from itertools import pairwise
 
 from thermomilp.core.errors import PuzzleError
-from thermomilp.core.puzzle import GENEROUS, RULES, Cell, Puzzle, SizeLimits, aquarium, thermometers
+from thermomilp.core.puzzle import (
+    GENEROUS,
+    GRADES,
+    RULES,
+    Cell,
+    Puzzle,
+    SizeLimits,
+    aquarium,
+    thermometers,
+    token_id,
+)
 from thermomilp.formats.tokens import whole_number
 
 ARROWS = {">": (0, 1), "<": (0, -1), "^": (-1, 0), "v": (1, 0)}
@@ -45,7 +55,6 @@ TIP = "o"
 MISSING = ("?", "-")
 HEADER = re.compile(r"^(thermometers|aquarium)(?:\s+(\d+)\s*[xX]\s*(\d+))?\s*$")
 META = re.compile(r"^(name|source|grade|rule)\s*:\s?(.*)$")
-GRADES = ("intervals", "probing", "pairs", "search")  # thermomilp.logic.grade.GRADES
 LABEL = re.compile(r"^[A-Za-z0-9]+$")
 
 
@@ -140,7 +149,8 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
         for tok in cells:
             if not LABEL.fullmatch(tok):
                 raise PuzzleError(f"tank label {tok!r} must be letters or digits", line=n)
-    return aquarium(row_clues, cols, [cells for _, cells in grid_rows], solution=solution,
+    return aquarium(row_clues, cols, [[token_id(tok) for tok in cells] for _, cells in grid_rows],
+                    solution=solution,
                     rule=rule, limits=limits, **meta).with_grade(grade)
 
 
@@ -220,10 +230,10 @@ def write(puzzle: Puzzle) -> str:
 
 def _writable_labels(puzzle: Puzzle) -> tuple[tuple[str, ...], ...]:
     """The tank labels, or -- when some label is not letters and digits, which
-    this reader refuses -- the tanks renumbered 0, 1, ... (the board is the same)."""
+    this reader refuses -- the tanks renumbered 1, 2, ... (the board is the same)."""
     if all(LABEL.fullmatch(v.label) for v in puzzle.vessels):
         return puzzle.region_grid()
-    number = {v.label: str(k) for k, v in enumerate(puzzle.vessels)}
+    number = {v.label: str(k) for k, v in enumerate(puzzle.vessels, start=1)}
     return tuple(tuple(number[label] for label in row) for row in puzzle.region_grid())
 
 

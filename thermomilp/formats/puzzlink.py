@@ -140,13 +140,14 @@ def _decode_clues(text: str, count: int) -> list[int | None]:
     return clues + [None] * (count - len(clues))
 
 
-def _rooms(walls: set[tuple[Cell, Cell]], rows: int, cols: int) -> list[list[str]]:
-    label: dict[Cell, str] = {}
-    count = 0
+def _rooms(walls: set[tuple[Cell, Cell]], rows: int, cols: int) -> list[list[int]]:
+    """The rooms (tanks) numbered 1, 2, ... in reading order of their first cell."""
+    label: dict[Cell, int] = {}
+    count = 1
     for start in ((r, c) for r in range(rows) for c in range(cols)):
         if start in label:
             continue
-        name = str(count)
+        name = count
         count += 1
         label[start] = name
         todo = [start]

@@ -135,9 +135,10 @@ def _clue(token: str, line: int) -> int | None:
     return whole_number(token[1:] if token.startswith("c") else token, "clue", line)
 
 
-def _tanks(vert: list[list[str]], horiz: list[list[str]], rows: int, cols: int) -> list[list[str]]:
+def _tanks(vert: list[list[str]], horiz: list[list[str]], rows: int, cols: int) -> list[list[int]]:
+    """The tanks numbered 1, 2, ... in reading order of their first cell."""
     label = [[-1] * cols for _ in range(rows)]
-    count = 0
+    count = 1
     for r0 in range(rows):
         for c0 in range(cols):
             if label[r0][c0] >= 0:
@@ -160,7 +161,7 @@ def _tanks(vert: list[list[str]], horiz: list[list[str]], rows: int, cols: int) 
                         label[a][b] = count
                         todo.append((a, b))
             count += 1
-    return [[str(v) for v in line] for line in label]
+    return label
 
 
 def write(puzzle: Puzzle) -> str:

@@ -64,7 +64,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     used: set[Cell] = set()
     cursor = 0  # every cell before it (row-major) is used: finding a free cell stays linear
     therms: list[list[Cell]] = []
-    for t, part in enumerate(parts):
+    for t, part in enumerate(parts, start=1):  # counted from 1, as the puzzle's labels
         nums = [whole_number(v, f"thermometer {t}: entry", 1) for v in part.split(",")]
         if nums[0] == 5:
             cells = []

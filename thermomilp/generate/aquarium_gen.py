@@ -36,9 +36,10 @@ import random
 import time
 
 from thermomilp.core.errors import GenerationError
-from thermomilp.core.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels, token_id
 from thermomilp.generate.aquarium_repair import merge_against, relabel
 from thermomilp.generate.aquarium_rivals import RivalSearch
+from thermomilp.generate.rivals import _RivalUndecided
 
 MEAN_TANK_CELLS = 5
 LEVEL_TRIES = 8
@@ -120,7 +121,8 @@ def _plant(board: Puzzle, rng: random.Random) -> Grid:
 def _full_clues(regions: list[list[str]], grid: Grid, rule: str) -> Puzzle:
     rows = [row.count("#") for row in grid]
     cols = [sum(row[j] == "#" for row in grid) for j in range(len(grid[0]))]
-    return aquarium(rows, cols, regions, solution=grid, rule=rule)
+    return aquarium(rows, cols, [[token_id(label) for label in line] for line in regions],
+                    solution=grid, rule=rule)
 
 
 def planted_aquarium(height: int, width: int, rng: random.Random,
@@ -145,7 +147,11 @@ def planted_aquarium(height: int, width: int, rng: random.Random,
             puzzle = _full_clues(regions, grid, rule)
             rival = search.window_rival(puzzle, clean)
             if rival is None:
-                rival = search.rival(puzzle, deadline=deadline)
+                try:
+                    rival = search.rival(puzzle, deadline=deadline)
+                except _RivalUndecided:  # HiGHS undecided after every fallback: new tanks
+                    search.stats["undecided"] += 1
+                    break
             if rival is None:
                 return puzzle
             merged = merge_against(regions, grid, rival, rule, rng, MERGES_PER_RIVAL)
@@ -196,10 +202,15 @@ def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = No
         trial = puzzle.with_clues(rows, cols)
         if trial.all_chains and logic_finishes(trial):
             proof = "logic"
-        elif search.rival(trial, (axis, k), deadline) is not None:
-            line[k] = saved
-            continue
         else:
+            try:
+                shown = search.rival(trial, (axis, k), deadline) is None
+            except _RivalUndecided:  # not shown unique: the clue stays
+                search.stats["undecided"] += 1
+                shown = False
+            if not shown:
+                line[k] = saved
+                continue
             proof = "search"
         deleted += 1
         if proofs is not None:

@@ -40,6 +40,7 @@ from thermomilp.core.errors import GenerationError, SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_levels, levels_from_grid, ones_of
 from thermomilp.core.verify import solution_problems
 from thermomilp.generate.aquarium_moves import move_rival
+from thermomilp.generate.rivals import _RivalUndecided
 from thermomilp.logic.aquarium_dp import WaterlineDP
 from thermomilp.model.formulation import formulate
 from thermomilp.solve.engine import find_other
@@ -63,7 +64,8 @@ class RivalSearch:
     def __init__(self, dp_nodes: int | None = None, dp_give_ups: int | None = None):
         self.dp_nodes = DP_NODES if dp_nodes is None else dp_nodes
         self.dp_give_ups = DP_GIVE_UPS if dp_give_ups is None else dp_give_ups
-        self.stats = {"dp": 0, "dp_gave_up": 0, "milp": 0, "window": 0, "moves": 0}
+        self.stats = {"dp": 0, "dp_gave_up": 0, "milp": 0, "window": 0, "moves": 0,
+                      "undecided": 0}
 
     def rival(self, puzzle: Puzzle, deleted: Line | None = None,
               deadline: float | None = None) -> Grid | None:
@@ -73,6 +75,8 @@ class RivalSearch:
         unique; the rival is then looked for among grids that change that line.
 
         Raises:
+            _RivalUndecided: HiGHS could not decide, after every fallback of
+                :func:`~thermomilp.solve.engine.find_other`.
             GenerationError: the MILP could not decide before ``deadline``
                 (a ``time.perf_counter()`` value) or misbehaved.
         """
@@ -210,7 +214,7 @@ def _find_other(form, ones, over, rows, deadline, confirm=True, nearest=False):
     except SolveError as exc:
         if exc.status == "timeout":
             raise GenerationError("gave up: no board within the time limit") from exc
-        raise GenerationError(f"the rival question: {exc}") from exc
+        raise _RivalUndecided(f"the rival question: {exc}") from exc
 
 
 def _grid(puzzle: Puzzle, x) -> Grid | None:

@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import thermometers
 from thermomilp.generate.paths import PathTiling
-from thermomilp.generate.rivals import find_rival
+from thermomilp.generate.rivals import _RivalUndecided, find_rival
 
 Clues = list[int | None]
 
@@ -38,7 +38,8 @@ class Thinned(NamedTuple):
 
 def unique_proof(tiling: PathTiling, rows: Clues, cols: Clues,
                  time_limit: float | None = None) -> str | None:
-    """ "logic" or "milp" when the planted filling is the clues' only solution, else None.
+    """ "logic" or "milp" when the planted filling is the clues' only solution, else None
+    (also when HiGHS could not decide the question after every fallback: the clue stays).
 
     Interval propagation runs first; the MILP is asked only when it leaves
     cells open, with the decided cells as bounds. (Probing in between was
@@ -52,7 +53,10 @@ def unique_proof(tiling: PathTiling, rows: Clues, cols: Clues,
         return "logic"
     if status == "infeasible":  # cannot be: the planted filling is a solution
         raise GenerationError("internal error: the logic refuted the planted filling")
-    rival = find_rival(tiling, rows, cols, fixed=fixed, time_limit=time_limit)
+    try:
+        rival = find_rival(tiling, rows, cols, fixed=fixed, time_limit=time_limit)
+    except _RivalUndecided:
+        return None  # not shown unique: the clue stays (the board with it is unique)
     return "milp" if rival is None else None
 
 

@@ -51,7 +51,7 @@ from thermomilp.core.puzzle import Cell, Grid
 from thermomilp.generate.cycles import cycle_rival
 from thermomilp.generate.paths import PathTiling
 from thermomilp.generate.random_board import random_partition
-from thermomilp.generate.rivals import find_rival, windows
+from thermomilp.generate.rivals import _RivalUndecided, find_rival, windows
 
 WINDOW_SIZE, WINDOW_STEP = 6, 3
 WIDE_SIZE = 12
@@ -72,6 +72,7 @@ class RepairStats:
     board_solves: int    # whole-board MILPs
     region_solves: int = 0  # MILPs over the cells where the last whole-board rival differed
     cycle_rivals: int = 0   # rivals found as short cycles of one-level moves (no solver)
+    undecided: int = 0      # plantings dropped: HiGHS could not decide a rival question
     proof: str = "milp"  # what ended the loop: "milp" (no rival) or "logic" (all decided)
 
 
@@ -144,18 +145,31 @@ def repair_unique(height: int, width: int, rng: random.Random, *, max_length: in
 
     ``deadline`` (a ``time.perf_counter()`` value): past it the loop raises
     :class:`TimeoutError`. Raises :class:`GenerationError` after ``max_plants``
-    plantings whose move budget ran out (not seen in the benchmarks).
+    plantings whose move budget ran out (not seen in the benchmarks). A planting whose
+    whole-board rival question the engine cannot decide (:class:`_RivalUndecided`) is
+    dropped like one whose budget ran out: the next planting follows.
     """
     counts = {"moves": 0, "level_moves": 0, "window_solves": 0, "board_solves": 0,
-              "region_solves": 0, "cycle_rivals": 0}
+              "region_solves": 0, "cycle_rivals": 0, "undecided": 0}
+    undecided: _RivalUndecided | None = None
     budget = 4 * (height + width) + 40  # the 30x30 benchmark boards used up to ~95 moves
     for plants in range(1, max_plants + 1):
         tiling, order = plant(height, width, rng, max_length=max_length, straight=straight,
                               depth=depth, ordered=ordered)
-        proof = _repair(tiling, order, depth, rng, budget, counts, deadline, progress)
+        try:
+            proof = _repair(tiling, order, depth, rng, budget, counts, deadline, progress)
+        except _RivalUndecided as exc:
+            counts["undecided"] += 1
+            undecided = exc
+            if progress is not None:
+                progress(f"planting {plants} dropped: {exc}")
+            continue
         if proof:
             return tiling, RepairStats(plants, **counts, proof=proof)
-    raise GenerationError(f"no unique {height}x{width} board after {max_plants} plantings")
+    why = (f" ({counts['undecided']} dropped because HiGHS could not decide: {undecided})"
+           if undecided is not None else "")
+    raise GenerationError(f"no unique {height}x{width} board after {max_plants} plantings"
+                          + why)
 
 
 def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random, budget: int,

@@ -27,6 +27,13 @@ from thermomilp.model.formulation import Formulation
 from thermomilp.solve.engine import find_other
 
 
+class _RivalUndecided(GenerationError):
+    """The engine could not answer a rival question about this board, even after every
+    fallback of :func:`thermomilp.solve.engine.find_other` (presolve off, other random
+    seeds, no distance objective). Not a time limit: the generator drops this board (or
+    keeps the clue it wanted to delete) and goes on with the next one."""
+
+
 @dataclass(frozen=True)
 class Window:
     """Rows ``top .. top+height-1`` and columns ``left .. left+width-1``."""
@@ -107,9 +114,15 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     becomes a bound (``x_s <= x_p`` with ``p`` outside and empty fixes ``x_s = 0``;
     with ``s`` outside and filled, ``x_p = 1``).
 
+    A window or region question the engine cannot decide (after every fallback of
+    ``find_other``) finds no rival there: like a window's unconfirmed "none", it
+    only costs time, for the whole board is asked last.
+
     Raises:
-        GenerationError: HiGHS ended without deciding (time limit, numerical
-            trouble) or returned a rival that is not a solution.
+        _RivalUndecided: HiGHS could not decide the whole-board question (an engine
+            error after every fallback).
+        GenerationError: HiGHS stopped at the time limit, or returned a rival that
+            is not a solution.
     """
     if rows is None or cols is None:
         planted_rows, planted_cols = tiling.clues()
@@ -138,7 +151,11 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         x = find_other(form, inside_ones, over=cut_cells, nearest=nearest, probe_nodes=probe,
                        time_limit=time_limit, confirm=not local)
     except SolveError as exc:
-        raise GenerationError(f"the rival question: {exc}") from exc
+        if exc.status == "timeout":
+            raise GenerationError(f"the rival question: {exc}") from exc
+        if local:
+            return None
+        raise _RivalUndecided(f"the rival question: {exc}") from exc
     if x is None:
         return None
     grid = [["#" if (r, c) in tiling.ones else "." for c in range(tiling.width)]

@@ -44,6 +44,7 @@ from typing import Any
 from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import Cell, Puzzle, thermometers
 from thermomilp.generate.paths import PathTiling
+from thermomilp.generate.rivals import _RivalUndecided
 
 STRATEGIES = ("peel", "repair", "reroll")
 # From this size on the default strategy is ``peel``: the repair's boards there are graded
@@ -111,6 +112,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
     if min(height, width) >= ALL_ORDERED_FROM and difficulty in (None, "hard"):
         ordered = 1.0
     stats: dict[str, Any] = {}
+    last_undecided: _RivalUndecided | None = None
     for attempt in range(1, max_attempts + 1):
         # has the MILP shown "no rival" for exactly the clues the board ends with?
         milp_proven = True
@@ -185,7 +187,15 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                                              max_length, missing_clues, minimal_clues,
                                              difficulty))
         if difficulty is None or grades.among((difficulty,), rows_k, cols_k):
-            _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven)
+            try:
+                _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven)
+            except _RivalUndecided as exc:  # HiGHS undecided after every fallback: next board
+                stats["undecided"] = stats.get("undecided", 0) + 1
+                last_undecided = exc
+                if progress is not None:
+                    progress(f"attempt {attempt} dropped: {exc}")
+                _check_time(deadline, height, width)
+                continue
             # the full grade (pair probing) only for the board kept; its planted grid has
             # just passed the checker, so the sweeps may skip its levels
             board_grade = grade(puzzle, known=puzzle.solution)
@@ -195,7 +205,10 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
         _check_time(deadline, height, width)
     raise GenerationError(f"no {difficulty} {height}x{width} board in {max_attempts} attempts"
                           + (" (hard boards are rare below 15x15: try a larger size)"
-                             if difficulty == "hard" else ""))
+                             if difficulty == "hard" else "")
+                          + (f"; {stats['undecided']} dropped because HiGHS could not decide "
+                             f"whether they are unique ({last_undecided})"
+                             if last_undecided is not None else ""))
 
 
 def _recipe(height: int, width: int, seed: int | str, index: int, strategy: str,
@@ -280,7 +293,10 @@ def _reroll(height: int, width: int, rng: random.Random, max_length: int, straig
         try:
             if find_rival(tiling, time_limit=remaining) is None:
                 return tiling
-        except GenerationError as exc:  # HiGHS undecided
+        except _RivalUndecided:  # HiGHS undecided after every fallback: roll another board
+            stats["undecided"] = stats.get("undecided", 0) + 1
+            continue
+        except GenerationError as exc:  # HiGHS stopped at the time limit
             if deadline is not None:  # it stopped at our time limit
                 raise GenerationError(f"gave up: no {height}x{width} board within the time "
                                       "limit") from None

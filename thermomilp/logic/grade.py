@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from thermomilp.core.puzzle import Grid, Puzzle, levels_from_grid
+from thermomilp.core.puzzle import GRADES, Grid, Puzzle, levels_from_grid  # noqa: F401 - re-exported
 from thermomilp.logic.domains import full_domains, is_decided, line_tables
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.pairs import pair_fixpoint
 from thermomilp.logic.probing import probe_fixpoint
 
-GRADES = ("intervals", "probing", "pairs", "search")
 GRADE_TO_DIFFICULTY = {"intervals": "easy", "probing": "medium", "pairs": "hard",
                        "search": "hard"}
 

@@ -5,12 +5,15 @@ spellings are accepted (``docs/logic.md``):
 
 * a **list**: ``"0,1=# 2,3=x"`` -- items ``ROW,COL=#`` (filled) or
   ``ROW,COL=x`` (empty), 0-based, separated by spaces or ``;``
-  (``1``/``0`` and ``.``/``-`` are accepted for ``#``/``x``);
+  (``1``/``0`` and ``-`` are accepted for ``#``/``x``);
 * a **grid** inline, rows separated by ``/``: ``"#x../..#./..../...."``;
 * a **grid file**: one line per row, ``#`` filled, ``x`` empty, ``.`` or
   ``?`` not decided (spaces ignored, blank lines skipped).
 
-In grids ``.`` means *not decided* (a pencil-and-paper board), not *empty*.
+``.`` has one meaning everywhere: *not decided* (a pencil-and-paper board), never
+*empty*. In the list form an item ``0,3=.`` would mark a cell as undecided, which
+says nothing; it was once read as *empty*, so it is refused with a message that
+says to write ``x`` rather than silently changing its meaning.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from thermomilp.core.errors import PuzzleError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 
 FILLED_MARKS = {"#": 1, "1": 1}
-EMPTY_MARKS = {"x": 0, "X": 0, "0": 0, ".": 0, "-": 0}
-GRID_GLYPHS = {"#": 1, "x": 0, "X": 0, ".": None, "?": None}
+EMPTY_MARKS = {"x": 0, "X": 0, "0": 0, "-": 0}
+UNDECIDED = "."
+"""Not decided, in every form (a grid's blank; refused as a list item)."""
+GRID_GLYPHS = {"#": 1, "x": 0, "X": 0, UNDECIDED: None, "?": None}
 _ITEM = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*=\s*(\S)\s*$")
 
 
@@ -53,6 +58,10 @@ def parse_marks(spec: str | None, puzzle: Puzzle) -> dict[Cell, int]:
         if not (0 <= r < puzzle.height and 0 <= c < puzzle.width):
             raise PuzzleError(f"mark {item!r}: cell ({r},{c}) is outside the "
                               f"{puzzle.height}x{puzzle.width} grid")
+        if glyph in (UNDECIDED, "?"):
+            raise PuzzleError(f"mark {item!r}: {glyph!r} means undecided (as in a marks grid), "
+                              f"so it marks nothing; write {r},{c}=x for empty or {r},{c}=# "
+                              "for filled")
         if glyph in FILLED_MARKS:
             value = FILLED_MARKS[glyph]
         elif glyph in EMPTY_MARKS:

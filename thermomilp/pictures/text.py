@@ -9,7 +9,15 @@ same glyphs as a solution's empty cells.
 
 Below the board a legend gives each vessel's label -- the names the hints
 use ("thermometer 7", "tank B") -- with a cell to find it by: the bulb of a
-thermometer, the top-left cell of a tank.
+thermometer, the top-left cell of a tank. Thermometers are counted from 1, as
+janko.at and the other puzzle sites count them (a janko.at file keeps its own
+numbers); a tank's label is its id in the file.
+
+Under a Thermometers picture a glyph line (:data:`GLYPH_LEGEND`) says which
+glyph is which: the drawing's ``○`` is a bulb, while the native text format's
+``o`` marks a thermometer's *tip* (its last cell). The two stay as they are --
+the text format is a published file format whose ``o`` old files rely on, and
+``○``/``●`` are the bulbs the puzzle sites draw -- so the picture says so.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ BULB = {True: "●", False: "○"}      # mercury in the bulb / none
 TUBE = {True: "■", False: "□"}      # mercury in a tube cell / none
 WATER, AIR = "≈", " "
 LEGEND_WIDTH = 78
+GLYPH_LEGEND = "glyphs: ○ bulb  □ tube  ● ■ with mercury  (in a text file o marks the tip)"
 
 
 def _clue(v: int | None) -> str:
@@ -49,7 +58,8 @@ def anchor_cell(puzzle: Puzzle, index: int) -> tuple[int, int]:
 
 
 def vessel_legend(puzzle: Puzzle, width: int = LEGEND_WIDTH) -> str:
-    """``thermometers (label at bulb): 0 (0,0)  1 (1,2) ...`` wrapped to ``width``."""
+    """``thermometers (label at bulb): 1 (0,0)  2 (1,2) ...`` wrapped to ``width``
+    (Thermometers: then the :data:`GLYPH_LEGEND` line)."""
     where = "bulb" if puzzle.kind == "thermometers" else "top-left cell"
     items = [f"{v.label} ({r},{c})" for v, (r, c) in
              ((v, anchor_cell(puzzle, i)) for i, v in enumerate(puzzle.vessels))]
@@ -58,6 +68,8 @@ def vessel_legend(puzzle: Puzzle, width: int = LEGEND_WIDTH) -> str:
         if len(lines[-1]) + 2 + len(item) > width:
             lines.append("")
         lines[-1] += "  " + item
+    if puzzle.kind == "thermometers":
+        lines.append(GLYPH_LEGEND)
     return "\n".join(lines)
 
 

@@ -277,6 +277,19 @@ def warm_up(settings: Settings) -> None:
 PROBE_SHARES = (0.25, 0.25, 0.5, 1.0)
 """A first-rival probe's restarts: shares of its node budget, one random seed each."""
 
+ERROR_FALLBACKS: tuple[tuple[str | None, int, bool], ...] = (
+    ("off", 0, False),   # presolve off: where HiGHS's "Solve error"s were seen to come from
+    (None, 1, False),    # another random seed, the same presolve
+    ("off", 2, False),   # both
+    ("off", 3, True),    # another question: no distance objective (any rival will do)
+)
+"""What :func:`find_other` tries, in order, when HiGHS ends a question in an error
+(``Solve error``, not a limit): ``(presolve or None = unchanged, added random seed,
+drop the distance objective)``. Only when every one ends in an error too is the
+question undecided (``SolveError`` with status ``error``). HiGHS 1.x on the 15x15
+hard boards of ``generate --seed 101`` ended the nearest-rival question in
+``Solve error``; presolve off or another seed answered it (tests/test_generate_engine_error.py)."""
+
 
 def formulation_problems(form, x, planted_ones, over=None) -> list[str]:
     """What is wrong with the 0/1 vector ``x`` as a solution of ``form`` other than
@@ -367,11 +380,28 @@ def find_other(form, planted_ones, *, over=None, nearest: bool = False,
             if limit <= 0:
                 break
         probing = nodes is not None
+        ran_presolve, tried = presolve, []
         outcome = run_cell_model(
             form, [cut, *rows], (all_cols, distance) if near else None,
             RunOptions(presolve=presolve, seed=seed, time_limit=limit, max_nodes=nodes,
                        first_improving=probing))
+        for fallback_presolve, more_seed, plain in ERROR_FALLBACKS:
+            if outcome.status != "error":
+                break
+            tried.append(outcome.message)
+            if end is not None:
+                limit = end - time.perf_counter()
+                if limit <= 0:
+                    break
+            ran_presolve = fallback_presolve or presolve
+            outcome = run_cell_model(
+                form, [cut, *rows], (all_cols, distance) if near and not plain else None,
+                RunOptions(presolve=ran_presolve, seed=seed + more_seed, time_limit=limit,
+                           max_nodes=nodes, first_improving=probing))
         message = outcome.message
+        if outcome.status == "error" and tried:
+            message += (f" ({len(tried) + 1} tries: also with presolve off, another random "
+                        "seed and without the distance objective)")
         if outcome.x is not None and (outcome.status == "optimal" or near):
             x = outcome.x > 0.5
             problems = formulation_problems(form, x, planted_ones, over)
@@ -381,7 +411,7 @@ def find_other(form, planted_ones, *, over=None, nearest: bool = False,
                 raise SolveError(f"HiGHS returned a solution that is not one: {problems[0]}")
             return x
         if outcome.status == "infeasible":
-            if presolve == "off" or not confirm:
+            if ran_presolve == "off" or not confirm:
                 return None
             said_no = True
         elif not (probing and outcome.status == "limit"):

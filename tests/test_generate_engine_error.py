@@ -1,0 +1,145 @@
+"""The generator survives an engine error (issue 25 part 6).
+
+HiGHS sometimes ends a rival question in ``Solve error`` (``generate --size 15x15
+--difficulty hard --seed 101`` did; presolve off or another random seed answered the
+same model). Here the error is injected: the engine call behind
+:func:`thermomilp.solve.engine.find_other` fails the first k times. Small k: the
+fallbacks of ``find_other`` answer. k larger than the fallbacks: the question is
+undecided, the generator drops that board and the next one is unique. Every board is
+checked by two counters that share no code with the generator.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import thermomilp.backends.highs_arrays as highs_arrays
+from thermomilp.backends.highs_arrays import ArrayOutcome
+from thermomilp.core.errors import SolveError
+from thermomilp.core.verify import solution_problems
+from thermomilp.generate.aquarium_gen import generate_aquarium
+from thermomilp.generate.rivals import find_rival
+from thermomilp.generate.thermometers_gen import generate_thermometers, tiling_of
+from thermomilp.logic.brute import brute_force_count
+from thermomilp.model.formulation import Formulation
+from thermomilp.solve import count_solutions
+from thermomilp.solve.engine import ERROR_FALLBACKS, find_other
+
+pytest.importorskip("highspy")
+
+TRIES = 1 + len(ERROR_FALLBACKS)  # the question itself, then each fallback
+
+
+class Failing:
+    """``run_cell_model``, failing with HiGHS's "Solve error" on the calls ``which`` picks
+    (call numbers from 1; ``whole``: count only whole-board questions of that size)."""
+
+    def __init__(self, monkeypatch, which, whole: tuple[int, int] | None = None):
+        self.real = highs_arrays.run_cell_model
+        self.which, self.whole = which, whole
+        self.calls = self.failed = 0
+        self.options = []
+        monkeypatch.setattr(highs_arrays, "run_cell_model", self)
+
+    def __call__(self, form, rows=(), cost=None, options=None):
+        options = options or highs_arrays.RunOptions()
+        if self.whole is None or (form.height, form.width) == self.whole:
+            self.calls += 1
+            if self.which(self.calls):
+                self.failed += 1
+                self.options.append(options)
+                return ArrayOutcome("error", message="Solve error")
+        return self.real(form, rows, cost, options)
+
+
+def _unique(puzzle) -> None:
+    assert solution_problems(puzzle, puzzle.solution) == []
+    assert brute_force_count(puzzle, 2) == 1
+    assert count_solutions(puzzle, 2) == 1
+
+
+def _two_solutions() -> tuple[Formulation, list]:
+    # a 2x2 board with every clue 1 and no thermometer arc: two diagonals
+    form = Formulation(height=2, width=2, row_clues={0: 1, 1: 1}, col_clues={0: 1, 1: 1},
+                       arcs=(), ties=(), fixed={})
+    return form, [(0, 0), (1, 1)]
+
+
+@pytest.mark.parametrize("k", range(1, TRIES))
+@pytest.mark.parametrize("nearest", [False, True])
+def test_find_other_answers_through_its_fallbacks(monkeypatch, k, nearest):
+    form, planted = _two_solutions()
+    spy = Failing(monkeypatch, lambda n: n <= k)
+    x = find_other(form, planted, nearest=nearest)
+    assert x is not None and [(r, c) for r in range(2) for c in range(2) if x[2 * r + c]] \
+        == [(0, 1), (1, 0)]
+    assert spy.failed == k
+    # the retries are the fallbacks in order: presolve off first, then other seeds
+    assert [o.presolve for o in spy.options[1:]] == \
+        [p or "choose" for p, _, _ in ERROR_FALLBACKS][:k - 1]
+
+
+def test_find_other_confirms_none_through_its_fallbacks(monkeypatch):
+    form = Formulation(height=1, width=2, row_clues={0: 1}, col_clues={0: 1, 1: 0},
+                       arcs=(), ties=(), fixed={})
+    Failing(monkeypatch, lambda n: n in (1, 2, 3))
+    assert find_other(form, [(0, 0)]) is None
+
+
+def test_find_other_gives_up_after_every_fallback(monkeypatch):
+    form, planted = _two_solutions()
+    Failing(monkeypatch, lambda n: True)
+    with pytest.raises(SolveError, match="Solve error .*also with presolve off") as info:
+        find_other(form, planted)
+    assert info.value.status == "error"
+
+
+def test_thermometers_board_after_recoverable_errors(monkeypatch):
+    # every whole-board question fails its first two tries: the fallbacks answer them
+    spy = Failing(monkeypatch, lambda n: n % TRIES in (1, 2), whole=(9, 9))
+    board = generate_thermometers(9, 9, seed=5, strategy="repair")
+    assert spy.failed > 0
+    _unique(board.puzzle)
+
+
+def test_thermometers_generator_drops_an_undecided_board(monkeypatch):
+    # the first whole-board question fails every try: that planting is dropped, the run
+    # goes on and the board it returns is unique (the old generator stopped here)
+    spy = Failing(monkeypatch, lambda n: n <= TRIES, whole=(9, 9))
+    board = generate_thermometers(9, 9, seed=5, strategy="repair")
+    assert spy.failed == TRIES
+    assert board.stats.get("undecided", 0) == 1
+    _unique(board.puzzle)
+
+
+def test_an_undecided_window_is_no_rival_there(monkeypatch):
+    board = generate_thermometers(8, 8, seed=2, strategy="repair").puzzle
+    tiling = tiling_of(board)
+    from thermomilp.generate.rivals import Window
+
+    Failing(monkeypatch, lambda n: True)
+    assert find_rival(tiling, window=Window(0, 0, 4, 4)) is None
+
+
+def test_generate_command_goes_on_after_an_undecided_board(monkeypatch, tmp_path, capsys):
+    from thermomilp.cli.main import main
+    from thermomilp.formats import load
+
+    Failing(monkeypatch, lambda n: n <= TRIES, whole=(9, 9))
+    code = main(["generate", "--size", "9x9", "--count", "2", "--seed", "5",
+                 "--strategy", "repair", "--out", str(tmp_path)])
+    assert code == 0, capsys.readouterr().err
+    files = sorted(tmp_path.iterdir())
+    assert len(files) == 2
+    for path in files:
+        _unique(load(path))
+
+
+def test_aquarium_generator_drops_undecided_tanks(monkeypatch):
+    # pool rule: every rival question goes to the MILP. The first three fail every try:
+    # the generator draws new tanks (or keeps a clue) instead of stopping
+    spy = Failing(monkeypatch, lambda n: n <= 3 * TRIES, whole=(6, 6))
+    board = generate_aquarium(6, 6, seed=4, rule="pool", minimal_clues=True,
+                              strategy="repair")
+    assert spy.failed == 3 * TRIES
+    _unique(board)

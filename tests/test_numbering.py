@@ -1,0 +1,131 @@
+"""Numbers and glyphs as the puzzle sites use them (issue 27 part 5).
+
+Thermometers are counted from 1 in pictures, hints and explanations, and a janko.at
+file keeps its own numbers; list indices in JSON stay 0-based. ``.`` means undecided in
+every form of ``--marks``. The text picture says which glyph is the bulb.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from thermomilp.cli.main import main
+from thermomilp.core.errors import PuzzleError
+from thermomilp.formats import dumps, load, loads
+from thermomilp.logic.marks import parse_marks
+from thermomilp.pictures.svg import board_svg
+from thermomilp.pictures.text import GLYPH_LEGEND, render_board
+
+# janko.at's thermometer 2 is the top row, its thermometer 1 the middle row: the file's
+# numbers do not follow the bulbs' reading order, so a count from 0 or by position
+# shows up at once.
+JANKO = """\
+[setup]
+puzzle = thermometer
+size = 3
+[clabels]
+3 2 1
+[rlabels]
+2 1 3
+[labels]
+2.1 2.2 2.3
+1.1 1.2 1.3
+3.1 3.2 3.3
+[solution]
+x x -
+x - -
+x x x
+[moves]
+[end]
+"""
+
+
+@pytest.fixture
+def janko_file(tmp_path):
+    path = tmp_path / "three.txt"
+    path.write_text(JANKO, encoding="utf-8")
+    return path
+
+
+def _run(capsys, *argv) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().out
+
+
+def test_picture_names_janko_thermometer_k_as_k(janko_file):
+    puzzle = load(janko_file)
+    legend = render_board(puzzle).splitlines()
+    assert "thermometers (label at bulb):  1 (1,0)  2 (0,0)  3 (2,0)" in legend
+    svg = board_svg(puzzle, None)
+    labels = {text: float(y) for y, text in
+              re.findall(r'class="vessel-label" x="[\d.]+" y="([\d.]+)"[^>]*>(\w+)<', svg)}
+    # janko's 2 is drawn in the top row, its 1 in the middle row, its 3 at the bottom
+    assert labels["2"] < labels["1"] < labels["3"]
+
+
+def test_hint_names_janko_thermometer_k_as_k(janko_file, capsys):
+    # a mark at the middle of the top row: the bookkeeping fills its bulb, in janko's
+    # thermometer 2
+    code, out = _run(capsys, "hint", str(janko_file), "--marks", "0,1=#")
+    assert code == 0
+    assert "[bookkeeping] thermometer 2:" in out and "filled (0,0)" in out
+    code, out = _run(capsys, "hint", str(janko_file), "--marks", "1,1=# 1,0=x")
+    assert "nearer the bulb of thermometer 1 " in out  # the middle row
+
+
+def test_explain_names_janko_thermometer_k_as_k(janko_file, capsys):
+    code, out = _run(capsys, "explain", str(janko_file), "--marks", "0,1=#")
+    assert code == 0
+    first = next(line for line in out.splitlines() if line.startswith("1. "))
+    assert first.startswith("1. [bookkeeping] thermometer 2:")
+
+
+def test_json_lists_stay_zero_based(janko_file):
+    puzzle = load(janko_file)
+    data = json.loads(dumps(puzzle, "json"))
+    # list index 0 is janko's thermometer 1 (the middle row), bulb first
+    assert data["thermometers"][0] == [[1, 0], [1, 1], [1, 2]]
+    assert data["thermometers"][1] == [[0, 0], [0, 1], [0, 2]]
+
+
+def test_text_format_counts_from_one_by_bulb_position():
+    puzzle = loads("thermometers 2x2\n  ? ?\n? > o\n? > o\n", fmt="text")
+    assert [v.label for v in puzzle.vessels] == ["1", "2"]
+    assert "thermometers (label at bulb):  1 (0,0)  2 (1,0)" in render_board(puzzle)
+
+
+def test_janko_round_trip_keeps_the_numbers_janko_means(janko_file):
+    puzzle = load(janko_file)
+    again = loads(dumps(puzzle, "janko"), fmt="janko")
+    assert [v.cells for v in again.vessels] == [v.cells for v in puzzle.vessels]
+
+
+def test_the_picture_says_which_glyph_is_the_bulb():
+    puzzle = loads("thermometers 1x2\n  ? ?\n? > o\n", fmt="text")
+    picture = render_board(puzzle)
+    assert GLYPH_LEGEND in picture.splitlines()
+    assert "○ bulb" in GLYPH_LEGEND and "o marks the tip" in GLYPH_LEGEND
+    assert picture.splitlines()[2].count("○") == 1  # the bulb is the first cell, not the o
+
+
+def test_dot_means_undecided_in_every_marks_form():
+    puzzle = loads("thermometers 2x2\n  ? ?\n? > o\n? > o\n", fmt="text")
+    assert parse_marks("#./..", puzzle) == {(0, 0): 1}
+    assert parse_marks("0,0=# 1,1=x", puzzle) == {(0, 0): 1, (1, 1): 0}
+    with pytest.raises(PuzzleError, match=r"'\.' means undecided .* write 0,1=x for empty"):
+        parse_marks("0,0=# 0,1=.", puzzle)
+
+
+def test_the_old_list_dot_is_exit_2_with_a_message(janko_file, capsys):
+    code = main(["hint", str(janko_file), "--marks", "0,2=."])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "means undecided" in err and "0,2=x" in err
+
+
+def test_a_board_keeps_its_name_beside_the_numbers():
+    puzzle = loads("thermometers 1x2\nname: two cells\n  ? ?\n? > o\n", fmt="text")
+    assert puzzle.name == "two cells" and puzzle.vessels[0].label == "1"
