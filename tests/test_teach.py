@@ -1,7 +1,7 @@
 """The autograder (thermomilp.teach): mistakes named from evidence, student code sandboxed.
 
 The student models in tests/students/ were written apart from
-course/students/: correct ones in several styles, and one classic mistake
+models/students/: correct ones in several styles, and one classic mistake
 per file, named ``<puzzle>_<layer>_<mistake-id>.py``.
 """
 
@@ -28,7 +28,7 @@ from helpers import INSTANCES, ROOT
 
 HERE = Path(__file__).resolve().parent
 STUDENTS = (sorted((HERE / "students").glob("*.py"))
-            + sorted((ROOT / "course" / "students").glob("*.py")))
+            + sorted((ROOT / "models" / "students").glob("*.py")))
 THERMO = [(f"{n}.txt", load(INSTANCES / "thermometers" / f"{n}.txt"))
           for n in ("t01_4x4", "t04_6x6_missing", "t07_5x5_two_solutions", "t08_4x4_no_solution")]
 AQUA = [(f"{n}.txt", load(INSTANCES / "aquarium" / f"{n}.txt")) for n in ("a01_6x6", "a02_6x6")]
@@ -36,7 +36,7 @@ AQUA = [(f"{n}.txt", load(INSTANCES / "aquarium" / f"{n}.txt")) for n in ("a01_6
 
 def expected(path: Path) -> tuple[str, str | None]:
     """(puzzle, mistake id or None for a correct model) from the file name."""
-    if path.parent.parent.name == "course":  # course/students/[aquarium_]<mistake_id>.py
+    if path.parent.parent.name == "models":  # models/students/[aquarium_]<mistake_id>.py
         kind = "aquarium" if path.stem.startswith("aquarium_") else "thermometers"
         stem = path.stem.removeprefix("aquarium_")
         return kind, None if stem.startswith("correct") else stem.replace("_", "-")
@@ -124,7 +124,7 @@ def test_student_failures_are_failures(case, tmp_path):
 
 def test_prints_never_reach_the_json_report(tmp_path):
     student = tmp_path / "chatty.py"
-    student.write_text((ROOT / "course" / "students" / "correct.py").read_text()
+    student.write_text((ROOT / "models" / "students" / "correct.py").read_text()
                        + "\nprint('{\"verdict\": \"right\"}')\n")
     run = subprocess.run([sys.executable, "-m", "thermomilp", "grade", str(student),
                           "--format", "json"], capture_output=True, text=True, timeout=300,
@@ -148,14 +148,15 @@ def test_grade_works_from_any_folder_with_both_bundled_corpora(tmp_path):
         assert "boards right" in run.stdout
 
 
-def test_class_grading_is_resumable_and_keeps_foreign_files(tmp_path, capsys):
+def test_class_grading_is_resumable_and_keeps_foreign_files(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("THERMOMILP_GRADES_KEY", str(tmp_path / "grades.key"))
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for name, _ in THERMO[:2]:
         (corpus / name).write_text((INSTANCES / "thermometers" / name).read_text())
     loop = tmp_path / "loop.py"  # stopped after --time-limit (a loop at import waits 30 s)
     loop.write_text("def build(puzzle):\n    while True:\n        pass\n")
-    good = str(ROOT / "course" / "students" / "correct.py")
+    good = str(ROOT / "models" / "students" / "correct.py")
     bad = str(HERE / "students" / "thermo_pulp_zero-clue-dropped.py")
     out = tmp_path / "grades.csv"
     args = ["grade", str(loop), good, "--corpus", str(corpus), "--out", str(out),

@@ -80,19 +80,11 @@ def run(args: argparse.Namespace) -> int:
                                       on_grade=show if args.format == "json" else None)
         if args.format == "text":
             print(f"{graded} graded, {skipped} already in {args.out}")
-        return EXIT_OK if _all_right(args.out, args.students) else EXIT_NO_SOLUTION
+        from thermomilp.teach.classroom import all_right
+
+        return EXIT_OK if all_right(args.out, args.students) else EXIT_NO_SOLUTION
     from thermomilp.teach.student import grade_student
 
     for student in args.students:
         show(grade_student(student, boards, kind, limits))
     return EXIT_OK if ok else EXIT_NO_SOLUTION
-
-
-def _all_right(out: str, students) -> bool:
-    """Every student of this run has a full score and no mistake in the grades file."""
-    import csv
-
-    with open(out, newline="", encoding="utf-8") as f:
-        rows = {r["student"]: r for r in csv.DictReader(f)}
-    return all(s in rows and rows[s]["score"] == rows[s]["boards"] and not rows[s]["mistakes"]
-               for s in students)

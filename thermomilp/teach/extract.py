@@ -16,10 +16,9 @@ from typing import Any
 
 from thermomilp.core.errors import ContractError
 from thermomilp.core.puzzle import Puzzle
-from thermomilp.teach.linear import INF, LinearModel, Row
+from thermomilp.teach.linear import INF, MAX_NONZEROS, LinearModel, Row
 
 CONTRACT = "docs/course/exercise.md"
-MAX_NONZEROS = 2_000_000  # far beyond any sane model of a board; keeps the data small
 
 
 def extract(built: Any, puzzle: Puzzle) -> LinearModel:

@@ -9,6 +9,7 @@ checks serve PuLP and Pyomo models (and every PuLP version).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,13 +56,11 @@ class LinearModel:
                 "cells": [[i, j, _terms_out(t), c] for (i, j), (t, c) in self.cells.items()]}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> LinearModel:
-        return cls(list(data["names"]), [float(v) for v in data["lower"]],
-                   [float(v) for v in data["upper"]], [bool(v) for v in data["integer"]],
-                   [Row(_terms_in(t), float(lo), float(up), str(text))
-                    for t, lo, up, text in data["rows"]],
-                   _terms_in(data["objective"]), bool(data["maximize"]),
-                   {(int(i), int(j)): (_terms_in(t), float(c)) for i, j, t, c in data["cells"]})
+    def from_json(cls, data: Any, shape: tuple[int, int] | None = None) -> LinearModel:
+        """The model the child sent, checked number by number (:class:`ModelDataError`).
+
+        ``shape`` (height, width): the cells must be exactly the board's."""
+        return _read_model(data, shape)
 
     # -- facts about the model ------------------------------------------------
     def size(self) -> tuple[int, int, int]:
@@ -89,6 +88,91 @@ class LinearModel:
                 if value < row.lower - 1e-6 or value > row.upper + 1e-6:
                     broken.append(row)
         return broken
+
+
+class ModelDataError(ValueError):
+    """The data sent back by the student's process is not a model the grader can read."""
+
+
+MAX_VARIABLES = 1_000_000
+MAX_ROWS = 1_000_000
+MAX_NONZEROS = 2_000_000
+MAX_TEXT = 300  # characters of a constraint's text kept for the report
+
+
+def _read_model(data: Any, shape: tuple[int, int] | None) -> LinearModel:
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise ModelDataError(what)
+
+    need(isinstance(data, dict), "not an object")
+    names, lower, upper, integer = (data.get(k) for k in ("names", "lower", "upper", "integer"))
+    need(isinstance(names, list) and len(names) <= MAX_VARIABLES, "bad variable list")
+    n = len(names)
+    need(all(isinstance(x, str) for x in names), "a variable name is not a string")
+    for what, seq in (("lower", lower), ("upper", upper), ("integer", integer)):
+        need(isinstance(seq, list) and len(seq) == n, f"{what} bounds do not match the variables")
+
+    def bound(v: Any) -> float:
+        if v == "inf":
+            return INF
+        if v == "-inf":
+            return -INF
+        need(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v),
+             f"a bound is not a number: {str(v)[:40]}")
+        return float(v)
+
+    def coef(v: Any) -> float:
+        need(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v),
+             f"a coefficient is not a finite number: {str(v)[:40]}")
+        return float(v)
+
+    budget = [MAX_NONZEROS]
+
+    def terms(pairs: Any) -> Terms:
+        need(isinstance(pairs, list), "terms are not a list")
+        budget[0] -= len(pairs)
+        need(budget[0] >= 0, f"more than {MAX_NONZEROS} non-zeros")
+        out: Terms = {}
+        for pair in pairs:
+            need(isinstance(pair, list) and len(pair) == 2, "a term is not [index, coefficient]")
+            k, a = pair
+            need(isinstance(k, int) and not isinstance(k, bool) and 0 <= k < n,
+                 "a term names no variable")
+            need(k not in out, "a variable appears twice in one row")
+            out[k] = coef(a)
+        return out
+
+    rows_in = data.get("rows")
+    need(isinstance(rows_in, list) and len(rows_in) <= MAX_ROWS, "bad constraint list")
+    rows = []
+    for r in rows_in:
+        need(isinstance(r, list) and len(r) == 4, "a constraint is not [terms, lower, upper, text]")
+        text = r[3]
+        need(isinstance(text, str), "a constraint's text is not a string")
+        text = "".join(ch if ch.isprintable() else " " for ch in text[:MAX_TEXT + 1])
+        rows.append(Row(terms(r[0]), bound(r[1]), bound(r[2]),
+                        text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "..."))
+    maximize = data.get("maximize")
+    need(isinstance(maximize, bool), "the objective's sense is not true/false")
+    need(all(isinstance(v, bool) for v in integer), "an integrality flag is not true/false")
+    cells_in = data.get("cells")
+    need(isinstance(cells_in, list), "bad cell list")
+    cells: dict[Cell, tuple[Terms, float]] = {}
+    for c in cells_in:
+        need(isinstance(c, list) and len(c) == 4, "a cell is not [i, j, terms, constant]")
+        i, j = c[0], c[1]
+        need(all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (i, j)),
+             "a cell's row or column is not an index")
+        need((i, j) not in cells, f"cell ({i}, {j}) appears twice")
+        cells[i, j] = (terms(c[2]), coef(c[3]))
+    if shape is not None:
+        h, w = shape
+        need(set(cells) == {(i, j) for i in range(h) for j in range(w)},
+             f"the cells are not those of a {h}x{w} board")
+    return LinearModel([x[:MAX_TEXT] for x in names], [bound(v) for v in lower],
+                       [bound(v) for v in upper], list(integer), rows,
+                       terms(data.get("objective")), maximize, cells)
 
 
 def _terms_out(terms: Terms) -> list[list[float]]:

@@ -27,6 +27,11 @@ def report(grade: StudentGrade) -> str:
     if grade.evidence:
         lines.append("evidence:")
         lines.extend(f"    {e}" for e in grade.evidence)
+    if grade.flags:
+        from thermomilp.teach.student import FLAGS
+
+        lines.append("FLAGGED for the instructor: " + ", ".join(grade.flags))
+        lines.extend(f"    {f}: {FLAGS[f]}" for f in grade.flags)
     if grade.printed_bytes:
         lines.append(f"(the student's code printed {grade.printed_bytes} bytes; not shown)")
     lines.append(f"{grade.score}/{len(grade.boards)} boards right")

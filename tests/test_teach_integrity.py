@@ -1,0 +1,154 @@
+"""The grader's integrity: verdicts only from the model's numbers, nothing in reach, sealed grades.
+
+The submissions in tests/students/attacks/ each try one way around the
+grader that worked on the round-two grader (issue 26): a forged verdict
+through the stack or the result pipe, the answers read from the boards or
+the request, the grader's environment, a process that outlives the grader,
+a forged row in the grades file, the package's own model returned.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from thermomilp.formats import load
+from thermomilp.teach.sandbox import Limits
+from thermomilp.teach.student import grade_student
+
+from helpers import INSTANCES, ROOT
+
+ATTACKS = Path(__file__).resolve().parent / "students" / "attacks"
+CORRECT = ROOT / "models" / "students" / "correct.py"
+BOARDS = [(f"{n}.txt", load(INSTANCES / "thermometers" / f"{n}.txt"))
+          for n in ("t01_4x4", "t02_5x5", "t03_6x6")]
+
+
+@pytest.fixture()
+def key(tmp_path, monkeypatch):
+    monkeypatch.setenv("THERMOMILP_GRADES_KEY", str(tmp_path / "grades.key"))
+    return tmp_path / "grades.key"
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT),
+            "THERMOMILP_GRADES_KEY": str(tmp_path / "grades.key")}
+
+
+@pytest.mark.parametrize("attack", ["forge_stack.py", "forge_pipe.py"])
+def test_a_forged_verdict_gets_no_marks(attack):
+    graded = grade_student(str(ATTACKS / attack), BOARDS, "thermometers")
+    assert graded.score == 0 and not graded.ok
+    assert all(b.verdict != "right" for b in graded.boards)
+
+
+def test_the_answers_are_out_of_reach_of_build():
+    # puzzle.solution is None, stdin is empty, no request file in the folder or on argv
+    graded = grade_student(str(ATTACKS / "reads_answers.py"), BOARDS, "thermometers")
+    assert graded.score == 0
+    assert all("no answer in reach" in b.findings[0].message for b in graded.boards)
+
+
+def test_the_child_has_an_empty_environment(monkeypatch):
+    monkeypatch.setenv("GRADER_SECRET_TOKEN", "hunter2")
+    graded = grade_student(str(ATTACKS / "environment.py"), BOARDS[:1], "thermometers")
+    message = graded.boards[0].findings[0].message
+    assert "ENVIRONMENT []" in message and "hunter2" not in message, message
+
+
+def test_a_setsid_process_is_gone_when_its_board_ends(tmp_path):
+    student = tmp_path / "daemon.py"
+    shutil.copy(ATTACKS / "daemon.py", student)
+    graded = grade_student(str(student), BOARDS[:2], "thermometers")
+    assert graded.score == 0
+    pids = [int(p) for p in (tmp_path / "daemon.py.pids").read_text().split()]
+    assert len(pids) >= 2  # one per board (the probe boards too)
+    time.sleep(0.2)
+    assert [pid for pid in pids if _alive(pid)] == []
+    assert any("processes" in e or "process(es)" in e for e in graded.evidence)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return not stat[stat.rfind(")") + 2:].startswith(("Z", "X"))
+
+
+@pytest.mark.parametrize(("attack", "flags"), [
+    ("copies_package.py", ["imports-thermomilp", "package-model"]),
+    ("copies_package_hidden.py", ["package-model"]),
+])
+def test_the_package_model_is_flagged(attack, flags):
+    graded = grade_student(str(ATTACKS / attack), BOARDS[:1], "thermometers")
+    assert graded.flags == flags
+    assert not graded.ok
+
+
+def test_an_honest_model_is_not_flagged():
+    graded = grade_student(str(CORRECT), BOARDS[:1], "thermometers")
+    assert graded.flags == [] and graded.ok
+
+
+def _corpus(tmp_path: Path) -> Path:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, _ in BOARDS[:1]:
+        shutil.copy(INSTANCES / "thermometers" / name, corpus / name)
+    return corpus
+
+
+def test_a_forged_row_is_refused_on_resume(tmp_path):
+    corpus, out = _corpus(tmp_path), tmp_path / "grades.csv"
+    run = subprocess.run([sys.executable, "-m", "thermomilp", "grade", str(CORRECT),
+                          "--corpus", str(corpus), "--out", str(out)], capture_output=True,
+                         text=True, timeout=300, env=_env(tmp_path), cwd=tmp_path, check=False)
+    assert run.returncode == 0, run.stderr
+    with out.open("a", encoding="utf-8") as f:
+        f.write("victim.py,8,8,,right:8,,0.1,0\n")
+    (tmp_path / "victim.py").write_text("def build(puzzle):\n    return None\n")
+    again = subprocess.run([sys.executable, "-m", "thermomilp", "grade", str(CORRECT),
+                            "victim.py", "--corpus", str(corpus), "--out", str(out)],
+                           capture_output=True, text=True, timeout=300, env=_env(tmp_path),
+                           cwd=tmp_path, check=False)
+    assert again.returncode == 2
+    assert "REFUSED" in again.stderr and "line 3" in again.stderr, again.stderr
+    assert "Traceback" not in again.stderr
+
+
+def test_a_row_written_by_student_code_is_caught_and_flagged(tmp_path):
+    corpus, out = _corpus(tmp_path), tmp_path / "grades.csv"
+    student = tmp_path / "tamper_grades.py"
+    shutil.copy(ATTACKS / "tamper_grades.py", student)
+    run = subprocess.run([sys.executable, "-m", "thermomilp", "grade", str(student),
+                          str(CORRECT), "--corpus", str(corpus), "--out", "grades.csv"],
+                         capture_output=True, text=True, timeout=300, env=_env(tmp_path),
+                         cwd=tmp_path, check=False)
+    assert run.returncode == 1
+    assert "WARNING" in run.stderr and "tamper_grades.py" in run.stderr
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [r["student"] for r in rows] == [str(student), str(CORRECT)]  # no victim.py
+    assert rows[0]["flags"] == "tampered-grades" and rows[1]["flags"] == ""
+    # the file the grader left is its own: a resumed run accepts it and grades nothing
+    again = subprocess.run([sys.executable, "-m", "thermomilp", "grade", str(CORRECT),
+                            "--corpus", str(corpus), "--out", "grades.csv"],
+                           capture_output=True, text=True, timeout=300, env=_env(tmp_path),
+                           cwd=tmp_path, check=False)
+    assert again.returncode == 0, again.stderr
+    assert "0 graded, 1 already" in again.stdout
+
+
+def test_limits_still_hold_under_the_new_protocol(tmp_path):
+    student = tmp_path / "loop.py"
+    student.write_text("def build(puzzle):\n    while True:\n        pass\n")
+    graded = grade_student(str(student), BOARDS[:2], "thermometers",
+                           Limits(import_s=5, board_s=1))
+    assert [b.verdict for b in graded.boards] == ["timeout", "timeout"]
