@@ -28,7 +28,8 @@ from helpers import INSTANCES, ROOT
 
 HERE = Path(__file__).resolve().parent
 STUDENTS = (sorted((HERE / "students").glob("*.py"))
-            + sorted((ROOT / "models" / "students").glob("*.py")))
+            + sorted((ROOT / "models" / "students").glob("*.py"))
+            + sorted((ROOT / "models" / "solutions").glob("*.py")))
 THERMO = [(f"{n}.txt", load(INSTANCES / "thermometers" / f"{n}.txt"))
           for n in ("t01_4x4", "t04_6x6_missing", "t07_5x5_two_solutions", "t08_4x4_no_solution")]
 AQUA = [(f"{n}.txt", load(INSTANCES / "aquarium" / f"{n}.txt")) for n in ("a01_6x6", "a02_6x6")]
@@ -124,7 +125,7 @@ def test_student_failures_are_failures(case, tmp_path):
 
 def test_prints_never_reach_the_json_report(tmp_path):
     student = tmp_path / "chatty.py"
-    student.write_text((ROOT / "models" / "students" / "correct.py").read_text()
+    student.write_text((ROOT / "models" / "solutions" / "correct.py").read_text()
                        + "\nprint('{\"verdict\": \"right\"}')\n")
     run = subprocess.run([sys.executable, "-m", "thermomilp", "grade", str(student),
                           "--format", "json"], capture_output=True, text=True, timeout=300,
@@ -133,7 +134,9 @@ def test_prints_never_reach_the_json_report(tmp_path):
     records = [json.loads(line) for line in run.stdout.splitlines()]
     assert run.returncode == 0, run.stderr
     assert all(set(r) >= {"student", "file", "verdict", "mistakes"} for r in records)
-    assert len(records) == len(corpus_boards(None)[1])
+    from thermomilp.teach.probes import probe_boards
+
+    assert len(records) == len(corpus_boards(None)[1]) + len(probe_boards("thermometers"))
 
 
 def test_grade_works_from_any_folder_with_both_bundled_corpora(tmp_path):
@@ -156,7 +159,7 @@ def test_class_grading_is_resumable_and_keeps_foreign_files(tmp_path, capsys, mo
         (corpus / name).write_text((INSTANCES / "thermometers" / name).read_text())
     loop = tmp_path / "loop.py"  # stopped after --time-limit (a loop at import waits 30 s)
     loop.write_text("def build(puzzle):\n    while True:\n        pass\n")
-    good = str(ROOT / "models" / "students" / "correct.py")
+    good = str(ROOT / "models" / "solutions" / "correct.py")
     bad = str(HERE / "students" / "thermo_pulp_zero-clue-dropped.py")
     out = tmp_path / "grades.csv"
     args = ["grade", str(loop), good, "--corpus", str(corpus), "--out", str(out),
@@ -164,7 +167,8 @@ def test_class_grading_is_resumable_and_keeps_foreign_files(tmp_path, capsys, mo
     assert main(args) == 1
     rows = list(csv.DictReader(out.open()))
     assert [r["student"] for r in rows] == [str(loop), good]
-    assert rows[0]["score"] == "0" and rows[1]["score"] == "2" and rows[1]["mistakes"] == ""
+    assert rows[0]["score"] == "0" and rows[1]["score"] == rows[1]["boards"]
+    assert rows[1]["mistakes"] == ""
     assert "[2/2]" in capsys.readouterr().err
     assert main(args[:3] + [bad] + args[3:]) == 1  # the first two are skipped
     rows = list(csv.DictReader(out.open()))

@@ -26,7 +26,7 @@ from thermomilp.teach.student import grade_student
 from helpers import INSTANCES, ROOT
 
 ATTACKS = Path(__file__).resolve().parent / "students" / "attacks"
-CORRECT = ROOT / "models" / "students" / "correct.py"
+CORRECT = ROOT / "models" / "solutions" / "correct.py"
 BOARDS = [(f"{n}.txt", load(INSTANCES / "thermometers" / f"{n}.txt"))
           for n in ("t01_4x4", "t02_5x5", "t03_6x6")]
 

@@ -146,6 +146,51 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
                       bool(first.cells_out_of_range()), built.time_s)
 
 
+def picture(puzzle: Puzzle, grid: Sequence[str], indent: str = "        ") -> str:
+    """The board with ``grid`` drawn on it, as text (the evidence a student can look at)."""
+    from thermomilp.pictures.text import render_board
+
+    return "\n".join(indent + line for line in render_board(puzzle, grid).splitlines())
+
+
+def grade_probe(file: str, puzzle: Puzzle, built: Built, legal: frozenset[int],
+                time_limit: float = 30.0) -> tuple[BoardGrade, set[int] | None]:
+    """Exact comparison on a small probe board: the model's feasible 0/1 grids against
+    the rules' (``legal``). Returns the board's grade and the model's grids (None when
+    they could not all be found)."""
+    from thermomilp.teach.linear import feasible_grids
+    from thermomilp.teach.probes import grid_of_bits
+
+    if built.model is None:
+        return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),),
+                          time_s=built.time_s), None
+    h, w = puzzle.height, puzzle.width
+    found, complete = feasible_grids(built.model, h, w, time_limit=time_limit)
+    size = Size(*built.model.size())
+    forbidden = sorted(found - legal, key=lambda b: (bin(b).count("1"), b))
+    if forbidden:
+        grid = grid_of_bits(forbidden[0], h, w)
+        more = f" (and {len(forbidden) - 1} more)" if len(forbidden) > 1 else ""
+        return BoardGrade(file, "accepts-forbidden", (Finding(
+            "probe", f"your model accepts {grid_text(grid)}{more}, which the rules forbid: "
+            f"{broken_rules(puzzle, grid)}\n{picture(puzzle, grid)}"),), size,
+            time_s=built.time_s), (found if complete else None)
+    if not complete:
+        return BoardGrade(file, "error", (Finding(
+            "probe", "HiGHS could not list the grids your model accepts on this board"),),
+            size, time_s=built.time_s), None
+    missing = sorted(legal - found)
+    if missing:
+        grid = grid_of_bits(missing[0], h, w)
+        rows = built.model.rows_broken_by(grid)
+        detail = ("; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])
+                  if rows else "")
+        return BoardGrade(file, "rejects-solution", (Finding(
+            "probe", f"your model forbids {grid_text(grid)}, a solution of this board{detail}\n"
+            f"{picture(puzzle, grid)}"),), size, time_s=built.time_s), found
+    return BoardGrade(file, "right", (), size, time_s=built.time_s), found
+
+
 def _integral_share(values: dict | None) -> float | None:
     if not values:
         return None

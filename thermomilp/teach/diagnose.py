@@ -24,7 +24,7 @@ from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.catalogue import MISTAKES
 from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text
 from thermomilp.teach.linear import Run, accepts, solve
-from thermomilp.teach.probes import probes
+from thermomilp.teach.probes import PROBE_BOARDS, grids_obeying, probes
 from thermomilp.teach.rules import Rules, variants
 from thermomilp.teach.sandbox import Built
 
@@ -36,7 +36,11 @@ class Diagnosis:
 
 
 def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[Built],
-             corpus: Sequence[tuple[Built, BoardGrade]]) -> Diagnosis:
+             corpus: Sequence[tuple[Built, BoardGrade]],
+             exact: dict[int, set[int]] | None = None) -> Diagnosis:
+    """``exact``: probe board -> every 0/1 grid the model accepts there. A combination of
+    mistakes explains the model only if it accepts exactly those grids on every such board,
+    so an id is never named for a model that only looks like it on the chosen probe grids."""
     found = Diagnosis()
     _continuous(probe_builds, corpus, found)
     _out_of_range(probe_builds, corpus, found)
@@ -55,6 +59,9 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
     if not observed:
         return found
     fits = [k for k, _ in enumerate(vs) if all(p.obeyed_by[k] == seen for p, seen in observed)]
+    fits = [k for k in fits if all(grids_obeying(kind, b, vs[k]) == found
+                                   for b, found in (exact or {}).items()
+                                   if b < len(PROBE_BOARDS[kind]))]
     correct = vs.index(Rules())
     if fits and correct not in fits:
         shared = frozenset.intersection(*(vs[k].mistakes() for k in fits))
@@ -63,8 +70,9 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
                 found.mistakes.append(mistake)
                 found.evidence.append(_witness(mistake, vs, fits, observed, probe_boards,
                                                probe_builds))
-    if not fits:
-        probe, seen = next((p, s) for p, s in observed if p.obeyed_by[correct] != s)
+    odd = next(((p, s) for p, s in observed if p.obeyed_by[correct] != s), None)
+    if not fits and odd is not None:  # else the probe boards' own grades say what is wrong
+        probe, seen = odd
         puzzle = probe_boards[probe.board]
         model = probe_builds[probe.board].model
         assert model is not None

@@ -195,10 +195,13 @@ class Run:
     message: str = ""
 
     def grid(self, puzzle: Puzzle) -> Grid | None:
+        return self.grid_of(puzzle.height, puzzle.width)
+
+    def grid_of(self, height: int, width: int) -> Grid | None:
         if self.values is None:
             return None
-        return tuple("".join("#" if self.values[i, j] > 0.5 else "." for j in range(puzzle.width))
-                     for i in range(puzzle.height))
+        return tuple("".join("#" if self.values[i, j] > 0.5 else "." for j in range(width))
+                     for i in range(height))
 
     def fractional_cells(self) -> list[tuple[Cell, float]]:
         """Cells strictly between 0 and 1."""
@@ -277,3 +280,71 @@ def accepts(model: LinearModel, grid: Sequence[str], time_limit: float = 30.0) -
     """Is the model feasible with its cells fixed to ``grid``? None when HiGHS cannot tell."""
     run = solve(model, fix_rows(model, grid), objective=False, time_limit=time_limit)
     return {"feasible": True, "infeasible": False}.get(run.status)
+
+
+def feasible_grids(model: LinearModel, height: int, width: int, cap: int = 200,
+                   time_limit: float = 30.0) -> tuple[set[int], bool]:
+    """The 0/1 grids the model accepts, as bit sets (bit ``i * width + j`` = cell filled).
+
+    Returns (grids, complete): ``complete`` is False when more than ``cap`` grids were
+    found (the set then holds ``cap + 1`` of them) or a solve could not decide.
+
+    A model whose cells are distinct plain variables and whose rows use only those
+    is evaluated on every grid at once (numpy); any other model is enumerated with
+    no-good cuts, the cells held to 0..1 (:func:`solve`)."""
+    plain = _plain_cells(model, height, width)
+    if plain is not None and height * width <= 16:
+        return _evaluate_all(model, plain, height, width), True
+    found: set[int] = set()
+    extra = [Row(t, -c, 1.0 - c, f"grader holds cell {cell} in 0..1")
+             for cell, (t, c) in model.cells.items()]
+    while len(found) <= cap:
+        run = solve(model, extra, objective=False, integral_cells=True, time_limit=time_limit)
+        if run.status != "feasible" or run.values is None:
+            return found, run.status == "infeasible"
+        grid = run.grid_of(height, width)
+        bits = sum(1 << (i * width + j) for i in range(height) for j in range(width)
+                   if grid[i][j] == "#")
+        if bits in found:  # HiGHS returned a point the cut should exclude: tolerance
+            return found, False
+        found.add(bits)
+        extra.append(nogood_row(model, grid))
+    return found, False
+
+
+def _plain_cells(model: LinearModel, height: int, width: int) -> list[int] | None:
+    """The variable of each cell, row by row, when every cell is one distinct variable
+    and every row uses cell variables only; else None."""
+    order = []
+    for i in range(height):
+        for j in range(width):
+            terms, const = model.cells[i, j]
+            if const != 0 or len(terms) != 1 or next(iter(terms.values())) != 1:
+                return None
+            order.append(next(iter(terms)))
+    if len(set(order)) != len(order):
+        return None
+    used = set(order)
+    if any(k not in used for r in model.rows for k in r.terms):
+        return None
+    return order
+
+
+def _evaluate_all(model: LinearModel, order: list[int], height: int, width: int) -> set[int]:
+    import numpy as np
+
+    n = height * width
+    bits = np.arange(1 << n, dtype=np.int64)
+    grids = ((bits[:, None] >> np.arange(n)) & 1).astype(float)  # grid x cell
+    ok = np.ones(len(bits), dtype=bool)
+    for c, k in enumerate(order):
+        for v in (0.0, 1.0):
+            if not model.lower[k] - 1e-9 <= v <= model.upper[k] + 1e-9:
+                ok &= grids[:, c] != v
+    position = {k: c for c, k in enumerate(order)}
+    for r in model.rows:
+        value = np.zeros(len(bits))
+        for k, a in r.terms.items():
+            value += a * grids[:, position[k]]
+        ok &= (value >= r.lower - 1e-6) & (value <= r.upper + 1e-6)
+    return {int(b) for b in bits[ok]}

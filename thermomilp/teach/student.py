@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from thermomilp.core.puzzle import Puzzle
-from thermomilp.teach.checks import BoardGrade, grade_board
+from thermomilp.teach.checks import BoardGrade, grade_board, grade_probe
 from thermomilp.teach.corpus import GradeError
 from thermomilp.teach.diagnose import diagnose
 from thermomilp.teach.linear import LinearModel
-from thermomilp.teach.probes import probe_boards
+from thermomilp.teach.probes import grids_obeying, probe_boards
 from thermomilp.teach.sandbox import Built, Limits, run_student
 
 
@@ -60,11 +60,20 @@ def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
     corpus_builds = run.boards[len(probes):]
     grades = [grade_board(file, puzzle, built)
               for (file, puzzle), built in zip(boards, corpus_builds, strict=True)]
+    # the probe boards are graded too: every 0/1 grid, the model's against the rules'
+    exact: dict[int, set[int]] = {}
+    for b, (puzzle, built) in enumerate(zip(probes, probe_builds, strict=True)):
+        graded, found = grade_probe(f"probe board {b + 1} ({puzzle.height}x{puzzle.width})",
+                                    puzzle, built, grids_obeying(kind, b))
+        grades.append(graded)
+        if found is not None:
+            exact[b] = found
     if all(b.model is None for b in run.boards):
         found_mistakes: list[str] = []
         evidence: list[str] = []
     else:
-        d = diagnose(kind, probes, probe_builds, list(zip(corpus_builds, grades, strict=True)))
+        d = diagnose(kind, probes, probe_builds,
+                     list(zip(corpus_builds, grades[:len(boards)], strict=True)), exact)
         found_mistakes, evidence = d.mistakes, d.evidence
     flags = flags_of(student, probes, probe_builds)
     if run.killed:
