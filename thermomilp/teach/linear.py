@@ -303,6 +303,7 @@ def feasible_grids(model: LinearModel, height: int, width: int, cap: int = 200,
         if run.status != "feasible" or run.values is None:
             return found, run.status == "infeasible"
         grid = run.grid_of(height, width)
+        assert grid is not None  # values were checked above
         bits = sum(1 << (i * width + j) for i in range(height) for j in range(width)
                    if grid[i][j] == "#")
         if bits in found:  # HiGHS returned a point the cut should exclude: tolerance

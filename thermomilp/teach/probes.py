@@ -133,11 +133,11 @@ def _all_grids(h: int, w: int) -> list[Grid]:
 
 
 @lru_cache(maxsize=64)
-def grids_obeying(kind: str, board: int, rules: Rules = Rules()) -> frozenset[int]:
+def grids_obeying(kind: str, board: int, rules: Rules | None = None) -> frozenset[int]:
     """Every 0/1 grid of probe board ``board`` that obeys ``rules``, as bit sets."""
     puzzle = _probe_boards(kind)[board]
     return frozenset(b for b, g in enumerate(_all_grids(puzzle.height, puzzle.width))
-                     if obeys(puzzle, g, rules))
+                     if obeys(puzzle, g, rules or Rules()))
 
 
 @lru_cache(maxsize=2)
