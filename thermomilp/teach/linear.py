@@ -349,3 +349,38 @@ def _evaluate_all(model: LinearModel, order: list[int], height: int, width: int)
             value += a * grids[:, position[k]]
         ok &= (value >= r.lower - 1e-6) & (value <= r.upper + 1e-6)
     return {int(b) for b in bits[ok]}
+
+
+def blocking_rows(model: LinearModel, grid: Sequence[str], limit: int = 3,
+                  time_limit: float = 10.0) -> list[Row]:
+    """Constraints of the model that forbid ``grid``: the cell-only rows the grid breaks,
+    else the rows (a big-M, a linking row) that must bend for the grid to be accepted:
+    every row gets slack, the cells are fixed to the grid, the total slack is minimised
+    and the rows that kept some are quoted."""
+    broken = model.rows_broken_by(grid)
+    if broken:
+        return broken[:limit]
+    from thermomilp.solve.engine import solve_rows
+
+    n = len(model.names)
+    lower, upper = list(model.lower), list(model.upper)
+    integer = [k for k in range(n) if model.integer[k]]
+    rows: list[Row] = []
+    slack_of: list[tuple[int, int]] = []
+    for r in model.rows:
+        below, above = len(lower), len(lower) + 1
+        lower += [0.0, 0.0]
+        upper += [INF, INF]
+        terms = dict(r.terms)
+        terms[below], terms[above] = 1.0, -1.0
+        rows.append(Row(terms, r.lower, r.upper, r.text))
+        slack_of.append((below, above))
+    rows += fix_rows(model, grid)
+    objective = {k: 1.0 for pair in slack_of for k in pair}
+    outcome = solve_rows(lower, upper, integer, rows, objective, maximize=False,
+                         time_limit=time_limit)
+    if outcome.status != "optimal" or outcome.x is None:
+        return []
+    x = list(outcome.x)
+    bent = [model.rows[k] for k, (a, b) in enumerate(slack_of) if x[a] + x[b] > 1e-6]
+    return bent[:limit]

@@ -50,10 +50,33 @@ def _failure(exc: BaseException, path: str) -> dict[str, Any]:
     if isinstance(exc, ContractError):
         return {"kind": "error", "line": line, "message": str(exc)}
     text = f"{type(exc).__name__}: {exc.msg if isinstance(exc, SyntaxError) else exc}"
-    if isinstance(exc, TypeError) and "object cannot be passed as a constraint" in str(exc):
-        text += (" -- in PuLP 4, x == y between two variables is a plain True/False, not a "
-                 "constraint: write x - y == 0")
+    text += pulp4_hint(exc)
     return {"kind": "crashed", "line": line, "message": f"{text} ({where})"}
+
+
+# PuLP 3 idioms that PuLP 4 removed, and the PuLP 4 spelling (checked against PuLP 4.2)
+PULP4 = (
+    ("has no attribute 'dicts'", "PuLP 4 removed LpVariable.dicts: write "
+     "prob.add_variable_dicts(\"x\", cells, cat=pulp.LpBinary) (names x_(i,_j), accepted), or "
+     "prob.add_variable(f\"x_{i}_{j}\", cat=pulp.LpBinary) per cell"),
+    ("has no attribute 'matrix'", "PuLP 4 removed LpVariable.matrix: write "
+     "prob.add_variable_matrix(...) or prob.add_variable(...) per cell"),
+    ("has no attribute 'LpStatus'", "PuLP 4 removed pulp.LpStatus: build(puzzle) need not solve; "
+     "return the problem unsolved"),
+    ("LpVariable.__init__() got an unexpected keyword", "PuLP 4 creates variables through the "
+     "problem: write prob.add_variable(name, lowBound=..., upBound=..., cat=pulp.LpBinary)"),
+    ("object cannot be passed as a constraint", "in PuLP 4, x == y between two variables is a "
+     "plain True/False, not a constraint: write x - y == 0"),
+)
+
+
+def pulp4_hint(exc: BaseException) -> str:
+    """What to write instead, when ``exc`` is PuLP 4 refusing a PuLP 3 idiom."""
+    text = str(exc)
+    for needle, hint in PULP4:
+        if needle in text and isinstance(exc, AttributeError | TypeError):
+            return f" -- {hint}"
+    return ""
 
 
 def limit_self(memory_mb: int, cpu_s: int) -> None:
