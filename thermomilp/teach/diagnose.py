@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.catalogue import MISTAKES
-from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text
-from thermomilp.teach.linear import Run, accepts, solve
+from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text, picture
+from thermomilp.teach.linear import Run, accepts, blocking_rows, solve
 from thermomilp.teach.probes import PROBE_BOARDS, grids_obeying, probes
 from thermomilp.teach.rules import Rules, variants
 from thermomilp.teach.sandbox import Built
@@ -78,11 +78,13 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
         board = f"probe board {probe.board + 1} ({_describe(puzzle)})"
         if seen:
             found.evidence.append(f"on {board} your model accepts {grid_text(probe.grid)}, which "
-                                  f"the rules forbid: {broken_rules(puzzle, probe.grid)}")
+                                  f"the rules forbid: {broken_rules(puzzle, probe.grid)}\n"
+                                  f"{picture(puzzle, probe.grid)}")
         else:
             found.evidence.append(f"on {board} your model forbids {grid_text(probe.grid)}, a "
                                   "grid the rules allow"
-                                  + _forbidding(probe_builds[probe.board], probe.grid))
+                                  + _forbidding(probe_builds[probe.board], probe.grid)
+                                  + f"\n{picture(puzzle, probe.grid)}")
     _note_failed(failed, found)
     return found
 
@@ -139,12 +141,13 @@ def _witness(mistake: str, vs: list[Rules], fits: list[int], observed, boards, b
             why = (f"which the rules forbid: {broken_rules(puzzle, probe.grid)}" if seen
                    else "a grid the rules allow" + _forbidding(builds[probe.board], probe.grid))
             return (f"{mistake}: on probe board {probe.board + 1} ({_describe(puzzle)}) your "
-                    f"model {what} {grid_text(probe.grid)}, {why}")
+                    f"model {what} {grid_text(probe.grid)}, {why}\n"
+                    f"{picture(puzzle, probe.grid)}")
     return f"{mistake}: your model behaves like it on every probe grid"
 
 
 def _forbidding(built: Built, grid) -> str:
-    rows = built.model.rows_broken_by(grid) if built.model is not None else []
+    rows = blocking_rows(built.model, grid) if built.model is not None else []
     if not rows:
         return ""
     return "; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])

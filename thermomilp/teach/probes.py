@@ -59,6 +59,13 @@ aquarium 3x3
 1  4 5 3
 2  4 5 3
 """,
+        """\
+aquarium 3x3
+   ? 2 ?
+?  1 1 1
+3  2 2 3
+?  2 2 3
+""",
     ],
 }
 # Rectangular boards, both orientations, with missing clues: the model's feasible 0/1
