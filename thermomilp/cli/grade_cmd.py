@@ -26,7 +26,13 @@ def register(sub) -> None:
                                    "grader from mistakes, not from malice: grade untrusted "
                                    "files in a container. Exit 0 when every board of every "
                                    "student is right, 1 otherwise.")
-    p.add_argument("students", metavar="STUDENT.py", nargs="+")
+    p.add_argument("students", metavar="STUDENT.py", nargs="*")
+    p.add_argument("--copy-kit", metavar="DIR", default=None,
+                   help="copy the teaching kit (models/: the .mod files and the example "
+                        "students with a classic mistake) to DIR/models and stop")
+    p.add_argument("--with-solutions", action="store_true",
+                   help="with --copy-kit: copy the correct models too (models/solutions; "
+                        "for the instructor, not the students)")
     p.add_argument("--corpus", metavar="DIR", default=None,
                    help="folder of puzzle files (default: the boards shipped with thermomilp)")
     p.add_argument("--puzzle", choices=("thermometers", "aquarium"), default=None,
@@ -54,6 +60,14 @@ def run(args: argparse.Namespace) -> int:
         raise ThermomilpError("--time-limit must be between 0 and 3600 seconds")
     if not 64 <= args.memory_mb <= 1 << 20:
         raise ThermomilpError("--memory-mb must be between 64 and 1048576")
+    if args.copy_kit is not None:
+        from thermomilp.teach.corpus import copy_kit
+
+        written = copy_kit(args.copy_kit, solutions=args.with_solutions)
+        print(f"{len(written)} files copied to {os.path.join(args.copy_kit, 'models')}")
+        return EXIT_OK
+    if not args.students:
+        raise ThermomilpError("give one or more STUDENT.py files (or --copy-kit DIR)")
     limits = Limits(board_s=args.time_limit, memory_mb=args.memory_mb)
     kind, boards = corpus_boards(args.corpus, args.puzzle)
     for student in args.students:

@@ -24,7 +24,7 @@ from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.catalogue import MISTAKES
 from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text, picture
 from thermomilp.teach.linear import Run, accepts, blocking_rows, solve
-from thermomilp.teach.probes import PROBE_BOARDS, grids_obeying, probes
+from thermomilp.teach.probes import EXACT_FITS, grids_obeying, probes
 from thermomilp.teach.rules import Rules, variants
 from thermomilp.teach.sandbox import Built
 
@@ -60,7 +60,7 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
     fits = [k for k, _ in enumerate(vs) if all(p.obeyed_by[k] == seen for p, seen in observed)]
     fits = [k for k in fits if all(grids_obeying(kind, b, vs[k]) == found
                                    for b, found in (exact or {}).items()
-                                   if b < len(PROBE_BOARDS[kind]))]
+                                   if b < EXACT_FITS[kind])]
     correct = vs.index(Rules())
     if fits and correct not in fits:
         shared = frozenset.intersection(*(vs[k].mistakes() for k in fits))
