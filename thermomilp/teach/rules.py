@@ -51,6 +51,11 @@ def _fill_ok(puzzle: Puzzle, filled: set, rules: Rules) -> bool:
     if rules.ties == "chain":  # every cell after the one before it, bottom row first
         return all(not (b in filled and a not in filled)
                    for v in puzzle.vessels for a, b in pairwise(v.cells))
+    if rules.ties == "missing" and rules.fill == "correct":
+        # the way a missing tie is written: water needs the cell below it (same tank, same
+        # column), and nothing keeps a tank row level
+        return all(not ((i, j) in filled and (i + 1, j) in cells and (i + 1, j) not in filled)
+                   for v in puzzle.vessels for cells in [set(v.cells)] for i, j in cells)
     for vessel in puzzle.vessels:
         states = []
         for layer in vessel.layers:
