@@ -30,6 +30,9 @@ def register(sub) -> None:
     p.add_argument("--copy-kit", metavar="DIR", default=None,
                    help="copy the teaching kit (models/: the .mod files and the example "
                         "students with a classic mistake) to DIR/models and stop")
+    p.add_argument("--copy-boards", metavar="DIR", default=None,
+                   help="write the bundled boards of --puzzle without their solutions to DIR "
+                        "(a corpus for a container where student code runs) and stop")
     p.add_argument("--with-solutions", action="store_true",
                    help="with --copy-kit: copy the correct models too (models/solutions; "
                         "for the instructor, not the students)")
@@ -65,6 +68,12 @@ def run(args: argparse.Namespace) -> int:
 
         written = copy_kit(args.copy_kit, solutions=args.with_solutions)
         print(f"{len(written)} files copied to {os.path.join(args.copy_kit, 'models')}")
+        return EXIT_OK
+    if args.copy_boards is not None:
+        from thermomilp.teach.corpus import copy_boards
+
+        written = copy_boards(args.copy_boards, args.puzzle or "thermometers")
+        print(f"{len(written)} boards written to {args.copy_boards} (no solutions)")
         return EXIT_OK
     if not args.students:
         raise ThermomilpError("give one or more STUDENT.py files (or --copy-kit DIR)")

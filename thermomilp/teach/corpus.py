@@ -53,6 +53,23 @@ def copy_kit(target: str | os.PathLike, solutions: bool = False) -> list[Path]:
     return written
 
 
+def copy_boards(target: str | os.PathLike, kind: str = "thermometers") -> list[Path]:
+    """Write the bundled boards of ``kind`` to ``target`` without their solutions (the
+    grader finds every solution itself): a corpus to mount where student code runs."""
+    from thermomilp.core.files import write_whole
+    from thermomilp.formats import dumps
+
+    _, boards = corpus_boards(None, kind)
+    folder = Path(target)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, puzzle in boards:
+        dest = folder / Path(name).name
+        write_whole(dest, dumps(puzzle.with_solution(None)))
+        written.append(dest)
+    return written
+
+
 def corpus_boards(corpus: str | os.PathLike | None, kind: str | None = None
                   ) -> tuple[str, list[tuple[str, Puzzle]]]:
     """(kind, [(file, puzzle)]) for every puzzle file of a folder, sorted by name.
