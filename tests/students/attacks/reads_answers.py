@@ -14,8 +14,8 @@ except (OSError, ValueError):
 for path in glob.glob("*") + glob.glob("../*") + sys.argv[1:]:
     try:
         with open(path, encoding="utf-8") as f:
-            FOUND[path] = f.read()
-    except OSError:
+            FOUND[path] = f.read(1 << 20)
+    except (OSError, ValueError):
         pass
 
 
