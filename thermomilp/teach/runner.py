@@ -57,7 +57,7 @@ def _failure(exc: BaseException, path: str) -> dict[str, Any]:
 # PuLP 3 idioms that PuLP 4 removed, and the PuLP 4 spelling (checked against PuLP 4.2)
 PULP4 = (
     ("has no attribute 'dicts'", "PuLP 4 removed LpVariable.dicts: write "
-     "prob.add_variable_dicts(\"x\", cells, cat=pulp.LpBinary) (names x_(i,_j), accepted), or "
+     "prob.add_variable_dicts(\"x\", cells, cat=pulp.LpBinary) (PuLP 3 and 4), or "
      "prob.add_variable(f\"x_{i}_{j}\", cat=pulp.LpBinary) per cell"),
     ("has no attribute 'matrix'", "PuLP 4 removed LpVariable.matrix: write "
      "prob.add_variable_matrix(...) or prob.add_variable(...) per cell"),
