@@ -40,7 +40,7 @@ def test_a_wrong_big_m_is_quoted():
 def test_pulp4_idioms_get_the_pulp4_spelling():
     hint = pulp4_hint(AttributeError("type object 'LpVariable' has no attribute 'dicts'"))
     assert "add_variable_dicts" in hint
-    assert "LpStatus" in pulp4_hint(AttributeError("module 'pulp' has no attribute 'LpStatus'"))
+    assert "unsolved" in pulp4_hint(AttributeError("module 'pulp' has no attribute 'LpStatus'"))
     assert "prob.add_variable" in pulp4_hint(
         TypeError("LpVariable.__init__() got an unexpected keyword argument 'cat'"))
     assert pulp4_hint(AttributeError("something else")) == ""

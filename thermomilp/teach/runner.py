@@ -61,8 +61,8 @@ PULP4 = (
      "prob.add_variable(f\"x_{i}_{j}\", cat=pulp.LpBinary) per cell"),
     ("has no attribute 'matrix'", "PuLP 4 removed LpVariable.matrix: write "
      "prob.add_variable_matrix(...) or prob.add_variable(...) per cell"),
-    ("has no attribute 'LpStatus'", "PuLP 4 removed pulp.LpStatus: build(puzzle) need not solve; "
-     "return the problem unsolved"),
+    ("module 'pulp' has no attribute", "PuLP 4 removed that name (its status table among "
+     "them): build(puzzle) need not solve the model, return it unsolved"),
     ("LpVariable.__init__() got an unexpected keyword", "PuLP 4 creates variables through the "
      "problem: write prob.add_variable(name, lowBound=..., upBound=..., cat=pulp.LpBinary)"),
     ("object cannot be passed as a constraint", "in PuLP 4, x == y between two variables is a "
