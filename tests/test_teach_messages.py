@@ -24,6 +24,11 @@ def test_one_based_names_are_named_as_such():
     assert "your names start at 1" in said and "x_0_0 is the top-left cell" in said
 
 
+def test_one_based_pyomo_indices_are_named_as_such():
+    said = _said(grade_student(str(HERE / "one_based_pyomo.py"), BOARDS, "thermometers"))
+    assert "numbered from 1" in said and "x[0, 0] is the top-left cell" in said
+
+
 def test_a_cell_outside_0_1_is_named_with_its_value():
     graded = grade_student(str(HERE / "integer_cells.py"), BOARDS, "thermometers")
     said = _said(graded)

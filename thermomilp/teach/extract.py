@@ -164,8 +164,17 @@ def _from_pyomo(m: Any, puzzle: Puzzle) -> LinearModel:
             try:
                 item = x[i, j]
             except (KeyError, IndexError):
+                h, w = puzzle.height, puzzle.width
+                hint = ""
+                try:
+                    x[h, w]
+                    hint = (f" -- your x is numbered from 1: the contract numbers rows and "
+                            f"columns from 0 (x[0, 0] is the top-left cell, x[{h - 1}, {w - 1}] "
+                            "the bottom-right one)")
+                except (KeyError, IndexError, TypeError):
+                    pass
                 raise ContractError(f"the Pyomo model's x has no entry x[{i}, {j}]; the "
-                                    "contract asks for one per cell") from None
+                                    f"contract asks for one per cell{hint}") from None
             cells[i, j] = linear(item, f"x[{i}, {j}]")
     rows = []
     for con in m.component_data_objects(pyo.Constraint, active=True):
