@@ -3,6 +3,7 @@ that carries what the handout uses (issue 26, part 5)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -78,6 +79,19 @@ def test_the_built_wheel_runs_the_handout_commands(tmp_path):
     run = subprocess.run([thermomilp, "grade", "my_model.py"], cwd=lab, capture_output=True,
                          text=True, timeout=600, check=False)
     assert run.returncode == 0 and "12/12 boards right" in run.stdout, run.stdout + run.stderr
+    # the notebooks, from the lab folder, on what the wheel ships (IPython for their pictures)
+    extra = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "ipython"],
+                           capture_output=True, text=True, timeout=1200, check=False)
+    if extra.returncode != 0:
+        pytest.skip("IPython could not be installed for the notebooks")
+    for notebook in sorted((DOCS / "notebooks").glob("*.ipynb")):
+        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        code = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        script = lab / f"{notebook.stem}.py"
+        script.write_text(code, encoding="utf-8")
+        run = subprocess.run([str(venv / "bin" / "python"), str(script)], cwd=lab,
+                             capture_output=True, text=True, timeout=600, check=False)
+        assert run.returncode == 0, f"{notebook.name}: {run.stderr[-2000:]}"
 
 
 def test_copy_boards_writes_the_corpus_without_solutions(tmp_path):
