@@ -398,6 +398,7 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
                               f"{os.path.basename(result.student)} failed: {message}", line)
                     step = "done"
                 elif step == "import" and kind == "imported":
+                    result.killed += kill_descendants(proc.pid, since)  # started at import
                     step = "0" if boards else "done"
                 elif step not in ("import", "done") and kind == "board" \
                         and event.get("k") == int(step):
