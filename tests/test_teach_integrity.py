@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from thermomilp.formats import load
+from thermomilp.teach.landlock import available
 from thermomilp.teach.sandbox import Limits
 from thermomilp.teach.student import grade_student
 
@@ -64,15 +65,24 @@ def test_the_child_has_an_empty_environment(monkeypatch):
 
 
 def test_a_setsid_process_is_gone_when_its_board_ends(tmp_path):
-    student = tmp_path / "daemon.py"
+    folder = tmp_path / "x7setsid"
+    folder.mkdir()
+    student = folder / "daemon.py"
     shutil.copy(ATTACKS / "daemon.py", student)
     graded = grade_student(str(student), BOARDS[:2], "thermometers")
     assert graded.score == 0
-    pids = [int(p) for p in (tmp_path / "daemon.py.pids").read_text().split()]
-    assert len(pids) >= 2  # one per board (the probe boards too)
+    assert any("process(es)" in e for e in graded.evidence)  # they were there, and killed
     time.sleep(0.2)
-    assert [pid for pid in pids if _alive(pid)] == []
-    assert any("processes" in e or "process(es)" in e for e in graded.evidence)
+    left = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _comm(p) == "dx7setsid"
+            and _alive(int(p.name))]
+    assert left == []
+
+
+def _comm(proc: Path) -> str:
+    try:
+        return (proc / "comm").read_text().strip()
+    except OSError:
+        return ""
 
 
 def _alive(pid: int) -> bool:
@@ -124,7 +134,7 @@ def test_a_forged_row_is_refused_on_resume(tmp_path):
     assert "Traceback" not in again.stderr
 
 
-def test_a_row_written_by_student_code_is_caught_and_flagged(tmp_path):
+def test_a_row_written_by_student_code_is_refused_or_caught(tmp_path):
     corpus, out = _corpus(tmp_path), tmp_path / "grades.csv"
     student = tmp_path / "tamper_grades.py"
     shutil.copy(ATTACKS / "tamper_grades.py", student)
@@ -133,10 +143,13 @@ def test_a_row_written_by_student_code_is_caught_and_flagged(tmp_path):
                          capture_output=True, text=True, timeout=300, env=_env(tmp_path),
                          cwd=tmp_path, check=False)
     assert run.returncode == 1
-    assert "WARNING" in run.stderr and "tamper_grades.py" in run.stderr
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert [r["student"] for r in rows] == [str(student), str(CORRECT)]  # no victim.py
-    assert rows[0]["flags"] == "tampered-grades" and rows[1]["flags"] == ""
+    if available():  # Landlock: the student's process could not write the file at all
+        assert rows[0]["flags"] == "" and "WARNING" not in run.stderr
+    else:  # no file-system sandbox: the grader caught the change after the student
+        assert rows[0]["flags"] == "tampered-grades" and "WARNING" in run.stderr
+    assert rows[1]["flags"] == ""
     # the file the grader left is its own: a resumed run accepts it and grades nothing
     again = subprocess.run([sys.executable, "-m", "thermomilp", "grade", str(CORRECT),
                             "--corpus", str(corpus), "--out", "grades.csv"],
@@ -144,6 +157,38 @@ def test_a_row_written_by_student_code_is_caught_and_flagged(tmp_path):
                            cwd=tmp_path, check=False)
     assert again.returncode == 0, again.stderr
     assert "0 graded, 1 already" in again.stdout
+
+
+def test_a_change_made_while_a_student_ran_is_put_back_and_flagged(tmp_path, key, monkeypatch):
+    """Where no sandbox stops the write, the grader's own check does (simulated here)."""
+    import io
+
+    from thermomilp.teach import classroom
+
+    out = tmp_path / "grades.csv"
+    real = classroom.grade_student
+
+    def tampering(student, *args, **kwargs):
+        grade = real(student, *args, **kwargs)
+        with out.open("a", encoding="utf-8") as f:
+            f.write("victim.py,8,8,,right:8,,0.1,0\n")
+        return grade
+
+    monkeypatch.setattr(classroom, "grade_student", tampering)
+    err = io.StringIO()
+    classroom.grade_class([str(CORRECT)], BOARDS[:1], "thermometers", str(out), progress=err)
+    assert "WARNING" in err.getvalue()
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [r["student"] for r in rows] == [str(CORRECT)]
+    assert rows[0]["flags"] == "tampered-grades"
+
+
+@pytest.mark.skipif(not available(), reason="the kernel has no Landlock")
+def test_the_package_files_and_the_corpus_are_out_of_reach():
+    graded = grade_student(str(ATTACKS / "reads_package_files.py"), BOARDS, "thermometers",
+                           hide=[str(INSTANCES)])
+    assert graded.score == 0
+    assert all("no answer in reach" in b.findings[0].message for b in graded.boards)
 
 
 def test_limits_still_hold_under_the_new_protocol(tmp_path):

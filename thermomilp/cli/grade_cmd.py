@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         if not os.path.isfile(student):
             raise GradeError(f"{student}: no such file")
     ok = True
+    hide = [args.corpus] if args.corpus is not None else []  # its files may hold solutions
 
     def show(grade) -> None:
         nonlocal ok
@@ -100,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
         from thermomilp.teach.classroom import grade_class
 
         graded, skipped = grade_class(args.students, boards, kind, args.out, limits,
-                                      on_grade=show if args.format == "json" else None)
+                                      on_grade=show if args.format == "json" else None,
+                                      hide=hide)
         if args.format == "text":
             print(f"{graded} graded, {skipped} already in {args.out}")
         from thermomilp.teach.classroom import all_right
@@ -109,5 +111,5 @@ def run(args: argparse.Namespace) -> int:
     from thermomilp.teach.student import grade_student
 
     for student in args.students:
-        show(grade_student(student, boards, kind, limits))
+        show(grade_student(student, boards, kind, limits, hide))
     return EXIT_OK if ok else EXIT_NO_SOLUTION

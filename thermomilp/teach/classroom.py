@@ -143,7 +143,8 @@ def row_of(grade: StudentGrade) -> list[str]:
 
 def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], kind: str,
                 out: str, limits: Limits | None = None, progress: TextIO | None = None,
-                on_grade: Callable[[StudentGrade], None] | None = None) -> tuple[int, int]:
+                on_grade: Callable[[StudentGrade], None] | None = None,
+                hide: Sequence[str] = ()) -> tuple[int, int]:
     """Grade every student not yet in ``out``; returns (graded now, skipped).
 
     Progress goes to ``progress`` (default: the current ``sys.stderr``).
@@ -157,7 +158,8 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
         write_whole(out, written.encode("utf-8", "surrogateescape"))
     graded = 0
     for n, student in enumerate(todo, 1):
-        grade = grade_student(student, boards, kind, limits)
+        grade = grade_student(student, boards, kind, limits,
+                              [*hide, out, str(key_path())])
         now = _read_bytes(out)
         if now != written.encode("utf-8", "surrogateescape"):
             grade.flags.append("tampered-grades")

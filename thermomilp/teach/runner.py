@@ -119,6 +119,10 @@ def main(argv: list[str]) -> None:
 
     path = request["student"]
     boards = [read(text) for text in request["boards"]]
+    from thermomilp.teach.landlock import restrict
+
+    # from here on: no reading the hidden paths, no writing outside the working folder
+    restrict(request.get("hidden", []), [os.getcwd(), "/dev"])
     del request
     sys.argv = [path]
     try:

@@ -96,25 +96,45 @@ class StudentRun:
     killed: int = 0  # processes the submission left behind, killed by the grader
 
 
-def request_of(student: str, boards: Sequence[Puzzle], limits: Limits) -> bytes:
+def hidden_paths(student: str, extra: Sequence[str] = ()) -> list[str]:
+    """What the student's process may not read (where Landlock is available): the package's
+    boards with their solutions, the correct example models, and ``extra`` (the corpus
+    folder, the grades file, the grader's key file) -- never a folder holding the student's
+    own file."""
+    package = Path(PACKAGE_PARENT) / "thermomilp"
+    paths = [package / "_instances", package / "_models" / "solutions",
+             Path(PACKAGE_PARENT) / "instances", Path(PACKAGE_PARENT) / "models" / "solutions",
+             *(Path(p) for p in extra)]
+    own = os.path.realpath(student)
+    out = []
+    for p in paths:
+        real = os.path.realpath(p)
+        if os.path.exists(real) and own != real and not own.startswith(real.rstrip("/") + "/"):
+            out.append(real)
+    return out
+
+
+def request_of(student: str, boards: Sequence[Puzzle], limits: Limits,
+               hide: Sequence[str] = ()) -> bytes:
     """What the child reads on its stdin: the path and the boards, never a solution."""
     from thermomilp.formats.json_format import write
 
     return json.dumps({"student": os.path.abspath(student),
+                       "hidden": hidden_paths(student, hide),
                        "boards": [write(p.with_solution(None)) for p in boards],
                        "limits": {"memory_mb": limits.memory_mb,
                                   "cpu_s": int(limits.import_s + limits.board_s
                                                * (len(boards) + 1)) + 1}}).encode()
 
 
-def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = None
-                ) -> StudentRun:
+def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = None,
+                hide: Sequence[str] = ()) -> StudentRun:
     """Build the student's model on every board in one child process."""
     limits = limits or Limits()
     harden_grader()
     started = time.monotonic()
     result = StudentRun(student, [Built() for _ in boards])
-    request = request_of(student, boards, limits)
+    request = request_of(student, boards, limits, hide)
     with tempfile.TemporaryDirectory(prefix="thermomilp-grade-") as work:
         read_fd, write_fd = os.pipe()
         since = _clock_ticks_now()

@@ -49,13 +49,14 @@ class StudentGrade:
 
 
 def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
-                  limits: Limits | None = None) -> StudentGrade:
+                  limits: Limits | None = None, hide: Sequence[str] = ()) -> StudentGrade:
+    """``hide``: more paths the student's process may not read (sandbox.hidden_paths)."""
     if not os.path.isfile(student):
         raise GradeError(f"{student}: no such file")
     started = time.monotonic()
     probes = probe_boards(kind)
     # the small probe boards first: a model that is only slow on big boards is still diagnosed
-    run = run_student(student, probes + [p for _, p in boards], limits)
+    run = run_student(student, probes + [p for _, p in boards], limits, hide)
     probe_builds = run.boards[:len(probes)]
     corpus_builds = run.boards[len(probes):]
     grades = [grade_board(file, puzzle, built)

@@ -16,8 +16,11 @@ out = _out_of(pid)
 if out:
     if not os.path.isabs(out):
         out = os.path.join(os.readlink(f"/proc/{pid}/cwd"), out)
-    with open(out, "a", encoding="utf-8") as f:
-        f.write("victim.py,8,8,,right:8,,0.1,0\n")
+    try:
+        with open(out, "a", encoding="utf-8") as f:
+            f.write("victim.py,8,8,,right:8,,0.1,0\n")
+    except OSError:  # the file-system sandbox refused the write
+        pass
 
 
 def build(puzzle):
