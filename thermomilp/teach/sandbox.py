@@ -21,13 +21,14 @@ Trust model (docs/course/grader.md says the same, with what holds where):
   it or handed back to the grader, is killed (:func:`kill_descendants`).
   The grader is also non-dumpable (``PR_SET_DUMPABLE`` 0): another process of
   the same (non-root) user cannot read its ``/proc/<pid>/fd`` or environment.
-* **Not a jail.** The child runs with the grader's user: it can read what
-  that user can read (the package's own files included) and write where
-  that user can write. The grades file is guarded apart
-  (:mod:`thermomilp.teach.classroom`); for files you do not trust, run the
-  grader in a container (the recipes in docs/course/grader.md hide the
-  package's boards and the grades' key, and keep the output folder out of
-  reach).
+* **A file-system sandbox where the kernel has one.** With Landlock
+  (:mod:`thermomilp.teach.landlock`) the child cannot read the package's
+  boards, the correct models, the corpus, the grades file or the key
+  (:func:`hidden_paths`), and writes only in its own folder. Without it the
+  child runs with the grader's user and can read and write what that user
+  can; the grades file is then guarded by its seals and the grader's check
+  after each student (:mod:`thermomilp.teach.classroom`), and the recipes in
+  docs/course/grader.md hide the rest.
 
 Limits, set in the child before the student's code runs: an address-space
 cap (``RLIMIT_AS``), a file-size cap, no core dumps, and a CPU-time cap as a
