@@ -82,6 +82,12 @@ def run(args: argparse.Namespace) -> int:
     for student in args.students:
         if not os.path.isfile(student):
             raise GradeError(f"{student}: no such file")
+    from thermomilp.teach.landlock import available
+
+    if not available():
+        print("thermomilp grade: this system has no Landlock: the student's code can read the "
+              "package's boards and write your files (run untrusted files in a container: "
+              "docs/course/grader.md, what holds where)", file=sys.stderr)
     ok = True
     hide = [args.corpus] if args.corpus is not None else []  # its files may hold solutions
 
