@@ -1,4 +1,4 @@
-"""Build hook: ship the repository's ``instances/`` inside the package.
+"""Build hook: ship the repository's ``instances/`` and ``models/`` inside the package.
 
 All metadata lives in ``pyproject.toml``. This file only extends
 ``build_py`` so that a plain ``pip install .`` copies the bundled puzzles
@@ -16,18 +16,27 @@ from setuptools.command.build_py import build_py
 SUFFIXES = (".txt", ".json")
 
 
+# the teaching kit (models/: .mod files, the Pyomo AbstractModel, example students and
+# their solutions) ships as thermomilp/_models/ (``thermomilp grade --copy-kit DIR``)
+KIT_SUFFIXES = (".mod", ".py")
+
+
 class BuildPyWithInstances(build_py):
     def run(self):
         super().run()
-        source = Path(__file__).resolve().parent / "instances"
-        if not source.is_dir():
-            return
-        target = Path(self.build_lib) / "thermomilp" / "_instances"
-        for path in sorted(source.rglob("*")):
-            if path.is_file() and not path.is_symlink() and path.suffix in SUFFIXES:
-                dest = target / path.relative_to(source)
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(path, dest)
+        root = Path(__file__).resolve().parent
+        for folder, suffixes, name in (("instances", SUFFIXES, "_instances"),
+                                       ("models", KIT_SUFFIXES, "_models")):
+            source = root / folder
+            if not source.is_dir():
+                continue
+            target = Path(self.build_lib) / "thermomilp" / name
+            for path in sorted(source.rglob("*")):
+                if path.is_file() and not path.is_symlink() and path.suffix in suffixes \
+                        and "__pycache__" not in path.parts:
+                    dest = target / path.relative_to(source)
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(path, dest)
 
 
 setup(cmdclass={"build_py": BuildPyWithInstances})

@@ -17,7 +17,7 @@ the teaching kit does, and the test below fails if a page with a
 * ```` ```puzzle ```` and ```` ```json ```` blocks that hold a puzzle must load.
 
 Everything runs in a scratch folder holding links to ``instances/`` and
-``course/``, so examples may write files.
+``models/``, so examples may write files.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def page_id(page: Path) -> str:
 
 @pytest.fixture
 def scratch(tmp_path, monkeypatch):
-    for name in ("instances", "course", "benchmarks"):
+    for name in ("instances", "models", "benchmarks"):
         (tmp_path / name).symlink_to(ROOT / name, target_is_directory=True)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))

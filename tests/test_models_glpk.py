@@ -1,4 +1,4 @@
-"""course/*.mod solved for real by glpsol, and the Pyomo AbstractModel, on exported .dat."""
+"""models/*.mod solved for real by glpsol, and the Pyomo AbstractModel, on exported .dat."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from thermomilp.teach.export import to_dat
 
 from helpers import ROOT, expected_status, instance_files, random_aquarium
 
-MODELS = ROOT / "course"
+MODELS = ROOT / "models"
 needs_glpsol = pytest.mark.skipif(shutil.which("glpsol") is None,
                                   reason="glpsol not installed (Debian: glpk-utils)")
 

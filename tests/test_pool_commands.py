@@ -98,7 +98,7 @@ def test_web_api_carries_the_rule_and_hints_by_logic():
 
 def test_exports_of_a_pool_board(pool_file, capsys):
     assert main(["export", str(pool_file), "--to", "dat"]) == 2
-    assert "tank rule" in capsys.readouterr().err  # course/aquarium.mod cannot hold it
+    assert "tank rule" in capsys.readouterr().err  # models/aquarium.mod cannot hold it
     assert main(["export", str(pool_file), "--to", "latex"]) == 0
     assert "one body of water in one row" in capsys.readouterr().out
     assert main(["export", str(pool_file), "--to", "lp"]) == 0

@@ -1,7 +1,7 @@
 """The autograder (thermomilp.teach): mistakes named from evidence, student code sandboxed.
 
 The student models in tests/students/ were written apart from
-course/students/: correct ones in several styles, and one classic mistake
+models/students/: correct ones in several styles, and one classic mistake
 per file, named ``<puzzle>_<layer>_<mistake-id>.py``.
 """
 
@@ -28,7 +28,8 @@ from helpers import INSTANCES, ROOT
 
 HERE = Path(__file__).resolve().parent
 STUDENTS = (sorted((HERE / "students").glob("*.py"))
-            + sorted((ROOT / "course" / "students").glob("*.py")))
+            + sorted((ROOT / "models" / "students").glob("*.py"))
+            + sorted((ROOT / "models" / "solutions").glob("*.py")))
 THERMO = [(f"{n}.txt", load(INSTANCES / "thermometers" / f"{n}.txt"))
           for n in ("t01_4x4", "t04_6x6_missing", "t07_5x5_two_solutions", "t08_4x4_no_solution")]
 AQUA = [(f"{n}.txt", load(INSTANCES / "aquarium" / f"{n}.txt")) for n in ("a01_6x6", "a02_6x6")]
@@ -36,7 +37,7 @@ AQUA = [(f"{n}.txt", load(INSTANCES / "aquarium" / f"{n}.txt")) for n in ("a01_6
 
 def expected(path: Path) -> tuple[str, str | None]:
     """(puzzle, mistake id or None for a correct model) from the file name."""
-    if path.parent.parent.name == "course":  # course/students/[aquarium_]<mistake_id>.py
+    if path.parent.parent.name == "models":  # models/students/[aquarium_]<mistake_id>.py
         kind = "aquarium" if path.stem.startswith("aquarium_") else "thermometers"
         stem = path.stem.removeprefix("aquarium_")
         return kind, None if stem.startswith("correct") else stem.replace("_", "-")
@@ -115,7 +116,7 @@ def test_student_failures_are_failures(case, tmp_path):
     graded = grade_student(str(student), THERMO[:2], "thermometers",
                            Limits(import_s=5, board_s=2, memory_mb=1024))
     assert time.monotonic() - started < 60
-    assert [b.verdict for b in graded.boards] == [verdict, verdict]
+    assert [b.verdict for b in graded.boards][:2] == [verdict, verdict]
     assert not graded.ok and graded.score == 0
     if verdict == "crashed" and case != "memory":
         assert graded.boards[0].findings[0].line in (1, 2, 3)
@@ -124,7 +125,7 @@ def test_student_failures_are_failures(case, tmp_path):
 
 def test_prints_never_reach_the_json_report(tmp_path):
     student = tmp_path / "chatty.py"
-    student.write_text((ROOT / "course" / "students" / "correct.py").read_text()
+    student.write_text((ROOT / "models" / "solutions" / "correct.py").read_text()
                        + "\nprint('{\"verdict\": \"right\"}')\n")
     run = subprocess.run([sys.executable, "-m", "thermomilp", "grade", str(student),
                           "--format", "json"], capture_output=True, text=True, timeout=300,
@@ -133,7 +134,9 @@ def test_prints_never_reach_the_json_report(tmp_path):
     records = [json.loads(line) for line in run.stdout.splitlines()]
     assert run.returncode == 0, run.stderr
     assert all(set(r) >= {"student", "file", "verdict", "mistakes"} for r in records)
-    assert len(records) == len(corpus_boards(None)[1])
+    from thermomilp.teach.probes import probe_boards
+
+    assert len(records) == len(corpus_boards(None)[1]) + len(probe_boards("thermometers"))
 
 
 def test_grade_works_from_any_folder_with_both_bundled_corpora(tmp_path):
@@ -148,14 +151,15 @@ def test_grade_works_from_any_folder_with_both_bundled_corpora(tmp_path):
         assert "boards right" in run.stdout
 
 
-def test_class_grading_is_resumable_and_keeps_foreign_files(tmp_path, capsys):
+def test_class_grading_is_resumable_and_keeps_foreign_files(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("THERMOMILP_GRADES_KEY", str(tmp_path / "grades.key"))
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for name, _ in THERMO[:2]:
         (corpus / name).write_text((INSTANCES / "thermometers" / name).read_text())
     loop = tmp_path / "loop.py"  # stopped after --time-limit (a loop at import waits 30 s)
     loop.write_text("def build(puzzle):\n    while True:\n        pass\n")
-    good = str(ROOT / "course" / "students" / "correct.py")
+    good = str(ROOT / "models" / "solutions" / "correct.py")
     bad = str(HERE / "students" / "thermo_pulp_zero-clue-dropped.py")
     out = tmp_path / "grades.csv"
     args = ["grade", str(loop), good, "--corpus", str(corpus), "--out", str(out),
@@ -163,7 +167,8 @@ def test_class_grading_is_resumable_and_keeps_foreign_files(tmp_path, capsys):
     assert main(args) == 1
     rows = list(csv.DictReader(out.open()))
     assert [r["student"] for r in rows] == [str(loop), good]
-    assert rows[0]["score"] == "0" and rows[1]["score"] == "2" and rows[1]["mistakes"] == ""
+    assert rows[0]["score"] == "0" and rows[1]["score"] == rows[1]["boards"]
+    assert rows[1]["mistakes"] == ""
     assert "[2/2]" in capsys.readouterr().err
     assert main(args[:3] + [bad] + args[3:]) == 1  # the first two are skipped
     rows = list(csv.DictReader(out.open()))

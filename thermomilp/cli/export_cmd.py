@@ -9,7 +9,7 @@ def register(sub) -> None:
     p = sub.add_parser("export", help="write a puzzle's model as LP, MPS, GMPL .dat or LaTeX",
                        description="Write the model of FILE: lp / mps as built by the chosen "
                                    "modelling layer, with the names of docs/formulation.md; "
-                                   "dat for course/*.mod (glpsol, AMPL, Pyomo AbstractModel); "
+                                   "dat for models/*.mod (glpsol, AMPL, Pyomo AbstractModel); "
                                    "latex for slides (small boards).")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--to", required=True, choices=("lp", "mps", "dat", "latex"))

@@ -26,7 +26,16 @@ def register(sub) -> None:
                                    "grader from mistakes, not from malice: grade untrusted "
                                    "files in a container. Exit 0 when every board of every "
                                    "student is right, 1 otherwise.")
-    p.add_argument("students", metavar="STUDENT.py", nargs="+")
+    p.add_argument("students", metavar="STUDENT.py", nargs="*")
+    p.add_argument("--copy-kit", metavar="DIR", default=None,
+                   help="copy the teaching kit (models/: the .mod files and the example "
+                        "students with a classic mistake) to DIR/models and stop")
+    p.add_argument("--copy-boards", metavar="DIR", default=None,
+                   help="write the bundled boards of --puzzle without their solutions to DIR "
+                        "(a corpus for a container where student code runs) and stop")
+    p.add_argument("--with-solutions", action="store_true",
+                   help="with --copy-kit: copy the correct models too (models/solutions; "
+                        "for the instructor, not the students)")
     p.add_argument("--corpus", metavar="DIR", default=None,
                    help="folder of puzzle files (default: the boards shipped with thermomilp)")
     p.add_argument("--puzzle", choices=("thermometers", "aquarium"), default=None,
@@ -54,12 +63,33 @@ def run(args: argparse.Namespace) -> int:
         raise ThermomilpError("--time-limit must be between 0 and 3600 seconds")
     if not 64 <= args.memory_mb <= 1 << 20:
         raise ThermomilpError("--memory-mb must be between 64 and 1048576")
+    if args.copy_kit is not None:
+        from thermomilp.teach.corpus import copy_kit
+
+        written = copy_kit(args.copy_kit, solutions=args.with_solutions)
+        print(f"{len(written)} files copied to {os.path.join(args.copy_kit, 'models')}")
+        return EXIT_OK
+    if args.copy_boards is not None:
+        from thermomilp.teach.corpus import copy_boards
+
+        written = copy_boards(args.copy_boards, args.puzzle or "thermometers")
+        print(f"{len(written)} boards written to {args.copy_boards} (no solutions)")
+        return EXIT_OK
+    if not args.students:
+        raise ThermomilpError("give one or more STUDENT.py files (or --copy-kit DIR)")
     limits = Limits(board_s=args.time_limit, memory_mb=args.memory_mb)
     kind, boards = corpus_boards(args.corpus, args.puzzle)
     for student in args.students:
         if not os.path.isfile(student):
             raise GradeError(f"{student}: no such file")
+    from thermomilp.teach.landlock import available
+
+    if not available():
+        print("thermomilp grade: this system has no Landlock: the student's code can read the "
+              "package's boards and write your files (run untrusted files in a container: "
+              "docs/course/grader.md, what holds where)", file=sys.stderr)
     ok = True
+    hide = [args.corpus] if args.corpus is not None else []  # its files may hold solutions
 
     def show(grade) -> None:
         nonlocal ok
@@ -77,22 +107,15 @@ def run(args: argparse.Namespace) -> int:
         from thermomilp.teach.classroom import grade_class
 
         graded, skipped = grade_class(args.students, boards, kind, args.out, limits,
-                                      on_grade=show if args.format == "json" else None)
+                                      on_grade=show if args.format == "json" else None,
+                                      hide=hide)
         if args.format == "text":
             print(f"{graded} graded, {skipped} already in {args.out}")
-        return EXIT_OK if _all_right(args.out, args.students) else EXIT_NO_SOLUTION
+        from thermomilp.teach.classroom import all_right
+
+        return EXIT_OK if all_right(args.out, args.students) else EXIT_NO_SOLUTION
     from thermomilp.teach.student import grade_student
 
     for student in args.students:
-        show(grade_student(student, boards, kind, limits))
+        show(grade_student(student, boards, kind, limits, hide))
     return EXIT_OK if ok else EXIT_NO_SOLUTION
-
-
-def _all_right(out: str, students) -> bool:
-    """Every student of this run has a full score and no mistake in the grades file."""
-    import csv
-
-    with open(out, newline="", encoding="utf-8") as f:
-        rows = {r["student"]: r for r in csv.DictReader(f)}
-    return all(s in rows and rows[s]["score"] == rows[s]["boards"] and not rows[s]["mistakes"]
-               for s in students)

@@ -8,7 +8,7 @@
 
 Sets ``I``, ``J``, ``RowsClued``, ``ColsClued``, ``A``, ``E``; parameters
 ``R`` and ``C``; constraint blocks ``row``, ``col``, ``prec``, ``tie`` --
-the same names as docs/formulation.md and course/thermometers_abstract.py.
+the same names as docs/formulation.md and models/thermometers_abstract.py.
 ``nogood`` is an empty ConstraintList the uniqueness loop fills.
 """
 

@@ -7,7 +7,8 @@ One module per job:
 * :mod:`~thermomilp.teach.analyze` -- a board's model analysed: sizes, the LP
   relaxation, the solution count, what the logic fixes (``thermomilp analyze``);
 * :mod:`~thermomilp.teach.sandbox` and :mod:`~thermomilp.teach.runner` -- the
-  student's code in a child process with limits (the trust model is there);
+  student's code in a child process with limits (the trust model is there), and
+  :mod:`~thermomilp.teach.landlock`, what that process may read and write;
 * :mod:`~thermomilp.teach.extract` and :mod:`~thermomilp.teach.linear` --
   the student's PuLP or Pyomo model as plain data, solved with HiGHS;
 * :mod:`~thermomilp.teach.checks` -- the checks on one board of the corpus;

@@ -38,6 +38,10 @@ MISTAKES: dict[str, str] = {
     "missing-tie":
         "the cells of one tank row are not tied: water lies level, so every cell of a tank "
         "row must equal the others (x_a - x_b == 0 in PuLP).",
+    "tank-as-chain":
+        "a tank is modelled as one chain of cells (each cell after the one before it, row by "
+        "row), like a thermometer: a tank row can then be partly wet. Water lies level: tie the "
+        "cells of each tank row (x_a - x_b == 0) and order the rows, not the cells.",
 }
 
 # Verdicts of a board that are not `right`, from the checks and from the sandbox.

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from thermomilp.core.puzzle import Grid, Puzzle
-from thermomilp.teach.linear import INF, LinearModel, accepts, nogood_row, solve
+from thermomilp.teach.linear import INF, LinearModel, accepts, blocking_rows, nogood_row, solve
 from thermomilp.teach.sandbox import Built
 
 
@@ -104,7 +104,8 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
         fail("infeasible", "solve", "your model has no solution, but the board has one: "
              + grid_text(truths[0]))
     elif first.cells_out_of_range():
-        cells = ", ".join(f"x_{i}_{j} = {v:.3g}" for (i, j), v in first.cells_out_of_range()[:4])
+        cells = ", ".join(f"{_cell_name(model, i, j)} = {v:.3g}"
+                          for (i, j), v in first.cells_out_of_range()[:4])
         fail("wrong", "solve", f"your model's optimum gives cells values outside 0..1 ({cells}): "
              "a cell variable is binary (missing bounds?)")
     elif fractional:
@@ -121,7 +122,7 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
     # 2. every real solution must be accepted
     for truth in truths:
         if accepts(model, truth, time_limit) is False:
-            broken = model.rows_broken_by(truth)
+            broken = blocking_rows(model, truth)
             detail = (" These constraints of yours forbid it: "
                       + "; ".join(r.text for r in broken[:3]) + "." if broken else "")
             fail("rejects-solution", "real-solution",
@@ -132,7 +133,14 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
     if grid is not None and not fractional and not first.cells_out_of_range():
         second = solve(model, [nogood_row(model, grid)], objective=False, time_limit=time_limit)
         other = second.grid(puzzle) if second.status == "feasible" else None
-        if other is not None and not second.fractional_cells() and solution_problems(puzzle, other):
+        if second.cells_out_of_range():
+            cells = ", ".join(f"{_cell_name(model, i, j)} = {v:.3g}"
+                              for (i, j), v in second.cells_out_of_range()[:4])
+            fail("accepts-forbidden", "second-solution",
+                 f"after excluding {grid_text(grid)}, your model accepts a point whose cells are "
+                 f"not 0 or 1 ({cells}): a cell variable is binary (missing bounds?)")
+        elif other is not None and not second.fractional_cells() and \
+                solution_problems(puzzle, other):
             fail("accepts-forbidden", "second-solution",
                  f"after excluding {grid_text(grid)}, your model accepts {grid_text(other)}, "
                  f"which the rules forbid: {broken_rules(puzzle, other)}")
@@ -144,6 +152,59 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
     return BoardGrade(file, verdicts[0] if verdicts else "right", tuple(findings),
                       Size(*model.size()), ref_size, lp, ref_lp, fractional,
                       bool(first.cells_out_of_range()), built.time_s)
+
+
+def picture(puzzle: Puzzle, grid: Sequence[str], indent: str = "        ") -> str:
+    """The board with ``grid`` drawn on it, as text (the evidence a student can look at)."""
+    from thermomilp.pictures.text import render_board
+
+    return "\n".join(indent + line for line in render_board(puzzle, grid).splitlines())
+
+
+def grade_probe(file: str, puzzle: Puzzle, built: Built, legal: frozenset[int],
+                time_limit: float = 30.0) -> tuple[BoardGrade, set[int] | None]:
+    """Exact comparison on a small probe board: the model's feasible 0/1 grids against
+    the rules' (``legal``). Returns the board's grade and the model's grids (None when
+    they could not all be found)."""
+    from thermomilp.teach.linear import feasible_grids
+    from thermomilp.teach.probes import grid_of_bits
+
+    if built.model is None:
+        return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),),
+                          time_s=built.time_s), None
+    h, w = puzzle.height, puzzle.width
+    found, complete = feasible_grids(built.model, h, w, time_limit=time_limit)
+    size = Size(*built.model.size())
+    forbidden = sorted(found - legal, key=lambda b: (bin(b).count("1"), b))
+    if forbidden:
+        grid = grid_of_bits(forbidden[0], h, w)
+        more = f" (and {len(forbidden) - 1} more)" if len(forbidden) > 1 else ""
+        return BoardGrade(file, "accepts-forbidden", (Finding(
+            "probe", f"your model accepts {grid_text(grid)}{more}, which the rules forbid: "
+            f"{broken_rules(puzzle, grid)}\n{picture(puzzle, grid)}"),), size,
+            time_s=built.time_s), (found if complete else None)
+    if not complete:
+        return BoardGrade(file, "error", (Finding(
+            "probe", "HiGHS could not list the grids your model accepts on this board"),),
+            size, time_s=built.time_s), None
+    missing = sorted(legal - found)
+    if missing:
+        grid = grid_of_bits(missing[0], h, w)
+        rows = blocking_rows(built.model, grid)
+        detail = ("; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])
+                  if rows else "")
+        return BoardGrade(file, "rejects-solution", (Finding(
+            "probe", f"your model forbids {grid_text(grid)}, a solution of this board{detail}\n"
+            f"{picture(puzzle, grid)}"),), size, time_s=built.time_s), found
+    return BoardGrade(file, "right", (), size, time_s=built.time_s), found
+
+
+def _cell_name(model: LinearModel, i: int, j: int) -> str:
+    """The student's name for cell (i, j): its variable's, or x[i, j] for an expression."""
+    terms, const = model.cells[i, j]
+    if len(terms) == 1 and const == 0 and next(iter(terms.values())) == 1:
+        return f"{model.names[next(iter(terms))]} (cell {i},{j})"
+    return f"x[{i}, {j}]"
 
 
 def _integral_share(values: dict | None) -> float | None:

@@ -1,48 +1,135 @@
-"""Grade a class: many student files, one CSV row each, resumable.
+"""Grade a class: many student files, one sealed CSV row each, resumable.
 
-``thermomilp grade submissions/*.py --out grades.csv`` appends one row per
-student (score, boards, mistakes named, verdicts, time) as soon as that
-student is graded. Run it again and the students already in the file are
-skipped, so an interrupted run picks up where it stopped. The file is only
-ever appended to, and only if it is a grades file (its first line is our
-header); anything else is left alone with a clear error.
+``thermomilp grade submissions/*.py --out grades.csv`` writes one row per
+student (score, boards, mistakes named, verdicts, flags, time, seal) as soon
+as that student is graded. Run it again and the students already in the
+file are skipped, so an interrupted run picks up where it stopped.
+
+Only the grader writes grades:
+
+* every row ends with a **seal**, an HMAC-SHA256 of the row keyed by a
+  secret in the grader's key file (:func:`key_path`; the student's process
+  has no environment and is never told where it is). On resume a row whose
+  seal does not match -- a row the grader did not write, or one edited -- is
+  refused, loudly (exit 2, the line named), and nothing is graded;
+* the file is rewritten whole (:func:`thermomilp.core.files.write_whole`)
+  after each student, and before that the grader checks it still holds
+  exactly what the grader wrote last. If not (the student's code wrote to
+  it), the grader's own text is put back, the student is flagged
+  ``tampered-grades`` and a warning names the student.
+
+A file whose first line is not the header is not a grades file: it is left
+alone with a clear error.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
+import hmac
+import io
 import os
+import secrets
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TextIO
 
+from thermomilp.core.files import write_whole
 from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.corpus import GradeError
 from thermomilp.teach.sandbox import Limits
 from thermomilp.teach.student import StudentGrade, grade_student
 
-HEADER = ["student", "score", "boards", "mistakes", "verdicts", "time_s"]
+HEADER = ["student", "score", "boards", "mistakes", "verdicts", "flags", "time_s", "seal"]
+KEY_ENV = "THERMOMILP_GRADES_KEY"
+
+
+def key_path() -> Path:
+    """The grader's key file: ``$THERMOMILP_GRADES_KEY``, else
+    ``$XDG_CONFIG_HOME/thermomilp/grades.key`` (``~/.config/...``)."""
+    if os.environ.get(KEY_ENV):
+        return Path(os.environ[KEY_ENV])
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"),
+                                                               ".config")
+    return Path(config) / "thermomilp" / "grades.key"
+
+
+def grades_key(create: bool = True) -> bytes:
+    path = key_path()
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        if len(text) >= 32:
+            return text.encode()
+    except (OSError, UnicodeDecodeError):
+        pass
+    if not create:
+        raise GradeError(f"{path}: the grader's key file is missing or unreadable; the rows of "
+                         "an existing grades file cannot be checked without it")
+    key = secrets.token_hex(32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return grades_key(create=False)
+    except OSError as exc:
+        raise GradeError(f"{path}: cannot create the grader's key file ({exc.strerror}); set "
+                         f"{KEY_ENV} to a writable path") from None
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(key + "\n")
+    return key.encode()
+
+
+def seal(key: bytes, fields: Sequence[str]) -> str:
+    return hmac.new(key, "\x1f".join(fields).encode("utf-8", "surrogateescape"),
+                    hashlib.sha256).hexdigest()
+
+
+def _csv(rows: Sequence[Sequence[str]]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerows(rows)
+    return buf.getvalue()
+
+
+def read_grades(out: str, key: bytes | None = None) -> tuple[str, dict[str, dict[str, str]]]:
+    """(the file's text, rows by student) of a grades file; every row's seal is checked.
+
+    An empty or missing file is ("", {}). Raises :class:`GradeError` on a file that is
+    not a grades file or that holds a row the grader did not write."""
+    if not os.path.exists(out):
+        return "", {}
+    with open(out, newline="", encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read()
+    if not text:
+        return "", {}
+    lines = text.splitlines()
+    if lines[0].split(",") != HEADER:
+        raise GradeError(f"{out}: not a grades file written by this thermomilp grade (its first "
+                         f"line is not {','.join(HEADER)}); it is left untouched -- choose "
+                         "another --out")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    next(reader)
+    rows: dict[str, dict[str, str]] = {}
+    for fields in reader:
+        where = f"{out}, line {reader.line_num}"
+        key = key if key is not None else grades_key(create=False)
+        if len(fields) != len(HEADER) or not hmac.compare_digest(
+                seal(key, fields[:-1]), fields[-1]):
+            raise GradeError(f"{where}: REFUSED -- a record thermomilp grade did not write (its "
+                             "seal does not match the grader's key): the file was edited, or a "
+                             "student's code wrote to it. Nothing was graded; check the file "
+                             "and remove that row (its student is then graded again)")
+        rows[fields[0]] = dict(zip(HEADER, fields, strict=True))
+    if not text.endswith("\n"):
+        raise GradeError(f"{out}: REFUSED -- its last line is cut short, and the grader writes "
+                         "whole files only: something else wrote to it")
+    return text, rows
 
 
 def already_graded(out: str) -> set[str]:
     """Students recorded in ``out`` (empty when it does not exist); refuses a foreign file."""
-    if not os.path.exists(out):
-        return set()
-    with open(out, newline="", encoding="utf-8") as f:
-        text = f.read()
-    if not text:
-        return set()
-    lines = text.splitlines()
-    if lines[0].split(",") != HEADER:
-        raise GradeError(f"{out}: not a grades file written by thermomilp grade (its first line "
-                         f"is not {','.join(HEADER)}); it is left untouched -- choose another "
-                         "--out")
-    complete = text if text.endswith("\n") else text[:text.rfind("\n") + 1]
-    if complete != text:  # a torn last row from an interrupted run: cut only that row
-        with open(out, "w", encoding="utf-8", newline="") as f:
-            f.write(complete)
-    rows = list(csv.DictReader(complete.splitlines()))
-    return {r["student"] for r in rows if r.get("student")}
+    return set(read_grades(out)[1])
 
 
 def row_of(grade: StudentGrade) -> list[str]:
@@ -50,36 +137,60 @@ def row_of(grade: StudentGrade) -> list[str]:
     for b in grade.boards:
         verdicts[b.verdict] = verdicts.get(b.verdict, 0) + 1
     return [grade.student, str(grade.score), str(len(grade.boards)), " ".join(grade.mistakes),
-            " ".join(f"{v}:{n}" for v, n in sorted(verdicts.items())), f"{grade.time_s:.1f}"]
+            " ".join(f"{v}:{n}" for v, n in sorted(verdicts.items())), " ".join(grade.flags),
+            f"{grade.time_s:.1f}"]
 
 
 def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], kind: str,
                 out: str, limits: Limits | None = None, progress: TextIO | None = None,
-                on_grade: Callable[[StudentGrade], None] | None = None) -> tuple[int, int]:
+                on_grade: Callable[[StudentGrade], None] | None = None,
+                hide: Sequence[str] = ()) -> tuple[int, int]:
     """Grade every student not yet in ``out``; returns (graded now, skipped).
 
     Progress goes to ``progress`` (default: the current ``sys.stderr``).
     """
     progress = progress or sys.stderr
-    done = already_graded(out)
+    text, done = read_grades(out)
+    key = grades_key()
     todo = [s for s in students if s not in done]
-    new_file = not os.path.exists(out) or os.path.getsize(out) == 0
+    written = text or _csv([HEADER])
+    if not text:
+        write_whole(out, written.encode("utf-8", "surrogateescape"))
     graded = 0
-    with open(out, "a", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        if new_file:
-            writer.writerow(HEADER)
-            f.flush()
-        for n, student in enumerate(todo, 1):
-            grade = grade_student(student, boards, kind, limits)
-            writer.writerow(row_of(grade))
-            f.flush()
-            graded += 1
-            if on_grade is not None:
-                on_grade(grade)
-            named = ", ".join(grade.mistakes) or "-"
-            print(f"[{n}/{len(todo)}] {student}: {grade.score}/{len(grade.boards)} right, "
-                  f"mistakes: {named} ({grade.time_s:.1f} s)", file=progress, flush=True)
-    if done & set(students):
-        print(f"skipped {len(done & set(students))} already in {out}", file=progress)
+    for n, student in enumerate(todo, 1):
+        grade = grade_student(student, boards, kind, limits,
+                              [*hide, out, str(key_path())])
+        now = _read_bytes(out)
+        if now != written.encode("utf-8", "surrogateescape"):
+            grade.flags.append("tampered-grades")
+            print(f"WARNING: {out} changed while {student}'s code ran; the grader's own rows "
+                  f"are written back and {student} is flagged tampered-grades", file=progress,
+                  flush=True)
+        fields = row_of(grade)
+        written += _csv([fields + [seal(key, fields)]])
+        write_whole(out, written.encode("utf-8", "surrogateescape"))
+        graded += 1
+        if on_grade is not None:
+            on_grade(grade)
+        named = ", ".join(grade.mistakes) or "-"
+        flagged = f", FLAGGED: {', '.join(grade.flags)}" if grade.flags else ""
+        print(f"[{n}/{len(todo)}] {student}: {grade.score}/{len(grade.boards)} right, "
+              f"mistakes: {named}{flagged} ({grade.time_s:.1f} s)", file=progress, flush=True)
+    if done.keys() & set(students):
+        print(f"skipped {len(done.keys() & set(students))} already in {out}", file=progress)
     return graded, len(students) - len(todo)
+
+
+def _read_bytes(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def all_right(out: str, students: Sequence[str]) -> bool:
+    """Every student of this run has a full score, no mistake and no flag in ``out``."""
+    rows = read_grades(out)[1]
+    return all(s in rows and rows[s]["score"] == rows[s]["boards"] and not rows[s]["mistakes"]
+               and not rows[s]["flags"] for s in students)

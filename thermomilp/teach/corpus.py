@@ -20,6 +20,56 @@ def default_corpus(kind: str) -> Path:
     raise GradeError(f"no bundled {kind} corpus in this installation; give one with --corpus DIR")
 
 
+def kit_dir() -> Path:
+    """The teaching kit (``models/``: .mod files, example students, solutions): in the
+    installed package (``thermomilp/_models``), or in the source checkout."""
+    for root in (PACKAGE_DIR / "_models", PACKAGE_DIR.parent / "models"):
+        if (root / "students").is_dir():
+            return root
+    raise GradeError("no teaching kit in this installation (build the wheel from the "
+                     "repository: it ships models/ as thermomilp/_models)")
+
+
+def copy_kit(target: str | os.PathLike, solutions: bool = False) -> list[Path]:
+    """Copy the kit to ``target``/models (the example students and the model files; the
+    solutions only when asked). Existing files are left alone. Returns the files written."""
+    from thermomilp.core.files import write_whole
+
+    source = kit_dir()
+    dest_root = Path(target) / "models"
+    written = []
+    for path in sorted(source.rglob("*")):
+        rel = path.relative_to(source)
+        if not path.is_file() or "__pycache__" in rel.parts or path.suffix not in (".py", ".mod"):
+            continue
+        if rel.parts[0] == "solutions" and not solutions:
+            continue
+        dest = dest_root / rel
+        if dest.exists():
+            continue
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        write_whole(dest, path.read_bytes())
+        written.append(dest)
+    return written
+
+
+def copy_boards(target: str | os.PathLike, kind: str = "thermometers") -> list[Path]:
+    """Write the bundled boards of ``kind`` to ``target`` without their solutions (the
+    grader finds every solution itself): a corpus to mount where student code runs."""
+    from thermomilp.core.files import write_whole
+    from thermomilp.formats import dumps
+
+    _, boards = corpus_boards(None, kind)
+    folder = Path(target)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, puzzle in boards:
+        dest = folder / Path(name).name
+        write_whole(dest, dumps(puzzle.with_solution(None)))
+        written.append(dest)
+    return written
+
+
 def corpus_boards(corpus: str | os.PathLike | None, kind: str | None = None
                   ) -> tuple[str, list[tuple[str, Puzzle]]]:
     """(kind, [(file, puzzle)]) for every puzzle file of a folder, sorted by name.

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.catalogue import MISTAKES
-from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text
-from thermomilp.teach.linear import Run, accepts, solve
-from thermomilp.teach.probes import probes
+from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text, picture
+from thermomilp.teach.linear import Run, accepts, blocking_rows, solve
+from thermomilp.teach.probes import EXACT_FITS, grids_obeying, probes
 from thermomilp.teach.rules import Rules, variants
 from thermomilp.teach.sandbox import Built
 
@@ -36,7 +36,11 @@ class Diagnosis:
 
 
 def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[Built],
-             corpus: Sequence[tuple[Built, BoardGrade]]) -> Diagnosis:
+             corpus: Sequence[tuple[Built, BoardGrade]],
+             exact: dict[int, set[int]] | None = None) -> Diagnosis:
+    """``exact``: probe board -> every 0/1 grid the model accepts there. A combination of
+    mistakes explains the model only if it accepts exactly those grids on every such board,
+    so an id is never named for a model that only looks like it on the chosen probe grids."""
     found = Diagnosis()
     _continuous(probe_builds, corpus, found)
     _out_of_range(probe_builds, corpus, found)
@@ -50,11 +54,13 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
         if seen is not None:
             observed.append((probe, seen))
     failed = [b for b in probe_builds if b.model is None]
-    if failed:
-        found.evidence.append(f"on a probe board your build failed: {failed[0].message}")
     if not observed:
+        _note_failed(failed, found)
         return found
     fits = [k for k, _ in enumerate(vs) if all(p.obeyed_by[k] == seen for p, seen in observed)]
+    fits = [k for k in fits if all(grids_obeying(kind, b, vs[k]) == found
+                                   for b, found in (exact or {}).items()
+                                   if b < EXACT_FITS[kind])]
     correct = vs.index(Rules())
     if fits and correct not in fits:
         shared = frozenset.intersection(*(vs[k].mistakes() for k in fits))
@@ -63,20 +69,29 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
                 found.mistakes.append(mistake)
                 found.evidence.append(_witness(mistake, vs, fits, observed, probe_boards,
                                                probe_builds))
-    if not fits:
-        probe, seen = next((p, s) for p, s in observed if p.obeyed_by[correct] != s)
+    odd = next(((p, s) for p, s in observed if p.obeyed_by[correct] != s), None)
+    if not fits and odd is not None:  # else the probe boards' own grades say what is wrong
+        probe, seen = odd
         puzzle = probe_boards[probe.board]
         model = probe_builds[probe.board].model
         assert model is not None
         board = f"probe board {probe.board + 1} ({_describe(puzzle)})"
         if seen:
             found.evidence.append(f"on {board} your model accepts {grid_text(probe.grid)}, which "
-                                  f"the rules forbid: {broken_rules(puzzle, probe.grid)}")
+                                  f"the rules forbid: {broken_rules(puzzle, probe.grid)}\n"
+                                  f"{picture(puzzle, probe.grid)}")
         else:
             found.evidence.append(f"on {board} your model forbids {grid_text(probe.grid)}, a "
                                   "grid the rules allow"
-                                  + _forbidding(probe_builds[probe.board], probe.grid))
+                                  + _forbidding(probe_builds[probe.board], probe.grid)
+                                  + f"\n{picture(puzzle, probe.grid)}")
+    _note_failed(failed, found)
     return found
+
+
+def _note_failed(failed: Sequence[Built], found: Diagnosis) -> None:
+    if failed:
+        found.evidence.append(f"on a probe board your build failed: {failed[0].message}")
 
 
 def _continuous(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, BoardGrade]],
@@ -126,12 +141,13 @@ def _witness(mistake: str, vs: list[Rules], fits: list[int], observed, boards, b
             why = (f"which the rules forbid: {broken_rules(puzzle, probe.grid)}" if seen
                    else "a grid the rules allow" + _forbidding(builds[probe.board], probe.grid))
             return (f"{mistake}: on probe board {probe.board + 1} ({_describe(puzzle)}) your "
-                    f"model {what} {grid_text(probe.grid)}, {why}")
+                    f"model {what} {grid_text(probe.grid)}, {why}\n"
+                    f"{picture(puzzle, probe.grid)}")
     return f"{mistake}: your model behaves like it on every probe grid"
 
 
 def _forbidding(built: Built, grid) -> str:
-    rows = built.model.rows_broken_by(grid) if built.model is not None else []
+    rows = blocking_rows(built.model, grid) if built.model is not None else []
     if not rows:
         return ""
     return "; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])

@@ -7,9 +7,9 @@
   ``prec_2_1_2_0``, ``tie_4_1_4_0``) and none of the writers' artefacts
   (PuLP's ``__dummy``, Pyomo's ``c_e_...`` and ``ONE_VAR_CONSTANT``).
   tests/golden/ holds the file of one board per formulation and layer.
-* ``dat``: the data section for ``course/thermometers.mod`` (Thermometers)
-  or ``course/aquarium.mod`` (Aquarium), readable by ``glpsol`` and by
-  Pyomo's ``DataPortal`` (``course/thermometers_abstract.py``).
+* ``dat``: the data section for ``models/thermometers.mod`` (Thermometers)
+  or ``models/aquarium.mod`` (Aquarium), readable by ``glpsol`` and by
+  Pyomo's ``DataPortal`` (``models/thermometers_abstract.py``).
 * ``latex``: every constraint of the instance written out, for slides;
   refused for boards above :data:`LATEX_MAX_CELLS` cells, whose listing
   would not fit on a slide anyway.
@@ -140,10 +140,10 @@ def _model_name(puzzle: Puzzle) -> str:
 
 
 def to_dat(puzzle: Puzzle) -> str:
-    """The ``data;`` section for course/thermometers.mod or course/aquarium.mod."""
+    """The ``data;`` section for models/thermometers.mod or models/aquarium.mod."""
     model = "thermometers.mod" if puzzle.kind == "thermometers" else "aquarium.mod"
     if puzzle.rule != "tank":
-        raise RuleNotSupported("course/aquarium.mod states the tank rule (one waterline per "
+        raise RuleNotSupported("models/aquarium.mod states the tank rule (one waterline per "
                                "tank); this board follows the pool rule -- export it --to lp "
                                "or --to mps, which carry the layer tree")
     out = [f"/* {puzzle.name or puzzle.kind} -- data for course/{model}, "

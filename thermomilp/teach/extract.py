@@ -12,14 +12,14 @@ component ``x`` indexed by ``(i, j)`` -- a ``Var`` or an ``Expression``.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from thermomilp.core.errors import ContractError
 from thermomilp.core.puzzle import Puzzle
-from thermomilp.teach.linear import INF, LinearModel, Row
+from thermomilp.teach.linear import INF, MAX_NONZEROS, LinearModel, Row
 
 CONTRACT = "docs/course/exercise.md"
-MAX_NONZEROS = 2_000_000  # far beyond any sane model of a board; keeps the data small
 
 
 def extract(built: Any, puzzle: Puzzle) -> LinearModel:
@@ -55,6 +55,7 @@ def _from_pulp(prob: Any, puzzle: Puzzle) -> LinearModel:
     lower = [_bound(v.lowBound, -INF) for v in variables]
     upper = [_bound(v.upBound, INF) for v in variables]
     integer = [str(v.cat) in ("Integer", "Binary") for v in variables]
+    _check_cell_names(names, puzzle)
     cells = {}
     declared = len(names)
     for i in range(puzzle.height):
@@ -86,6 +87,31 @@ def _from_pulp(prob: Any, puzzle: Puzzle) -> LinearModel:
     if prob.objective is not None:
         objective = {index[v.name]: float(a) for v, a in prob.objective.items() if a}
     return LinearModel(names, lower, upper, integer, rows, objective, int(prob.sense) == -1, cells)
+
+
+CELL_NAME = re.compile(r"x_(?:(\d+)_(\d+)|\((\d+),_(\d+)\))")
+
+
+def _check_cell_names(names: list[str], puzzle: Puzzle) -> None:
+    """Cell variables named from 1, or beyond the board: a clear message, not a shifted model."""
+    h, w = puzzle.height, puzzle.width
+    cells = set()
+    for name in names:
+        m = CELL_NAME.fullmatch(name)
+        if m:
+            i, j = (int(v) for v in (m.group(1) or m.group(3), m.group(2) or m.group(4)))
+            cells.add((i, j))
+    outside = sorted(c for c in cells if c[0] >= h or c[1] >= w)
+    if not outside:
+        return
+    i, j = outside[0]
+    from_one = (h, w) in cells or (not any(c[0] == 0 for c in cells)
+                                   and not any(c[1] == 0 for c in cells))
+    hint = (" -- your names start at 1: the contract numbers rows and columns from 0 "
+            f"(x_0_0 is the top-left cell, x_{h - 1}_{w - 1} the bottom-right one)"
+            if from_one else "")
+    raise ContractError(f"the model has a variable x_{i}_{j}, but this board is {h}x{w}: "
+                        f"rows 0..{h - 1}, columns 0..{w - 1} (0-based){hint} ({CONTRACT})")
 
 
 # --------------------------------------------------------------------------
@@ -138,8 +164,17 @@ def _from_pyomo(m: Any, puzzle: Puzzle) -> LinearModel:
             try:
                 item = x[i, j]
             except (KeyError, IndexError):
+                h, w = puzzle.height, puzzle.width
+                hint = ""
+                try:
+                    x[h, w]
+                    hint = (f" -- your x is numbered from 1: the contract numbers rows and "
+                            f"columns from 0 (x[0, 0] is the top-left cell, x[{h - 1}, {w - 1}] "
+                            "the bottom-right one)")
+                except (KeyError, IndexError, TypeError):
+                    pass
                 raise ContractError(f"the Pyomo model's x has no entry x[{i}, {j}]; the "
-                                    "contract asks for one per cell") from None
+                                    f"contract asks for one per cell{hint}") from None
             cells[i, j] = linear(item, f"x[{i}, {j}]")
     rows = []
     for con in m.component_data_objects(pyo.Constraint, active=True):

@@ -9,6 +9,7 @@ checks serve PuLP and Pyomo models (and every PuLP version).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,13 +56,11 @@ class LinearModel:
                 "cells": [[i, j, _terms_out(t), c] for (i, j), (t, c) in self.cells.items()]}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> LinearModel:
-        return cls(list(data["names"]), [float(v) for v in data["lower"]],
-                   [float(v) for v in data["upper"]], [bool(v) for v in data["integer"]],
-                   [Row(_terms_in(t), float(lo), float(up), str(text))
-                    for t, lo, up, text in data["rows"]],
-                   _terms_in(data["objective"]), bool(data["maximize"]),
-                   {(int(i), int(j)): (_terms_in(t), float(c)) for i, j, t, c in data["cells"]})
+    def from_json(cls, data: Any, shape: tuple[int, int] | None = None) -> LinearModel:
+        """The model the child sent, checked number by number (:class:`ModelDataError`).
+
+        ``shape`` (height, width): the cells must be exactly the board's."""
+        return _read_model(data, shape)
 
     # -- facts about the model ------------------------------------------------
     def size(self) -> tuple[int, int, int]:
@@ -91,6 +90,91 @@ class LinearModel:
         return broken
 
 
+class ModelDataError(ValueError):
+    """The data sent back by the student's process is not a model the grader can read."""
+
+
+MAX_VARIABLES = 1_000_000
+MAX_ROWS = 1_000_000
+MAX_NONZEROS = 2_000_000
+MAX_TEXT = 300  # characters of a constraint's text kept for the report
+
+
+def _read_model(data: Any, shape: tuple[int, int] | None) -> LinearModel:
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise ModelDataError(what)
+
+    need(isinstance(data, dict), "not an object")
+    names, lower, upper, integer = (data.get(k) for k in ("names", "lower", "upper", "integer"))
+    need(isinstance(names, list) and len(names) <= MAX_VARIABLES, "bad variable list")
+    n = len(names)
+    need(all(isinstance(x, str) for x in names), "a variable name is not a string")
+    for what, seq in (("lower", lower), ("upper", upper), ("integer", integer)):
+        need(isinstance(seq, list) and len(seq) == n, f"{what} bounds do not match the variables")
+
+    def bound(v: Any) -> float:
+        if v == "inf":
+            return INF
+        if v == "-inf":
+            return -INF
+        need(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v),
+             f"a bound is not a number: {str(v)[:40]}")
+        return float(v)
+
+    def coef(v: Any) -> float:
+        need(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v),
+             f"a coefficient is not a finite number: {str(v)[:40]}")
+        return float(v)
+
+    budget = [MAX_NONZEROS]
+
+    def terms(pairs: Any) -> Terms:
+        need(isinstance(pairs, list), "terms are not a list")
+        budget[0] -= len(pairs)
+        need(budget[0] >= 0, f"more than {MAX_NONZEROS} non-zeros")
+        out: Terms = {}
+        for pair in pairs:
+            need(isinstance(pair, list) and len(pair) == 2, "a term is not [index, coefficient]")
+            k, a = pair
+            need(isinstance(k, int) and not isinstance(k, bool) and 0 <= k < n,
+                 "a term names no variable")
+            need(k not in out, "a variable appears twice in one row")
+            out[k] = coef(a)
+        return out
+
+    rows_in = data.get("rows")
+    need(isinstance(rows_in, list) and len(rows_in) <= MAX_ROWS, "bad constraint list")
+    rows = []
+    for r in rows_in:
+        need(isinstance(r, list) and len(r) == 4, "a constraint is not [terms, lower, upper, text]")
+        text = r[3]
+        need(isinstance(text, str), "a constraint's text is not a string")
+        text = "".join(ch if ch.isprintable() else " " for ch in text[:MAX_TEXT + 1])
+        rows.append(Row(terms(r[0]), bound(r[1]), bound(r[2]),
+                        text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "..."))
+    maximize = data.get("maximize")
+    need(isinstance(maximize, bool), "the objective's sense is not true/false")
+    need(all(isinstance(v, bool) for v in integer), "an integrality flag is not true/false")
+    cells_in = data.get("cells")
+    need(isinstance(cells_in, list), "bad cell list")
+    cells: dict[Cell, tuple[Terms, float]] = {}
+    for c in cells_in:
+        need(isinstance(c, list) and len(c) == 4, "a cell is not [i, j, terms, constant]")
+        i, j = c[0], c[1]
+        need(all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (i, j)),
+             "a cell's row or column is not an index")
+        need((i, j) not in cells, f"cell ({i}, {j}) appears twice")
+        cells[i, j] = (terms(c[2]), coef(c[3]))
+    if shape is not None:
+        h, w = shape
+        need(set(cells) == {(i, j) for i in range(h) for j in range(w)},
+             f"the cells are not those of a {h}x{w} board")
+    return LinearModel([x[:MAX_TEXT] for x in names], [bound(v) for v in lower],
+                       [bound(v) for v in upper], list(integer), rows,
+                       terms(data.get("objective")), maximize, cells)
+
+
 def _terms_out(terms: Terms) -> list[list[float]]:
     return [[k, a] for k, a in terms.items()]
 
@@ -111,10 +195,13 @@ class Run:
     message: str = ""
 
     def grid(self, puzzle: Puzzle) -> Grid | None:
+        return self.grid_of(puzzle.height, puzzle.width)
+
+    def grid_of(self, height: int, width: int) -> Grid | None:
         if self.values is None:
             return None
-        return tuple("".join("#" if self.values[i, j] > 0.5 else "." for j in range(puzzle.width))
-                     for i in range(puzzle.height))
+        return tuple("".join("#" if self.values[i, j] > 0.5 else "." for j in range(width))
+                     for i in range(height))
 
     def fractional_cells(self) -> list[tuple[Cell, float]]:
         """Cells strictly between 0 and 1."""
@@ -193,3 +280,107 @@ def accepts(model: LinearModel, grid: Sequence[str], time_limit: float = 30.0) -
     """Is the model feasible with its cells fixed to ``grid``? None when HiGHS cannot tell."""
     run = solve(model, fix_rows(model, grid), objective=False, time_limit=time_limit)
     return {"feasible": True, "infeasible": False}.get(run.status)
+
+
+def feasible_grids(model: LinearModel, height: int, width: int, cap: int = 200,
+                   time_limit: float = 30.0) -> tuple[set[int], bool]:
+    """The 0/1 grids the model accepts, as bit sets (bit ``i * width + j`` = cell filled).
+
+    Returns (grids, complete): ``complete`` is False when more than ``cap`` grids were
+    found (the set then holds ``cap + 1`` of them) or a solve could not decide.
+
+    A model whose cells are distinct plain variables and whose rows use only those
+    is evaluated on every grid at once (numpy); any other model is enumerated with
+    no-good cuts, the cells held to 0..1 (:func:`solve`)."""
+    plain = _plain_cells(model, height, width)
+    if plain is not None and height * width <= 16:
+        return _evaluate_all(model, plain, height, width), True
+    found: set[int] = set()
+    extra = [Row(t, -c, 1.0 - c, f"grader holds cell {cell} in 0..1")
+             for cell, (t, c) in model.cells.items()]
+    while len(found) <= cap:
+        run = solve(model, extra, objective=False, integral_cells=True, time_limit=time_limit)
+        if run.status != "feasible" or run.values is None:
+            return found, run.status == "infeasible"
+        grid = run.grid_of(height, width)
+        assert grid is not None  # values were checked above
+        bits = sum(1 << (i * width + j) for i in range(height) for j in range(width)
+                   if grid[i][j] == "#")
+        if bits in found:  # HiGHS returned a point the cut should exclude: tolerance
+            return found, False
+        found.add(bits)
+        extra.append(nogood_row(model, grid))
+    return found, False
+
+
+def _plain_cells(model: LinearModel, height: int, width: int) -> list[int] | None:
+    """The variable of each cell, row by row, when every cell is one distinct variable
+    and every row uses cell variables only; else None."""
+    order = []
+    for i in range(height):
+        for j in range(width):
+            terms, const = model.cells[i, j]
+            if const != 0 or len(terms) != 1 or next(iter(terms.values())) != 1:
+                return None
+            order.append(next(iter(terms)))
+    if len(set(order)) != len(order):
+        return None
+    used = set(order)
+    if any(k not in used for r in model.rows for k in r.terms):
+        return None
+    return order
+
+
+def _evaluate_all(model: LinearModel, order: list[int], height: int, width: int) -> set[int]:
+    import numpy as np
+
+    n = height * width
+    bits = np.arange(1 << n, dtype=np.int64)
+    grids = ((bits[:, None] >> np.arange(n)) & 1).astype(float)  # grid x cell
+    ok = np.ones(len(bits), dtype=bool)
+    for c, k in enumerate(order):
+        for v in (0.0, 1.0):
+            if not model.lower[k] - 1e-9 <= v <= model.upper[k] + 1e-9:
+                ok &= grids[:, c] != v
+    position = {k: c for c, k in enumerate(order)}
+    for r in model.rows:
+        value = np.zeros(len(bits))
+        for k, a in r.terms.items():
+            value += a * grids[:, position[k]]
+        ok &= (value >= r.lower - 1e-6) & (value <= r.upper + 1e-6)
+    return {int(b) for b in bits[ok]}
+
+
+def blocking_rows(model: LinearModel, grid: Sequence[str], limit: int = 3,
+                  time_limit: float = 10.0) -> list[Row]:
+    """Constraints of the model that forbid ``grid``: the cell-only rows the grid breaks,
+    else the rows (a big-M, a linking row) that must bend for the grid to be accepted:
+    every row gets slack, the cells are fixed to the grid, the total slack is minimised
+    and the rows that kept some are quoted."""
+    broken = model.rows_broken_by(grid)
+    if broken:
+        return broken[:limit]
+    from thermomilp.solve.engine import solve_rows
+
+    n = len(model.names)
+    lower, upper = list(model.lower), list(model.upper)
+    integer = [k for k in range(n) if model.integer[k]]
+    rows: list[Row] = []
+    slack_of: list[tuple[int, int]] = []
+    for r in model.rows:
+        below, above = len(lower), len(lower) + 1
+        lower += [0.0, 0.0]
+        upper += [INF, INF]
+        terms = dict(r.terms)
+        terms[below], terms[above] = 1.0, -1.0
+        rows.append(Row(terms, r.lower, r.upper, r.text))
+        slack_of.append((below, above))
+    rows += fix_rows(model, grid)
+    objective = {k: 1.0 for pair in slack_of for k in pair}
+    outcome = solve_rows(lower, upper, integer, rows, objective, maximize=False,
+                         time_limit=time_limit)
+    if outcome.status != "optimal" or outcome.x is None:
+        return []
+    x = list(outcome.x)
+    bent = [model.rows[k] for k, (a, b) in enumerate(slack_of) if x[a] + x[b] > 1e-6]
+    return bent[:limit]

@@ -59,8 +59,60 @@ aquarium 3x3
 1  4 5 3
 2  4 5 3
 """,
+        """\
+aquarium 3x3
+   ? 2 ?
+?  1 1 1
+3  2 2 3
+?  2 2 3
+""",
     ],
 }
+# Rectangular boards, both orientations, with missing clues: the model's feasible 0/1
+# grids are compared with the rules' on every probe board (exact_sets), these included.
+# They are not used to tell the variants apart (probes() reads the 3x3 boards only).
+RECTANGULAR = {
+    "thermometers": [
+        """\
+thermometers 3x4
+   2 1 ? 2
+2  o o < <
+?  ^ > > o
+2  ^ o < <
+""",
+        """\
+thermometers 4x3
+   ? 2 0
+0  o > o
+2  ^ v v
+?  ^ v v
+1  ^ o o
+""",
+    ],
+    "aquarium": [
+        """\
+aquarium 3x4
+   2 1 2 ?
+?  a a b b
+3  c a b d
+4  c c d d
+""",
+        """\
+aquarium 4x3
+   ? 2 2
+0  a b b
+2  a a b
+?  c c d
+2  c e d
+""",
+    ],
+}
+# On the first boards of each kind, a combination of mistakes explains a model only if it
+# accepts exactly the model's grids there (diagnose): their clues are all given but for one
+# line, so a clue mistake shows the same in every style. The later boards (a tank with
+# cells side by side in two rows, rectangles) tell models apart, but styles of one mistake
+# (gravity per column or per tank row) may differ there on grids no variant predicts.
+EXACT_FITS = {"thermometers": 2, "aquarium": 3}
 COVER = 2  # tell every two variants apart on this many grids where possible
 
 
@@ -72,14 +124,33 @@ class Probe:
 
 
 def probe_boards(kind: str) -> list[Puzzle]:
+    """The 3x3 boards that tell the variants apart, then the rectangular ones."""
+    return list(_probe_boards(kind))
+
+
+@lru_cache(maxsize=2)
+def _probe_boards(kind: str) -> tuple[Puzzle, ...]:
     from thermomilp.formats import loads
 
-    return [loads(text) for text in PROBE_BOARDS[kind]]
+    return tuple(loads(text) for text in PROBE_BOARDS[kind] + RECTANGULAR[kind])
+
+
+def grid_of_bits(bits: int, h: int, w: int) -> Grid:
+    """The grid whose cell (i, j) is filled when bit i * w + j of ``bits`` is set."""
+    return tuple("".join("#" if bits >> (i * w + j) & 1 else "." for j in range(w))
+                 for i in range(h))
 
 
 def _all_grids(h: int, w: int) -> list[Grid]:
-    return [tuple("".join("#" if bits >> (i * w + j) & 1 else "." for j in range(w))
-                  for i in range(h)) for bits in range(1 << (h * w))]
+    return [grid_of_bits(bits, h, w) for bits in range(1 << (h * w))]
+
+
+@lru_cache(maxsize=64)
+def grids_obeying(kind: str, board: int, rules: Rules | None = None) -> frozenset[int]:
+    """Every 0/1 grid of probe board ``board`` that obeys ``rules``, as bit sets."""
+    puzzle = _probe_boards(kind)[board]
+    return frozenset(b for b, g in enumerate(_all_grids(puzzle.height, puzzle.width))
+                     if obeys(puzzle, g, rules or Rules()))
 
 
 @lru_cache(maxsize=2)
@@ -87,7 +158,7 @@ def probes(kind: str) -> tuple[Probe, ...]:
     """A small set of grids that tells every two variants apart (COVER times if it can)."""
     vs = variants(kind)
     candidates = []
-    for b, puzzle in enumerate(probe_boards(kind)):
+    for b, puzzle in enumerate(probe_boards(kind)[:len(PROBE_BOARDS[kind])]):
         for grid in _all_grids(puzzle.height, puzzle.width):
             candidates.append(Probe(b, grid, tuple(obeys(puzzle, grid, v) for v in vs)))
     need = {}
@@ -119,4 +190,5 @@ def undistinguished(kind: str) -> list[tuple[Rules, Rules]]:
             if all(p.obeyed_by[a] == p.obeyed_by[c] for p in ps)]
 
 
-__all__ = ["PROBE_BOARDS", "Probe", "probe_boards", "probes", "undistinguished"]
+__all__ = ["EXACT_FITS", "PROBE_BOARDS", "RECTANGULAR", "Probe", "grid_of_bits", "grids_obeying",
+           "probe_boards", "probes", "undistinguished"]

@@ -11,7 +11,7 @@ def report(grade: StudentGrade) -> str:
     for g in grade.boards:
         lines.append(f"{g.verdict.upper():18s} {g.file}")
         for f in g.findings:
-            lines.append(f"    [{f.check}] {f.message}")
+            lines.append(f"    [{f.check}] {f.message}")  # a picture's lines are indented
         if g.size is not None and g.reference_size is not None:
             s, r = g.size, g.reference_size
             lines.append(f"    size: {s.variables} variables, {s.constraints} constraints, "
@@ -26,7 +26,12 @@ def report(grade: StudentGrade) -> str:
             lines.append(f"    {m}: {MISTAKES[m]}")
     if grade.evidence:
         lines.append("evidence:")
-        lines.extend(f"    {e}" for e in grade.evidence)
+        lines.extend(f"    {e}" for e in grade.evidence)  # a picture's lines are indented
+    if grade.flags:
+        from thermomilp.teach.student import FLAGS
+
+        lines.append("FLAGGED for the instructor: " + ", ".join(grade.flags))
+        lines.extend(f"    {f}: {FLAGS[f]}" for f in grade.flags)
     if grade.printed_bytes:
         lines.append(f"(the student's code printed {grade.printed_bytes} bytes; not shown)")
     lines.append(f"{grade.score}/{len(grade.boards)} boards right")

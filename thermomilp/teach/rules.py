@@ -20,7 +20,7 @@ FILL = {"correct": None, "missing": "missing-precedence", "reversed": "reversed-
         "skips": "precedence-skips-cells"}
 CLUES = {"correct": None, "swapped": "rows-cols-swapped", "zero-dropped": "zero-clue-dropped",
          "missing-as-zero": "missing-clue-as-zero", "at-most": "clue-as-upper-bound"}
-TIES = {"correct": None, "missing": "missing-tie"}
+TIES = {"correct": None, "missing": "missing-tie", "chain": "tank-as-chain"}
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,10 @@ class Rules:
 def variants(kind: str) -> list[Rules]:
     """Every combination of mistakes a model of ``kind`` may make (the correct rules first)."""
     ties = list(TIES) if kind == "aquarium" else ["correct"]
-    return [Rules(f, c, t) for f, c, t in product(FILL, CLUES, ties)]
+    # a tank as one chain has its own fill order, and is named only when the rest of the
+    # model is right (combined with another mistake it explains nothing: no id is named)
+    return [Rules(f, c, t) for f, c, t in product(FILL, CLUES, ties)
+            if t != "chain" or (f, c) == ("correct", "correct")]
 
 
 def obeys(puzzle: Puzzle, grid: Sequence[str], rules: Rules = Rules()) -> bool:
@@ -45,6 +48,14 @@ def obeys(puzzle: Puzzle, grid: Sequence[str], rules: Rules = Rules()) -> bool:
 
 
 def _fill_ok(puzzle: Puzzle, filled: set, rules: Rules) -> bool:
+    if rules.ties == "chain":  # every cell after the one before it, bottom row first
+        return all(not (b in filled and a not in filled)
+                   for v in puzzle.vessels for a, b in pairwise(v.cells))
+    if rules.ties == "missing" and rules.fill == "correct":
+        # the way a missing tie is written: water needs the cell below it (same tank, same
+        # column), and nothing keeps a tank row level
+        return all(not ((i, j) in filled and (i + 1, j) in cells and (i + 1, j) not in filled)
+                   for v in puzzle.vessels for cells in [set(v.cells)] for i, j in cells)
     for vessel in puzzle.vessels:
         states = []
         for layer in vessel.layers:

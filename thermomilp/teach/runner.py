@@ -1,16 +1,19 @@
 """The child process that runs a student's file (``python -I``, see :mod:`sandbox`).
 
-It reads a request (JSON file named on the command line: the student's path
-and the boards), imports the student's module, calls ``build(puzzle)`` on
-each board and writes one JSON line per step to the result pipe (a file
-descriptor the parent passes; the student's ``print`` goes to stdout and
-stderr, which the parent captures apart). Every line carries the request's
-nonce. Events:
+It reads the request on its stdin (the student's path and the boards, which
+carry no solution), closes stdin, imports the student's module, calls
+``build(puzzle)`` on each board and writes one JSON line per step to the
+result pipe (a file descriptor the parent passes; the student's ``print``
+goes to stdout and stderr, which the parent captures apart). Events:
 
 ``{"event": "imported"}`` then, per board, ``{"event": "board", "k": k,
-"model": ...}`` or ``{"event": "board", "k": k, "verdict": "crashed" |
-"exited" | "error", "message": ..., "line": N}``, then ``{"event": "done"}``.
-An import failure is ``{"event": "import", "verdict": ..., ...}``.
+"model": ...}`` (the model as numbers) or ``{"event": "board", "k": k,
+"failed": {"kind": "crashed" | "exited" | "error", "message": ..., "line": N}}``.
+An import failure is ``{"event": "import-failed", "failed": {...}}``.
+
+No message carries a verdict: the grader computes every verdict from the
+model's numbers, so a submission that writes these lines itself can only
+send a model, graded like any other.
 """
 
 from __future__ import annotations
@@ -41,16 +44,39 @@ def _failure(exc: BaseException, path: str) -> dict[str, Any]:
     line = _student_line(exc, path)
     where = f"{os.path.basename(path)}, line {line}" if line else os.path.basename(path)
     if isinstance(exc, SystemExit):
-        return {"verdict": "exited", "line": line,
+        return {"kind": "exited", "line": line,
                 "message": f"the student's code called sys.exit({exc.code!r}) ({where}): "
                            "a model file must not end the program"}
     if isinstance(exc, ContractError):
-        return {"verdict": "error", "line": line, "message": str(exc)}
+        return {"kind": "error", "line": line, "message": str(exc)}
     text = f"{type(exc).__name__}: {exc.msg if isinstance(exc, SyntaxError) else exc}"
-    if isinstance(exc, TypeError) and "object cannot be passed as a constraint" in str(exc):
-        text += (" -- in PuLP 4, x == y between two variables is a plain True/False, not a "
-                 "constraint: write x - y == 0")
-    return {"verdict": "crashed", "line": line, "message": f"{text} ({where})"}
+    text += pulp4_hint(exc)
+    return {"kind": "crashed", "line": line, "message": f"{text} ({where})"}
+
+
+# PuLP 3 idioms that PuLP 4 removed, and the PuLP 4 spelling (checked against PuLP 4.2)
+PULP4 = (
+    ("has no attribute 'dicts'", "PuLP 4 removed LpVariable.dicts: write "
+     "prob.add_variable_dicts(\"x\", cells, cat=pulp.LpBinary) (PuLP 3 and 4), or "
+     "prob.add_variable(f\"x_{i}_{j}\", cat=pulp.LpBinary) per cell"),
+    ("has no attribute 'matrix'", "PuLP 4 removed LpVariable.matrix: write "
+     "prob.add_variable_matrix(...) or prob.add_variable(...) per cell"),
+    ("module 'pulp' has no attribute", "PuLP 4 removed that name (its status table among "
+     "them): build(puzzle) need not solve the model, return it unsolved"),
+    ("LpVariable.__init__() got an unexpected keyword", "PuLP 4 creates variables through the "
+     "problem: write prob.add_variable(name, lowBound=..., upBound=..., cat=pulp.LpBinary)"),
+    ("object cannot be passed as a constraint", "in PuLP 4, x == y between two variables is a "
+     "plain True/False, not a constraint: write x - y == 0"),
+)
+
+
+def pulp4_hint(exc: BaseException) -> str:
+    """What to write instead, when ``exc`` is PuLP 4 refusing a PuLP 3 idiom."""
+    text = str(exc)
+    for needle, hint in PULP4:
+        if needle in text and isinstance(exc, AttributeError | TypeError):
+            return f" -- {hint}"
+    return ""
 
 
 def limit_self(memory_mb: int, cpu_s: int) -> None:
@@ -72,15 +98,17 @@ def limit_self(memory_mb: int, cpu_s: int) -> None:
 
 
 def main(argv: list[str]) -> None:
-    request_path, fd = argv[0], int(argv[1])
+    fd = int(argv[0])
     out = os.fdopen(fd, "w", encoding="utf-8")
-    with open(request_path, encoding="utf-8") as f:
-        request = json.load(f)
+    # the request arrives on stdin and nowhere else; stdin is then closed for the student
+    request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
     limit_self(int(request["limits"]["memory_mb"]), int(request["limits"]["cpu_s"]))
-    nonce = request["nonce"]
+    os.environ.clear()  # the parent passes none; this drops what Python itself set (LC_CTYPE)
 
     def send(record: dict[str, Any]) -> None:
-        record["nonce"] = nonce
         out.write(json.dumps(record) + "\n")
         out.flush()
 
@@ -91,6 +119,11 @@ def main(argv: list[str]) -> None:
 
     path = request["student"]
     boards = [read(text) for text in request["boards"]]
+    from thermomilp.teach.landlock import restrict
+
+    # from here on: no reading the hidden paths, no writing outside the working folder
+    restrict(request.get("hidden", []), [os.getcwd(), "/dev"])
+    del request
     sys.argv = [path]
     try:
         spec = importlib.util.spec_from_file_location("student_model", path)
@@ -101,22 +134,22 @@ def main(argv: list[str]) -> None:
         spec.loader.exec_module(module)
         build = getattr(module, "build", None)
         if not callable(build):
-            send({"event": "import", "verdict": "error", "line": None,
-                  "message": "defines no function build(puzzle) (see the contract in "
-                             "docs/course/exercise.md)"})
+            send({"event": "import-failed",
+                  "failed": {"kind": "error", "line": None,
+                             "message": "defines no function build(puzzle) (see the contract in "
+                                        "docs/course/exercise.md)"}})
             os._exit(0)
     except BaseException as exc:  # noqa: BLE001 - the student's code may raise anything
-        send({"event": "import", **_failure(exc, path)})
+        send({"event": "import-failed", "failed": _failure(exc, path)})
         os._exit(0)
     send({"event": "imported"})
     for k, puzzle in enumerate(boards):
         try:
             model = extract(build(puzzle), puzzle)
         except BaseException as exc:  # noqa: BLE001
-            send({"event": "board", "k": k, **_failure(exc, path)})
+            send({"event": "board", "k": k, "failed": _failure(exc, path)})
             continue
         send({"event": "board", "k": k, "model": model.to_json()})
-    send({"event": "done"})
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)  # no student atexit handler runs after the report

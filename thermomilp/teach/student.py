@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from thermomilp.core.puzzle import Puzzle
-from thermomilp.teach.checks import BoardGrade, grade_board
+from thermomilp.teach.checks import BoardGrade, grade_board, grade_probe
 from thermomilp.teach.corpus import GradeError
 from thermomilp.teach.diagnose import diagnose
-from thermomilp.teach.probes import probe_boards
-from thermomilp.teach.sandbox import Limits, run_student
+from thermomilp.teach.linear import LinearModel
+from thermomilp.teach.probes import grids_obeying, probe_boards
+from thermomilp.teach.sandbox import Built, Limits, run_student
 
 
 @dataclass
@@ -25,6 +26,7 @@ class StudentGrade:
     evidence: list[str] = field(default_factory=list)
     printed_bytes: int = 0
     time_s: float = 0.0
+    flags: list[str] = field(default_factory=list)  # for the instructor: see FLAGS
 
     @property
     def score(self) -> int:
@@ -32,35 +34,124 @@ class StudentGrade:
 
     @property
     def ok(self) -> bool:
-        return bool(self.boards) and all(b.ok for b in self.boards) and not self.mistakes
+        return (bool(self.boards) and all(b.ok for b in self.boards) and not self.mistakes
+                and not self.flags)
 
     def records(self) -> list[dict[str, Any]]:
         """One JSON Lines record per board, each naming the model's mistakes."""
         out = []
         for b in self.boards:
             record = {"student": self.student, "puzzle": self.kind, **b.to_json(),
-                      "mistakes": list(self.mistakes), "evidence": list(self.evidence)}
+                      "mistakes": list(self.mistakes), "evidence": list(self.evidence),
+                      "flags": list(self.flags)}
             out.append(record)
         return out
 
 
 def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
-                  limits: Limits | None = None) -> StudentGrade:
+                  limits: Limits | None = None, hide: Sequence[str] = ()) -> StudentGrade:
+    """``hide``: more paths the student's process may not read (sandbox.hidden_paths)."""
     if not os.path.isfile(student):
         raise GradeError(f"{student}: no such file")
     started = time.monotonic()
     probes = probe_boards(kind)
     # the small probe boards first: a model that is only slow on big boards is still diagnosed
-    run = run_student(student, probes + [p for _, p in boards], limits)
+    run = run_student(student, probes + [p for _, p in boards], limits, hide)
     probe_builds = run.boards[:len(probes)]
     corpus_builds = run.boards[len(probes):]
     grades = [grade_board(file, puzzle, built)
               for (file, puzzle), built in zip(boards, corpus_builds, strict=True)]
+    # the probe boards are graded too: every 0/1 grid, the model's against the rules'
+    exact: dict[int, set[int]] = {}
+    for b, (puzzle, built) in enumerate(zip(probes, probe_builds, strict=True)):
+        graded, found = grade_probe(f"probe board {b + 1} ({puzzle.height}x{puzzle.width})",
+                                    puzzle, built, grids_obeying(kind, b))
+        grades.append(graded)
+        if found is not None:
+            exact[b] = found
     if all(b.model is None for b in run.boards):
         found_mistakes: list[str] = []
         evidence: list[str] = []
     else:
-        d = diagnose(kind, probes, probe_builds, list(zip(corpus_builds, grades, strict=True)))
+        d = diagnose(kind, probes, probe_builds,
+                     list(zip(corpus_builds, grades[:len(boards)], strict=True)), exact)
         found_mistakes, evidence = d.mistakes, d.evidence
+    flags = flags_of(student, probes, probe_builds)
+    if run.killed:
+        evidence.append(f"your code started {run.killed} process(es) that were still running "
+                        "when its board ended; the grader killed them")
     return StudentGrade(student, kind, grades, found_mistakes, evidence, run.printed_bytes,
-                        time.monotonic() - started)
+                        time.monotonic() - started, flags)
+
+
+FLAGS = {
+    "imports-thermomilp": "the file imports thermomilp (the package holds the reference "
+                          "models and the boards' solutions)",
+    "package-model": "build(puzzle) returns one of thermomilp's own models",
+    "tampered-grades": "the grades file changed while this student's code ran",
+}
+
+
+def imports_thermomilp(source: str) -> bool:
+    """Does the file name the package anywhere in its code (an import, a string, a name)?"""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return "thermomilp" in source
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "thermomilp"
+                                                for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "thermomilp":
+            return True
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and "thermomilp" in node.value:
+            return True
+        if isinstance(node, ast.Name | ast.Attribute) and "thermomilp" in ast.unparse(node):
+            return True
+    return False
+
+
+def _signature(model: LinearModel) -> tuple:
+    rows = sorted((r.text, tuple(sorted((model.names[k], a) for k, a in r.terms.items())),
+                   r.lower, r.upper) for r in model.rows)
+    return tuple(sorted(model.names)), tuple(rows)
+
+
+def package_models(puzzle: Puzzle) -> list[tuple[str, tuple]]:
+    """(how it is built, signature) of every model thermomilp itself builds of ``puzzle``."""
+    from thermomilp.model import build_model
+    from thermomilp.teach.extract import extract
+
+    out = []
+    for backend in ("pulp", "pyomo"):
+        for formulation in ("cell", "compact", "level"):
+            try:
+                model = extract(build_model(puzzle, backend=backend, formulation=formulation),
+                                puzzle)
+            except Exception:  # noqa: BLE001 - a formulation the grader cannot read as cells
+                continue
+            out.append((f"thermomilp.build_model(puzzle, backend={backend!r}, "
+                        f"formulation={formulation!r})", _signature(model)))
+    return out
+
+
+def flags_of(student: str, probes: Sequence[Puzzle], builds: Sequence[Built]) -> list[str]:
+    """What the instructor should look at, found by the grader (not reported by the child)."""
+    flags = []
+    try:
+        with open(student, encoding="utf-8", errors="replace") as f:
+            source = f.read()
+    except OSError:
+        source = ""
+    if imports_thermomilp(source):
+        flags.append("imports-thermomilp")
+    for puzzle, built in zip(probes, builds, strict=True):
+        if built.model is not None:
+            mine = _signature(built.model)
+            if any(sig == mine for _, sig in package_models(puzzle)):
+                flags.append("package-model")
+            break
+    return flags

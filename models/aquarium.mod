@@ -15,7 +15,7 @@
    falls down". docs/aquarium.md compares it with the package's chain.
 
    Data: `thermomilp export PUZZLE --to dat -o board.dat`, then
-     glpsol -m course/aquarium.mod -d board.dat                             */
+     glpsol -m models/aquarium.mod -d board.dat                             */
 
 param H integer > 0;
 param W integer > 0;

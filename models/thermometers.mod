@@ -12,7 +12,7 @@
    does -- the mercury fills from the bulb without gaps.
 
    Data: `thermomilp export PUZZLE --to dat -o board.dat`, then
-     glpsol -m course/thermometers.mod -d board.dat
+     glpsol -m models/thermometers.mod -d board.dat
    prints the solution as lines "GRID <row>" of '#' (filled) and '.'.       */
 
 param H integer > 0;                 # rows

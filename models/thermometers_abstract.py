@@ -1,4 +1,4 @@
-"""Thermometers as a Pyomo ``AbstractModel``: course/thermometers.mod, line for line.
+"""Thermometers as a Pyomo ``AbstractModel``: models/thermometers.mod, line for line.
 
 The same sets, parameters and constraints as the GMPL file, so the same
 ``.dat`` (from ``thermomilp export PUZZLE --to dat``) feeds both::
@@ -10,7 +10,7 @@ The same sets, parameters and constraints as the GMPL file, so the same
 
 Run it as a script::
 
-    python course/thermometers_abstract.py board.dat
+    python models/thermometers_abstract.py board.dat
 
 It prints the filled grid, one row of ``#`` / ``.`` per line, or
 ``infeasible``.

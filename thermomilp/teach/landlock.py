@@ -1,0 +1,126 @@
+"""Landlock (Linux 5.13+): what the student's process may read and write, set on itself.
+
+The runner (:mod:`thermomilp.teach.runner`) calls :func:`restrict` before the
+student's code runs. Afterwards the process and everything it starts:
+
+* reads everything **except** the hidden paths (the package's boards with
+  their solutions, the correct example models, the corpus folder, the
+  grader's key file); a hidden folder's names may be listed, its files not read;
+* writes only below its own working folder (an empty temporary folder) and
+  ``/dev`` -- not the grades file, not the student's file, not your files;
+* (Landlock ABI 4+) opens no TCP connection and binds no TCP port;
+* (ABI 6+) sends no signal to a process outside its own domain (the grader).
+
+Landlock is unprivileged and cannot be lifted by the process. Where the
+kernel lacks it, :func:`restrict` returns what it could not do and the
+grader says so in the report.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+from collections.abc import Sequence
+
+SYS_CREATE, SYS_ADD_RULE, SYS_RESTRICT = 444, 445, 446  # the same on every architecture
+EXECUTE, WRITE_FILE, READ_FILE, READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+REMOVE_DIR, REMOVE_FILE, MAKE_CHAR, MAKE_DIR, MAKE_REG = 1 << 4, 1 << 5, 1 << 6, 1 << 7, 1 << 8
+MAKE_SOCK, MAKE_FIFO, MAKE_BLOCK, MAKE_SYM, REFER, TRUNCATE = (1 << 9, 1 << 10, 1 << 11,
+                                                               1 << 12, 1 << 13, 1 << 14)
+FILE_ONLY = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE
+READ = EXECUTE | READ_FILE | READ_DIR
+NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1
+SCOPE_ABSTRACT_UNIX, SCOPE_SIGNAL = 1 << 0, 1 << 1
+PR_SET_NO_NEW_PRIVS = 38
+
+
+class _PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def _handled(abi: int) -> int:
+    write = WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_CHAR | MAKE_DIR | MAKE_REG | \
+        MAKE_SOCK | MAKE_FIFO | MAKE_BLOCK | MAKE_SYM
+    if abi >= 2:
+        write |= REFER
+    if abi >= 3:
+        write |= TRUNCATE
+    return READ | write
+
+
+def available() -> int:
+    """The kernel's Landlock ABI version, 0 when it has none."""
+    if not sys.platform.startswith("linux"):
+        return 0
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    abi = libc.syscall(SYS_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    return max(int(abi), 0)
+
+
+def restrict(hidden: Sequence[str], writable: Sequence[str]) -> str:
+    """Apply the rules to this process; returns "" or why it could not."""
+    if not sys.platform.startswith("linux"):
+        return "Landlock needs Linux"
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    abi = libc.syscall(SYS_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    if abi < 1:
+        return "the kernel has no Landlock"
+    handled = _handled(abi)
+    fields = [handled]
+    if abi >= 4:
+        fields.append(NET_BIND_TCP | NET_CONNECT_TCP)
+    if abi >= 6:
+        fields.append(SCOPE_ABSTRACT_UNIX | SCOPE_SIGNAL)
+    attr = (ctypes.c_uint64 * len(fields))(*fields)
+    ruleset = libc.syscall(SYS_CREATE, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)),
+                           ctypes.c_uint32(0))
+    if ruleset < 0:
+        return f"Landlock refused the rule set ({os.strerror(ctypes.get_errno())})"
+    ruleset = int(ruleset)
+    try:
+        hide = sorted({os.path.realpath(p) for p in hidden if os.path.exists(p)})
+
+        def allow(path: str, access: int) -> None:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                return
+            try:
+                if not os.path.isdir(path):
+                    access &= FILE_ONLY
+                rule = _PathBeneath(access & handled, fd)
+                libc.syscall(SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(1),
+                             ctypes.byref(rule), ctypes.c_uint32(0))
+            finally:
+                os.close(fd)
+
+        def walk(folder: str) -> None:
+            """Allow reading all of ``folder`` but the hidden paths below it."""
+            inside = [h for h in hide if h == folder or h.startswith(folder.rstrip("/") + "/")]
+            if not inside:
+                allow(folder, READ)
+                return
+            if folder in inside:
+                return  # hidden
+            allow(folder, READ_DIR)  # its names may be listed (files are not read through it)
+            try:  # a symbolic link is reached through its target, walked on its own
+                entries = [e.path for e in os.scandir(folder) if not e.is_symlink()]
+            except OSError:
+                return
+            for entry in entries:
+                walk(entry)
+
+        walk("/")
+        for path in writable:
+            allow(path, handled)
+        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            return "prctl(PR_SET_NO_NEW_PRIVS) failed"
+        if libc.syscall(SYS_RESTRICT, ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
+            return f"Landlock could not restrict the process ({os.strerror(ctypes.get_errno())})"
+    finally:
+        os.close(ruleset)
+    return ""
