@@ -97,14 +97,43 @@ def read_input(source: str | os.PathLike[str] | bytes, name: str | None = None,
 
 
 def warm_up(settings: Settings) -> None:
-    """Import what the first board would otherwise import on its own clock: the
-    logic presolve, the swap search, the conflict finder and the backend."""
+    """Do what the first board would otherwise do on its own clock: probe the
+    (backend, solver) pair (cached per process), import the logic presolve, the
+    swap search, the conflict finder, the backend and its library."""
     import thermomilp.logic.presolve  # noqa: F401
     import thermomilp.solve.conflict  # noqa: F401
     import thermomilp.solve.swap  # noqa: F401
+    from thermomilp.core.errors import ThermomilpError
+    from thermomilp.solve.engine import require_available
     from thermomilp.solve.engine import warm_up as import_backend
 
+    try:
+        require_available(settings)
+    except ThermomilpError:
+        return  # the solve reports it, on the board's record
     import_backend(settings)
+    _warm_solve(settings)
+
+
+_WARMED: set[str] = set()
+
+
+def _warm_solve(settings: Settings) -> None:
+    """One solve of a one-cell board by the engine itself (the logic presolve off), once
+    per process and settings: the library, the model builder and the engine's own
+    first-call costs are paid here, not by the first board's ``time_s``."""
+    key = repr(settings)  # (a settings field may be a mapping: not hashable)
+    if key in _WARMED:
+        return
+    _WARMED.add(key)
+    from thermomilp.core.puzzle import thermometers
+    from thermomilp.core.settings import Presolve
+
+    try:
+        tiny = thermometers([1], [1], [[(0, 0)]])
+        solve(tiny, unique=False, settings=settings.replace(presolve=Presolve.NONE))
+    except Exception:  # noqa: BLE001 - a warm-up never fails a run: the board will say
+        pass
 
 
 def solve_input(source: str | os.PathLike[str] | bytes, settings: Settings, *,
