@@ -286,3 +286,24 @@ def test_batch_output_is_read_back_within_a_bound(tmp_path, monkeypatch, capsys)
     assert main(["batch", str(T01), "--out", str(out), "--no-progress"]) == 2
     assert "longer than" in capsys.readouterr().err
     assert out.read_bytes() == b'{"file": "' + b"x" * 5000  # left as it was
+
+
+@pytest.mark.parametrize("command", ["solve", "show"])
+def test_inputs_sharing_a_name_get_distinct_pictures(command, tmp_path, monkeypatch):
+    """``solve a/t.txt b/t.txt --svg pic.svg``: two pictures, neither overwrites the other."""
+    from thermomilp.cli.main import main
+    from thermomilp.pictures.svg import svg_paths_for
+
+    for folder, board in (("a", "t01_4x4.txt"), ("b", "t02_5x5.txt")):
+        (tmp_path / folder).mkdir()
+        shutil.copy(INSTANCES / "thermometers" / board, tmp_path / folder / "t.txt")
+    monkeypatch.chdir(tmp_path)
+    assert main([command, "a/t.txt", "b/t.txt", "a/t.txt", "--svg", "pic.svg"]) == 0
+    made = sorted(p.name for p in tmp_path.glob("pic*.svg"))
+    assert made == ["pic-a-t-2.svg", "pic-a-t.svg", "pic-b-t.svg"]
+    assert (tmp_path / "pic-a-t.svg").read_text() != (tmp_path / "pic-b-t.svg").read_text()
+    assert 'width="204"' in (tmp_path / "pic-a-t.svg").read_text()  # the 4x4 board
+    assert 'width="244"' in (tmp_path / "pic-b-t.svg").read_text()  # the 5x5 board
+    # distinct stems keep the short names of before
+    assert svg_paths_for("pic.svg", ["x/t01.txt", "y/t02.txt"]) == ["pic-t01.svg", "pic-t02.svg"]
+    assert svg_paths_for("pic.svg", ["only.txt"]) == ["pic.svg"]

@@ -31,11 +31,11 @@ import os
 from dataclasses import dataclass, replace
 from typing import Any
 
+from thermomilp import formats
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits
 from thermomilp.core.settings import Settings
-from thermomilp import formats
 from thermomilp.formats import FORMATS, MAX_BYTES
 from thermomilp.solve.api import SolveResult, solve
 
