@@ -70,11 +70,11 @@ def _corpus(folder) -> list[str]:
     return sorted(str(p) for p in folder.iterdir())
 
 
-def _start(corpus, out, log) -> subprocess.Popen:
+def _start(corpus, out, log, jobs: int = 2) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with open(log, "wb") as stderr:  # a file, not a pipe: an orphan may hold it open
         return subprocess.Popen(
-            [sys.executable, "-m", "thermomilp", "batch", str(corpus), "--jobs", "2",
+            [sys.executable, "-m", "thermomilp", "batch", str(corpus), "--jobs", str(jobs),
              "--backend", "pulp", "--solver", "glpk", "--presolve", "none", "--out", str(out),
              "--no-progress"],
             env=env, stdout=subprocess.DEVNULL, stderr=stderr,
@@ -122,15 +122,17 @@ def _finish_and_check(corpus, out, files: list[str]) -> None:
     assert all(r["status"] in ("unique", "multiple") for r in records)
 
 
-@pytest.mark.parametrize("how", ["SIGINT to the group", "SIGTERM", "kill -9 of the parent"])
-def test_an_interrupted_or_killed_batch_leaves_no_worker_and_no_engine(how, tmp_path):
+@pytest.mark.parametrize("how, jobs", [
+    ("SIGINT to the group", 2), ("SIGTERM", 2), ("kill -9 of the parent", 2),
+    ("SIGTERM", 1), ("kill -9 of the parent", 1)])
+def test_an_interrupted_or_killed_batch_leaves_no_worker_and_no_engine(how, jobs, tmp_path):
     files = _corpus(tmp_path / "corpus")
     out = tmp_path / "out.jsonl"
     log = tmp_path / "stderr.txt"
-    batch = _start(tmp_path / "corpus", out, log)
+    batch = _start(tmp_path / "corpus", out, log, jobs)
     seen: dict[int, str] = {}
     try:
-        seen = _wait_for_engines(batch)
+        seen = _wait_for_engines(batch, count=jobs)
         assert any(name == "glpsol" for name in seen.values())
         if how == "SIGINT to the group":
             os.killpg(batch.pid, signal.SIGINT)  # what Ctrl-C in a terminal does

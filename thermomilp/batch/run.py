@@ -138,6 +138,12 @@ class Progress:
             self.stream.flush()
 
 
+def runs_programs(job: BatchJob) -> bool:
+    """Whether the job's engine may run as a program of its own (every layer but
+    highspy, which runs HiGHS inside this process)."""
+    return str(job.settings.backend) != "highs"
+
+
 def run_batch(files: list[str], job: BatchJob, out: LineSink, *, jobs: int = 1,
               dask: Any = None, previous: Iterable[dict[str, Any]] = (),
               keep_errors: bool = False, progress: Progress | None = None,
@@ -158,8 +164,10 @@ def run_batch(files: list[str], job: BatchJob, out: LineSink, *, jobs: int = 1,
     start = time.perf_counter()
     if dask is not None:
         stream = run_dask(todo, job, dask)
-    elif jobs > 1 and len(todo) > 1:
-        stream = run_pool(todo, job, min(jobs, len(todo)))
+    elif (jobs > 1 and len(todo) > 1) or (todo and runs_programs(job)):
+        # an engine run as a program (glpsol, cbc...) goes in a worker even with one
+        # job: the worker's process group is what ends it with the run
+        stream = run_pool(todo, job, max(1, min(jobs, len(todo))))
     else:
         stream = run_serial(todo, job)
         if todo:
