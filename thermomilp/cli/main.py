@@ -109,13 +109,13 @@ def _warnings_to_stderr():
     @contextlib.contextmanager
     def scope():
         with warnings.catch_warnings():
-            shown = warnings.showwarning
+            original = warnings.showwarning
 
             def show(message, category, filename, lineno, file=None, line=None):
                 if issubclass(category, ThermomilpWarning):
                     print(f"thermomilp: warning: {shown(message)}", file=sys.stderr)
                 else:
-                    shown(message, category, filename, lineno, file, line)
+                    original(message, category, filename, lineno, file, line)
 
             warnings.showwarning = show
             warnings.simplefilter("always", ThermomilpWarning)
