@@ -34,7 +34,7 @@ def main() -> None:
     paths = sorted((ROOT / "instances" / "aquarium").glob("*.txt"))
     for backend in args.backends:  # warm-up: imports and first engine start are no model's
         for formulation in ("cell", "compact"):
-            solve(load(paths[0]), backend, formulation=formulation)
+            solve(load(paths[0]), backend=backend, formulation=formulation)
     for path in paths:
         puzzle = load(path)
         form = formulate(puzzle)
@@ -48,7 +48,7 @@ def main() -> None:
                 runs = []
                 for _ in range(args.repeat):
                     start = time.perf_counter()
-                    result = solve(puzzle, backend, formulation=formulation)
+                    result = solve(puzzle, backend=backend, formulation=formulation)
                     runs.append(time.perf_counter() - start)
                     assert result.status == "unique" and result.grid == puzzle.solution
                 times[formulation] = statistics.median(runs)

@@ -29,7 +29,7 @@ def main() -> None:
         "planted 10x10-20x20": planted_corpus([10, 15, 20], 4, seed=1),
     }
     for b in BACKENDS:  # warm-up: imports and first-instance costs are not the model's
-        solve(corpora["instances + janko 6x6"][0][1], b)
+        solve(corpora["instances + janko 6x6"][0][1], backend=b)
     print(f"Machine: {machine()}\n")
     print("| corpus | boards | backend | total s | median ms | ratio to highs |")
     print("|---|---|---|---|---|---|")
@@ -40,7 +40,7 @@ def main() -> None:
             for b in BACKENDS:
                 best = min(timed(partial(solve, p, b))[0] for _ in range(args.repeat))
                 times[b].append(best)
-                statuses.add(solve(p, b).status)
+                statuses.add(solve(p, backend=b).status)
             assert len(statuses) == 1, f"backends disagree: {statuses}"
         base = sum(times["highs"])
         for b in BACKENDS:

@@ -11,7 +11,7 @@ Two comparisons (needs ``ortools``: ``pip install 'thermomilp[bench]'``):
    worker, enumerating to the second solution), same interpreter, run
    alternately ``--repeats`` times; medians.
 2. **Uniqueness through the MILP alone** (``thermomilp.solve(p,
-   backend="highs", presolve="none")``: no logic, every guard on) against
+   backend="highs", logic="none")``: no logic, every guard on) against
    CP-SAT enumerating (one worker, stops at two solutions) and CP-SAT with
    its default workers (solve, forbid, solve), in one process, interleaved
    board by board; per board the median of the repeats (planted boards of
@@ -101,13 +101,13 @@ def milp_table(repeats: int) -> None:
 
     methods = {
         "MILP alone (highs, presolve none)":
-            lambda p: solve(p, backend="highs", presolve="none").status,
+            lambda p: solve(p, backend="highs", logic="none").status,
         "CP-SAT enumerate (1 worker)":
             lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=1),
         "CP-SAT default workers":
             lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=0),
         "default path (highs, presolve probing)":
-            lambda p: solve(p, backend="highs", presolve="probing").status,
+            lambda p: solve(p, backend="highs", logic="probing").status,
     }
     boards = milp_boards()
     for method in methods.values():

@@ -1,4 +1,4 @@
-"""The machine and library versions a benchmark ran on (for docs/performance.md)."""
+"""The machine and library versions a benchmark ran on (for benchmarks/results/*.md)."""
 
 from __future__ import annotations
 

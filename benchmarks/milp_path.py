@@ -6,9 +6,9 @@ For every board (the shipped instances, Thermometers and Aquarium, plus the
 30 janko 6x6 boards in ../shared/corpus when that folder exists), in one
 process, interleaved board by board and repeat by repeat:
 
-* ``thermomilp.solve(p, backend="highs", presolve="none")`` against the cell
+* ``thermomilp.solve(p, backend="highs", logic="none")`` against the cell
   model written with highspy's own modelling API (``decide_plain_highs``);
-* ``thermomilp.solve(p, backend="pulp", presolve="none")`` against the plain
+* ``thermomilp.solve(p, backend="pulp", logic="none")`` against the plain
   PuLP cell model handed to HiGHS (``decide_pulp_highs``).
 
 Both sides build the model, solve, add the no-good cut and solve again. The
@@ -52,7 +52,7 @@ def ours(backend: str):
     from thermomilp import solve
 
     def run(puzzle):
-        result = solve(puzzle, backend=backend, presolve="none")
+        result = solve(puzzle, backend=backend, logic="none")
         return result.status, result.confirmed_by
     return run
 

@@ -1,6 +1,6 @@
 """thermomilp against its peers: solve + decide uniqueness, same boards, one run.
 
-    python benchmarks/peers.py            # full run, rewrites docs/performance.md's tables
+    python benchmarks/peers.py            # full run, rewrites benchmarks/results/peers.md
     python benchmarks/peers.py --quick    # a smoke run (fewer, smaller boards), prints only
 
 Methods (each: build the model, solve, decide uniqueness):
@@ -47,16 +47,17 @@ def thermomilp_method(backend: str, presolve: str):
     from thermomilp.solve import solve
 
     def run(puzzle, time_limit):
-        result = solve(puzzle, backend, "highs", time_limit=time_limit, presolve=presolve)
+        result = solve(puzzle, backend=backend, solver="highs", time_limit=time_limit,
+                       logic=presolve)
         return result.status
     return run
 
 
 def methods(include_slow: bool = True) -> dict[str, object]:
-    out: dict[str, object] = {DEFAULT: thermomilp_method("highs", DEFAULTS["presolve"])}
+    out: dict[str, object] = {DEFAULT: thermomilp_method("highs", DEFAULTS["logic"])}
     for backend in ("highs", "pulp", "pyomo"):
         for setting in PRESOLVES:
-            if backend == "highs" and setting == DEFAULTS["presolve"]:
+            if backend == "highs" and setting == DEFAULTS["logic"]:
                 continue
             out[f"thermomilp {backend} presolve={setting}"] = thermomilp_method(backend, setting)
     out["pulp+cbc (textbook)"] = peer_models.decide_pulp_cbc
@@ -167,7 +168,7 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small smoke run, print only")
     parser.add_argument("--time-limit", type=float, default=60.0,
                         help="seconds per method per board (default 60)")
-    parser.add_argument("--page", default=str(HERE.parent / "docs" / "performance.md"))
+    parser.add_argument("--page", default=str(HERE / "results" / "peers.md"))
     parser.add_argument("--raw", default=str(HERE / "results" / "peers.json"))
     args = parser.parse_args(argv)
 

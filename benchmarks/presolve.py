@@ -11,7 +11,7 @@ Two corpora, timed separately:
   so mostly boards with several solutions -- the MILP must find two.
 
 For every backend (highs, pulp, pyomo) and presolve mode (none, intervals,
-probing) we time ``solve(puzzle, backend, presolve=mode)`` over the whole
+probing) we time ``solve(puzzle, backend, logic=mode)`` over the whole
 corpus, ``--repeat`` times, keeping the fastest total; every run must give
 the same answers as presolve ``none``. Ratios are against ``none`` on the
 same backend, measured in the same run.
@@ -88,11 +88,11 @@ def table(boards, args) -> None:
           "| probing / none |")
     print("|---|---|---|---|---|---|")
     for backend in args.backends:
-        solve(boards[0], backend)  # warm up imports
-        reference = [_answer(solve(p, backend)) for p in boards]
+        solve(boards[0], backend=backend)  # warm up imports
+        reference = [_answer(solve(p, backend=backend)) for p in boards]
         totals = {}
         for mode in MODES:
-            answers = [_answer(solve(p, backend, presolve=mode)) for p in boards]
+            answers = [_answer(solve(p, backend=backend, logic=mode)) for p in boards]
             assert answers == reference, f"{backend}/{mode} changed an answer"
             totals[mode] = min(_time(partial(_solve_all, boards, backend, mode))
                                for _ in range(args.repeat))
@@ -107,7 +107,7 @@ def _presolve_all(boards, mode: str) -> list:
 
 
 def _solve_all(boards, backend: str, mode: str) -> list:
-    return [solve(p, backend, presolve=mode) for p in boards]
+    return [solve(p, backend=backend, logic=mode) for p in boards]
 
 
 def _answer(result):

@@ -1,4 +1,4 @@
-"""Put a generated block of Markdown between markers in a docs page."""
+"""Put a generated block of Markdown between markers in a results page (benchmarks/results/)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Model build time, solve time and peak memory per board size (highs backend).
 
-    python benchmarks/scale.py                 # sizes 25-200; rewrites docs/performance.md's block
+    python benchmarks/scale.py                 # sizes 25-200; rewrites benchmarks/results/scale.md
     python benchmarks/scale.py --sizes 50 200  # chosen sizes, print only
 
 Each size runs in a fresh subprocess so its peak resident memory
@@ -51,9 +51,9 @@ def measure_one(size: int) -> dict:
     tracemalloc.stop()
     del highs
     start_solve = time.perf_counter()
-    result = solve(puzzle, "highs", "highs", presolve=DEFAULTS["presolve"])
+    result = solve(puzzle, backend="highs", solver="highs", presolve=DEFAULTS["logic"])
     solved = time.perf_counter()
-    none = solve(puzzle, "highs", "highs", presolve="none")
+    none = solve(puzzle, backend="highs", solver="highs", logic="none")
     solved_none = time.perf_counter()
     return {"size": size, "cells": size * size, "formulate_ms": (formulated - start) * 1e3,
             "build_ms": (built - formulated) * 1e3, "traced_peak_mib": traced_peak / 2**20,
@@ -84,7 +84,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--page", default=str(HERE.parent / "docs" / "performance.md"))
+    parser.add_argument("--page", default=str(HERE / "results" / "scale.md"))
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(measure_one(args.child)))

@@ -29,7 +29,7 @@ def main() -> None:
     print("| backend | boards | with second opinion s | without s | ratio |")
     print("|---|---|---|---|---|")
     for backend in ("highs", "pulp", "pyomo"):
-        solve(boards[0][1], backend)  # warm-up
+        solve(boards[0][1], backend=backend)  # warm-up
         with_t, without_t = [], []
         for _, p in boards:
             with_t.append(min(timed(partial(solve, p, backend))[0] for _ in range(3)))

@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     pairs = [pair for pair in KNOWN_PAIRS if pair_info(*pair).available]
     missing = [f"{b}/{s}" for b, s in KNOWN_PAIRS if (b, s) not in pairs]
     for backend, solver in pairs:  # warm-up: imports and first engine start are not the pair's
-        solve(instances[0][1], backend, solver)
+        solve(instances[0][1], backend=backend, solver=solver)
 
     print(f"Machine: {machine()}; PuLP {pulp.__version__}, Pyomo {pyomo.version.version}")
     if missing:
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         t_unique = {pair: [] for pair in pairs}
         statuses: dict[str, int] = {}
         for _, puzzle in boards:
-            reference = solve(puzzle, "highs", "highs").status
+            reference = solve(puzzle, backend="highs", solver="highs").status
             statuses[reference] = statuses.get(reference, 0) + 1
             for backend, solver in pairs:
                 once = min(timed(partial(solve, puzzle, backend, solver, unique=False))[0]

@@ -1,6 +1,6 @@
 """Fresh-process wall time: ``thermomilp --help`` and a one-file 10x10 solve.
 
-    python benchmarks/startup.py     # rewrites docs/performance.md's "startup" block
+    python benchmarks/startup.py     # rewrites benchmarks/results/startup.md
 
 Each command runs ``--repeat`` times in a new interpreter (``python -m
 thermomilp``); the table gives the median and best wall time, and the
@@ -28,8 +28,8 @@ COMMANDS = {
     f"thermomilp solve {BOARD}": ["-m", "thermomilp", "solve", BOARD],
     f"thermomilp solve --format json {BOARD}": ["-m", "thermomilp", "solve", "--format",
                                                 "json", BOARD],
-    f"thermomilp solve --presolve none {BOARD} (MILP path: numpy + highspy load)":
-        ["-m", "thermomilp", "solve", "--presolve", "none", BOARD],
+    f"thermomilp solve --logic none {BOARD} (MILP path: numpy + highspy load)":
+        ["-m", "thermomilp", "solve", "--logic", "none", BOARD],
 }
 
 
@@ -44,7 +44,7 @@ def wall(args: list[str]) -> float:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--page", default=str(ROOT / "docs" / "performance.md"))
+    parser.add_argument("--page", default=str(ROOT / "benchmarks" / "results" / "startup.md"))
     args = parser.parse_args(argv)
     lines = ["| command (fresh process) | median s | best s |", "|---|---:|---:|"]
     for label, cmd in COMMANDS.items():

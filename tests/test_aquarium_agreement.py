@@ -52,7 +52,7 @@ def test_dp_agrees_with_brute_force_on_200_boards():
 def test_highs_milp_agrees_on_200_boards(formulation):
     for puzzle in BOARDS:
         brute = set(brute_force_solutions(puzzle, LIMIT))
-        milp = set(enumerate_solutions(puzzle, LIMIT, "highs", formulation=formulation))
+        milp = set(enumerate_solutions(puzzle, LIMIT, backend="highs", formulation=formulation))
         if len(brute) < LIMIT:
             assert milp == brute, puzzle
         else:
@@ -64,7 +64,7 @@ def test_highs_milp_agrees_on_200_boards(formulation):
 def test_other_backends_agree(backend, formulation):
     for puzzle in BOARDS[:12] + [public_6x6()]:
         expected = set(dp_solutions(puzzle, 6))
-        got = set(enumerate_solutions(puzzle, 6, backend, formulation=formulation))
+        got = set(enumerate_solutions(puzzle, 6, backend=backend, formulation=formulation))
         assert got == expected
 
 
@@ -72,11 +72,11 @@ def test_other_backends_agree(backend, formulation):
 def test_compact_and_cell_agree_on_thermometers(backend):
     for name in ("t03_6x6", "t07_5x5_two_solutions", "t08_4x4_no_solution"):
         puzzle = load(ROOT / "instances" / "thermometers" / f"{name}.txt")
-        cell = solve(puzzle, backend, formulation="cell")
-        compact = solve(puzzle, backend, formulation="compact")
+        cell = solve(puzzle, backend=backend, formulation="cell")
+        compact = solve(puzzle, backend=backend, formulation="compact")
         assert (cell.status, cell.grid) == (compact.status, compact.grid) or (
             cell.status == compact.status == "multiple")
-        assert set(enumerate_solutions(puzzle, 5, backend, formulation="compact")) == set(
+        assert set(enumerate_solutions(puzzle, 5, backend=backend, formulation="compact")) == set(
             brute_force_solutions(puzzle, 5))
 
 

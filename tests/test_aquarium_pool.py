@@ -121,7 +121,7 @@ def test_milp_agrees_with_brute_force_on_pool_boards(seed, h, w, formulation, pr
             for c in range(w)]
     p = board.with_clues(rows, cols)
     expected = brute_force_count(p, 3)
-    result = solve(p, formulation=formulation, presolve=presolve)
+    result = solve(p, formulation=formulation, logic=presolve)
     assert result.status == ("unique" if expected == 1 else "multiple")
     assert solution_problems(p, result.grid) == []
     assert count_solutions(p, 3, formulation=formulation) == expected

@@ -22,7 +22,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("glpsol") is None,
                        reason="glpsol not installed (apt-get install -y glpk-utils)"),
 ]
-SLOW = INSTANCES / "aquarium" / "a06_15x15.txt"  # glpsol needs ~30 s on it (presolve off)
+SLOW = INSTANCES / "aquarium" / "a06_15x15.txt"  # glpsol needs ~30 s on it (--logic none)
 QUICK = ["t01_4x4.txt", "t02_5x5.txt", "t03_6x6.txt", "t05_8x8.txt"]
 
 
@@ -75,7 +75,7 @@ def _start(corpus, out, log, jobs: int = 2) -> subprocess.Popen:
     with open(log, "wb") as stderr:  # a file, not a pipe: an orphan may hold it open
         return subprocess.Popen(
             [sys.executable, "-m", "thermomilp", "batch", str(corpus), "--jobs", str(jobs),
-             "--backend", "pulp", "--solver", "glpk", "--presolve", "none", "--out", str(out),
+             "--backend", "pulp", "--solver", "glpk", "--logic", "none", "--out", str(out),
              "--no-progress"],
             env=env, stdout=subprocess.DEVNULL, stderr=stderr,
             start_new_session=True)  # its own process group, as a shell job is

@@ -104,7 +104,7 @@ def test_config_precedence_flag_env_file(tmp_path):
                                        THERMOMILP_BACKEND="highs"))
     assert "environment THERMOMILP_BACKEND" in env_proc.stdout
     flag = run_cli("config", "--backend", "pyomo", cwd=tmp_path).stdout
-    assert "backend     pyomo      (command line)" in flag
+    assert "backend        pyomo      (command line)" in flag
 
 
 @pytest.mark.parametrize("command", [["convert", "--to", "json"], ["export", "--to", "lp"]])

@@ -68,7 +68,7 @@ def test_presolve_intervals_passes_stop_on():
 
 def test_solve_reports_timeout_when_the_interval_presolve_runs_out():
     expired = Deadline(0.0)
-    result = solve(board(40), presolve="intervals", deadline=expired)
+    result = solve(board(40), logic="intervals", deadline=expired)
     assert result.status == "timeout"
     assert result.time_s >= 0.0
 
@@ -85,7 +85,7 @@ def test_a_short_limit_on_a_large_board_ends_near_the_limit():
     # 0.05 s deadline the presolve must give up long before (generous bound).
     puzzle = board(200, seed=7)
     clock = Deadline(0.05)
-    result = solve(puzzle, presolve="intervals", deadline=clock)
+    result = solve(puzzle, logic="intervals", deadline=clock)
     assert result.status == "timeout"
     assert result.time_s >= 0.05
     assert result.time_s < 5.0

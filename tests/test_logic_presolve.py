@@ -57,7 +57,7 @@ def test_presolve_never_changes_the_answer(backend, boards):
         puzzles = [thermomilp.load(p) for p in INSTANCES[:3] + INSTANCES[-2:]] + \
             _random_boards(boards, 78)
     for puzzle in puzzles:
-        answers = {mode: _answer(solve(puzzle, backend, presolve=mode))
+        answers = {mode: _answer(solve(puzzle, backend=backend, logic=mode))
                    for mode in ("none", "intervals", "probing")}
         assert len(set(answers.values())) == 1, (puzzle.name, answers)
 

@@ -128,6 +128,6 @@ def test_the_presolve_never_changes_solves_answer(seed, mode):
 
     board = _board(seed, blank=0.3)[0]
     solutions = list(brute_force_solutions(board))
-    result = solve(board, presolve=mode)
+    result = solve(board, logic=mode)
     assert result.status == ("unique" if len(solutions) == 1 else "multiple")
     assert tuple(result.grid) in solutions

@@ -47,7 +47,7 @@ def test_logic_commands_reason_on_trees(pool_file, capsys):
     assert main(["check", str(pool_file), "--format", "json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["grade"] == "intervals" and record["difficulty"] == "easy"
-    assert main(["solve", str(pool_file), "--presolve", "probing", "--format", "json"]) == 0
+    assert main(["solve", str(pool_file), "--logic", "probing", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["grid"] == ANSWER
 
 

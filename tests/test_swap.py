@@ -56,7 +56,7 @@ def test_solve_verdict_matches_counting_without_the_swap(seed):
         grid = grid_from_levels(skeleton, [rng.randint(0, v.depth) for v in skeleton.vessels])
         rows, cols = clues_of(grid)
         puzzle = aquarium(rows, cols, regions)
-    result = solve(puzzle, presolve="none")
+    result = solve(puzzle, logic="none")
     count = count_solutions(puzzle, 2)
     assert result.status == {1: "unique", 2: "multiple"}[count]
     if result.status == "multiple":
@@ -89,7 +89,7 @@ def test_deferred_probing_gives_the_same_verdicts(seed):
     saved = solve_module.LARGE_BOARD
     solve_module.LARGE_BOARD = 1
     try:
-        result = solve(puzzle, presolve="probing")
+        result = solve(puzzle, logic="probing")
     finally:
         solve_module.LARGE_BOARD = saved
     count = brute_force_count(puzzle, 2)
@@ -144,7 +144,7 @@ def test_engine_counts_like_brute_force_with_the_move_rows():
         puzzle = planted_board(rng.randint(3, 5), rng.randint(3, 5), rng)
         if seed % 2:
             puzzle = _hidden_clues(puzzle, rng)
-        engine = Engine(puzzle, Settings(backend="highs", presolve="none"))
+        engine = Engine(puzzle, Settings(backend="highs", logic="none"))
         found = set(engine.solutions(40))
         every = set(brute_force_solutions(puzzle, 40))
         assert len(found) == len(every)

@@ -3,18 +3,20 @@
 The classroom path::
 
     import thermomilp
-    p = thermomilp.load("instances/thermometers/t05_6x6.txt")
-    r = thermomilp.solve(p, backend="pyomo")
+    p = thermomilp.load("instances/thermometers/t03_6x6.txt")
+    r = thermomilp.solve(p, logic="none")  # the MILP does the work (solver="cbc": CBC)
     print(r)
 
 Heavy libraries (PuLP, Pyomo, highspy, numpy) are imported only when a
 model is built, so importing the package is cheap: the names of
-:data:`_LAZY` are imported on first use. The public API and the error
-hierarchy are documented in ``docs/api.md``.
+:data:`_LAZY` are imported on first use (``dir(thermomilp)`` lists them too).
+``__all__`` is the whole public API; it and the error hierarchy are documented
+in ``docs/api.md``.
 """
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 from thermomilp import _moved
@@ -33,8 +35,8 @@ from thermomilp.core.errors import (
     SolverUnavailable,
     ThermomilpError,
     ThermomilpWarning,
-    TimeUp,
     WaterlineRuleWarning,
+    WriteError,
 )
 from thermomilp.core.puzzle import (
     Puzzle,
@@ -45,7 +47,7 @@ from thermomilp.core.puzzle import (
     levels_from_grid,
     thermometers,
 )
-from thermomilp.core.settings import Backend, FormulationKind, Presolve, Settings, Solver
+from thermomilp.core.settings import Backend, FormulationKind, Logic, Settings, Solver
 from thermomilp.core.verify import is_solution, solution_problems
 from thermomilp.formats import dumps, load, loads
 
@@ -55,10 +57,11 @@ from thermomilp.formats import dumps, load, loads
 from thermomilp.solve import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
 from thermomilp.version import __version__
 
-_moved.install()  # the old module paths of _moved.MOVED, for one more release
+if typing.TYPE_CHECKING:  # the lazy names of _LAZY, seen by type checkers and the API reference
+    from thermomilp.model import build_model
+    from thermomilp.pictures.text import render_board
 
-SolverOptions = Settings
-"""The old name of :class:`Settings` (``SolverOptions(time_limit=5, threads=2)``)."""
+_moved.install()  # the old module paths of _moved.MOVED, for one more release
 
 # name -> module: imported on first access (they pull in numpy or a solver library)
 _LAZY = {
@@ -78,18 +81,22 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __all__ = [
     # puzzles and files
     "Puzzle", "SizeLimits", "Vessel", "aquarium", "dumps", "grid_from_levels", "levels_from_grid",
     "load", "loads", "thermometers",
     # solving and checking
-    "Backend", "FormulationKind", "Presolve", "Settings", "SolveResult", "Solver",
-    "SolverOptions", "build_model", "count_solutions", "enumerate_solutions",
+    "Backend", "FormulationKind", "Logic", "Settings", "SolveResult", "Solver",
+    "build_model", "count_solutions", "enumerate_solutions",
     "is_solution", "is_unique", "render_board", "solution_problems", "solve",
     # errors and warnings (thermomilp.core.errors)
     "ApiError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
     "GenerationError", "GradeError", "NotMonotoneError", "PuzzleError", "RuleNotSupported",
-    "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning", "TimeUp",
-    "WaterlineRuleWarning",
+    "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning",
+    "WaterlineRuleWarning", "WriteError",
     "__version__",
 ]

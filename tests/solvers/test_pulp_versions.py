@@ -10,8 +10,8 @@ import warnings
 
 import pytest
 
-from thermomilp.backends.base import SolverOptions
 from thermomilp.backends.pulp_backend import pulp_solver, read_status
+from thermomilp.core.settings import Settings
 from thermomilp.formats import load
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.model.formulation import formulate
@@ -32,10 +32,10 @@ def test_pulp_read_status_on_installed_pulp(solver):
     use_pair("pulp", solver)
     unique, none = board("t03_6x6.txt"), board("t08_4x4_no_solution.txt")
     prob, _ = build_pulp(formulate(unique))
-    assert read_status(prob.solve(pulp_solver(solver, SolverOptions(), None)), prob) == (
+    assert read_status(prob.solve(pulp_solver(solver, Settings(), None)), prob) == (
         "optimal", True)
     prob, _ = build_pulp(formulate(none))
-    word, has_solution = read_status(prob.solve(pulp_solver(solver, SolverOptions(), None)), prob)
+    word, has_solution = read_status(prob.solve(pulp_solver(solver, Settings(), None)), prob)
     assert (word, has_solution) == ("infeasible", False)
 
 
@@ -48,7 +48,7 @@ def test_pulp_model_and_cuts_use_no_api_pulp4_removed():
         warnings.simplefilter("error", DeprecationWarning)
         prob, x = build_pulp(formulate(puzzle))
         add_nogood(prob, x, {cell for cell in x if first[cell[0]][cell[1]] == "#"}, "nogood_0")
-        returned = prob.solve(pulp_solver("highs", SolverOptions(), None))
+        returned = prob.solve(pulp_solver("highs", Settings(), None))
     assert read_status(returned, prob) == ("optimal", True)
 
 
@@ -56,7 +56,7 @@ def test_pulp_cbc_class_matches_pulp_version():
     import pulp
 
     use_pair("pulp", "cbc")
-    solver = pulp_solver("cbc", SolverOptions(), None)
+    solver = pulp_solver("cbc", Settings(), None)
     if PULP_MAJOR >= 4:
         assert not hasattr(pulp, "PULP_CBC_CMD")
         assert type(solver).__name__ == "COIN_CMD"
@@ -65,7 +65,7 @@ def test_pulp_cbc_class_matches_pulp_version():
 
 
 def test_pulp_options_reach_each_engine_under_its_own_name():
-    options = SolverOptions(time_limit=None, threads=2, seed=7, verbose=True)
+    options = Settings(time_limit=None, threads=2, seed=7, verbose=True)
     highs = pulp_solver("highs", options, 12.5)
     assert (highs.msg, highs.timeLimit, highs.threads) == (True, 12.5, 2)
     assert highs.optionsDict["random_seed"] == 7
@@ -86,8 +86,7 @@ def test_pulp_pair_solves_with_every_common_option_set(solver):
 
     use_pair("pulp", solver)
     puzzle = board("t05_8x8.txt")
-    result = solve(puzzle, "pulp", solver, time_limit=60,
-                   options=SolverOptions(time_limit=60, threads=1, seed=3))
+    result = solve(puzzle, backend="pulp", solver=solver, time_limit=60, threads=1, seed=3)
     assert (result.status, result.grid) == ("unique", puzzle.solution)
 
 
@@ -118,15 +117,16 @@ def test_infeasible_said_at_the_time_limit_is_a_timeout(monkeypatch):
     from thermomilp.solve import solve
 
     use_pair("pulp", "cbc")
-    assert solve(board("t08_4x4_no_solution.txt"), "pulp", "cbc",
-                 time_limit=60).status == "infeasible"
+    assert solve(board("t08_4x4_no_solution.txt"), backend="pulp", solver="cbc",
+                 logic="none", time_limit=60).status == "infeasible"
 
     def late_infeasible(self, solver):
         time.sleep(0.5)
         return "infeasible", False
 
     monkeypatch.setattr(pulp_backend.PulpSession, "_run", late_infeasible)
-    result = solve(board("t03_6x6.txt"), "pulp", "cbc", time_limit=0.5)
+    result = solve(board("t03_6x6.txt"), backend="pulp", solver="cbc", logic="none",
+                   time_limit=0.5)
     assert result.status == "timeout" and "time limit" in result.error
 
 
@@ -139,7 +139,7 @@ def test_pulp_session_resolves_on_the_live_highs_model_and_counts_like_brute_for
 
     for name in ("t02_5x5.txt", "t07_5x5_two_solutions.txt", "t03_6x6.txt"):
         puzzle = board(name)
-        engine = Engine(puzzle, Settings().replace(backend="pulp", presolve="none"))
+        engine = Engine(puzzle, Settings().replace(backend="pulp", logic="none"))
         try:
             found = set(engine.solutions())
             assert engine.session._live is not None, "the re-solve fell back to a rebuild"

@@ -43,7 +43,7 @@ def brute_solutions(path) -> frozenset:
 def test_pair_counts_instances_like_brute_force(solver_pair, path):
     backend, solver = solver_pair
     puzzle = load(path)
-    found = set(enumerate_solutions(puzzle, CAP, backend, solver))
+    found = set(enumerate_solutions(puzzle, CAP, backend=backend, solver=solver))
     brute = brute_solutions(path)
     assert len(found) == min(len(brute), CAP)
     assert found <= brute  # every grid the pair found is a real solution
@@ -59,7 +59,7 @@ def test_pair_solves_every_shipped_aquarium_board(solver_pair, path):
     (The compact model has no ties; tests/test_aquarium_agreement.py covers it.)"""
     backend, solver = solver_pair
     puzzle = load(path)
-    result = solve(puzzle, backend, solver, presolve="none")
+    result = solve(puzzle, backend=backend, solver=solver, logic="none")
     assert (result.status, result.grid, result.error) == ("unique", puzzle.solution, None)
 
 
@@ -67,7 +67,7 @@ def test_pair_solves_every_shipped_aquarium_board(solver_pair, path):
 def test_pair_counts_random_boards_like_brute_force(solver_pair, board):
     backend, solver = solver_pair
     puzzle = random_board(*board)
-    found = list(enumerate_solutions(puzzle, CAP, backend, solver))
+    found = list(enumerate_solutions(puzzle, CAP, backend=backend, solver=solver))
     assert len(set(found)) == len(found)
     assert len(found) == brute_force_count(puzzle, CAP) >= 1
 
@@ -75,7 +75,7 @@ def test_pair_counts_random_boards_like_brute_force(solver_pair, board):
 @functools.lru_cache(maxsize=None)
 def highspy_direct(board):
     """The reference solve of a random board (once per board, not once per pair)."""
-    return solve(random_board(*board), "highs", "highs")
+    return solve(random_board(*board), backend="highs", solver="highs")
 
 
 @pytest.mark.parametrize("board", BOARDS[:3], ids=lambda b: f"s{b[2]}")
@@ -84,7 +84,7 @@ def test_pair_status_matches_highspy_direct(solver_pair, board):
     backend, solver = solver_pair
     puzzle = random_board(*board)
     reference = highspy_direct(board)
-    result = solve(puzzle, backend, solver)
+    result = solve(puzzle, backend=backend, solver=solver)
     assert (result.status, result.backend, result.solver) == (reference.status, backend, solver)
     if reference.status == "unique":
         assert result.grid == reference.grid == puzzle.solution
@@ -99,5 +99,5 @@ def test_in_process_highs_pairs_agree_with_brute_force_on_any_board(height, widt
     puzzle = random_board(height, width, seed, missing)
     expected = brute_force_count(puzzle, CAP)
     for backend in ("highs", "pulp", "pyomo"):
-        found = list(enumerate_solutions(puzzle, CAP, backend, "highs"))
+        found = list(enumerate_solutions(puzzle, CAP, backend=backend, solver="highs"))
         assert len(found) == len(set(found)) == expected, backend

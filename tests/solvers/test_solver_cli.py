@@ -33,10 +33,10 @@ def run_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
 
 
 def solve_records(backend: str, solver: str, files: list[str]) -> dict[str, dict]:
-    # --presolve none: the logic presolve (the CLI default) would decide most boards alone
+    # --logic none: the logic presolve (the CLI default) would decide most boards alone
     # and the pair under test would never see them.
     done = run_cli("solve", *files, "--backend", backend, "--solver", solver, "--format", "json",
-                   "--presolve", "none")
+                   "--logic", "none")
     assert "Traceback" not in done.stderr
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["file"] for r in records] == files
@@ -102,10 +102,11 @@ def test_unavailable_pair_is_exit_2_naming_installed_pairs():
     done = run_cli("solve", INSTANCE_FILES[0], "--backend", "pulp", "--solver", "nosuchsolver")
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
-    assert "pulp/nosuchsolver is not available" in done.stderr
-    assert "Installed pairs: highs/highs" in done.stderr
+    # not a member of the closed list: refused before PuLP or Pyomo sees the name
+    assert "'nosuchsolver' is not an engine thermomilp runs" in done.stderr
     done = run_cli("solve", INSTANCE_FILES[0], "--backend", "highs", "--solver", "cbc")
-    assert done.returncode == 2 and "--backend pulp or --backend pyomo" in done.stderr
+    assert done.returncode == 2 and "backend highs cannot drive solver cbc" in done.stderr
+    assert "solver cbc alone is driven by pulp" in done.stderr
 
 
 def test_solvers_command_lists_every_pair_text_and_json():
@@ -123,9 +124,9 @@ def test_solvers_command_lists_every_pair_text_and_json():
 
 
 def test_unavailable_pair_fails_even_when_logic_would_decide_the_board():
-    """The default presolve decides t01 alone; a missing pair is still an error, up front."""
+    """The default logic decides t01 alone; a bad solver is still an error, up front."""
     done = run_cli("solve", INSTANCE_FILES[0], "--backend", "pyomo", "--solver", "nosuchsolver",
-                   "--presolve", "probing")
+                   "--logic", "probing")
     assert done.returncode == 2 and done.stdout == ""
-    assert "pyomo/nosuchsolver is not available" in done.stderr
+    assert "'nosuchsolver' is not an engine thermomilp runs" in done.stderr
     assert "Traceback" not in done.stderr and "WARNING" not in done.stderr  # Pyomo kept quiet

@@ -34,8 +34,9 @@ def write_pyproject(folder, text):
 
 def test_defaults(tmp_path):
     s = resolve({}, env={}, cwd=tmp_path)
-    assert (s.backend, s.solver, s.verbose) == ("highs", "highs", False)
-    assert set(s.origins.values()) == {"default"}
+    assert (s.backend, s.solver, s.verbose, s.logic) == ("highs", "highs", False, "probing")
+    assert s.backend_chosen and s.origins["backend"].startswith("chosen for solver highs")
+    assert {v for k, v in s.origins.items() if k != "backend"} == {"default"}
 
 
 @pytest.mark.parametrize("route", ["flag", "env", "toml", "pyproject"])
@@ -89,7 +90,7 @@ def thermomilp_in(folder, *args, env=None) -> subprocess.CompletedProcess:
 
 
 def _solve_in(tmp_path, *flags, env=None):
-    done = thermomilp_in(tmp_path, "solve", BOARD, "--format", "json", "--presolve", "none",
+    done = thermomilp_in(tmp_path, "solve", BOARD, "--format", "json", "--logic", "none",
                          *flags, env=env)
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)

@@ -30,7 +30,7 @@ def puzzle():
 
 
 def cli_json(capsys, *args):
-    code = main(["solve", BOARD, "--format", "json", "--presolve", "none", *args])
+    code = main(["solve", BOARD, "--format", "json", "--logic", "none", *args])
     out, err = capsys.readouterr()
     assert "Traceback" not in err
     return code, json.loads(out)
@@ -45,7 +45,7 @@ def test_pulp_engine_crash_is_error_status(monkeypatch, capsys, puzzle):
         raise pulp.PulpSolverError("cbc exploded on purpose")
 
     monkeypatch.setattr(pulp.LpProblem, "solve", explode)
-    result = solve(puzzle, "pulp", "cbc")
+    result = solve(puzzle, backend="pulp", solver="cbc", logic="none")
     assert result.status == "error" and result.grid is None
     assert "cbc exploded on purpose" in result.error
     code, record = cli_json(capsys, "--backend", "pulp", "--solver", "cbc")
@@ -61,7 +61,7 @@ def test_pyomo_shell_engine_crash_is_error_status(monkeypatch, puzzle):
         raise RuntimeError("glpsol: segmentation fault (simulated)")
 
     monkeypatch.setattr(pyomo_backend._Shell, "solve", explode)
-    result = solve(puzzle, "pyomo", "glpk")
+    result = solve(puzzle, backend="pyomo", solver="glpk", logic="none")
     assert result.status == "error"
     assert "GLPK via Pyomo failed" in result.error and "segmentation" in result.error
 
@@ -75,7 +75,7 @@ def test_grid_the_checker_rejects_is_error_not_answer(monkeypatch, capsys, puzzl
     use_pair(backend, "highs")
     session = {"pulp": PulpSession, "pyomo": PyomoSession}[backend]
     monkeypatch.setattr(session, "solve", lambda self, t=None: Outcome("feasible", frozenset()))
-    result = solve(puzzle, backend, "highs")
+    result = solve(puzzle, backend=backend, solver="highs", logic="none")
     assert result.status == "error" and result.grid is None
     assert "not a solution" in result.error
     code, record = cli_json(capsys, "--backend", backend, "--solver", "highs")
@@ -87,7 +87,7 @@ def test_engine_timeout_is_timeout_status(monkeypatch, capsys, puzzle):
 
     use_pair("pulp", "glpk")
     monkeypatch.setattr(pulp_backend, "read_status", lambda returned, prob: ("timeout", False))
-    result = solve(puzzle, "pulp", "glpk", time_limit=5)
+    result = solve(puzzle, backend="pulp", solver="glpk", time_limit=5, logic="none")
     assert result.status == "timeout" and result.grid is None
     assert "time limit" in result.error
     code, record = cli_json(capsys, "--backend", "pulp", "--solver", "glpk", "--time-limit", "5")
@@ -110,7 +110,7 @@ def test_timeout_after_first_solution_keeps_no_uniqueness_claim(monkeypatch, puz
     # the re-solve after the cut runs on the HiGHS model PuLP built (no read_status)
     monkeypatch.setattr(pulp_backend.PulpSession, "_resolve", lambda self, limit: Outcome(
         "timeout", message="highs via PuLP reached the time limit"))
-    result = solve(puzzle, "pulp", "highs", time_limit=5)
+    result = solve(puzzle, backend="pulp", solver="highs", time_limit=5, logic="none")
     assert result.status == "timeout" and result.grid == puzzle.solution
 
 
@@ -120,7 +120,7 @@ def test_unavailable_pair_names_installed_pairs_and_install_step(monkeypatch, pu
     monkeypatch.setattr(matrix, "glpk_version", lambda: None)
     monkeypatch.setitem(matrix.ENGINE_VERSION, "glpk", lambda: None)
     with pytest.raises(SolverUnavailable) as info:
-        solve(puzzle, "pyomo", "glpk")
+        solve(puzzle, backend="pyomo", solver="glpk")
     message = str(info.value)
     assert "pyomo/glpk is not available" in message
     assert "apt-get install glpk-utils" in message
@@ -148,7 +148,7 @@ def test_verbose_engine_log_stays_off_stdout(capfd):
     """--verbose shows the engine's log on stderr; stdout stays valid JSON Lines."""
     for backend, solver in (("pulp", "cbc"), ("pyomo", "glpk")):
         use_pair(backend, solver)
-        code = main(["solve", BOARD, "--format", "json", "--verbose", "--presolve", "none",
+        code = main(["solve", BOARD, "--format", "json", "--verbose", "--logic", "none",
                      "--backend", backend, "--solver", solver])
         out, err = capfd.readouterr()
         assert code == 0
@@ -165,7 +165,7 @@ def test_real_time_limit_gives_timeout_or_checked_answer_never_error(solver_pair
 
     backend, solver = solver_pair
     puzzle = planted_board(25, 25, random.Random(5), missing=0.3)
-    result = solve(puzzle, backend, solver, time_limit=0.05)
+    result = solve(puzzle, backend=backend, solver=solver, time_limit=0.05)
     assert result.status in ("timeout", "unique", "multiple"), result.error
     if result.grid is not None:
         assert solution_problems(puzzle, result.grid) == []

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from thermomilp.backends.base import SolverOptions
 from thermomilp.backends.matrix import INSTALL
+from thermomilp.core.settings import Settings
 from thermomilp.formats import load
 from thermomilp.solve import solve
 
 from helpers import INSTANCES
 from solver_pairs import use_pair
 
-OPTIONS = SolverOptions(time_limit=None, threads=2, seed=7, verbose=False)
+OPTIONS = Settings(time_limit=None, threads=2, seed=7, verbose=False)
 
 
 def test_pyomo_persistent_engines_option_names():
@@ -40,8 +40,7 @@ def test_pyomo_shell_engines_option_names():
 def test_pyomo_pair_solves_with_every_common_option_set(solver):
     use_pair("pyomo", solver)
     puzzle = load(INSTANCES / "thermometers" / "t05_8x8.txt")
-    result = solve(puzzle, "pyomo", solver, time_limit=60,
-                   options=SolverOptions(time_limit=60, threads=1, seed=3))
+    result = solve(puzzle, backend="pyomo", solver=solver, time_limit=60, threads=1, seed=3)
     assert (result.status, result.grid) == ("unique", puzzle.solution)
 
 
@@ -66,19 +65,22 @@ PASS_THROUGH = INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt"
 
 
 def test_pass_through_cbc_class_reaches_pulp():
-    """A name outside the matrix goes to the layer as is (here: a class PuLP ships)."""
+    """PuLP's own class name means its engine, through PuLP."""
     use_pair("pulp", "cbc")
     name = _pulp_cbc_class()
-    assert solve(load(PASS_THROUGH), "pulp", name, time_limit=60).status == "multiple"
+    assert solve(load(PASS_THROUGH), backend="pulp", solver=name,
+                 time_limit=60).status == "multiple"
 
 
 def test_pass_through_glpk_class_reaches_pulp():
     use_pair("pulp", "glpk")
-    assert solve(load(PASS_THROUGH), "pulp", "glpk_cmd", time_limit=60).status == "multiple"
+    assert solve(load(PASS_THROUGH), backend="pulp", solver="glpk_cmd",
+                 time_limit=60).status == "multiple"
 
 
 def test_pass_through_name_reaches_pyomo():
-    assert solve(load(PASS_THROUGH), "pyomo", "appsi_highs", time_limit=60).status == "multiple"
+    assert solve(load(PASS_THROUGH), backend="pyomo", solver="appsi_highs",
+                 time_limit=60).status == "multiple"
 
 
 def test_pass_through_install_hints_name_real_commands():
@@ -105,6 +107,6 @@ def test_pyomo_borrows_cbc_from_the_python_layer_when_none_on_path(monkeypatch):
                         "install: " + INSTALL["cbc"])
         assert "pulp" in path or "cbcbox" in path
         puzzle = load(INSTANCES / "thermometers" / "t03_6x6.txt")
-        assert solve(puzzle, "pyomo", "cbc").grid == puzzle.solution
+        assert solve(puzzle, backend="pyomo", solver="cbc").grid == puzzle.solution
     finally:
         matrix.cbc_probe.cache_clear()

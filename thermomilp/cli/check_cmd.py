@@ -26,7 +26,7 @@ import json
 import sys
 from typing import Any
 
-from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE, add_solver_flags
 
 
 def register(sub) -> None:
@@ -41,27 +41,19 @@ def register(sub) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     # No defaults here: unset flags fall through to the environment, the config
     # file and the defaults, resolved by settings_from like every other command.
-    from thermomilp.core.settings import Backend
-
-    p.add_argument("--backend", choices=[b.value for b in Backend],
-                   help="modelling layer (default: highs = highspy direct)")
-    p.add_argument("--solver", help="MILP engine: highs (default), cbc, glpk, scip, ...")
-    p.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
-                   help="seconds allowed per board (counting and grading together)")
+    add_solver_flags(p, formulation=True)
     p.set_defaults(func=run)
 
 
-def check_board(puzzle, limit: int, backend: str | None = None, solver: str | None = None,
-                time_limit: float | None = None, options: Any = None, *,
-                settings: Any = None) -> dict[str, Any]:
+def check_board(puzzle, limit: int, *, settings: Any = None, **given: Any) -> dict[str, Any]:
     """The check record of one board (without the ``file`` key); one deadline
     (the settings' time limit) covers the count and the grade."""
     from thermomilp.core.deadline import Deadline
+    from thermomilp.core.settings import settings_from
     from thermomilp.core.verify import solution_problems
-    from thermomilp.solve import SolveError, enumerate_solutions, solve_settings
+    from thermomilp.solve import SolveError, enumerate_solutions
 
-    chosen = solve_settings(settings, options, backend=backend, solver=solver,
-                            time_limit=time_limit)
+    chosen = settings_from(settings, **given)
     clock = Deadline(chosen.time_limit)
     record: dict[str, Any] = {"puzzle": puzzle.kind}
     try:

@@ -125,35 +125,59 @@ def _warnings_to_stderr():
 
 
 def add_solver_flags(parser: argparse.ArgumentParser, formulation: bool = False) -> None:
-    """--backend, --solver, --time-limit, --threads, --seed, --presolve, --verbose
-    (and --formulation when asked): every field of :class:`thermomilp.core.settings.Settings`."""
-    from thermomilp.core.settings import Backend, FormulationKind, Presolve  # names, no libraries
+    """--backend, --solver, --logic, --time-limit, --threads, --seed, --verbose,
+    --engine-option, --engine-path (and --formulation when asked): every field of
+    :class:`thermomilp.core.settings.Settings`. No defaults here: a flag not given
+    is None, and the environment, the config file or the default decides."""
+    from thermomilp.core.settings import Backend, FormulationKind, Logic  # names, no libraries
 
-    parser.add_argument("--backend", choices=[b.value for b in Backend],
-                        help="modelling layer (default: highs = highspy direct)")
-    parser.add_argument("--solver", help="MILP engine: highs (default), cbc, glpk, scip, ...")
-    parser.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
-                        help="seconds allowed per puzzle")
-    parser.add_argument("--threads", type=int, help="engine threads")
-    parser.add_argument("--seed", type=int, help="engine random seed")
-    parser.add_argument("--presolve", choices=[p.value for p in Presolve],
-                        help="fix cells by logic before the MILP (default: probing)")
-    parser.add_argument("--verbose", action="store_true", help="show the engine's log (stderr)")
+    group = parser.add_argument_group("settings (flag > THERMOMILP_* > thermomilp.toml > "
+                                      "default; `thermomilp config` shows them)")
+    group.add_argument("--solver", metavar="NAME",
+                       help="MILP engine: highs (default), cbc, glpk or scip; alone it picks "
+                            "the modelling layer (highs direct for highs, pulp otherwise)")
+    group.add_argument("--backend", choices=[b.value for b in Backend],
+                       help="modelling layer (default: chosen from the solver)")
+    group.add_argument("--logic", choices=[m.value for m in Logic],
+                       help="fix cells by logic before the MILP (default: probing; none = "
+                            "let the MILP do all the work)")
     if formulation:
-        parser.add_argument("--formulation", choices=[f.value for f in FormulationKind],
-                            help="MILP: one binary per cell (default), per tank row / vessel "
-                                 "layer (compact), or per vessel and level (level)")
+        group.add_argument("--formulation", choices=[f.value for f in FormulationKind],
+                           help="MILP: one binary per cell (default), per tank row / vessel "
+                                "layer (compact), or per vessel and level (level)")
+    group.add_argument("--time-limit", metavar="S", dest="time_limit",
+                       help="seconds allowed per puzzle")
+    group.add_argument("--threads", metavar="N", help="engine threads")
+    group.add_argument("--seed", metavar="N", help="engine random seed")
+    group.add_argument("--engine-option", metavar="KEY=VALUE", action="append",
+                       dest="engine_options",
+                       help="a native option of the engine, repeatable (HiGHS mip_rel_gap=0, "
+                            "presolve=off; CBC threads=2); VALUE is read as true/false, a "
+                            "number, else text")
+    group.add_argument("--engine-path", metavar="PATH", dest="engine_path",
+                       help="absolute path of the engine's executable (never taken from a "
+                            "config file)")
+    group.add_argument("--verbose", action="store_true", default=None,
+                       help="show the engine's log (stderr)")
+    group.add_argument("--presolve", action=_Renamed, nargs="?", help=argparse.SUPPRESS)
+
+
+class _Renamed(argparse.Action):
+    """An old flag: a usage error that names the new one (never read as an alias)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from thermomilp.core.settings import RENAMED
+
+        parser.error(f"{option_string} was renamed: {RENAMED[self.dest]}")
 
 
 def settings_from(args: argparse.Namespace):
     """Resolve flags > environment > config file > defaults into one Settings."""
     from thermomilp.core.config import resolve
+    from thermomilp.core.settings import FIELDS
 
-    flags = {k: getattr(args, k, None) for k in
-             ("backend", "solver", "time_limit", "threads", "seed", "presolve", "formulation")}
-    # an absent flag is None: the environment or a config file decides
-    flags["verbose"] = True if getattr(args, "verbose", False) else None
-    return resolve(flags)
+    # an absent flag is None (or missing: a command without --formulation)
+    return resolve({key: getattr(args, key, None) for key in FIELDS})
 
 
 def write_output(text: str, path: str | None) -> None:

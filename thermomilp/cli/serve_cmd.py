@@ -66,7 +66,7 @@ def _check_engine(engine) -> None:
 
     tiny = thermometers([1], [1], [[[0, 0]]])
     # presolve none: the logic would decide the 1x1 board and no engine would run
-    result = solve(tiny, unique=False, settings=engine, presolve="none")
+    result = solve(tiny, unique=False, settings=engine, logic="none")
     if not result.ok:
         from thermomilp.core.errors import ConfigError
 

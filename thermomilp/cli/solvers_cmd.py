@@ -18,11 +18,13 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from thermomilp.backends.matrix import matrix, pulp_version, pyomo_version
+    from thermomilp.core.settings import BACKEND_FOR
 
     rows = matrix()
+    rule = {str(solver): str(backend) for solver, backend in BACKEND_FOR.items()}
     if args.format == "json":
         print(json.dumps({"layers": {"pulp": pulp_version(), "pyomo": pyomo_version()},
-                          "pairs": [row.to_json() for row in rows]}))
+                          "pairs": [row.to_json() for row in rows], "rule": rule}))
         return 0
     print(f"layers: PuLP {pulp_version() or 'not installed'}, "
           f"Pyomo {pyomo_version() or 'not installed'}, highs = highspy direct")
@@ -32,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
         note = "" if row.available or not row.detail else f"  ({row.detail})"
         print(f"{row.backend:<8} {row.solver:<7} {'yes' if row.available else 'no':<10} "
               f"{row.version or '-':<26} {install}{note}".rstrip())
-    print("Other engines a layer reaches (gurobi, cplex, ...) pass through by name: "
-          "--backend pulp|pyomo --solver NAME.")
+    print("--solver alone is driven by: "
+          + ", ".join(f"{solver} -> {backend}" for solver, backend in rule.items())
+          + " (--backend chooses another layer; engines outside this list are refused)")
     return 0

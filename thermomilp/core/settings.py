@@ -5,13 +5,19 @@ files, JSON, the Python API's keyword arguments); :class:`Settings` turns
 them into enums on construction, so the solve layer, the backends and the
 model registry compare enum members, never spellings::
 
-    Settings(backend="pulp", solver="cbc", time_limit=5)
-    -> Settings(backend=Backend.PULP, solver=Solver.CBC, presolve=Presolve.PROBING,
+    Settings(solver="cbc", time_limit=5)
+    -> Settings(backend=Backend.PULP, solver=Solver.CBC, logic=Logic.PROBING,
                 formulation=FormulationKind.CELL, time_limit=5.0, ...)
 
+This module is the only place where a solver, backend or formulation is
+compared as a *name*: the aliases users know from PuLP and Pyomo
+(``PULP_CBC_CMD``, ``appsi_highs``, a ``pulp.HiGHS()`` object) are mapped to
+the closed enums here, and :data:`BACKEND_FOR` is the one rule that picks a
+modelling layer when only the solver is given.
+
 :func:`thermomilp.core.config.resolve` builds one from flag > environment >
-``thermomilp.toml`` > ``[tool.thermomilp]`` > default. A frozen dataclass of
-enums and numbers, it pickles to a process pool or a Dask worker unchanged.
+config file > default. A frozen dataclass of enums and numbers, it pickles
+to a process pool or a Dask worker unchanged.
 """
 
 from __future__ import annotations
@@ -19,8 +25,9 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
+import os
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Self
+from typing import Any, Mapping, Self, TypedDict, cast
 
 from thermomilp.core.errors import ConfigError
 
@@ -57,9 +64,10 @@ class Backend(_Choice):
 
 
 class Solver(_Choice):
-    """The MILP engine: a closed list. A name that is not a member is refused
-    here, before any modelling layer sees it (Pyomo would look an unknown name
-    up as a program to run, the working folder included)."""
+    """The MILP engine: a closed list. A name that is not a member (or an alias
+    of one, :data:`SOLVER_ALIASES`) is refused here, before any modelling layer
+    sees it (Pyomo would look an unknown name up as a program to run, the
+    working folder included)."""
 
     HIGHS = "highs"
     CBC = "cbc"
@@ -67,42 +75,201 @@ class Solver(_Choice):
     SCIP = "scip"
 
 
+BACKEND_FOR: dict[Solver, Backend] = {
+    Solver.HIGHS: Backend.HIGHS,  # highspy direct: no modelling layer in between
+    Solver.CBC: Backend.PULP,
+    Solver.GLPK: Backend.PULP,
+    Solver.SCIP: Backend.PULP,    # SCIP_PY (pyscipopt); Pyomo's SCIP needs Pyomo >= 6.10
+}
+"""The one rule: the modelling layer that drives a solver given alone
+(``--solver cbc`` with no ``--backend``). docs/solvers.md shows this table."""
+
+DRIVES: dict[Backend, frozenset[Solver]] = {
+    Backend.HIGHS: frozenset({Solver.HIGHS}),
+    Backend.PULP: frozenset(Solver),
+    Backend.PYOMO: frozenset(Solver),
+}
+"""Which engines each modelling layer can drive."""
+
+SOLVER_ALIASES: dict[str, tuple[Solver, Backend | None]] = {
+    # PuLP's solver class names: the engine, driven through PuLP
+    "pulp_cbc_cmd": (Solver.CBC, Backend.PULP),
+    "coin_cmd": (Solver.CBC, Backend.PULP),
+    "coin": (Solver.CBC, Backend.PULP),
+    "highs_cmd": (Solver.HIGHS, Backend.PULP),
+    "glpk_cmd": (Solver.GLPK, Backend.PULP),
+    "pyglpk": (Solver.GLPK, Backend.PULP),
+    "scip_cmd": (Solver.SCIP, Backend.PULP),
+    "scip_py": (Solver.SCIP, Backend.PULP),
+    # Pyomo's SolverFactory names: the engine, driven through Pyomo
+    "appsi_highs": (Solver.HIGHS, Backend.PYOMO),
+    "appsi_cbc": (Solver.CBC, Backend.PYOMO),
+    "scip_persistent": (Solver.SCIP, Backend.PYOMO),
+    "scip_direct": (Solver.SCIP, Backend.PYOMO),
+}
+"""Other spellings of the closed list, understood at the boundary only. The
+plain names (``highs``, ``cbc``, ``glpk``, ``scip``; PuLP's ``HiGHS``, ``GLPK``
+and ``SCIP``; Pyomo's ``highs``, ``cbc``, ``glpk``, ``scip``) are the members
+themselves and imply no layer; a layer's own spelling implies that layer
+(when no backend is given)."""
+
+PULP_CLASSES: dict[str, Solver] = {
+    "PULP_CBC_CMD": Solver.CBC, "COIN_CMD": Solver.CBC, "COINMP_DLL": Solver.CBC,
+    "HiGHS": Solver.HIGHS, "HiGHS_CMD": Solver.HIGHS,
+    "GLPK_CMD": Solver.GLPK, "PYGLPK": Solver.GLPK,
+    "SCIP_CMD": Solver.SCIP, "SCIP_PY": Solver.SCIP,
+}
+"""PuLP solver classes (and their subclasses) taken as a solver *object*:
+``solve(p, solver=pulp.HiGHS(msg=False))`` means solver highs through PuLP."""
+
+
+def _closed_list_message(value: Any) -> str:
+    names = ", ".join(m.value for m in Solver)
+    return (f"solver {value!r} is not an engine thermomilp runs; choose one of {names} "
+            "(PuLP's names such as PULP_CBC_CMD, HiGHS, GLPK_CMD, SCIP_PY and Pyomo's "
+            "such as appsi_highs are understood)")
+
+
+def solver_identity(value: Any) -> tuple[Solver, Backend | None]:
+    """The engine a solver name or PuLP solver object means, and the layer its
+    spelling implies (None for the plain names).
+
+    A PuLP solver object is kept by identity only: its class says the engine,
+    and anything else it was given (a time limit, options, a path) would be
+    silently dropped, so it is refused -- the :class:`Settings` fields say those.
+
+    Raises:
+        ConfigError: not one of the closed list (``gurobi``, ``pwn``, ...).
+    """
+    if isinstance(value, Solver):
+        return value, None
+    if isinstance(value, str):
+        name = value.strip().lower()
+        try:
+            return Solver(name), None
+        except ValueError:
+            pass
+        if name in SOLVER_ALIASES:
+            return SOLVER_ALIASES[name]
+        raise ConfigError(_closed_list_message(value))
+    if type(value).__module__.split(".")[0] == "pulp":
+        return _pulp_object(value), Backend.PULP
+    raise ConfigError(f"solver {value!r}: give an engine's name ({', '.join(Solver)}) "
+                      "or a PuLP solver object")
+
+
+def _pulp_object(solver: Any) -> Solver:
+    engine = next((PULP_CLASSES[c.__name__] for c in type(solver).__mro__
+                   if c.__name__ in PULP_CLASSES), None)
+    if engine is None:
+        raise ConfigError(_closed_list_message(type(solver).__name__))
+    try:  # what the same class holds when given nothing: PuLP's defaults of this version
+        plain = type(solver)(msg=getattr(solver, "msg", True))
+    except Exception:  # noqa: BLE001 - a class we cannot compare with: read nothing more
+        plain = solver
+    use = {"timeLimit": "time_limit=", "options": "engine_options=", "mip": "(a MILP)",
+           "path": "engine_path="}
+    given = [f"{name} (use {instead})" for name, instead in use.items()
+             if getattr(solver, name, None) != getattr(plain, name, None)]
+    mine, default = (getattr(x, "optionsDict", None) or {} for x in (solver, plain))
+    given += [f"{name} (use threads=, seed= or engine_options=)" for name in sorted(mine)
+              if mine.get(name) != default.get(name)]
+    if given:
+        raise ConfigError(f"the PuLP solver object {type(solver).__name__} is read for its "
+                          f"engine only; it was also given {'; '.join(given)}")
+    return engine
+
+
+class Logic(_Choice):
+    """How much the logic engine decides before the MILP sees the board (not
+    an engine's own presolve: that is an engine option, ``presolve=off``)."""
+
+    NONE = "none"
+    INTERVALS = "intervals"
+    PROBING = "probing"
+
+
+RENAMED: dict[str, str] = {
+    "presolve": "the logic presolve is now called 'logic' (--logic, THERMOMILP_LOGIC, "
+                "logic = ...); the engine's own presolve is an engine option "
+                "(--engine-option presolve=off)",
+}
+"""Old setting names: refused with the new name, never read as an alias."""
+
 EngineOptionValue = bool | int | float | str
 """A native engine option's value (HiGHS ``mip_rel_gap=0``, CBC ``threads=2``)."""
 
-
 EngineOptions = tuple[tuple[str, EngineOptionValue], ...]
+
+
+def engine_option_value(text: str) -> EngineOptionValue:
+    """``KEY=VALUE`` text's value: ``true``/``false``, a whole number, a number, else the text."""
+    word = text.strip()
+    if word.lower() in ("true", "false"):
+        return word.lower() == "true"
+    try:
+        return int(word)
+    except ValueError:
+        pass
+    try:
+        number = float(word)
+    except ValueError:
+        return word
+    return word if math.isnan(number) else number
+
+
+def _option_pairs(value: Any, what: str) -> list[tuple[Any, Any]]:
+    if isinstance(value, str):  # the environment's "k=v,k=v"
+        value = [part for part in value.split(",") if part.strip()]
+    if isinstance(value, Mapping):
+        return list(value.items())
+    try:
+        items = list(value)
+    except TypeError:
+        raise ConfigError(f"{what} = {value!r}: must be a table of name = value") from None
+    pairs = []
+    for item in items:
+        if isinstance(item, str):  # one --engine-option KEY=VALUE
+            name, sep, text = item.partition("=")
+            if not sep:
+                raise ConfigError(f"{what}: {item!r} must be NAME=VALUE")
+            pairs.append((name.strip(), engine_option_value(text)))
+        elif isinstance(item, tuple) and len(item) == 2:
+            pairs.append(item)
+        else:
+            raise ConfigError(f"{what} = {value!r}: must be a table of name = value")
+    return pairs
 
 
 def check_engine_options(value: Any, what: str = "engine_options") -> EngineOptions:
     """Native engine options as a sorted tuple of ``(name, value)`` pairs (hashable, pickles).
 
-    Takes a mapping or pairs; names are checked for shape here, against the
-    engine itself when a session opens (an unknown name is a ConfigError there)."""
+    Takes a mapping (the API, a config table), ``NAME=VALUE`` texts (the
+    command line) or one ``NAME=VALUE,NAME=VALUE`` text (the environment).
+    Names are checked for shape here, against the engine itself when a
+    session opens (an unknown name is a ConfigError there)."""
     if value is None:
         return ()
-    items = value.items() if isinstance(value, Mapping) else value
-    try:
-        pairs = [(k, v) for k, v in items]
-    except (TypeError, ValueError):
-        raise ConfigError(f"{what} = {value!r}: must be a table of name = value") from None
     checked: dict[str, EngineOptionValue] = {}
-    for name, option in pairs:
+    for name, option in _option_pairs(value, what):
         if not isinstance(name, str) or not name or not all(
                 ch.isalnum() or ch in "_/-." for ch in name):
             raise ConfigError(f"{what}: option name {name!r} is not an engine option name")
-        if not isinstance(option, (bool, int, float, str)):
+        if not isinstance(option, (bool, int, float, str)) or (
+                isinstance(option, float) and math.isnan(option)):
             raise ConfigError(f"{what}: {name} = {option!r} must be a number, true/false or text")
         checked[name] = option
     return tuple(sorted(checked.items()))
 
 
 def check_engine_path(value: Any, what: str = "engine_path") -> str | None:
-    """An engine executable named explicitly by the user: an absolute path to a file."""
+    """An engine executable named explicitly by the user: an absolute path to a file.
+
+    Only the command line, the environment and the Python API may set it: a
+    config file found in a folder never chooses a program
+    (:mod:`thermomilp.core.config` refuses the key there)."""
     if value is None:
         return None
-    import os
-
     if not isinstance(value, (str, os.PathLike)):
         raise ConfigError(f"{what} = {value!r}: must be the absolute path of an executable")
     path = os.fspath(value)
@@ -112,14 +279,6 @@ def check_engine_path(value: Any, what: str = "engine_path") -> str | None:
     if not (os.path.isfile(path) and os.access(path, os.X_OK)):
         raise ConfigError(f"{what} = {path!r}: no executable file there")
     return path
-
-
-class Presolve(_Choice):
-    """How much the logic engine decides before the MILP sees the board."""
-
-    NONE = "none"
-    INTERVALS = "intervals"
-    PROBING = "probing"
 
 
 class FormulationKind(_Choice):
@@ -180,19 +339,26 @@ def check_bool(value: Any, what: str = "verbose") -> bool:
     raise ConfigError(f"{what} = {value!r}: must be true or false (1/0, yes/no, on/off)")
 
 
+
 @dataclass(frozen=True, kw_only=True)
 class Settings:
     """Everything an engine run is told. Strings given here are parsed once
     (a :class:`~thermomilp.core.errors.ConfigError` says what is wrong); after
     that every field is an enum or a checked number.
 
+    ``backend`` left out (None) is chosen from the solver by :data:`BACKEND_FOR`
+    (or by the layer its spelling names: ``PULP_CBC_CMD`` -> pulp);
+    ``backend_chosen`` says so, and :meth:`replace` with another solver then
+    chooses again. A backend that is given and cannot drive the solver is a
+    :class:`ConfigError`.
+
     ``origins`` says where each value came from (``command line``, an
     environment variable, a file, ``default``); it is not part of equality.
     """
 
-    backend: Backend = Backend.HIGHS
+    backend: Backend = cast(Backend, None)  # None: chosen from the solver
     solver: Solver = Solver.HIGHS
-    presolve: Presolve = Presolve.PROBING
+    logic: Logic = Logic.PROBING
     formulation: FormulationKind = FormulationKind.CELL
     time_limit: float | None = None
     threads: int | None = None
@@ -201,12 +367,34 @@ class Settings:
     engine_options: EngineOptions = ()
     engine_path: str | None = None
     origins: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    backend_chosen: bool = field(default=False, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         fix = object.__setattr__
-        fix(self, "backend", Backend.parse(self.backend, "backend"))
-        fix(self, "solver", Solver.parse(self.solver, "solver"))
-        fix(self, "presolve", Presolve.parse(self.presolve, "presolve"))
+        origins = dict(self.origins)
+        spelling = self.solver
+        solver, implied = solver_identity(spelling)
+        fix(self, "solver", solver)
+        if self.backend is not None:
+            backend = Backend.parse(self.backend, "backend")
+        elif implied is not None:  # PULP_CBC_CMD, pulp.HiGHS(), appsi_highs: the user named it
+            backend = implied
+            origins["backend"] = f"named by solver {_shown(spelling)}"
+        else:
+            backend = BACKEND_FOR[solver]
+            fix(self, "backend_chosen", True)
+            origins["backend"] = f"chosen for solver {solver}: the rule of docs/solvers.md"
+        if solver not in DRIVES[backend]:
+            where = [f"{key} from {origins[key]}" for key in ("backend", "solver")
+                     if key in origins]
+            raise ConfigError(
+                f"backend {backend} cannot drive solver {solver}"
+                + (f" ({', '.join(where)})" if where else "")
+                + f": it drives only {', '.join(sorted(DRIVES[backend]))}. Leave the backend "
+                f"out (solver {solver} alone is driven by {BACKEND_FOR[solver]}, the rule in "
+                "docs/solvers.md) or choose backend pulp or pyomo")
+        fix(self, "backend", backend)
+        fix(self, "logic", Logic.parse(self.logic, "logic"))
         fix(self, "formulation", FormulationKind.parse(self.formulation, "formulation"))
         fix(self, "time_limit", check_time_limit(self.time_limit))
         fix(self, "threads", check_threads(self.threads))
@@ -214,21 +402,31 @@ class Settings:
         fix(self, "verbose", check_bool(self.verbose))
         fix(self, "engine_options", check_engine_options(self.engine_options))
         fix(self, "engine_path", check_engine_path(self.engine_path))
-        fix(self, "origins", dict(self.origins))
+        fix(self, "origins", origins)
 
     def replace(self, **changes: Any) -> "Settings":
-        """A copy with some fields changed (strings parsed like the constructor's)."""
-        return dataclasses.replace(self, **changes)
+        """A copy with some fields changed (strings parsed like the constructor's).
+        A backend that was chosen by the rule is chosen again for the new solver."""
+        unknown = sorted(set(changes) - set(FIELDS))
+        if unknown:
+            raise TypeError(_unexpected(unknown[0]))
+        if self.backend_chosen and "backend" not in changes:
+            changes["backend"] = None
+        origins = {k: v for k, v in self.origins.items() if k not in changes}
+        return dataclasses.replace(self, origins=origins, **changes)
 
     @property
     def values(self) -> dict[str, Any]:
         """The fields as plain JSON values (enums as their names)."""
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)
-                if f.name != "origins"}
+        return {name: _plain(getattr(self, name)) for name in FIELDS}
 
     @property
     def pair(self) -> str:
         return f"{self.backend}/{self.solver}"
+
+
+def _shown(spelling: Any) -> str:
+    return repr(spelling) if isinstance(spelling, str) else f"{type(spelling).__name__}()"
 
 
 def _plain(value: Any) -> Any:
@@ -237,14 +435,46 @@ def _plain(value: Any) -> Any:
     return value.value if isinstance(value, enum.Enum) else value
 
 
-FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Settings) if f.name != "origins")
+FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Settings)
+                                if f.init and f.name != "origins")
+"""The settings a user gives: config keys, ``--flags``, the API's keyword arguments."""
 
 
-def settings_from(base: Settings | None = None, **given: Any) -> Settings:
-    """``base`` (default: :class:`Settings`) with the given keywords that are not None."""
+class SettingsKeywords(TypedDict, total=False):
+    """The keyword arguments of the solve API: exactly the :class:`Settings` fields."""
+
+    backend: Backend | str | None
+    solver: Any  # a Solver, a name (PuLP's and Pyomo's too) or a PuLP solver object
+    logic: Logic | str | None
+    formulation: FormulationKind | str | None
+    time_limit: float | None
+    threads: int | None
+    seed: int | None
+    verbose: bool | None
+    engine_options: Mapping[str, EngineOptionValue] | None
+    engine_path: str | os.PathLike | None
+
+
+def _unexpected(name: str) -> str:
+    hint = f" ({RENAMED[name]})" if name in RENAMED else ""
+    return (f"unexpected keyword argument {name!r}{hint}; the settings are "
+            f"{', '.join(FIELDS)}")
+
+
+def settings_from(base: Settings | None = None, /, **given: Any) -> Settings:
+    """``base`` (default: :class:`Settings`) with the given fields that are not None:
+    the one way the API takes settings. An unknown name is a :class:`TypeError`,
+    as for any Python function."""
+    unknown = sorted(set(given) - set(FIELDS))
+    if unknown:
+        raise TypeError(_unexpected(unknown[0]))
     changes = {k: v for k, v in given.items() if v is not None}
-    return (base or Settings()).replace(**changes) if changes else (base or Settings())
+    base = base if base is not None else Settings()
+    if not isinstance(base, Settings):
+        raise TypeError(f"settings must be a Settings, not {type(base).__name__}")
+    return base.replace(**changes) if changes else base
 
 
-__all__ = ["Backend", "FIELDS", "FormulationKind", "MAX_THREADS", "Presolve", "Settings",
-           "Solver", "settings_from"]
+__all__ = ["BACKEND_FOR", "Backend", "DRIVES", "FIELDS", "FormulationKind", "Logic",
+           "MAX_THREADS", "SOLVER_ALIASES", "Settings", "SettingsKeywords", "Solver",
+           "settings_from", "solver_identity"]

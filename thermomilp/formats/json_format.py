@@ -1,4 +1,4 @@
-"""The interchange JSON of DESIGN.md (read and write).
+"""The interchange JSON of docs/contract.md (read and write).
 
 ```json
 {"puzzle": "thermometers", "rows": [4, 2, null], "cols": [2, 3, 1],

@@ -24,8 +24,7 @@ from thermomilp.solve.api import (
     is_unique,
     open_engine,
     solve,
-    solve_settings,
 )
 
 __all__ = ["LARGE_BOARD", "STATUSES", "SolveError", "SolveResult", "Status", "count_solutions",
-           "enumerate_solutions", "is_unique", "open_engine", "solve", "solve_settings"]
+           "enumerate_solutions", "is_unique", "open_engine", "solve"]

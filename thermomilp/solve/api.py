@@ -24,12 +24,12 @@ the result says so (``engine_called`` is false, ``proof`` is ``logic``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Literal
+from typing import Any, Iterator, Literal, Unpack
 
 from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.core.errors import SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, levels_from_grid
-from thermomilp.core.settings import Presolve, Settings
+from thermomilp.core.settings import Logic, Settings, SettingsKeywords, settings_from
 from thermomilp.core.verify import solution_problems
 from thermomilp.solve.engine import Engine, require_available
 
@@ -111,51 +111,53 @@ class SolveResult:
         return render_result(self)
 
 
-def solve_settings(settings: Settings | None = None, options: Settings | None = None,
-                   **given: Any) -> Settings:
-    """The settings of one library call: ``settings`` (else ``options``, the old
-    name, else the defaults with presolve ``none``: the library path exercises
-    the MILP), with every keyword that is not None on top."""
-    base = settings or (options or Settings()).replace(presolve=Presolve.NONE)
-    changes = {k: v for k, v in given.items() if v is not None}
-    return base.replace(**changes) if changes else base
-
-
-def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None, *,
-          unique: bool = True, time_limit: float | None = None,
-          options: Settings | None = None, presolve: str | None = None,
-          formulation: str | None = None, settings: Settings | None = None,
-          deadline: Deadline | None = None) -> SolveResult:
+def solve(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = None,
+          deadline: Deadline | None = None, **given: Unpack[SettingsKeywords]) -> SolveResult:
     """Solve ``puzzle`` and, unless ``unique=False``, prove whether it is unique.
 
+    The settings are keyword arguments, exactly the fields of
+    :class:`~thermomilp.core.settings.Settings`, on top of an optional whole
+    ``settings`` object (the keywords override its fields); left out, each
+    has the same default as on the command line::
+
+        solve(p)                                    # logic probing, HiGHS
+        solve(p, logic="none")                      # watch the MILP do the work
+        solve(p, solver="cbc")                      # CBC, through PuLP (the rule)
+        solve(p, solver=pulp.HiGHS(msg=False))      # PuLP's HiGHS
+        solve(p, engine_options={"mip_rel_gap": 0})
+
     Args:
-        backend: modelling layer, ``highs`` (highspy direct), ``pulp`` or ``pyomo``.
-        solver: engine, ``highs`` by default.
         unique: make the extra no-good solve that decides uniqueness.
-        time_limit: seconds for the whole call (all solves and the logic together).
-        presolve: ``none`` (the default here), ``intervals`` or ``probing``: fix
-            the cells the logic engine decides before the MILP sees the board. On
+        settings: a base :class:`~thermomilp.core.settings.Settings`.
+        deadline: a clock already running for this board (the CLI's), else one
+            is started from ``time_limit``.
+        backend: modelling layer, ``highs`` (highspy direct), ``pulp`` or
+            ``pyomo``; left out, chosen from the solver (docs/solvers.md).
+        solver: engine, ``highs``, ``cbc``, ``glpk`` or ``scip`` (PuLP's and
+            Pyomo's names for them, and PuLP solver objects, are understood).
+        logic: ``probing`` (the default), ``intervals`` or ``none``: fix the
+            cells the logic engine decides before the MILP sees the board. On
             boards of :data:`LARGE_BOARD` cells or more, ``probing`` fixes by
             intervals first and probes only when no four-vessel swap shows a
             second solution (same answers, less time on boards with many solutions).
         formulation: ``cell`` (one binary per cell), ``compact`` (one per tank
             row / vessel layer) or ``level`` (one per vessel and level); all give
             the same solutions.
-        settings: a whole :class:`~thermomilp.core.settings.Settings` (the keywords
-            above override its fields); ``options`` is its old name.
-        deadline: a clock already running for this board (the CLI's), else one
-            is started from ``time_limit``.
+        time_limit: seconds for the whole call (all solves and the logic together).
+        threads, seed, verbose: passed to the engine.
+        engine_options: the engine's own options by name (``{"mip_rel_gap": 0}``).
+        engine_path: the absolute path of the engine's executable.
 
     Returns:
         A :class:`SolveResult`; its status is ``error`` rather than a wrong grid
         when an engine misbehaves.
 
     Raises:
+        TypeError: a keyword that is not a setting.
         SolverUnavailable: the (backend, solver) pair is not installed.
         ConfigError: a setting is not one of the known names or is out of range.
     """
-    chosen = solve_settings(settings, options, backend=backend, solver=solver,
-                            time_limit=time_limit, presolve=presolve, formulation=formulation)
+    chosen = settings_from(settings, **given)
     clock = deadline or Deadline(chosen.time_limit)
     engine_calls = 0
     # The pair first: the logic may decide the board without opening a session, and
@@ -174,11 +176,11 @@ def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None,
     # solutions (docs/performance.md: 0.8 s at 100x100, 11 s at 200x200, where the
     # whole MILP decision takes 0.4 s / 1.8 s). Run the cheap interval logic first
     # and probe only if the swap finds no second solution.
-    mode = chosen.presolve
-    deferred_probing = mode is Presolve.PROBING and puzzle.height * puzzle.width >= LARGE_BOARD
+    mode = chosen.logic
+    deferred_probing = mode is Logic.PROBING and puzzle.height * puzzle.width >= LARGE_BOARD
     try:
         fixed, logic_grid, logic_status = _presolve(
-            puzzle, Presolve.INTERVALS if deferred_probing else mode, clock)
+            puzzle, Logic.INTERVALS if deferred_probing else mode, clock)
     except TimeUp:
         return result("timeout", error="the time limit was reached in the logic presolve")
     if logic_status == "infeasible":
@@ -213,7 +215,7 @@ def solve(puzzle: Puzzle, backend: str | None = None, solver: str | None = None,
                           error="the time limit was reached before uniqueness was decided")
         if deferred_probing:
             try:
-                _, logic_grid, logic_status = _presolve(puzzle, Presolve.PROBING, clock)
+                _, logic_grid, logic_status = _presolve(puzzle, Logic.PROBING, clock)
             except TimeUp:
                 logic_grid, logic_status = None, "open"  # go on with the MILP, same deadline
             if logic_status == "infeasible":  # sound logic cannot refute a verified solution
@@ -241,11 +243,11 @@ def open_engine(puzzle: Puzzle, settings: Settings, *, fixed: dict[Cell, int] | 
 
 
 LARGE_BOARD = 400
-"""Cells from which the swap search runs, and ``presolve="probing"`` probes only after
+"""Cells from which the swap search runs, and ``logic="probing"`` probes only after
 it fails."""
 
 
-def _presolve(puzzle: Puzzle, presolve: Presolve, clock: Deadline | None = None
+def _presolve(puzzle: Puzzle, logic: Logic, clock: Deadline | None = None
               ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
     """Cells fixed by the logic engine, the grid when it decides all, and its status.
 
@@ -254,27 +256,27 @@ def _presolve(puzzle: Puzzle, presolve: Presolve, clock: Deadline | None = None
     Raises:
         TimeUp: the clock ran out while probing.
     """
-    if presolve is Presolve.NONE:
+    if logic is Logic.NONE:
         return None, None, "open"
     from thermomilp.logic.presolve import presolve_cells
 
     stop = None if clock is None or clock.end is None else clock.expired
-    return presolve_cells(puzzle, presolve.value, stop)
+    return presolve_cells(puzzle, logic.value, stop)
 
 
-def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, backend: str | None = None,
-                        solver: str | None = None, *, time_limit: float | None = None,
-                        options: Settings | None = None, formulation: str | None = None,
-                        settings: Settings | None = None,
-                        deadline: Deadline | None = None) -> Iterator[Grid]:
+def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, *,
+                        settings: Settings | None = None, deadline: Deadline | None = None,
+                        **given: Unpack[SettingsKeywords]) -> Iterator[Grid]:
     """Yield distinct verified solutions, at most ``limit``, by repeated no-good cuts.
+
+    The settings are taken as by :func:`solve` (the ``logic`` setting plays no
+    part here: every solution comes from the engine).
 
     Raises:
         SolveError: an engine timed out or failed before the enumeration ended
             (its ``status`` is ``timeout`` or ``error``).
     """
-    chosen = solve_settings(settings, options, backend=backend, solver=solver,
-                            time_limit=time_limit, formulation=formulation)
+    chosen = settings_from(settings, **given)
     engine = open_engine(puzzle, chosen, deadline=deadline)
     try:
         yield from engine.solutions(limit)
@@ -282,24 +284,29 @@ def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, backend: str |
         engine.close()
 
 
-def count_solutions(puzzle: Puzzle, limit: int | None = None, backend: str | None = None,
-                    solver: str | None = None, *, time_limit: float | None = None,
-                    options: Settings | None = None, formulation: str | None = None,
-                    settings: Settings | None = None, deadline: Deadline | None = None) -> int:
-    """The number of solutions, capped at ``limit`` (``None`` = count them all)."""
-    return sum(1 for _ in enumerate_solutions(puzzle, limit, backend, solver,
-                                              time_limit=time_limit, options=options,
-                                              formulation=formulation, settings=settings,
-                                              deadline=deadline))
+def count_solutions(puzzle: Puzzle, limit: int | None = None, *,
+                    settings: Settings | None = None, deadline: Deadline | None = None,
+                    **given: Unpack[SettingsKeywords]) -> int:
+    """The number of solutions, capped at ``limit`` (``None`` = count them all);
+    settings as for :func:`enumerate_solutions`."""
+    return sum(1 for _ in enumerate_solutions(puzzle, limit, settings=settings,
+                                              deadline=deadline, **given))
 
 
-def is_unique(puzzle: Puzzle, backend: str | None = None, solver: str | None = None, *,
-              time_limit: float | None = None, options: Settings | None = None,
-              formulation: str | None = None, settings: Settings | None = None) -> bool:
-    """True iff the puzzle has exactly one solution."""
-    return count_solutions(puzzle, 2, backend, solver, time_limit=time_limit,
-                           options=options, formulation=formulation, settings=settings) == 1
+def is_unique(puzzle: Puzzle, *, settings: Settings | None = None,
+              deadline: Deadline | None = None, **given: Unpack[SettingsKeywords]) -> bool:
+    """True iff the puzzle has exactly one solution: :func:`solve`'s verdict, with
+    the same settings and defaults.
+
+    Raises:
+        SolveError: the engine timed out or failed before uniqueness was decided.
+    """
+    result = solve(puzzle, settings=settings, deadline=deadline, **given)
+    if result.status in ("timeout", "error"):
+        raise SolveError(f"cannot decide uniqueness: {result.status}"
+                         + (f" ({result.error})" if result.error else ""), status=result.status)
+    return result.status == "unique"
 
 
 __all__ = ["LARGE_BOARD", "STATUSES", "SolveError", "SolveResult", "count_solutions",
-           "enumerate_solutions", "is_unique", "open_engine", "solve", "solve_settings"]
+           "enumerate_solutions", "is_unique", "open_engine", "solve"]

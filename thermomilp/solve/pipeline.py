@@ -31,7 +31,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import Any
 
-from thermomilp import formats
+import thermomilp.formats as formats
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits
@@ -127,11 +127,11 @@ def _warm_solve(settings: Settings) -> None:
         return
     _WARMED.add(key)
     from thermomilp.core.puzzle import thermometers
-    from thermomilp.core.settings import Presolve
+    from thermomilp.core.settings import Logic
 
     try:
         tiny = thermometers([1], [1], [[(0, 0)]])
-        solve(tiny, unique=False, settings=settings.replace(presolve=Presolve.NONE))
+        solve(tiny, unique=False, settings=settings.replace(logic=Logic.NONE))
     except Exception:  # noqa: BLE001 - a warm-up never fails a run: the board will say
         pass
 

@@ -53,7 +53,8 @@ def new_board(kind: str, height: int, width: int, seed: int | None = None, *,
         puzzle, tries = _thermometers(height, width, seed, difficulty, budget)
     else:
         puzzle, tries = _aquarium(height, width, seed, difficulty, budget)
-    unique = count_solutions(puzzle, 2, backend, solver, time_limit=max(budget, 5.0)) == 1
+    unique = count_solutions(puzzle, 2, backend=backend, solver=solver,
+                             time_limit=max(budget, 5.0)) == 1
     return NewBoard(_named(puzzle, kind, seed), unique, tries, seed,
                     difficulty_of(puzzle) if unique else "hard")
 
