@@ -307,3 +307,29 @@ def test_inputs_sharing_a_name_get_distinct_pictures(command, tmp_path, monkeypa
     # distinct stems keep the short names of before
     assert svg_paths_for("pic.svg", ["x/t01.txt", "y/t02.txt"]) == ["pic-t01.svg", "pic-t02.svg"]
     assert svg_paths_for("pic.svg", ["only.txt"]) == ["pic.svg"]
+
+
+APPEND_CAPPED = textwrap.dedent("""
+    import os, resource, signal, sys
+    from thermomilp.core.files import append_whole
+    from thermomilp.core.errors import WriteError
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    fd = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (os.fstat(fd).st_size + 10,) * 2)
+    try:
+        append_whole(fd, '{"file": "b", "status": "unique"}\\n', sys.argv[1])
+    except WriteError as exc:
+        print(exc)
+        sys.exit(2)
+""")
+
+
+def test_append_whole_never_leaves_half_a_record(tmp_path):
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"file": "a", "status": "unique"}\n')
+    before = log.read_bytes()
+    done = subprocess.run([sys.executable, "-c", APPEND_CAPPED, str(log)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout.startswith(f"cannot write {log}:")
+    assert log.read_bytes() == before  # 10 bytes fitted, and were taken back

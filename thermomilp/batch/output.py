@@ -77,22 +77,9 @@ class AppendLog:
         self.handle, self.path = handle, path
 
     def write(self, text: str) -> int:
-        data = text.encode("utf-8", "backslashreplace")
-        fd = self.handle.fileno()
-        start = os.lseek(fd, 0, os.SEEK_END)
-        try:
-            done = 0
-            while done < len(data):
-                done += os.write(fd, data[done:])
-        except OSError as exc:
-            try:
-                os.ftruncate(fd, start)  # the record is not in the file, not half of it
-            except OSError:
-                pass
-            from thermomilp.core.errors import WriteError
+        from thermomilp.core.files import append_whole
 
-            raise WriteError(f"cannot write {self.path}: {exc.strerror or exc} (the "
-                             "records before this one are kept; rerun to finish)") from None
+        append_whole(self.handle.fileno(), text, self.path)
         return len(text)
 
     def flush(self) -> None:
