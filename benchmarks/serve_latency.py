@@ -1,12 +1,13 @@
 """Latency of the `thermomilp serve` API against the library it wraps.
 
 For a few bundled boards, times each endpoint over real HTTP (server on port
-0 in a thread, ``http.client`` with a fresh connection per request, as the
-page does) and, as the baseline measured in the same run, the library calls
-the endpoint makes (``solve`` with the server's settings, ``next_hint``, the
-LP export and the model's rows). Prints the median of ``--repeat`` runs
-(alternating, after one untimed call of each) in milliseconds and the ratio
-HTTP / library.
+0 in a thread, ``http.client``) twice: on a fresh connection per request, and
+on one kept-alive connection (what a browser's ``fetch`` reuses). As the
+baseline, measured in the same run, it times the library calls the endpoint
+makes (``solve`` with the server's settings, ``next_hint``, the LP export and
+the model's rows). Prints the median of ``--repeat`` runs (alternating, after
+one untimed call of each) in milliseconds and the ratio kept-alive HTTP /
+library.
 
     python benchmarks/serve_latency.py [--repeat 15]
 """
@@ -47,14 +48,13 @@ def elapsed(work: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def paired_medians_ms(http: Callable[[], object], library: Callable[[], object],
-                      repeat: int) -> tuple[float, float]:
+def medians_ms(works: list[Callable[[], object]], repeat: int) -> list[float]:
     """Median milliseconds of each, after one untimed call of each (imports and first
-    model builds are no one's latency); the runs alternate so drift hits both alike."""
-    http(), library()
-    pairs = [(elapsed(http), elapsed(library)) for _ in range(repeat)]
-    return (statistics.median(h for h, _ in pairs) * 1000,
-            statistics.median(b for _, b in pairs) * 1000)
+    model builds are no one's latency); the runs alternate so drift hits all alike."""
+    for work in works:
+        work()
+    runs = [[elapsed(work) for work in works] for _ in range(repeat)]
+    return [statistics.median(run[k] for run in runs) * 1000 for k in range(len(works))]
 
 
 def library_calls(puzzle: Puzzle, marks: list[str],
@@ -73,17 +73,20 @@ def main() -> None:
     args = parser.parse_args()
     server, _, base = serve_in_thread()
     host, port = urlsplit(base).hostname, urlsplit(base).port
+    kept = http.client.HTTPConnection(host, port, timeout=60)
 
-    def post(name: str, payload: dict) -> dict:
-        conn = http.client.HTTPConnection(host, port, timeout=60)
+    def post(name: str, payload: dict, conn: http.client.HTTPConnection | None = None) -> dict:
+        fresh = conn is None
+        conn = conn or http.client.HTTPConnection(host, port, timeout=60)
         conn.request("POST", f"/api/{name}", json.dumps(payload),
                      {"Content-Type": "application/json"})
         answer = json.loads(conn.getresponse().read())
-        conn.close()
+        if fresh:
+            conn.close()
         return answer
 
     api = Api()
-    print(f"{'board':32} {'endpoint':6} {'http ms':>8} {'lib ms':>8} {'ratio':>6}")
+    print(f"{'board':32} {'endpoint':8} {'new conn':>9} {'kept':>7} {'lib ms':>7} {'ratio':>6}")
     for ident in BOARDS:
         if ident not in catalogue():
             continue
@@ -92,11 +95,13 @@ def main() -> None:
         marks = ["?" * puzzle.width] * puzzle.height
         payload = {"puzzle": board["puzzle"], "marks": marks}
         for name, library in library_calls(puzzle, marks, api.engine).items():
-            http_ms, lib_ms = paired_medians_ms(partial(post, name, payload), library,
-                                                args.repeat)
-            print(f"{ident:32} {name:6} {http_ms:8.2f} {lib_ms:8.2f} {http_ms / lib_ms:6.2f}")
-    server.shutdown()
-
+            fresh_ms, kept_ms, lib_ms = medians_ms(
+                [partial(post, name, payload), partial(post, name, payload, kept), library],
+                args.repeat)
+            print(f"{ident:32} {name:8} {fresh_ms:9.2f} {kept_ms:7.2f} {lib_ms:7.2f} "
+                  f"{kept_ms / lib_ms:6.2f}")
+    kept.close()
+    server.server_close()
 
 if __name__ == "__main__":
     main()

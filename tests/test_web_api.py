@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from email.message import Message
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -39,12 +40,13 @@ class Client:
         self.host, self.port = parts.hostname, parts.port
 
     def request(self, method: str, path: str, body: bytes | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+                headers: dict[str, str] | None = None) -> tuple[int, Message, bytes]:
+        """Status, headers (names case-insensitive, as HTTP has them) and body."""
         conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
         try:
             conn.request(method, path, body=body, headers=headers or {})
             response = conn.getresponse()
-            return response.status, dict(response.getheaders()), response.read()
+            return response.status, response.headers, response.read()
         finally:
             conn.close()
 
@@ -454,12 +456,21 @@ def test_instances_are_found_in_a_source_checkout():
     assert "thermometers/t01_4x4.txt" in catalogue()
 
 
-def test_api_error_is_raised_for_solver_set_up_problems():
-    api = Api(api_module.EngineSettings(backend="highs", solver="nonesuch"))
+def test_api_error_is_raised_for_solver_set_up_problems(monkeypatch):
+    # the server's engine goes missing after it started (an uninstalled wheel, a removed
+    # glpsol): the request gets a 500 naming the pair, not a traceback
+    from thermomilp.backends import matrix
+
+    def missing(backend, solver):
+        return matrix.PairInfo(str(backend), str(solver), False, None, "apt-get install x",
+                               "gone")
+
+    api = Api(api_module.EngineSettings(backend="pulp", solver="glpk", logic="none"))
     board = api.call("load", {"instance": "thermometers/t01_4x4.txt"})["board"]
+    monkeypatch.setattr(matrix, "pair_info", missing)
     with pytest.raises(ApiError) as caught:
         api.call("solve", {"puzzle": board["puzzle"]})
-    assert caught.value.status == 500 and "nonesuch" in caught.value.message
+    assert caught.value.status == 500 and "pulp/glpk" in caught.value.message
 
 
 def test_serve_warns_when_bound_beyond_loopback():

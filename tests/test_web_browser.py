@@ -342,10 +342,104 @@ def test_a_bad_upload_shows_an_error_and_the_page_keeps_working(browser, site, t
     text = ROOT / "instances" / "thermometers" / "t01_4x4.txt"
     from thermomilp.formats import load
 
-    good.write_text(json.dumps(json_format.to_dict(load(text))))
+    nameless = json_format.to_dict(load(text))
+    nameless.pop("name", None)  # a board without a name of its own: titled by its file
+    good.write_text(json.dumps(nameless))
     by_id(browser, "upload").send_keys(str(good))
     wait(browser, lambda d: "mine.json" in by_id(d, "message").text)
     assert len(cells(browser)) == 16
+    assert by_id(browser, "title").text.startswith("mine — thermometers 4×4")  # not "untitled"
+
+
+def test_the_file_picker_takes_every_format_solve_reads(browser, site, tmp_path):
+    """The picker's accept list is the readers' table; a puzz.link .url file uploads and
+    keeps its name as the title."""
+    from thermomilp.formats import FORMATS
+
+    browser.get(site + "/")
+    wait(browser, lambda d: by_id(d, "upload").get_attribute("accept"))
+    wait(browser, lambda d: len(cells(d)) > 0)
+    wait(browser, idle)
+    accept = set(by_id(browser, "upload").get_attribute("accept").split(","))
+    assert accept == {suffix for fmt in FORMATS.values() for suffix in fmt.suffixes}
+    assert {".url", ".pzpr", ".json", ".txt"} <= accept
+    link = tmp_path / "pool board.url"
+    link.write_text("https://puzz.link/p?aquarium/4/3/3c80/0022022\n")
+    by_id(browser, "upload").send_keys(str(link))
+    wait(browser, lambda d: "pool board.url" in by_id(d, "message").text)
+    assert by_id(browser, "title").text.startswith("pool board — aquarium 3×4")
+    assert len(cells(browser)) == 12
+
+
+SCREENS = [(390, 844), (768, 1024), (1280, 800)]
+
+
+def layout(driver) -> dict:
+    """Where things are, in CSS pixels of the viewport."""
+    return driver.execute_script("""
+        const box = (el) => { const r = el.getBoundingClientRect();
+            return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                    width: r.width}; };
+        const panel = document.getElementById('model-panel');
+        return {inner: window.innerWidth,
+                scroll: document.documentElement.scrollWidth,
+                board: box(document.querySelector('#board svg')),
+                controls: box(document.querySelector('section.controls')),
+                buttons: Array.from(document.querySelectorAll('.actions button')).map(box),
+                panel: panel.hidden ? null : box(panel)};
+    """)
+
+
+@pytest.mark.parametrize("width, height", SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
+def test_the_page_fits_the_screen(browser, site, shots, width, height):
+    """A 15x15 board on a phone, a tablet and a laptop: no sideways page scroll, the whole
+    board inside the viewport's width, the action buttons too; on a narrow screen the
+    board comes before the controls; the Model panel stays inside the page."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    try:
+        browser.get(site + "/")
+        assert browser.execute_script("return window.innerWidth") == width
+        open_instance(browser, "thermometers/generated/g12_15x15")
+        wait(browser, lambda d: len(cells(d)) == 225)
+        wait(browser, idle)
+        seen = layout(browser)
+        assert seen["scroll"] <= seen["inner"], seen
+        board = seen["board"]
+        assert board["left"] >= 0 and board["right"] <= seen["inner"], seen
+        assert board["width"] > 0.7 * min(width, 702) - 40, seen  # scaled, not shrunk away
+        assert all(0 <= b["left"] and b["right"] <= seen["inner"] for b in seen["buttons"])
+        if width < 900:  # one column: the board first, the controls follow it
+            assert board["bottom"] <= seen["controls"]["top"], seen
+        browser.save_screenshot(str(shots / f"page-{width}x{height}.png"))
+        # a click still lands on its cell at the scaled size
+        click_cell(browser, (7, 7))
+        assert board_state(browser, 15, 15)[7][7] == "#"
+        # the Model panel: long algebra and LP lines scroll inside it, not the page
+        press(browser, "model")
+        wait(browser, lambda d: "Subject To" in by_id(d, "model-text").text)
+        seen = layout(browser)
+        assert seen["scroll"] <= seen["inner"], seen
+        assert seen["panel"]["left"] >= 0 and seen["panel"]["right"] <= seen["inner"], seen
+        browser.execute_script("document.getElementById('model-panel').scrollIntoView()")
+        browser.save_screenshot(str(shots / f"model-{width}x{height}.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_15x15_aquarium_fits_a_phone(browser, site, shots):
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        browser.get(site + "/")
+        open_instance(browser, "aquarium/a06_15x15")
+        wait(browser, lambda d: len(cells(d)) == 225)
+        seen = layout(browser)
+        assert seen["scroll"] <= seen["inner"]
+        assert seen["board"]["left"] >= 0 and seen["board"]["right"] <= seen["inner"]
+        browser.save_screenshot(str(shots / "aquarium-390x844.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_the_page_teaches_the_model(browser, site, shots):

@@ -7,43 +7,62 @@ import sys
 
 from thermomilp.cli.main import EXIT_OK, EXIT_USAGE, add_solver_flags
 
+INSTALL_HINT = ("`thermomilp serve` needs the web server packages (uvicorn, starlette): "
+                "pip install 'thermomilp[serve]' (in a source checkout: pip install '.[serve]')")
+
 
 def register(sub) -> None:
     p = sub.add_parser("serve", help="play, get hints and see the MILP in a browser",
                        description="Start a local web app: pick or upload a Thermometers or "
                                    "Aquarium board, play it, ask for a hint (the rule's name), "
                                    "check, solve with the configured MILP engine and read the "
-                                   "LP model. Binds to 127.0.0.1 unless --host says otherwise.")
+                                   "LP model. Binds to 127.0.0.1 unless --host says otherwise. "
+                                   "Needs the 'serve' extra: pip install 'thermomilp[serve]'.")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 = any free)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="also answer requests whose Host header is NAME (repeatable); "
+                        "localhost, 127.0.0.1, [::1] and the --host address always are")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
     add_solver_flags(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        print(f"thermomilp: error: {INSTALL_HINT}", file=sys.stderr)
+        return EXIT_USAGE
     from thermomilp.cli.main import settings_from
     from thermomilp.web.api import Api, server_settings
-    from thermomilp.web.server import bound_address, is_loopback, make_server
+    from thermomilp.web.server import BindError, host_name, is_loopback, make_server
 
     if not 0 <= args.port <= 65535:
         print(f"thermomilp: error: port {args.port} is outside 0..65535", file=sys.stderr)
         return EXIT_USAGE
+    bad = [name for name in args.allow_host if host_name(name) != name.strip().lower()
+           .strip("[]") or not name.strip()]
+    if bad:
+        print(f"thermomilp: error: --allow-host takes a host name or address without port "
+              f"or path, not {bad[0]!r}", file=sys.stderr)
+        return EXIT_USAGE
     engine = server_settings(settings_from(args))
     _check_engine(engine)  # an unusable backend/solver pair fails now, not at the first Solve
     try:
-        server = make_server(args.host, args.port, Api(engine))
-    except OSError as exc:
-        print(f"thermomilp: error: cannot listen on {args.host}:{args.port}: {exc.strerror}",
-              file=sys.stderr)
+        server = make_server(args.host, args.port, Api(engine),
+                             allow_hosts=tuple(args.allow_host))
+    except BindError as exc:
+        print(f"thermomilp: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    host, port = bound_address(server)
-    shown = f"[{host}]" if ":" in str(host) else host
-    url = f"http://{shown}:{port}/"
+    url = server.url + "/"
     if not is_loopback(args.host):
         print(f"thermomilp: warning: listening on {args.host}, not only this machine: anyone "
-              "who can reach it can use the page and the solver", file=sys.stderr)
+              "who can reach it can use the page and the solver (requests must name the "
+              "server as localhost, 127.0.0.1, the --host address or an --allow-host name)",
+              file=sys.stderr)
     print(f"thermomilp serve: {url}  (engine {engine.backend}/{engine.solver}; Ctrl-C stops)",
           flush=True)
     if args.open:
@@ -53,9 +72,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         server.serve_forever()
     except KeyboardInterrupt:
-        print("thermomilp serve: stopped", file=sys.stderr)
+        pass
     finally:
         server.server_close()
+    print("thermomilp serve: stopped", file=sys.stderr)
     return EXIT_OK
 
 

@@ -19,6 +19,7 @@ model      POST    ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats", 
 relax      POST    ``{"puzzle"}`` -> ``{"feasible", "values", "fractional", "message"}``
 =========  ======  ==============================================================
 
+An upload (``load`` with ``text``) is read by :func:`read_upload` alone.
 ``rows`` and ``relax`` teach the model (:mod:`thermomilp.web.modelview`): every
 row of the cell formulation under its LP-file name, and the LP relaxation.
 
@@ -29,6 +30,7 @@ at most ``thermomilp.web.newboard.MAX_SIDE[kind]``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import threading
@@ -37,7 +39,7 @@ from typing import Any, Callable
 from thermomilp.core.errors import ApiError, BoardTooLarge, PuzzleError, ThermomilpError
 from thermomilp.core.puzzle import Cell, Puzzle
 from thermomilp.core.settings import Settings
-from thermomilp.formats import SizeLimits, json_format, loads
+from thermomilp.formats import FORMATS, SizeLimits, json_format, loads
 from thermomilp.web.instances import catalogue, load_instance
 
 MAX_BODY = 256 * 1024
@@ -122,6 +124,33 @@ def marks_from(payload: dict[str, Any], puzzle: Puzzle) -> tuple[str, ...]:
     return tuple(marks)
 
 
+def upload_suffixes() -> list[str]:
+    """The file name endings the page's file picker offers: every suffix of every
+    format ``solve`` reads (``thermomilp.formats.FORMATS``)."""
+    return sorted({suffix for fmt in FORMATS.values() for suffix in fmt.suffixes})
+
+
+def read_upload(text: str, filename: str | None) -> Puzzle:
+    """An uploaded file's text -> the board, the page's whole per-file pipeline in one
+    place: the format detected from the content (the name's suffix breaks ties), the
+    server's size limits checked before anything is built, errors as
+    :class:`ApiError` (400, or 413 for a board too large), and a board without a name
+    of its own titled by the file's name (``mine.json`` -> ``mine``)."""
+    try:
+        puzzle = loads(text, filename or "upload", limits=LIMITS)
+    except BoardTooLarge as exc:
+        raise ApiError(413, f"{exc.message}; this server takes boards up to "
+                            f"{MAX_SIDE}x{MAX_SIDE}") from None
+    except PuzzleError as exc:
+        raise ApiError(400, str(exc)) from None
+    _check_size(puzzle.height, puzzle.width)
+    if not puzzle.name and filename:
+        stem = os.path.splitext(filename)[0].strip()
+        if stem:
+            puzzle = dataclasses.replace(puzzle, name=stem)
+    return puzzle
+
+
 def _int_field(payload: dict[str, Any], key: str, low: int, high: int,
                default: int | None = None) -> int:
     value = payload.get(key, default)
@@ -170,7 +199,8 @@ class Api:
         return {"backend": str(self.engine.backend), "solver": str(self.engine.solver),
                 "time_limit": self.engine.time_limit,
                 "limits": {"max_body_bytes": MAX_BODY, "max_side": MAX_SIDE,
-                           "max_new_side": dict(NEW_SIDE)}}
+                           "max_new_side": dict(NEW_SIDE)},
+                "upload_suffixes": upload_suffixes()}
 
     def api_instances(self) -> dict[str, Any]:
         return {"instances": [entry.to_json() for entry in catalogue().values()]}
@@ -189,14 +219,7 @@ class Api:
             raise ApiError(400, "send {\"instance\": id} or {\"text\": file contents}")
         filename = payload.get("filename")
         filename = os.path.basename(filename) if isinstance(filename, str) else None
-        try:
-            puzzle = loads(text, filename or "upload", limits=LIMITS)
-        except BoardTooLarge as exc:
-            raise ApiError(413, f"{exc.message}; this server takes boards up to "
-                                f"{MAX_SIDE}x{MAX_SIDE}") from None
-        except PuzzleError as exc:
-            raise ApiError(400, str(exc)) from None
-        _check_size(puzzle.height, puzzle.width)
+        puzzle = read_upload(text, filename)
         return {"board": board_json(puzzle), "source": f"upload {filename or ''}".strip()}
 
     def api_generate(self, payload: dict[str, Any]) -> dict[str, Any]:
@@ -305,12 +328,14 @@ class Api:
     # -- helpers -----------------------------------------------------------
 
     def _solving(self):
-        """At most CONCURRENT_SOLVES engines at once: a busy server says so (503)."""
+        """At most CONCURRENT_SOLVES engines at once; a request waits for one at most
+        the engine's time limit, then a busy server says so (503)."""
         solves = self._solves
+        wait = self.engine.time_limit or SOLVE_SECONDS
 
         class _Slot:
             def __enter__(self_inner):
-                if not solves.acquire(timeout=SOLVE_SECONDS):
+                if not solves.acquire(timeout=wait):
                     raise ApiError(503, "the server is busy solving; try again shortly")
 
             def __exit__(self_inner, *exc):

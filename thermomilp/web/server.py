@@ -1,78 +1,115 @@
-"""The HTTP server: static page + JSON API, standard library only.
+"""The HTTP server: an ASGI application (Starlette) served by uvicorn.
 
-:class:`PooledHTTPServer` serves each connection (one request: HTTP/1.0, no
-keep-alive) on one of a fixed number of worker threads, fed by a bounded
-queue; when the queue is full the connection is answered **503** at once by a
-small rejector thread, so a flood meets answers, not TCP resets (the listen
-backlog is :data:`BACKLOG`, not the standard library's 5). A slow client
-cannot hold a worker: each socket read waits at most :data:`IDLE_SECONDS`
-and the whole request must arrive within :data:`REQUEST_SECONDS`. Routes:
+HTTP itself -- the request line, headers, ``Content-Length`` (a sign, spaces
+inside, ``0_2`` or two different values are 400), chunked framing, keep-alive
+-- is parsed by uvicorn's h11 protocol, not here. This module adds what the
+server's own settings (:class:`Limits`) promise on top of it:
 
-* ``GET /`` and ``GET /static/<name>`` -- the page's files, from a whitelist
-  built at start-up by listing ``thermomilp/web/static/`` (regular files only,
-  no symlinks). A request path is looked up in that table as a string; it is
-  never joined onto a directory, so nothing outside the folder can be read.
-  A path that tries to climb (``..`` after percent-decoding, a backslash, a
-  NUL) is refused with 400.
-* ``GET /api/<name>`` and ``POST /api/<name>`` -- :class:`thermomilp.web.api.Api`.
+* **Host checking** (:class:`HostCheck`): a request whose ``Host`` is not
+  ``localhost``, ``127.0.0.1``, ``[::1]``, the bound host or an
+  ``--allow-host`` name gets 400 -- a page on another site that rebinds its
+  DNS name to 127.0.0.1 cannot reach the API.
+* **Slow clients** (:class:`GuardedH11Protocol`): a request head must arrive
+  within ``request_seconds`` of its first byte (or of the connection), and a
+  client quiet for ``idle_seconds`` before its head is complete gets 408; an
+  idle keep-alive connection is closed after ``keep_alive_seconds``. A slow
+  connection costs a socket and a few objects on the event loop, never a thread.
+* **Request size** before the body is read: no ``Content-Length`` or a chunked
+  body is 411, over ``max_body`` bytes is 413, a wrong ``Content-Type`` 415;
+  then the connection is half-closed and what the client still sends is read
+  and dropped (at most ``drain_bytes``, ``drain_seconds``), so the client
+  reads the answer instead of a reset. A body that stops short gets 408.
+* **A bounded worker pool** (:class:`WorkerPool`): every endpoint that may
+  run an engine or parse a board runs on one of ``workers`` daemon threads,
+  with at most ``queue`` more waiting (beyond that: 503 at once) and an answer
+  within ``answer_seconds`` (else 503). The event loop never waits for an
+  engine, so ``/api/info`` and the page always answer, even while engines
+  are stuck.
 
-Every answer from ``/api`` is JSON; every error is ``{"error": message}``
-with a 4xx status for bad input and 500 for a bug. A handler exception never
-stops the server. A POST must say ``Content-Type: application/json`` (415
-otherwise: a cross-origin "simple" request -- a form, ``text/plain`` -- cannot
-reach the API without a CORS preflight, which this server never grants) and
-carry a ``Content-Length`` that is checked before any byte of the body is
-read: over :data:`~thermomilp.web.api.MAX_BODY` bytes gets 413 at once (the
-body is then drained briefly, so the client reads the answer instead of a
-reset connection); a body shorter than announced gets 408 when the client
-goes quiet.
+Routes: ``GET /`` and ``GET /static/<name>`` -- the page's files, from a
+whitelist built at start-up by listing ``thermomilp/web/static/`` (regular
+files only, no symlinks); a request path is looked up in that table as a
+string, never joined onto a directory, and a path that tries to climb
+(``..`` after percent-decoding, a backslash, a NUL) is refused with 400.
+``GET /api/<name>`` and ``POST /api/<name>`` -- :class:`thermomilp.web.api.Api`.
+Every error from this module is ``{"error": message, "status": code}``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import errno
 import json
 import mimetypes
 import queue
-import selectors
 import socket
 import sys
 import threading
-import time
 import traceback
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-from urllib.parse import unquote, urlsplit
+from typing import Any, Callable
+from urllib.parse import unquote
 
-from thermomilp.web.api import MAX_BODY, Api, ApiError
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from thermomilp.web.api import MAX_BODY, SOLVE_SECONDS, Api, ApiError
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
-DRAIN_CAP = 16 * 1024 * 1024
-DRAIN_SECONDS = 2.0
-"""How long a refused body is drained after the answer is sent (then the socket closes)."""
-WORKERS = 8
-"""Threads serving requests (at most ``api.CONCURRENT_SOLVES`` of them run an engine)."""
-QUEUE = 32
-"""Accepted connections waiting for a worker; one more is answered 503 at once."""
-BACKLOG = 128
-"""The listen backlog (the kernel may cap it at ``net.core.somaxconn``)."""
-IDLE_SECONDS = 5.0
-"""A read from a client that sends nothing for this long ends the request (408)."""
-REQUEST_SECONDS = 20.0
-"""The whole request (line, headers, body) must arrive within this; then the socket closes."""
-REJECT_SECONDS = 2.0
-"""A rejected connection's wait for its request, then for the client to close."""
-REJECT_HELD = 256
-"""Rejected connections waiting at once; more are closed without an answer."""
 JSON_TYPE = "application/json"
-
-
-class _Answered(Exception):
-    """The request was already answered (an error sent while reading it)."""
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
          ".ico": "image/x-icon"}
+COMMON_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+ANSWER_SOLVES = 3
+"""An answer is due within this many engine time limits (:meth:`Limits.for_settings`)."""
+INLINE = ("info",)
+"""Endpoints answered on the event loop itself (no engine, no file): always answered."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's own settings: sizes, times and the worker pool."""
+
+    max_body: int = MAX_BODY
+    """Bytes of a request body (``Content-Length``); more is 413 before any is read."""
+    idle_seconds: float = 5.0
+    """A client quiet this long before its request is in gets 408."""
+    request_seconds: float = 20.0
+    """The request head, and then the body, must each arrive within this (else 408)."""
+    keep_alive_seconds: float = 5.0
+    """An idle keep-alive connection is closed after this."""
+    drain_seconds: float = 2.0
+    """After a refusal the client's body is read and dropped for this long at most..."""
+    drain_bytes: int = 16 * 1024 * 1024
+    """... and this many bytes at most; then the connection closes."""
+    workers: int = 8
+    """Threads running the endpoints (at most ``api.CONCURRENT_SOLVES`` run an engine)."""
+    queue: int = 32
+    """Requests waiting for a worker; one more is answered 503 at once."""
+    answer_seconds: float = ANSWER_SOLVES * SOLVE_SECONDS
+    """A request's answer (engine waits and solves included) within this, else 503."""
+    connections: int = 500
+    """Open connections at once; beyond this uvicorn answers 503."""
+    backlog: int = 128
+    """The listen backlog (the kernel may cap it at ``net.core.somaxconn``)."""
+
+    @classmethod
+    def for_settings(cls, settings: Any, **fields: Any) -> Limits:
+        """The limits of a server solving with ``settings`` (:func:`api.server_settings`):
+        an answer is due within three engine time limits -- a wait for an engine, then
+        up to two solves (a hint's, a check's)."""
+        limit = settings.time_limit or SOLVE_SECONDS
+        return cls(**{"answer_seconds": ANSWER_SOLVES * limit, **fields})
 
 
 def static_files(folder: Path = STATIC_DIR) -> dict[str, Path]:
@@ -99,186 +136,337 @@ def climbs(path: str) -> bool:
     return ".." in parts or "\x00" in seen or "\\" in seen
 
 
-class Handler(BaseHTTPRequestHandler):
-    server_version = "thermomilp"
-    timeout = IDLE_SECONDS  # each read; REQUEST_SECONDS bounds the whole request
-    api: Api
-    files: dict[str, Path]
-    quiet: bool = False
+def error_body(status: int, message: str) -> bytes:
+    return json.dumps({"error": message, "status": status}).encode("utf-8")
 
-    # -- plumbing ----------------------------------------------------------
 
-    def setup(self) -> None:
-        super().setup()
-        self._reading = True
-        self._expired = False
-        self._watchdog = threading.Timer(REQUEST_SECONDS, self._too_slow)
-        self._watchdog.daemon = True
-        self._watchdog.start()
+# --------------------------------------------------------------------------
+# The connection: uvicorn's h11 protocol with head timeouts and draining
+# --------------------------------------------------------------------------
 
-    def finish(self) -> None:
-        self._watchdog.cancel()
-        super().finish()
 
-    def _too_slow(self) -> None:
-        """The request has not arrived in REQUEST_SECONDS (a slow-loris client): shut
-        the reading side, so the worker's pending read returns, and answer 408."""
-        if self._reading:
-            self._expired = True
+class _DrainingTransport:
+    """The connection's transport as uvicorn sees it. ``close()`` while the client is
+    still sending a body it was refused half-closes instead (the answer is flushed, then
+    FIN) and drops what still arrives for a while: closing a socket with unread data in
+    it sends a reset, and the client would lose the answer."""
+
+    def __init__(self, raw: asyncio.Transport, protocol: GuardedH11Protocol):
+        self._raw = raw
+        self._protocol = protocol
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._raw, name)
+
+    def close(self) -> None:
+        proto = self._protocol
+        body_unread = proto.cycle is not None and proto.cycle.more_body
+        if not body_unread or proto.draining or self._raw.is_closing():
+            self._raw.close()
+            return
+        proto.start_draining()
+        try:
+            self._raw.resume_reading()
+            self._raw.write_eof()
+        except (OSError, RuntimeError, NotImplementedError):
+            self._raw.close()
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol, plus: a request head must arrive within
+    ``limits.request_seconds`` with no silence longer than ``limits.idle_seconds``
+    (else 408 and close), and a refused body is drained briefly (see
+    :class:`_DrainingTransport`). ``limits`` is set per server (:func:`make_server`)."""
+
+    limits: Limits = Limits()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.draining = False
+        self._drained = 0
+        self._timers: list[asyncio.TimerHandle] = []
+        assert isinstance(transport, asyncio.Transport)
+        super().connection_made(_DrainingTransport(transport, self))  # type: ignore[arg-type]
+        self._await_head()
+
+    # -- the request head's clock ------------------------------------------
+
+    def _awaiting_head(self) -> bool:
+        return self.cycle is None or self.cycle.response_complete
+
+    def _cancel_timers(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+        self._timers = []
+
+    def _await_head(self, idle_only: bool = False) -> None:
+        """(Re)start the clocks of a request head being read."""
+        if idle_only:
+            for timer in self._timers[1:]:
+                timer.cancel()
+            self._timers = self._timers[:1]
+        else:
+            self._cancel_timers()
+            self._timers.append(self.loop.call_later(
+                self.limits.request_seconds, self._too_slow,
+                f"the request did not arrive within {self.limits.request_seconds:g} s"))
+        self._timers.append(self.loop.call_later(
+            self.limits.idle_seconds, self._too_slow,
+            f"the client was quiet for {self.limits.idle_seconds:g} s "
+            "before its request was complete"))
+
+    def _too_slow(self, why: str) -> None:
+        if self.transport.is_closing() or not self._awaiting_head():
+            return
+        self._cancel_timers()
+        body = error_body(408, why)
+        self.transport.write(b"HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\n"
+                             b"Connection: close\r\nCache-Control: no-store\r\n"
+                             b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        self.transport.close()
+
+    # -- uvicorn's events --------------------------------------------------
+
+    def data_received(self, data: bytes) -> None:
+        if self.draining:
+            self._drained += len(data)
+            if self._drained > self.limits.drain_bytes:
+                self.transport._raw.close()  # type: ignore[attr-defined]
+            return
+        before = self.cycle
+        waiting = self._awaiting_head()
+        if waiting and not self._timers:  # a new request on a kept-alive connection
+            self._await_head()
+        super().data_received(data)
+        if self.cycle is not before or not self._awaiting_head():
+            self._cancel_timers()  # the head is in: the application takes over
+        elif self._timers and not self.transport.is_closing():
+            self._await_head(idle_only=True)
+
+    def on_response_complete(self) -> None:
+        self._cancel_timers()  # uvicorn's keep-alive clock runs now
+        super().on_response_complete()
+
+    def start_draining(self) -> None:
+        self.draining = True
+        self._cancel_timers()
+        raw = self.transport._raw  # type: ignore[attr-defined]
+        self.loop.call_later(self.limits.drain_seconds, raw.close)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_timers()
+        super().connection_lost(exc)
+
+
+# --------------------------------------------------------------------------
+# The worker pool
+# --------------------------------------------------------------------------
+
+
+class WorkerPool:
+    """``workers`` daemon threads and room for ``waiting`` more jobs.
+
+    A job that cannot get a place is refused at once (:meth:`submit` returns
+    None). A place is freed when its job ends -- a job stuck in an engine keeps
+    its place, so stuck jobs can fill the pool but never grow it. Daemon
+    threads: a stuck job never keeps the process from exiting.
+    """
+
+    def __init__(self, workers: int, waiting: int):
+        self._places = threading.BoundedSemaphore(workers + waiting)
+        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._threads = [threading.Thread(target=self._work, name=f"thermomilp-worker-{k}",
+                                          daemon=True) for k in range(workers)]
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, work: Callable[[], Any]) -> concurrent.futures.Future[Any] | None:
+        if not self._places.acquire(blocking=False):
+            return None
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self._jobs.put((work, future))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            item = self._jobs.get()
+            if item is None:
+                return
+            work, future = item
             try:
-                self.connection.shutdown(socket.SHUT_RD)
-            except OSError:
-                pass
+                if future.set_running_or_notify_cancel():
+                    try:
+                        future.set_result(work())
+                    except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                        future.set_exception(exc)
+            finally:
+                self._places.release()
 
-    def handle_one_request(self) -> None:
-        """One request per connection (a keep-alive client would hold a worker), and
-        a client too slow to send it gets 408 instead of silence."""
-        self.close_connection = True
+    def close(self) -> None:
+        for _ in self._threads:
+            self._jobs.put(None)
+
+
+# --------------------------------------------------------------------------
+# The application
+# --------------------------------------------------------------------------
+
+
+class _Refused(Exception):
+    """An error answered before the body was read: the connection closes after it."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def json_response(status: int, data: dict[str, Any], close: bool = False,
+                  extra: dict[str, str] | None = None) -> Response:
+    headers = dict(COMMON_HEADERS)
+    if close:
+        headers["Connection"] = "close"
+    headers.update(extra or {})
+    return Response(json.dumps(data).encode("utf-8"), status, headers, JSON_TYPE)
+
+
+def error_response(status: int, message: str, close: bool = False) -> Response:
+    extra = {"Retry-After": "1"} if status == 503 else None
+    return json_response(status, {"error": message, "status": status}, close, extra)
+
+
+def host_name(value: str) -> str | None:
+    """The name in a ``Host`` header, lower case, without port or brackets; None when
+    it is not a well-formed host."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        name, sep, rest = value[1:].partition("]")
+        if not sep or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
+            return None
+        return name
+    name, sep, port = value.partition(":")
+    if sep and not port.isdigit():
+        return None
+    return name or None
+
+
+def allowed_hosts(bound: str, extra: tuple[str, ...] = ()) -> frozenset[str]:
+    """The names a request's ``Host`` may carry: the loopback names, the bound host
+    (unless it is a wildcard address) and the ``--allow-host`` names."""
+    names = set(LOOPBACK_NAMES)
+    for name in (bound, *extra):
+        name = name.strip().lower().strip("[]")
+        if name and name not in ("0.0.0.0", "::"):
+            names.add(name)
+    return frozenset(names)
+
+
+class HostCheck:
+    """ASGI middleware: 400 for a ``Host`` that is not one of ``allowed`` (DNS
+    rebinding), or for more than one ``Host``. A request without ``Host`` (HTTP/1.0)
+    passes: a browser always sends one."""
+
+    def __init__(self, app: ASGIApp, allowed: frozenset[str]):
+        self.app = app
+        self.allowed = allowed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            hosts = [v.decode("latin-1") for k, v in scope["headers"] if k == b"host"]
+            if len(hosts) > 1 or (hosts and host_name(hosts[0]) not in self.allowed):
+                shown = ", ".join(sorted(self.allowed))
+                response = error_response(
+                    400, f"this server answers only requests for {shown} (the Host header "
+                         f"was {hosts[0][:100]!r}); add a name with --allow-host", close=True)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class Application:
+    """The routes, with the :class:`Api` behind them and the pool in front of it."""
+
+    def __init__(self, api: Api, limits: Limits, files: dict[str, Path]):
+        self.api, self.limits, self.files = api, limits, files
+        self.pool = WorkerPool(limits.workers, limits.queue)
+
+    async def endpoint(self, request: Request) -> Response:
         try:
-            self.raw_requestline = self.rfile.readline(65537)
-            if not self.raw_requestline and not self._expired:
-                return  # connected and left without a word
-            if self._expired:
-                self._late()
-                return
-            if len(self.raw_requestline) > 65536:
-                self.requestline = self.request_version = self.command = ""
-                self.send_error(HTTPStatus.REQUEST_URI_TOO_LONG)
-                return
-            if not self.parse_request():
-                return
-            if self._expired:
-                self._late()
-                return
-            method = getattr(self, "do_" + self.command, None)
-            if method is None:
-                self.send_error(HTTPStatus.NOT_IMPLEMENTED, f"unsupported method {self.command!r}")
-                return
-            method()
-            self.wfile.flush()
-        except TimeoutError:
-            self._late()
-
-    def _late(self) -> None:
-        self._request_read()
-        for name, default in (("requestline", ""), ("request_version", "HTTP/1.0"),
-                              ("command", "")):
-            if not hasattr(self, name):
-                setattr(self, name, default)
-        try:
-            self._error(408, f"the request did not arrive within {REQUEST_SECONDS:g} s "
-                             f"(or the client was quiet for {IDLE_SECONDS:g} s)", close=True)
-        except OSError:
-            pass
-
-    def _request_read(self) -> None:
-        """The request is in: from now on the answer may take as long as the work."""
-        self._reading = False
-        self._watchdog.cancel()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        if not self.quiet:
-            super().log_message(format, *args)
-
-    def _send(self, status: int, body: bytes, content_type: str, close: bool = False) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        if close:
-            self.send_header("Connection", "close")
-            self.close_connection = True
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def _json(self, status: int, data: dict[str, Any], close: bool = False) -> None:
-        self._send(status, json.dumps(data).encode("utf-8"), "application/json", close)
-
-    def _error(self, status: int, message: str, close: bool = False) -> None:
-        self._json(status, {"error": message, "status": status}, close)
-
-    def _guarded(self, work) -> None:
-        try:
-            work()
-        except _Answered:
-            pass
+            return await self._answer(request)
+        except _Refused as exc:
+            return error_response(exc.status, exc.message, close=True)
         except ApiError as exc:
-            self._error(exc.status, exc.message)
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
+            return error_response(exc.status, exc.message)
         except Exception as exc:  # a bug: report it, keep serving
             traceback.print_exc(file=sys.stderr)
-            try:
-                self._error(500, f"internal error: {type(exc).__name__}: {exc}", close=True)
-            except OSError:
-                self.close_connection = True
+            return error_response(500, f"internal error: {type(exc).__name__}: {exc}",
+                                  close=True)
 
-    # -- verbs -------------------------------------------------------------
-
-    def do_GET(self) -> None:
-        self._guarded(self._get)
-
-    def do_HEAD(self) -> None:
-        self._guarded(self._get)
-
-    def do_POST(self) -> None:
-        self._guarded(self._post)
-
-    def _route(self) -> str:
-        raw = urlsplit(self.path).path
-        if climbs(raw):
+    def _path(self, request: Request) -> str:
+        raw = request.scope.get("raw_path") or request.scope["path"].encode("utf-8")
+        text = raw.decode("latin-1")
+        if climbs(text):
             raise ApiError(400, "the request path climbs out of its folder ('..'): refused")
-        return unquote(raw)
+        return unquote(text)
 
-    def _get(self) -> None:
-        self._request_read()
-        path = self._route()
-        if path.startswith("/api/"):
-            name = path[len("/api/"):]
-            if name in Api.POST:
-                raise ApiError(405, f"/api/{name} takes POST with a JSON body")
-            self._json(200, self.api.call(name))
-            return
-        file = self.files.get(path)
-        if file is None:
-            raise ApiError(404, f"no such page: {path}")
-        kind = TYPES.get(file.suffix) or mimetypes.guess_type(file.name)[0] or \
-            "application/octet-stream"
-        self._send(200, file.read_bytes(), kind)
-
-    def _post(self) -> None:
-        path = self._route()
+    async def _answer(self, request: Request) -> Response:
+        path = self._path(request)
+        if request.method in ("GET", "HEAD"):
+            if path.startswith("/api/"):
+                name = path[len("/api/"):]
+                if name in Api.POST:
+                    raise ApiError(405, f"/api/{name} takes POST with a JSON body")
+                if name in INLINE or name not in Api.GET:  # unknown: Api.call says 404
+                    return json_response(200, self.api.call(name))
+                return json_response(200, await self._in_pool(lambda: self.api.call(name)))
+            file = self.files.get(path)
+            if file is None:
+                raise ApiError(404, f"no such page: {path}")
+            kind = TYPES.get(file.suffix) or mimetypes.guess_type(file.name)[0] or \
+                "application/octet-stream"
+            return Response(file.read_bytes(), 200, COMMON_HEADERS, kind)
+        if request.method != "POST":
+            raise _Refused(405, f"unsupported method {request.method!r}: GET or POST")
         if not path.startswith("/api/"):
-            raise ApiError(405, "POST goes to /api/<endpoint>")
+            raise _Refused(405, "POST goes to /api/<endpoint>")
         name = path[len("/api/"):]
         if name in Api.GET:
-            raise ApiError(405, f"/api/{name} takes GET")
-        payload = self._read_json()  # a JSON null is a payload too: Api.call says 400
-        self._json(200, self.api.call(name, payload))
+            raise _Refused(405, f"/api/{name} takes GET")
+        payload = await self._read_json(request)  # a JSON null too: Api.call says 400
+        return json_response(200, await self._in_pool(lambda: self.api.call(name, payload)))
 
-    def _read_json(self) -> Any:
-        """The body as JSON, or :class:`_Answered` after an error answer. Headers are
-        checked before any byte of the body is read."""
-        length_text = self.headers.get("Content-Length")
-        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-            self._refuse(411, "send a Content-Length (chunked bodies are not accepted)", 0)
+    async def _in_pool(self, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        future = self.pool.submit(work)
+        if future is None:
+            raise ApiError(503, "the server is busy; try again shortly")
         try:
-            length = int(length_text or "")
-        except ValueError:
-            self._refuse(411, "a POST needs a Content-Length header (a whole number)", 0)
-        if length < 0:
-            self._refuse(400, "negative Content-Length", 0)
-        if length > MAX_BODY:
-            self._refuse(413, f"the request is {length} bytes; the limit is {MAX_BODY} bytes "
-                              f"({MAX_BODY // 1024} KB)", length)
-        kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+            return await asyncio.wait_for(asyncio.wrap_future(future),
+                                          self.limits.answer_seconds)
+        except asyncio.TimeoutError:
+            raise ApiError(503, f"no answer within {self.limits.answer_seconds:g} s (the "
+                                "engines are busy or stuck); try again later") from None
+        except asyncio.CancelledError:  # the server is stopping (Ctrl-C): say so
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            raise ApiError(503, "the server is stopping; the request was not finished") \
+                from None
+
+    async def _read_json(self, request: Request) -> Any:
+        """The body as JSON. Its headers are checked before any byte of it is read."""
+        limit = self.limits.max_body
+        if "chunked" in request.headers.get("transfer-encoding", "").lower():
+            raise _Refused(411, "send a Content-Length (chunked bodies are not accepted)")
+        length_text = request.headers.get("content-length")
+        if length_text is None:
+            raise _Refused(411, "a POST needs a Content-Length header (a whole number)")
+        length = int(length_text)  # h11 has checked it: digits only, one value
+        if length > limit:
+            raise _Refused(413, f"the request is {length} bytes; the limit is {limit} bytes "
+                                f"({limit // 1024} KB)")
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != JSON_TYPE:
-            self._refuse(415, f"send the body as Content-Type: {JSON_TYPE} "
-                              f"(got {kind or 'none'!r})", length)
-        body = self._read_body(length)
-        self._request_read()
+            raise _Refused(415, f"send the body as Content-Type: {JSON_TYPE} "
+                                f"(got {kind or 'none'!r})")
+        body = await self._read_body(request, length)
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -288,196 +476,181 @@ class Handler(BaseHTTPRequestHandler):
         except (ValueError, RecursionError) as exc:  # ValueError: also 5000-digit numbers
             raise ApiError(400, f"the request body is not JSON: {exc}") from None
 
-    def _read_body(self, length: int) -> bytes:
+    async def _read_body(self, request: Request, length: int) -> bytes:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.limits.request_seconds
         chunks: list[bytes] = []
         got = 0
-        try:
-            while got < length:
-                chunk = self.rfile.read1(length - got)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                got += len(chunk)
-        except (TimeoutError, OSError):
-            pass  # the client went quiet, or the watchdog cut a slow request
-        if got < length or self._expired:
-            self._refuse(408, f"the body stopped after {got} of the {length} bytes its "
-                              "Content-Length announced", 0)
+        more = length > 0
+        while more:
+            wait = min(self.limits.idle_seconds, deadline - loop.time())
+            try:
+                message = await asyncio.wait_for(request.receive(), max(wait, 0.0))
+            except asyncio.TimeoutError:
+                raise _Refused(408, f"the body stopped after {got} of the {length} bytes its "
+                                    "Content-Length announced") from None
+            if message["type"] == "http.disconnect":
+                raise _Refused(400, "the client left before its body arrived")
+            chunk = message.get("body", b"")
+            chunks.append(chunk)
+            got += len(chunk)
+            more = message.get("more_body", False)
         return b"".join(chunks)
 
-    def _refuse(self, status: int, message: str, length: int) -> None:
-        """Answer an error before the body is read, drain what the client still sends
-        (briefly, up to a cap: so it can read the answer), and close."""
-        self._request_read()
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    return error_response(status, str(getattr(exc, "detail", exc)), close=True)
+
+
+def build_app(api: Api | None = None, limits: Limits | None = None,
+              allowed: frozenset[str] = frozenset(LOOPBACK_NAMES)) -> ASGIApp:
+    """The ASGI application: Starlette routing one catch-all route to :class:`Application`,
+    behind :class:`HostCheck`."""
+    limits = limits or Limits()
+    application = Application(api or Api(), limits, static_files())
+    app = Starlette(routes=[Route("/{path:path}", application.endpoint,
+                                  methods=["GET", "HEAD", "POST"])],
+                    exception_handlers={HTTPException: _http_error})
+    checked = HostCheck(app, allowed)
+    checked.pool = application.pool  # type: ignore[attr-defined]
+    return checked
+
+
+# --------------------------------------------------------------------------
+# Listening
+# --------------------------------------------------------------------------
+
+
+class BindError(Exception):
+    """The server cannot listen where it was asked to: a sentence for the user."""
+
+
+def bind(host: str, port: int, backlog: int = Limits.backlog) -> socket.socket:
+    """A listening socket on ``host``:``port`` (0 = any free port), or :class:`BindError`
+    saying why not and what to do."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        reason = exc.strerror if isinstance(exc, socket.gaierror) else str(exc)
+        raise BindError(f"cannot listen on {host!r}: no such host or address ({reason}); "
+                        "--host takes an address of this machine, e.g. 127.0.0.1") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(backlog)
+    except OSError as exc:
+        sock.close()
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        if exc.errno == errno.EADDRINUSE:
+            raise BindError(f"cannot listen on {where}: port {port} is already in use (another "
+                            f"server?); stop it, or choose another port with --port N "
+                            f"(--port 0 picks a free one)") from None
+        if exc.errno == errno.EACCES:
+            raise BindError(f"cannot listen on {where}: permission denied (ports below 1024 "
+                            "need administrator rights); use a port such as --port 8000, "
+                            "or --port 0 for any free one") from None
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise BindError(f"cannot listen on {where}: {host} is not an address of this "
+                            "machine; try --host 127.0.0.1") from None
+        raise BindError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+    return sock
+
+
+class Server:
+    """A bound server: :meth:`serve_forever` runs uvicorn on the bound socket (in this
+    thread); :meth:`shutdown` asks it to stop from another thread."""
+
+    def __init__(self, sock: socket.socket, app: ASGIApp, limits: Limits, quiet: bool):
+        self.socket = sock
+        self.limits = limits
+        protocol = type("ThermomilpH11Protocol", (GuardedH11Protocol,), {"limits": limits})
+        config = uvicorn.Config(
+            app, http=protocol, ws="none", lifespan="off", loop="asyncio", interface="asgi3",
+            proxy_headers=False, server_header=False, access_log=not quiet,
+            log_config=None if quiet else uvicorn.config.LOGGING_CONFIG,
+            log_level="error" if quiet else "info",
+            limit_concurrency=limits.connections, backlog=limits.backlog,
+            timeout_keep_alive=max(1, round(limits.keep_alive_seconds)),
+            timeout_graceful_shutdown=3)
+        self.uvicorn = uvicorn.Server(config)
+        self._pool: WorkerPool | None = getattr(app, "pool", None)
+        self._serving = threading.Event()
+        self._stopped = threading.Event()
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """The host and port the server listens on (port 0 asked for any free one)."""
+        host, port = self.socket.getsockname()[:2]
+        return str(host), int(port)
+
+    @property
+    def url(self) -> str:
+        host, port = self.address
+        return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+    def serve_forever(self) -> None:
+        self._serving.set()
         try:
-            self._error(status, message, close=True)
-            self.wfile.flush()
-            deadline = time.monotonic() + DRAIN_SECONDS
-            left = min(length, DRAIN_CAP)
-            self.connection.settimeout(DRAIN_SECONDS)
-            while left > 0 and time.monotonic() < deadline:
-                chunk = self.rfile.read1(min(left, 65536))
-                if not chunk:
-                    break
-                left -= len(chunk)
-        except OSError:  # the client left, or went quiet: we have answered
-            pass
-        raise _Answered
+            self.uvicorn.run(sockets=[self.socket])
+        finally:
+            self._stopped.set()
 
+    def shutdown(self) -> None:
+        """Ask the serving thread to stop (it closes the socket as it does)."""
+        self.uvicorn.should_exit = True
 
-class PooledHTTPServer(HTTPServer):
-    """``HTTPServer`` with a fixed pool of worker threads and a bounded queue.
-
-    The accepting thread only enqueues; when the queue is full the connection
-    goes to the rejector thread, which answers 503 and closes (or, when even
-    that is swamped, it is closed at once). Nothing ever spawns a thread per
-    connection, so a flood costs a bounded number of threads.
-    """
-
-    request_queue_size = BACKLOG
-    allow_reuse_address = True
-
-    def __init__(self, address: Any, handler: type, workers: int = WORKERS,
-                 backlog: int = QUEUE):
-        super().__init__(address, handler)
-        self._queue: queue.Queue[Any] = queue.Queue(backlog)
-        self._rejects: queue.Queue[Any] = queue.Queue(REJECT_HELD)
-        self._threads = [threading.Thread(target=self._work, name=f"thermomilp-worker-{k}",
-                                          daemon=True) for k in range(workers)]
-        self._threads.append(threading.Thread(target=self._reject_loop, daemon=True,
-                                              name="thermomilp-rejector"))
-        for thread in self._threads:
-            thread.start()
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        try:
-            self._queue.put_nowait((request, client_address))
-        except queue.Full:
-            try:
-                self._rejects.put_nowait(request)
-            except queue.Full:
-                self.shutdown_request(request)
-
-    def _work(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            request, client_address = item
-            try:
-                self.finish_request(request, client_address)
-            except Exception:  # noqa: BLE001 - one connection's failure, not the server's
-                self.handle_error(request, client_address)
-            finally:
-                self.shutdown_request(request)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A connection that failed outside a handler's own guard: a client that left
-        is not news; anything else is a bug, reported on stderr."""
-        if isinstance(sys.exc_info()[1], OSError):
-            return
-        super().handle_error(request, client_address)
-
-    def _reject_loop(self) -> None:
-        """Answer 503 on every connection the queue had no room for.
-
-        One thread for all of them, non-blocking: each socket waits (up to
-        REJECT_SECONDS) for its request to arrive, is answered, and is drained
-        until the client closes (or REJECT_SECONDS again) -- closing a socket
-        with unread data in it would send a reset instead of the answer.
-        """
-        body = json.dumps({"error": "the server is busy; try again shortly",
-                           "status": 503}).encode("utf-8")
-        answer = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-                  b"Retry-After: 1\r\nConnection: close\r\nCache-Control: no-store\r\n"
-                  b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
-        waiting: dict[Any, list[Any]] = {}  # socket -> [deadline, answered]
-        with selectors.DefaultSelector() as selector:
-            while True:
-                incoming: list[Any] = []
-                try:
-                    incoming.append(self._rejects.get(timeout=None if not waiting else 0.02))
-                    while len(incoming) < 64:
-                        incoming.append(self._rejects.get_nowait())
-                except queue.Empty:
-                    pass
-                for request in incoming:
-                    if request is None:  # server_close
-                        for sock in waiting:
-                            sock.close()
-                        return
-                    if len(waiting) >= REJECT_HELD:
-                        self.shutdown_request(request)
-                        continue
-                    request.setblocking(False)
-                    waiting[request] = [time.monotonic() + REJECT_SECONDS, False]
-                    selector.register(request, selectors.EVENT_READ)
-                ready = {key.fileobj for key, _ in selector.select(timeout=0.05)}
-                now = time.monotonic()
-                for sock, state in list(waiting.items()):
-                    done = False
-                    if sock in ready:
-                        try:
-                            done = not sock.recv(65536) and state[1]  # the client closed
-                        except BlockingIOError:
-                            pass
-                        except OSError:
-                            done = True
-                    if not done and not state[1] and (sock in ready or now > state[0]):
-                        try:
-                            sock.sendall(answer)  # a few hundred bytes: fits the buffer
-                            sock.shutdown(socket.SHUT_WR)
-                        except OSError:
-                            done = True
-                        state[:] = [now + REJECT_SECONDS, True]
-                    elif state[1] and now > state[0]:
-                        done = True
-                    if done:
-                        selector.unregister(sock)
-                        del waiting[sock]
-                        sock.close()
-
-    def server_close(self) -> None:
-        super().server_close()
-        for _ in self._threads[:-1]:
-            self._queue.put(None)
-        self._rejects.put(None)
+    def server_close(self, wait: float = 10.0) -> None:
+        """Stop serving (waiting at most ``wait`` seconds for that) and release the
+        socket and the workers."""
+        self.uvicorn.should_exit = True
+        if self._serving.is_set():
+            self._stopped.wait(wait)
+        self.socket.close()
+        if self._pool is not None:
+            self._pool.close()
 
 
 def make_server(host: str = "127.0.0.1", port: int = 8000, api: Api | None = None,
-                quiet: bool = False, workers: int = WORKERS,
-                backlog: int = QUEUE) -> PooledHTTPServer:
-    """A bound (not yet serving) server; port 0 picks a free port."""
-    handler = type("ThermomilpHandler", (Handler,),
-                   {"api": api or Api(), "files": static_files(), "quiet": quiet})
-    if ":" in host:
-        server_class: type[PooledHTTPServer] = type("PooledHTTPServer6", (PooledHTTPServer,),
-                                                   {"address_family": socket.AF_INET6})
-    else:
-        server_class = PooledHTTPServer
-    return server_class((host, port), handler, workers, backlog)
+                quiet: bool = False, limits: Limits | None = None,
+                allow_hosts: tuple[str, ...] = ()) -> Server:
+    """A bound (not yet serving) server; port 0 picks a free port. Raises
+    :class:`BindError` when it cannot listen."""
+    api = api or Api()
+    limits = limits or Limits.for_settings(api.engine)
+    sock = bind(host, port, limits.backlog)
+    app = build_app(api, limits, allowed_hosts(host, allow_hosts))
+    return Server(sock, app, limits, quiet)
 
 
-def bound_address(server: PooledHTTPServer) -> tuple[str, int]:
-    """The host and port the server listens on (port 0 asked for any free one)."""
-    host, port = server.server_address[:2]
-    return host.decode() if isinstance(host, bytes) else str(host), int(port)
+def bound_address(server: Server) -> tuple[str, int]:
+    return server.address
 
 
 def serve_in_thread(host: str = "127.0.0.1", port: int = 0, api: Api | None = None,
-                    quiet: bool = True, workers: int = WORKERS, backlog: int = QUEUE
-                    ) -> tuple[PooledHTTPServer, threading.Thread, str]:
-    """Start a server in a daemon thread; returns (server, thread, base URL). For tests."""
-    server = make_server(host, port, api, quiet, workers, backlog)
+                    quiet: bool = True, limits: Limits | None = None,
+                    allow_hosts: tuple[str, ...] = (), **sizes: Any
+                    ) -> tuple[Server, threading.Thread, str]:
+    """Start a server in a daemon thread; returns (server, thread, base URL). For tests
+    and benchmarks; ``workers=``, ``queue=`` and the other :class:`Limits` fields may be
+    given directly."""
+    if sizes:
+        from dataclasses import replace
+
+        limits = replace(limits or Limits(), **sizes)
+    server = make_server(host, port, api, quiet, limits, allow_hosts)
     thread = threading.Thread(target=server.serve_forever, name="thermomilp-serve", daemon=True)
     thread.start()
-    bound_host, bound_port = bound_address(server)
-    return server, thread, f"http://{bound_host}:{bound_port}"
+    return server, thread, server.url
 
 
 def is_loopback(host: str) -> bool:
     return host in ("localhost", "::1") or host.startswith("127.")
 
 
-__all__ = ["Handler", "HTTPStatus", "PooledHTTPServer", "climbs", "is_loopback", "make_server",
-           "serve_in_thread", "static_files"]
+__all__ = ["BindError", "GuardedH11Protocol", "HostCheck", "Limits", "Server", "WorkerPool",
+           "allowed_hosts", "bind", "build_app", "climbs", "host_name", "is_loopback",
+           "make_server", "serve_in_thread", "static_files"]

@@ -392,6 +392,7 @@ async function loadInstances() {
   newMax();
   $("new-kind").addEventListener("change", newMax);
   $("engine").textContent = `MILP engine: ${info.backend} / ${info.solver}`;
+  if (info.upload_suffixes) $("upload").accept = info.upload_suffixes.join(",");
   const data = await api("instances");
   const select = $("instance");
   select.textContent = "";
