@@ -76,7 +76,8 @@ def _cli(*argv: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("name", HOSTILE_FILE_NAMES, ids=["esc", "cr", "newline", "bidi"])
-@pytest.mark.parametrize("command", [["solve"], ["show"], ["check"], ["solve", "--svg", "p.svg"]])
+@pytest.mark.parametrize("command", [["solve"], ["show"], ["check"], ["solve", "--svg", "p.svg"],
+                                     ["explain"], ["analyze"]])
 def test_a_hostile_file_name_is_printed_escaped(tmp_path, name, command):
     from helpers import INSTANCES
 
