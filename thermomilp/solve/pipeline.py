@@ -131,7 +131,7 @@ def _warm_solve(settings: Settings) -> None:
 
     try:
         tiny = thermometers([1], [1], [[(0, 0)]])
-        solve(tiny, unique=False, settings=settings.replace(logic=Logic.NONE))
+        solve(tiny, unique=False, settings=settings.replace(logic=Logic.NONE, verbose=False))
     except Exception:  # noqa: BLE001 - a warm-up never fails a run: the board will say
         pass
 
