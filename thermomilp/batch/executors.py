@@ -36,10 +36,11 @@ def _worker_init(job: BatchJob, parent: int) -> None:
     """Pool worker start-up: a process group of its own, ended with the parent, and
     the solver stack imported now, so the first file's ``time_s`` measures the
     solve alone."""
-    try:
-        os.setpgid(0, 0)
-    except OSError:
-        pass
+    if hasattr(os, "setpgid"):  # POSIX; on Windows the pool's own terminate() is all
+        try:
+            os.setpgid(0, 0)
+        except OSError:
+            pass
     signal.signal(signal.SIGTERM, _end_group)
     _die_with(parent)
     warm_up(job)
@@ -48,7 +49,7 @@ def _worker_init(job: BatchJob, parent: int) -> None:
 def _end_group(signum: int = signal.SIGTERM, frame: Any = None) -> None:
     """Kill this worker's process group: the worker and the engine programs it runs."""
     try:
-        if os.getpgrp() == os.getpid():
+        if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
             os.killpg(os.getpid(), signal.SIGKILL)
     except OSError:
         pass
@@ -170,8 +171,8 @@ def _kill_group(process: Any) -> None:
     if pid is None:
         return
     try:
-        if os.getpgid(pid) == pid:  # the worker leads its group: the engines go too
-            os.killpg(pid, signal.SIGKILL)
+        if hasattr(os, "killpg") and os.getpgid(pid) == pid:  # it leads its group:
+            os.killpg(pid, signal.SIGKILL)  # the engines it started go too
             return
     except OSError:
         pass
