@@ -300,10 +300,10 @@ def test_an_unexpected_exception_on_one_file_is_its_record_and_the_run_goes_on(
     paths = write_corpus(tmp_path / "c", 3, 5)
     real_load = formats.load
 
-    def load(path, fmt=None):
+    def load(path, fmt=None, **options):
         if str(path) == paths[1]:
             raise TypeError("a bug in a reader")
-        return real_load(path, fmt)
+        return real_load(path, fmt, **options)
 
     monkeypatch.setattr(formats, "load", load)
     out = tmp_path / "out.jsonl"

@@ -26,7 +26,17 @@ def test_generate_writes_graded_unique_boards(tmp_path, capsys):
         p = load(str(f))
         assert p.shape == (5, 6) and p.grade in ("intervals", "probing", "pairs", "search")
         assert brute_force_count(p, 2) == 1
-    assert capsys.readouterr().err == ""  # the progress bar is drawn on a terminal only
+    # no progress bar off a terminal, but one summary line (issue 27)
+    err = capsys.readouterr().err
+    assert "\r" not in err and err.count("\n") == 1
+    assert err.startswith(f"generate: 3 thermometers boards 5x6 (seed 7) in {out}, ")
+    made = err.rstrip().split(" s: ")[1]  # "2 probing, 1 intervals": every board graded
+    assert sum(int(part.split()[0]) for part in made.split(", ")) == 3
+
+
+def test_generate_quiet_prints_nothing(tmp_path, capsys):
+    assert main(["generate", "--size", "4x4", "--out", str(tmp_path), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_generate_draws_its_progress_bar_on_a_terminal(tmp_path, capsys, monkeypatch):

@@ -61,7 +61,8 @@ def test_cli_writes_svg_for_solve_and_show(tmp_path, capsys):
     ET.parse(tmp_path / "pic-t01_4x4.svg")
 
 
-@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert not installed")
+@pytest.mark.skipif(shutil.which("rsvg-convert") is None,
+                    reason="rsvg-convert not installed (apt-get install -y librsvg2-bin)")
 def test_svg_renders_to_png(tmp_path):
     puzzle = load(T03)
     svg = tmp_path / "board.svg"

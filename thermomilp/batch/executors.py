@@ -1,28 +1,90 @@
 """The executors of a batch, each yielding records as they finish: in this process, a
 pool of spawned worker processes (a worker that dies takes only its own file with
-it), or a Dask cluster."""
+it), or a Dask cluster.
+
+Nothing a pool starts outlives the run. Each worker is the leader of a process
+group of its own, so a terminal's Ctrl-C (SIGINT to the foreground group)
+reaches only the parent, which decides, and so that the worker and every engine
+program it starts (``glpsol``, ``cbc`` run by PuLP or Pyomo) can be ended as one
+group. The engine programs keep the default SIGINT disposition (a worker does
+not ignore SIGINT: an ignored signal is inherited across ``exec``). The group
+ends when:
+
+* the run ends, is interrupted (SIGINT, SIGTERM) or fails: the parent kills
+  every worker's group (:func:`_stop`);
+* the parent dies without cleaning up (``kill -9``, a crash): on Linux the
+  kernel sends the worker SIGTERM (``PR_SET_PDEATHSIG``), elsewhere a watchdog
+  thread notices the parent is gone within :data:`WATCH_INTERVAL` seconds; the
+  worker then kills its own group (:func:`_end_group`).
+"""
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
+import threading
 from typing import Any, Callable, Iterator
 
 from thermomilp.batch.job import BatchJob, error_record, internal_error, solve_file
 
+WATCH_INTERVAL = 0.5
+"""Seconds between a worker's checks that its parent is alive."""
 
-def _worker_init(job: BatchJob) -> None:
-    """Pool worker start-up: ignore Ctrl-C (the parent handles it) and import the
-    solver stack now, so the first file's ``time_s`` measures the solve alone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+def _worker_init(job: BatchJob, parent: int) -> None:
+    """Pool worker start-up: a process group of its own, ended with the parent, and
+    the solver stack imported now, so the first file's ``time_s`` measures the
+    solve alone."""
+    if hasattr(os, "setpgid"):  # POSIX; on Windows the pool's own terminate() is all
+        try:
+            os.setpgid(0, 0)
+        except OSError:
+            pass
+    signal.signal(signal.SIGTERM, _end_group)
+    _die_with(parent)
     warm_up(job)
 
 
-def warm_up(job: BatchJob) -> None:
-    """Import the solve layer and the job's backend module (and its library)."""
-    import thermomilp.solve  # noqa: F401
-    from thermomilp.solve.engine import warm_up as import_backend
+def _end_group(signum: int = signal.SIGTERM, frame: Any = None) -> None:
+    """Kill this worker's process group: the worker and the engine programs it runs."""
+    try:
+        if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
+            os.killpg(os.getpid(), signal.SIGKILL)
+    except OSError:
+        pass
+    os._exit(128 + signum)
 
-    import_backend(job.settings)
+
+def _die_with(parent: int) -> None:
+    """End this worker (and its group) when ``parent`` dies."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            PR_SET_PDEATHSIG = 1  # noqa: N806 - <sys/prctl.h>
+            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                _end_group()
+            threading.Event().wait(WATCH_INTERVAL)
+
+    if os.getppid() != parent:  # it died before the death signal was armed
+        _end_group()
+    threading.Thread(target=watch, name="thermomilp-parent-watch", daemon=True).start()
+
+
+def warm_up(job: BatchJob) -> None:
+    """Import what a board needs before its clock starts (the per-file pipeline's
+    :func:`~thermomilp.solve.pipeline.warm_up`: the logic, the backend and its library)."""
+    from thermomilp.solve.pipeline import warm_up as import_stack
+
+    import_stack(job.settings)
 
 
 def run_serial(files: list[str], job: BatchJob) -> Iterator[dict[str, Any]]:
@@ -35,8 +97,8 @@ def run_serial(files: list[str], job: BatchJob) -> Iterator[dict[str, Any]]:
 def run_pool(files: list[str], job: BatchJob, jobs: int,
              work: Callable[[str, BatchJob], dict[str, Any]] = solve_file
              ) -> Iterator[dict[str, Any]]:
-    """A pool of ``jobs`` worker processes; workers ignore SIGINT so only the parent
-    handles Ctrl-C.
+    """A pool of ``jobs`` worker processes, each in a process group of its own, so
+    only the parent handles Ctrl-C and every worker ends with the run (module doc).
 
     At most ``jobs`` files are in flight, so when a worker dies (a segfault, the
     OOM killer) the suspects are few: each is run again alone in a fresh worker,
@@ -64,7 +126,7 @@ def _pool_round(pending: list[str], job: BatchJob, jobs: int, work: Callable[...
     from concurrent.futures.process import BrokenProcessPool
 
     executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_worker_init, initargs=(job,))
+                                   initializer=_worker_init, initargs=(job, os.getpid()))
     flight: dict[Any, str] = {}
     broken = False
     try:
@@ -96,15 +158,26 @@ def _pool_round(pending: list[str], job: BatchJob, jobs: int, work: Callable[...
 
 
 def _stop(executor: Any) -> None:
-    """Shut a pool down now: on interrupt the files in flight are dropped."""
-    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14+
-    if terminate is not None:
-        terminate()
-        return
+    """Shut a pool down now: on interrupt the files in flight are dropped. Each
+    worker's whole process group is killed, so no engine program it started
+    (``glpsol``, ``cbc``) keeps running."""
     for process in list((getattr(executor, "_processes", None) or {}).values()):
-        if process.is_alive():
-            process.terminate()
+        _kill_group(process)
     executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _kill_group(process: Any) -> None:
+    pid = process.pid
+    if pid is None:
+        return
+    try:
+        if hasattr(os, "killpg") and os.getpgid(pid) == pid:  # it leads its group:
+            os.killpg(pid, signal.SIGKILL)  # the engines it started go too
+            return
+    except OSError:
+        pass
+    if process.is_alive():
+        process.kill()
 
 
 def run_dask(files: list[str], job: BatchJob, address: Any) -> Iterator[dict[str, Any]]:

@@ -1,7 +1,9 @@
 """The unit of work of a batch: a frozen :class:`BatchJob` and :func:`solve_file`, one
-path to one JSON record (never raising for a bad file or a failed solve); the error
-records; the inputs named by folders and globs, and the content hash that identifies
-an input when a run resumes."""
+path to one JSON record (never raising for a bad file or a failed solve) through the
+one per-file pipeline that ``solve`` uses too (:func:`thermomilp.solve.pipeline.solve_input`:
+the same record, the conflict of an infeasible board included); the error records;
+the inputs named by folders and globs (every suffix of the formats table), and the
+content hash that identifies an input when a run resumes."""
 
 from __future__ import annotations
 
@@ -11,8 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from thermomilp.core.settings import Settings
-
-PUZZLE_SUFFIXES = (".txt", ".json", ".thermo", ".aqua", ".janko", ".task")
+from thermomilp.solve.pipeline import PUZZLE_SUFFIXES, solve_input, unreadable_record
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,8 @@ class BatchJob:
 
     settings: Settings = field(default_factory=Settings)
     unique: bool = True
+    explain: bool = True
+    """Attach the conflicting rules of an infeasible board, as ``solve`` does."""
 
     @property
     def backend(self) -> str:
@@ -36,18 +39,14 @@ class BatchJob:
 def solve_file(path: str, job: BatchJob) -> dict[str, Any]:
     """The JSON record of one file; never raises for a bad file or a failed solve."""
     from thermomilp.core.errors import ThermomilpError
-    from thermomilp.formats import load
-    from thermomilp.solve import solve
 
-    puzzle = None
     try:
-        puzzle = load(path)
-        result = solve(puzzle, unique=job.unique, settings=job.settings)
-        return result.to_json(path)
+        outcome = solve_input(path, job.settings, unique=job.unique, explain=job.explain)
     except ThermomilpError as exc:
-        return error_record(path, str(exc), job)  # bad input or set-up: exit 2
+        return error_record(path, str(exc), job)  # set-up (engine missing...): exit 2
     except Exception as exc:  # noqa: BLE001 - a bug of ours must not end the run
-        return error_record(path, internal_error(exc), job, puzzle.kind if puzzle else None)
+        return error_record(path, internal_error(exc), job)
+    return outcome.record()  # an unreadable file's record names no engine, as solve's
 
 
 INTERNAL = "internal error: "
@@ -65,9 +64,8 @@ def is_internal(record: dict[str, Any]) -> bool:
 
 def error_record(path: str, message: str, job: BatchJob | None = None,
                  puzzle: str | None = None) -> dict[str, Any]:
-    return {"file": path, "puzzle": puzzle, "status": "error", "grid": None, "levels": None,
-            "second": None, "backend": job.backend if job else None,
-            "solver": job.solver if job else None, "time_s": 0.0, "error": message}
+    return unreadable_record(path, message, job.backend if job else None,
+                             job.solver if job else None, puzzle)
 
 
 def expand_inputs(patterns: Iterable[str]) -> list[str]:

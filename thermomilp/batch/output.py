@@ -1,12 +1,24 @@
-"""The ``--out`` file of a batch: opened, locked against a second run, its records read
-back (a torn last line cut), and the inputs those records already cover
-(:class:`Resume`)."""
+"""The ``--out`` file of a batch: an append-only log, opened, locked against a second
+run, its records read back (a torn last line cut), and the inputs those records
+already cover (:class:`Resume`).
+
+It is the one file the package writes that is not replaced whole
+(:func:`thermomilp.core.files.write_whole`): a batch appends to it one record
+at a time, so that an interrupted run keeps every finished record. Each record
+is appended whole or not at all (:class:`AppendLog`: a failed write -- a full
+disk, a file size limit -- is cut back to where the record began, and the run
+stops with a :class:`~thermomilp.core.errors.WriteError` naming the file). A
+target that is not a regular file (``/dev/zero``, a FIFO, a folder) is refused
+before anything is read from it, and reading it back is bounded: a line longer
+than any record (:data:`MAX_RECORD_BYTES`) is not a batch output.
+"""
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterable, TextIO
+import stat
+from typing import Any, Iterable
 
 
 class BatchOutput:
@@ -31,23 +43,68 @@ class BatchOutput:
     def __init__(self, path: str):
         self.path = path
         self.records: list[dict[str, Any]] = []
-        self.stream: TextIO  # set by __enter__: the file is opened (and locked) there
+        self.stream: AppendLog  # set by __enter__: the file is opened (and locked) there
 
     def __enter__(self) -> "BatchOutput":
-        import io
-
-        handle = open(self.path, "a+b")  # noqa: SIM115 - closed in __exit__
+        _require_regular(self.path)
         try:
+            handle = open(self.path, "a+b")  # noqa: SIM115 - closed in __exit__
+        except OSError as exc:
+            from thermomilp.core.errors import WriteError
+
+            raise WriteError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        try:
+            _require_regular(self.path, os.fstat(handle.fileno()))  # the file we opened
             _lock(handle, self.path)
             self.records = _read_records(handle, self.path)
         except BaseException:
             handle.close()
             raise
-        self.stream = io.TextIOWrapper(handle, encoding="utf-8", newline="\n")
+        self.stream = AppendLog(handle, self.path)
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.stream.close()  # closing the file releases the lock
+
+
+class AppendLog:
+    """The write side of ``--out``: ``write(line)`` appends one whole record line or
+    nothing (a failed write is cut back to the size before it and raises
+    :class:`~thermomilp.core.errors.WriteError` naming the file). Quacks like the
+    text stream :func:`thermomilp.batch.run.run_batch` writes to."""
+
+    def __init__(self, handle: Any, path: str):
+        self.handle, self.path = handle, path
+
+    def write(self, text: str) -> int:
+        from thermomilp.core.files import append_whole
+
+        append_whole(self.handle.fileno(), text, self.path)
+        return len(text)
+
+    def flush(self) -> None:
+        """Every write is already in the file (``os.write``, no buffer)."""
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+def _require_regular(path: str, info: os.stat_result | None = None) -> None:
+    """Refuse a target that exists and is not a regular file, before reading it."""
+    if info is None:
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            from thermomilp.core.errors import WriteError
+
+            raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        from thermomilp.core.errors import WriteError
+
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise WriteError(f"cannot write {path}: it is {kind}; --out is a batch output file")
 
 
 def _lock(handle: Any, path: str) -> None:
@@ -66,20 +123,34 @@ def _lock(handle: Any, path: str) -> None:
         pass  # a file system without locks: run unlocked rather than not at all
 
 
+MAX_RECORD_BYTES = 64 << 20
+"""The longest line a batch output may hold (a record of a 1000x1000 board is ~2 MB)."""
+
+
 def _read_records(handle: Any, path: str) -> list[dict[str, Any]]:
+    """Read the records back line by line (never more than one record's bound at once)."""
     from thermomilp.core.errors import ConfigError
 
     handle.seek(0)
-    data = handle.read()
-    lines = data.splitlines(keepends=True)
     records: list[dict[str, Any]] = []
     good_end = 0
-    for number, line in enumerate(lines, start=1):
+    number = 0
+    last = b""
+    while True:
+        line = handle.readline(MAX_RECORD_BYTES + 1)
+        if not line:
+            break
+        number += 1
+        last = line
         torn = not line.endswith(b"\n")
+        if torn and len(line) > MAX_RECORD_BYTES:
+            raise ConfigError(f"{path}:{number}: a line longer than {MAX_RECORD_BYTES >> 20} "
+                              "MB is not a thermomilp batch record; --out appends only to a "
+                              "batch output (choose another file)")
         record = _record_of(line)
         if record is None:
-            if torn and number == len(lines) and line.startswith(RECORD_START):
-                break  # a record torn by a crash mid-write: the only thing ever cut
+            if torn and line.startswith(RECORD_START):
+                break  # the last line, a record torn by a crash mid-write: the only cut
             if not line.strip():
                 good_end += len(line)
                 continue
@@ -87,9 +158,10 @@ def _read_records(handle: Any, path: str) -> list[dict[str, Any]]:
                               "--out appends only to a batch output (choose another file)")
         records.append(record)
         good_end += len(line)
-    if good_end < len(data):
+    size = handle.seek(0, os.SEEK_END)
+    if good_end < size:
         handle.truncate(good_end)
-    elif data and not data.endswith(b"\n"):
+    elif size and not last.endswith(b"\n"):
         handle.write(b"\n")  # a whole last record without its newline
     handle.flush()
     return records

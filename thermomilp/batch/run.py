@@ -1,6 +1,6 @@
 """The batch itself: :func:`run_batch` skips what the output already covers, runs the
-rest on an executor, appends each record as one whole line (Ctrl-C never cuts one),
-shows progress and sums up (:class:`BatchSummary`)."""
+rest on an executor, appends each record as one whole line (Ctrl-C or SIGTERM never
+cuts one), shows progress and sums up (:class:`BatchSummary`)."""
 
 from __future__ import annotations
 
@@ -10,38 +10,53 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable, Protocol, TextIO
 
 from thermomilp.batch.executors import run_dask, run_pool, run_serial, warm_up
 from thermomilp.batch.job import BatchJob, content_hash
 from thermomilp.batch.output import Resume
 
 
+class LineSink(Protocol):
+    """Where records go: a text stream (stdout) or the ``--out`` file's append log."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 class _DeferredInterrupt:
-    """SIGINT handler that never fires inside a ``with writing():`` block."""
+    """SIGINT / SIGTERM handler that never fires while a record line is written: the
+    signal becomes a ``KeyboardInterrupt`` after the line (``signum`` says which)."""
 
     def __init__(self) -> None:
         self.requested = False
         self.writing = False
-        self.previous: Any = None
+        self.signum: int | None = None
+        self.previous: dict[int, Any] = {}
 
     def __enter__(self) -> "_DeferredInterrupt":
-        try:
-            self.previous = signal.signal(signal.SIGINT, self._handler)
-        except ValueError:  # not the main thread: leave signals alone
-            self.previous = None
+        for signum in STOP_SIGNALS:
+            try:
+                self.previous[signum] = signal.signal(signum, self._handler)
+            except ValueError:  # not the main thread: leave signals alone
+                break
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
+        for signum, previous in self.previous.items():
+            signal.signal(signum, previous)
 
     def _handler(self, signum: int, frame: Any) -> None:
         self.requested = True
+        self.signum = signum
         if not self.writing:
             raise KeyboardInterrupt
 
-    def write_line(self, out: TextIO, line: str) -> None:
+    def write_line(self, out: LineSink, line: str) -> None:
         self.writing = True
         try:
             out.write(line)
@@ -59,6 +74,8 @@ class BatchSummary:
     records: list[dict[str, Any]]
     wall_s: float
     interrupted: bool = False
+    stopped_by: int | None = None
+    """The signal that interrupted the run (SIGINT or SIGTERM), if one did."""
     covered: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Each skipped input and the record of the output that covers it."""
 
@@ -121,7 +138,15 @@ class Progress:
             self.stream.flush()
 
 
-def run_batch(files: list[str], job: BatchJob, out: TextIO, *, jobs: int = 1,
+def runs_programs(job: BatchJob) -> bool:
+    """Whether the job's engine may run as a program of its own (every layer but
+    highspy, which runs HiGHS inside this process)."""
+    from thermomilp.core.settings import Backend
+
+    return job.settings.backend is not Backend.HIGHS
+
+
+def run_batch(files: list[str], job: BatchJob, out: LineSink, *, jobs: int = 1,
               dask: Any = None, previous: Iterable[dict[str, Any]] = (),
               keep_errors: bool = False, progress: Progress | None = None,
               on_record: Callable[[dict[str, Any]], None] | None = None) -> BatchSummary:
@@ -141,8 +166,10 @@ def run_batch(files: list[str], job: BatchJob, out: TextIO, *, jobs: int = 1,
     start = time.perf_counter()
     if dask is not None:
         stream = run_dask(todo, job, dask)
-    elif jobs > 1 and len(todo) > 1:
-        stream = run_pool(todo, job, min(jobs, len(todo)))
+    elif (jobs > 1 and len(todo) > 1) or (todo and runs_programs(job)):
+        # an engine run as a program (glpsol, cbc...) goes in a worker even with one
+        # job: the worker's process group is what ends it with the run
+        stream = run_pool(todo, job, max(1, min(jobs, len(todo))))
     else:
         stream = run_serial(todo, job)
         if todo:
@@ -158,6 +185,7 @@ def run_batch(files: list[str], job: BatchJob, out: TextIO, *, jobs: int = 1,
                     on_record(record)
         except KeyboardInterrupt:
             summary.interrupted = True
+            summary.stopped_by = guard.signum or int(signal.SIGINT)
         finally:
             close = getattr(stream, "close", None)
             if close:

@@ -33,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             if n:
                 print()
-            print(f"== {path}")
-            print(report(result))
+            from thermomilp.core.untrusted import shown, shown_lines
+
+            print(f"== {shown(path)}")
+            print(shown_lines(report(result)))
     return 0

@@ -4,7 +4,8 @@ Solves a corpus in parallel (a process pool, or a Dask cluster), writes one
 JSON Lines record per file (the ``solve --format json`` contract plus the
 input's ``sha256``), skips the inputs whose content already has a record in
 ``--out`` (resume; error records are retried unless ``--keep-errors``), and on
-Ctrl-C keeps what is done and exits 130. A progress bar and a summary table go
+Ctrl-C (or SIGTERM) keeps what is done, ends every worker and engine program it
+started, and exits 130 (143). A progress bar and a summary table go
 to stderr. The exit code is read from the record of every input -- this run's
 or the one already in the output -- so a resumed run exits like an
 uninterrupted one.
@@ -47,6 +48,8 @@ def register(sub) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_solver_flags(p, formulation=True)
     p.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
+    p.add_argument("--no-explain", action="store_true",
+                   help="do not look for the conflicting clues of an infeasible board")
     p.set_defaults(func=run)
 
 
@@ -58,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise ConfigError("--jobs must be at least 1")
     settings = settings_from(args)
-    job = BatchJob(settings, unique=not args.no_unique)
+    job = BatchJob(settings, unique=not args.no_unique, explain=not args.no_explain)
     files = expand_inputs(args.inputs)
     if args.out:  # a directory input may hold the output itself: never a puzzle
         out = os.path.realpath(args.out)
@@ -76,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if summary.interrupted:
         print("thermomilp: interrupted; rerun the same command to finish the rest"
               if args.out else "thermomilp: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return 128 + summary.stopped_by if summary.stopped_by else EXIT_INTERRUPTED
     return exit_code(summary.final_records())
 
 

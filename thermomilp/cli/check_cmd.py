@@ -105,6 +105,7 @@ def _grade(puzzle, clock=None) -> tuple[str | None, str | None]:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_from
     from thermomilp.core.errors import ConfigError, PuzzleError
+    from thermomilp.core.untrusted import shown
     from thermomilp.formats import load
 
     if args.limit < 2:
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
             if args.format == "json":
                 print(json.dumps({"file": path, "status": "error", "error": str(exc)}),
                       flush=True)
-            print(f"thermomilp: error: {exc}", file=sys.stderr)
+            print(f"thermomilp: error: {shown(exc)}", file=sys.stderr)
             continue
         record = {"file": path, **check_board(puzzle, args.limit, settings=settings)}
         if record["status"] != "unique":
@@ -132,9 +133,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _text(record: dict[str, Any], limit: int) -> str:
+    from thermomilp.core.untrusted import shown, shown_lines
+
+    return shown(record["file"]) + shown_lines(_text_after_name(record, limit))
+
+
+def _text_after_name(record: dict[str, Any], limit: int) -> str:
     count = record["solutions"]
     counted = "?" if count is None else (f"at least {count}" if record["capped"] else str(count))
-    line = (f"{record['file']}: {record['status']}, {counted} solution(s), "
+    line = (f": {record['status']}, {counted} solution(s), "
             f"grade {record['grade'] or '-'} ({record['difficulty'] or '-'})")
     if record["recorded_grade"] and record["recorded_grade"] != record["grade"]:
         line += f", file says grade {record['recorded_grade']}"

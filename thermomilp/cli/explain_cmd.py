@@ -46,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             if n:
                 print()
-            print(f"== {path}")
-            print(render_explanation(result))
+            from thermomilp.core.untrusted import shown, shown_lines
+
+            print(f"== {shown(path)}")
+            print(shown_lines(render_explanation(result)))
     return worst

@@ -44,5 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"file": args.file, **step.to_json()}))
     else:
-        print(render_step(None, step))
+        from thermomilp.core.untrusted import shown_lines
+
+        print(shown_lines(render_step(None, step)))
     return EXIT_NO_SOLUTION if step.rule in TERMINAL and step.rule != "solved" else EXIT_OK

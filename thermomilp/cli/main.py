@@ -17,6 +17,7 @@ import os
 import sys
 
 from thermomilp.core.errors import ThermomilpError
+from thermomilp.core.untrusted import shown
 
 COMMANDS = [
     "thermomilp.cli.solve_cmd",
@@ -64,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with _warnings_to_stderr():
             return int(args.func(args))
-    except ThermomilpError as exc:
-        print(f"thermomilp: error: {exc}", file=sys.stderr)
+    except ThermomilpError as exc:  # names a file or a label: shown, never obeyed
+        print(f"thermomilp: error: {shown(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("thermomilp: interrupted", file=sys.stderr)
@@ -74,10 +75,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     except OSError as exc:  # a file we were told to write or read: the user's to fix
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"thermomilp: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(f"thermomilp: error: {shown(where)}{shown(exc.strerror or exc)}",
+              file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - a bug of ours: say so in one line, no traceback
-        print(f"thermomilp: internal error: {type(exc).__name__}: {exc} "
+        print(f"thermomilp: internal error: {type(exc).__name__}: {shown(exc)} "
               "(please report it; THERMOMILP_DEBUG=1 shows the traceback)", file=sys.stderr)
         if os.environ.get("THERMOMILP_DEBUG"):
             raise
@@ -107,13 +109,13 @@ def _warnings_to_stderr():
     @contextlib.contextmanager
     def scope():
         with warnings.catch_warnings():
-            shown = warnings.showwarning
+            original = warnings.showwarning
 
             def show(message, category, filename, lineno, file=None, line=None):
                 if issubclass(category, ThermomilpWarning):
-                    print(f"thermomilp: warning: {message}", file=sys.stderr)
+                    print(f"thermomilp: warning: {shown(message)}", file=sys.stderr)
                 else:
-                    shown(message, category, filename, lineno, file, line)
+                    original(message, category, filename, lineno, file, line)
 
             warnings.showwarning = show
             warnings.simplefilter("always", ThermomilpWarning)

@@ -11,24 +11,28 @@ def register(sub) -> None:
     p.add_argument("--solution", action="store_true",
                    help="draw the solution stored in the file, if any")
     p.add_argument("--svg", metavar="FILE",
-                   help="also draw the board as SVG (several inputs: FILE-<input>.svg)")
+                   help="also draw the board as SVG (several inputs: one distinct "
+                        "FILE-<input>.svg each)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from thermomilp.core.untrusted import shown, shown_lines
     from thermomilp.formats import load
+    from thermomilp.pictures.svg import svg_paths_for
     from thermomilp.pictures.text import render_board
 
+    pictures = svg_paths_for(args.svg, args.files) if args.svg else []
     for n, path in enumerate(args.files):
         puzzle = load(path)
         if n:
             print()
         title = f"== {path}: {puzzle.kind} {puzzle.height}x{puzzle.width}"
-        print(title + (f" ({puzzle.name})" if puzzle.name else ""))
+        print(shown(title + (f" ({puzzle.name})" if puzzle.name else "")))
         grid = puzzle.solution if args.solution else None
-        print(render_board(puzzle, grid))
-        if args.svg:
-            from thermomilp.pictures.svg import svg_path_for, write_svg
+        print(shown_lines(render_board(puzzle, grid)))
+        if pictures:
+            from thermomilp.pictures.svg import write_svg
 
-            write_svg(svg_path_for(args.svg, path, len(args.files) > 1), puzzle, grid)
+            write_svg(pictures[n], puzzle, grid)
     return 0

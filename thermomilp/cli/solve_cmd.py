@@ -28,56 +28,43 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_from
-    from thermomilp.core.deadline import Deadline
-    from thermomilp.core.errors import PuzzleError
-    from thermomilp.formats import load
-    from thermomilp.solve import solve
+    from thermomilp.core.untrusted import shown, shown_lines
+    from thermomilp.solve.pipeline import solve_input
 
     settings = settings_from(args)  # solve() checks the pair before the logic runs
+    pictures = _svg_targets(args)
     worst = EXIT_OK
     for n, path in enumerate(args.files):
-        try:
-            puzzle = load(path)
-        except PuzzleError as exc:
+        outcome = solve_input(path, settings, unique=not args.no_unique,
+                              explain=not args.no_explain)
+        result = outcome.result
+        if result is None:  # the file could not be read
             worst = max(worst, EXIT_USAGE)
-            _report_error(args, path, str(exc))
+            if args.format == "json":
+                print(json.dumps(outcome.record()), flush=True)
+            print(f"thermomilp: error: {shown(outcome.error)}", file=sys.stderr)
             continue
-        clock = Deadline(settings.time_limit)  # one per board: solve and explanation share it
-        result = solve(puzzle, unique=not args.no_unique, settings=settings, deadline=clock)
         if not result.ok:
             worst = max(worst, EXIT_NO_SOLUTION)
-        if result.status == "infeasible" and not args.no_explain:
-            result = _explained(result, puzzle, settings, clock)
-        if args.svg:
-            from thermomilp.pictures.svg import svg_path_for, write_svg
+        if pictures and result.puzzle is not None:
+            from thermomilp.pictures.svg import write_svg
 
-            write_svg(svg_path_for(args.svg, path, len(args.files) > 1), puzzle, result.grid)
+            write_svg(pictures[n], result.puzzle, result.grid)
         if args.format == "json":
-            print(json.dumps(result.to_json(path)), flush=True)
+            print(json.dumps(outcome.record()), flush=True)
         else:
             if n:
                 print()
-            print(f"== {path}")
-            print(result)
+            print(f"== {shown(path)}")
+            print(shown_lines(str(result)))
     return worst
 
 
-def _explained(result, puzzle, settings, clock):
-    """The result with an irreducible set of conflicting rules (docs/infeasibility.md),
-    found within what is left of the board's time; ``time_s`` then covers both."""
-    import dataclasses
+def _svg_targets(args: argparse.Namespace) -> list[str]:
+    """One distinct picture file per input (docs/cli.md), or none without --svg."""
+    if not args.svg:
+        return []
+    from thermomilp.pictures.svg import svg_paths_for
 
-    from thermomilp.solve.conflict import find_conflict
+    return svg_paths_for(args.svg, args.files)
 
-    calls: list[int] = []
-    conflict = find_conflict(puzzle, settings=settings, deadline=clock, engine_calls=calls)
-    return dataclasses.replace(result, conflict=conflict, time_s=clock.elapsed(),
-                               engine_called=result.engine_called or bool(calls))
-
-
-def _report_error(args: argparse.Namespace, path: str, message: str) -> None:
-    if args.format == "json":
-        print(json.dumps({"file": path, "puzzle": None, "status": "error", "grid": None,
-                          "levels": None, "second": None, "backend": None, "solver": None,
-                          "time_s": 0.0, "error": message}), flush=True)
-    print(f"thermomilp: error: {message}", file=sys.stderr)

@@ -15,8 +15,10 @@ link to a regular file is followed: the file it points to is replaced, the
 link stays. An existing file keeps its permission bits; a new one gets the
 umask's, as ``open(path, "w")`` would give it.
 
-Appending logs (``batch --out``) are not rewritten whole: they are only ever
-appended to, one complete line at a time (:mod:`thermomilp.batch.output`).
+Appending logs (``batch --out``, a class's grades) are not rewritten whole:
+they are only ever appended to, one complete record at a time, with
+:func:`append_whole` -- a record that cannot be written whole (a full disk)
+is cut back off, so the log holds every finished record and nothing torn.
 """
 
 from __future__ import annotations
@@ -68,6 +70,30 @@ def write_whole(path: str | os.PathLike[str], data: str | bytes, *,
     _sync_folder(folder)
 
 
+def append_whole(fd: int, data: str | bytes, path: str | os.PathLike[str], *,
+                 encoding: str = "utf-8", errors: str = "backslashreplace") -> None:
+    """Append ``data`` (one record) to the open file ``fd`` whole, or not at all.
+
+    On a failed write the file is truncated back to its size before the
+    record and a :class:`WriteError` naming ``path`` is raised, so the log
+    never holds half a record. ``fd`` should be opened for appending by one
+    writer at a time (``batch`` locks its output).
+    """
+    payload = data if isinstance(data, bytes) else data.encode(encoding, errors)
+    start = os.lseek(fd, 0, os.SEEK_END)
+    try:
+        done = 0
+        while done < len(payload):
+            done += os.write(fd, payload[done:])
+    except OSError as exc:
+        try:
+            os.ftruncate(fd, start)
+        except OSError:
+            pass
+        raise WriteError(f"cannot write {os.fspath(path)}: {_reason(exc)} (the records "
+                         "before this one are kept)") from None
+
+
 def _regular_target(path: str) -> str:
     """The file to replace: ``path``, or where its symbolic link points."""
     try:
@@ -109,4 +135,4 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-__all__ = ["write_whole"]
+__all__ = ["append_whole", "write_whole"]

@@ -27,12 +27,20 @@ variable order. Same model, same file, whichever layer built it
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from thermomilp.core.errors import ExportError
+from thermomilp.core.untrusted import comment_text
+
 EQ, LE, GE = "=", "<=", ">="
 LINE = 78  # wrap long rows (the level model's clue rows) for reading and for LP readers
+TITLE_MAX = 160  # the comment line's length bound
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,254}")
+"""What a column or row name may be: the names of docs/formulation.md (``x_3_1``,
+``prec_2_1_2_0``), never text from a board, and valid in every LP and MPS reader."""
 
 
 @dataclass(frozen=True)
@@ -188,12 +196,27 @@ def _is_binary(column: Column) -> bool:
     return column.integer and column.lower == 0 and column.upper == 1
 
 
+def _checked(model: LinearModel) -> None:
+    """Refuse a name that is not one of ours: an LP or MPS file is made of names
+    and numbers, so a name with a space, a newline or a sign could add a row."""
+    for name in [c.name for c in model.columns] + [r.name for r in model.rows]:
+        if not NAME.fullmatch(name):
+            raise ExportError(f"cannot export a model with the name {name!r}: names are "
+                              "letters, digits and _ (docs/formulation.md)")
+
+
+def _title(model: LinearModel) -> str:
+    """The title as one comment line (the board's name in it is untrusted)."""
+    return comment_text(model.title, TITLE_MAX)
+
+
 def to_lp(model: LinearModel) -> str:
     """CPLEX LP format, as read by HiGHS, glpsol --lp, CBC and most others."""
+    _checked(model)
     # No objective (any feasible point is a solution); glpsol refuses an empty
     # one, so it reads "minimise 0 times the first variable".
     first = f" 0 {model.columns[0].name}" if model.columns else ""
-    out = [f"\\ {model.title}", "Minimize", f"obj:{first}", "Subject To"]
+    out = [f"\\ {_title(model)}", "Minimize", f"obj:{first}", "Subject To"]
     for row in model.rows:
         out += _packed(_expression(model, row) + [f"{row.sense} {_number(row.rhs)}"],
                        f"{row.name}:")
@@ -213,9 +236,17 @@ def to_lp(model: LinearModel) -> str:
 
 
 def to_mps(model: LinearModel) -> str:
-    """Free MPS (names longer than 8 characters), integer columns between markers."""
+    """Free MPS, integer columns between markers.
+
+    Free, not fixed: fixed MPS allows names of at most 8 characters, and the row
+    names of docs/formulation.md are longer (``prec_2_1_2_0``). Read it with
+    ``glpsol --freemps``, ``cbc``, HiGHS or any reader of free MPS (the file's
+    second comment line says so); ``glpsol --mps`` reads fixed MPS only.
+    """
+    _checked(model)
     kind = {EQ: "E", LE: "L", GE: "G"}
-    out = [f"* {model.title}", "NAME thermomilp", "ROWS", " N  obj"]
+    out = [f"* {_title(model)}", "* free MPS: glpsol --freemps, cbc, highs",
+           "NAME thermomilp", "ROWS", " N  obj"]
     out += [f" {kind[row.sense]}  {row.name}" for row in model.rows]
     entries: list[list[tuple[str, float]]] = [[] for _ in model.columns]
     for row in model.rows:

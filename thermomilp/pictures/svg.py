@@ -9,15 +9,18 @@ of the rows; a missing clue is left blank. Every vessel carries its label,
 the name the hints use ("thermometer 7", "tank B"): in a thermometer's
 bulb, in the top-left corner of a tank (``<text class="vessel-label">``).
 
-Only the standard library: the SVG is built as text, every label escaped.
+Only the standard library: the SVG is built as text. The board's name and
+labels are untrusted: they are only ever element text, through
+:func:`~thermomilp.core.untrusted.xml_text` (escaped, the characters XML
+forbids replaced, bounded), so no name adds an element or breaks the file.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
-from xml.sax.saxutils import escape
 
 from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.untrusted import xml_text
 from thermomilp.pictures.text import anchor_cell
 
 CELL = 40
@@ -39,7 +42,7 @@ def board_svg(puzzle: Puzzle, grid: Sequence[str] | None = None, *,
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">']
     label = title or puzzle.name or f"{puzzle.kind} {H}x{W}"
-    out.append(f"<title>{escape(label)}</title>")
+    out.append(f"<title>{xml_text(label)}</title>")
     out.append(f'<rect width="{width}" height="{height}" fill="white"/>')
     out.extend(_grid_lines(H, W))
     out.extend(_clues(puzzle))
@@ -152,7 +155,7 @@ def _labels(puzzle: Puzzle, grid: Sequence[str] | None) -> list[str]:
     out = [f'<g font-size="{size:.0f}">']
     for index, vessel in enumerate(puzzle.vessels):
         r, c = anchor_cell(puzzle, index)
-        text = escape(vessel.label)
+        text = xml_text(vessel.label, 24)
         if puzzle.kind == "thermometers":
             x, y = _centre((r, c))
             colour = "white" if grid is not None and grid[r][c] == "#" else TEXT
@@ -166,19 +169,39 @@ def _labels(puzzle: Puzzle, grid: Sequence[str] | None) -> list[str]:
     return out
 
 
-def svg_path_for(target: str, source: str, several: bool) -> str:
-    """Where ``--svg target`` writes the picture of ``source``.
+def svg_paths_for(target: str, sources: Sequence[str]) -> list[str]:
+    """Where ``--svg target`` writes the picture of each of ``sources``: distinct names.
 
     One input file: ``target`` itself. Several: the input's stem is added,
-    ``board.svg`` -> ``board-t01_4x4.svg``, so no picture overwrites another.
+    ``board.svg`` -> ``board-t01_4x4.svg``; when two inputs share a stem
+    (``a/t.txt``, ``b/t.txt``) as many of their folders as tell them apart
+    are added too (``board-a-t.svg``, ``board-b-t.svg``), and an input named
+    twice gets ``-2``, ``-3``: no picture overwrites another.
     """
-    if not several:
-        return target
+    if len(sources) == 1:
+        return [target]
     import os
 
-    stem = os.path.splitext(os.path.basename(source))[0]
+    def parts(source: str) -> list[str]:
+        names = [p for p in os.path.normpath(source).split(os.sep) if p not in ("", ".", "..")]
+        names = names or ["board"]
+        names[-1] = os.path.splitext(names[-1])[0] or names[-1]
+        return names
+
+    split = [parts(s) for s in sources]
+    deepest = max(len(p) for p in split)
+    for depth in range(1, deepest + 1):
+        labels = ["-".join(p[-depth:]) for p in split]
+        if len(set(labels)) == len(labels):
+            break
     base, ext = os.path.splitext(target)
-    return f"{base}-{stem}{ext or '.svg'}"
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        suffix = f"-{seen[label]}" if seen[label] > 1 else ""
+        out.append(f"{base}-{label}{suffix}{ext or '.svg'}")
+    return out
 
 
 def write_svg(target: str, puzzle: Puzzle, grid: Sequence[str] | None) -> None:

@@ -26,6 +26,7 @@ from itertools import pairwise
 from typing import Any, Sequence
 
 from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.untrusted import shown
 
 BULB = {True: "●", False: "○"}      # mercury in the bulb / none
 TUBE = {True: "■", False: "□"}      # mercury in a tube cell / none
@@ -61,7 +62,7 @@ def vessel_legend(puzzle: Puzzle, width: int = LEGEND_WIDTH) -> str:
     """``thermometers (label at bulb): 1 (0,0)  2 (1,2) ...`` wrapped to ``width``
     (Thermometers: then the :data:`GLYPH_LEGEND` line)."""
     where = "bulb" if puzzle.kind == "thermometers" else "top-left cell"
-    items = [f"{v.label} ({r},{c})" for v, (r, c) in
+    items = [f"{shown(v.label)} ({r},{c})" for v, (r, c) in
              ((v, anchor_cell(puzzle, i)) for i, v in enumerate(puzzle.vessels))]
     lines = [f"{vessel_word(puzzle)}s (label at {where}):"]
     for item in items:  # wrap between items, never inside one
@@ -172,8 +173,12 @@ def ran(result: Any) -> str:
     pair = f"{result.backend}/{result.solver}"
     if getattr(result, "engine_called", True):
         return pair
-    what = "infeasibility" if result.status == "infeasible" else "solution"
-    return f"{what} determined by presolve; {pair} not called"
+    if result.status in ("unique", "multiple", "solved"):
+        return f"solution determined by presolve; {pair} not called"
+    if result.status == "infeasible":
+        return f"infeasibility determined by presolve; {pair} not called"
+    # a timeout or an error before any engine ran: nothing was determined
+    return f"only the logic presolve ran; {pair} not called"
 
 
 def render_result(result: Any) -> str:
@@ -192,7 +197,7 @@ def render_result(result: Any) -> str:
         if puzzle.kind == "thermometers":
             out.append(f"{name}: " + " ".join(map(str, result.levels)))
         else:
-            out.append(f"{name}: " + " ".join(f"{v.label}={lvl}" for v, lvl in
+            out.append(f"{name}: " + " ".join(f"{shown(v.label)}={lvl}" for v, lvl in
                                               zip(puzzle.vessels, result.levels, strict=True)))
     if result.second is not None and puzzle is not None:
         out.append("another solution:")

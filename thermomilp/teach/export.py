@@ -13,12 +13,22 @@
 * ``latex``: every constraint of the instance written out, for slides;
   refused for boards above :data:`LATEX_MAX_CELLS` cells, whose listing
   would not fit on a slide anyway.
+
+A board's name and its tank labels come from the file and are untrusted: in
+every export they are only ever text inside a comment or a label, never
+model or markup. The name goes through
+:func:`~thermomilp.core.untrusted.comment_text` (printable ASCII, no character
+that ends or opens a comment, one bounded line); a label in LaTeX through
+:func:`latex_text` (every special character escaped, controls dropped). No
+name or label becomes a variable, row, set or parameter name: those are
+numbers and the names of docs/formulation.md.
 """
 
 from __future__ import annotations
 
 from thermomilp.core.errors import ExportError, RuleNotSupported
 from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.untrusted import comment_text
 from thermomilp.model.formulation import formulate
 
 TARGETS = ("lp", "mps", "dat", "latex")
@@ -69,7 +79,7 @@ def linear_model(puzzle: Puzzle, backend: str = "pulp", formulation: str = "cell
                           "(the highspy level model carries no names); use --backend pulp "
                           "or pyomo")
     version, read = _layers()[layer]
-    title = (f"{puzzle.name or puzzle.kind}: the {kind} formulation of "
+    title = (f"{_name(puzzle)}: the {kind} formulation of "
              f"docs/formulation.md, built with {version()}")
     form = formulation_for(puzzle, kind)
     built = build(form, layer, BuildOptions(name=_model_name(puzzle), names=True))
@@ -130,8 +140,14 @@ def _layers() -> dict:
 
 
 def _model_name(puzzle: Puzzle) -> str:
-    raw = puzzle.name or puzzle.kind
-    return "".join(ch if ch.isalnum() else "_" for ch in raw) or "thermomilp"
+    """The name handed to PuLP's problem (never written by model/lpfile.py)."""
+    raw = (puzzle.name or puzzle.kind)[:40]
+    return "".join(ch if ch.isascii() and ch.isalnum() else "_" for ch in raw) or "thermomilp"
+
+
+def _name(puzzle: Puzzle) -> str:
+    """The board's name for a comment line: untrusted, so made inert."""
+    return comment_text(puzzle.name or puzzle.kind)
 
 
 # --------------------------------------------------------------------------
@@ -146,7 +162,7 @@ def to_dat(puzzle: Puzzle) -> str:
         raise RuleNotSupported("models/aquarium.mod states the tank rule (one waterline per "
                                "tank); this board follows the pool rule -- export it --to lp "
                                "or --to mps, which carry the layer tree")
-    out = [f"/* {puzzle.name or puzzle.kind} -- data for course/{model}, "
+    out = [f"/* {_name(puzzle)} -- data for models/{model}, "
            "written by thermomilp export */",
            "data;",
            f"param H := {puzzle.height};",
@@ -195,7 +211,7 @@ def to_latex(puzzle: Puzzle) -> str:
     def x(cell: tuple[int, int]) -> str:
         return f"x_{{{cell[0]},{cell[1]}}}"
 
-    lines = [f"% {puzzle.name or puzzle.kind}: the cell formulation of docs/formulation.md",
+    lines = [f"% {_name(puzzle)}: the cell formulation of docs/formulation.md",
              "\\begin{align*}"]
     for i, clue in form.row_clues.items():
         lhs = " + ".join(x((i, j)) for j in range(puzzle.width))
@@ -206,13 +222,32 @@ def to_latex(puzzle: Puzzle) -> str:
     owner = puzzle.rank_of
     for s, p in form.arcs:
         what = "thermometer" if puzzle.kind == "thermometers" else "tank"
-        label = puzzle.vessels[owner[s][0]].label
+        label = latex_text(puzzle.vessels[owner[s][0]].label)
         lines.append(f"  {x(s)} &\\le {x(p)} && \\text{{{what} {label}}}\\\\")
     for a, b in form.ties:
-        label = puzzle.vessels[owner[a][0]].label
+        label = latex_text(puzzle.vessels[owner[a][0]].label)
         where = "one row" if puzzle.rule == "tank" else "one body of water in one row"
         lines.append(f"  {x(a)} &= {x(b)} && \\text{{tank {label}, {where}}}\\\\")
     lines.append(f"  x_{{i,j}} &\\in \\{{0,1\\}} && 0 \\le i < {puzzle.height},\\ "
                  f"0 \\le j < {puzzle.width}")
     lines.append("\\end{align*}")
     return "\n".join(lines) + "\n"
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$",
+                  "&": r"\&", "#": r"\#", "^": r"\textasciicircum{}", "_": r"\_",
+                  "%": r"\%", "~": r"\textasciitilde{}"}
+LATEX_LABEL_MAX = 24
+
+
+def latex_text(text: str, limit: int = LATEX_LABEL_MAX) -> str:
+    r"""A label as text inside ``\text{...}``: LaTeX's special characters escaped
+    (``\input`` becomes ``\textbackslash{}input``, inert), control characters,
+    line breaks and lone surrogates dropped, at most ``limit`` characters.
+
+    >>> latex_text(r"\write18{rm -rf ~}")
+    '\\textbackslash{}write18\\{rm -rf \\textasciitilde{}\\}'
+    """
+    kept = [ch for ch in text[:limit] if ch.isprintable() and not 0xD800 <= ord(ch) <= 0xDFFF]
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in kept) + ("..." if len(text) > limit
+                                                               else "")

@@ -1,0 +1,140 @@
+"""One per-file pipeline (thermomilp.solve.pipeline): ``solve`` and ``batch`` give the
+same record for every shipped board in every format the package writes, ``batch``
+takes every suffix ``solve`` reads, and an upload (bytes and a name) gives the same
+record as the file."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from thermomilp.cli.main import main
+from thermomilp.core.errors import ThermomilpError
+from thermomilp.formats import FORMATS, dumps, load
+from thermomilp.solve.pipeline import PUZZLE_SUFFIXES, solve_input
+
+from helpers import INSTANCES
+
+
+def shipped_boards() -> list:
+    return sorted(p for p in INSTANCES.rglob("*") if p.suffix in PUZZLE_SUFFIXES
+                  and p.is_file() and p.name != "expected.json")
+
+
+def every_format(folder) -> list[str]:
+    """Each shipped board as written in every format that can hold it."""
+    folder.mkdir()
+    made = []
+    for board in shipped_boards():
+        puzzle = load(board)
+        for fmt in FORMATS.values():
+            if fmt.write is None:
+                continue
+            try:
+                text = dumps(puzzle, fmt.name)
+            except ThermomilpError:  # e.g. janko's format holds no Aquarium
+                continue
+            path = folder / f"{board.stem}-{fmt.name}{fmt.suffixes[0]}"
+            path.write_text(text, encoding="utf-8")
+            made.append(str(path))
+    return sorted(made)
+
+
+def _records(text: str) -> dict[str, dict]:
+    """By file, without what differs between two runs of one pipeline: the time, the
+    batch's content hash, and *which* second method confirmed an engine's
+    "infeasible" (the logic search when it ends within its time budget, else the
+    engine again: a matter of the machine's load, not of the pipeline)."""
+    out = {}
+    for line in text.splitlines():
+        record = json.loads(line)
+        record.pop("time_s")
+        record.pop("sha256", None)
+        if record.get("confirmed_by") in ("logic", "engine"):
+            record["confirmed_by"] = "confirmed"
+        out[record["file"]] = record
+    return out
+
+
+def test_solve_and_batch_give_the_same_record_for_every_board_in_every_format(tmp_path,
+                                                                               capsys):
+    files = every_format(tmp_path / "corpus")
+    suffixes = {os.path.splitext(f)[1] for f in files}
+    assert {".url", ".pzpr", ".json", ".txt"} <= suffixes
+    kinds = {json.loads(json.dumps(load(f).kind)) for f in files}
+    assert kinds == {"thermometers", "aquarium"}
+
+    main(["solve", *files, "--format", "json"])
+    solved = _records(capsys.readouterr().out)
+    out = tmp_path / "out.jsonl"
+    main(["batch", str(tmp_path / "corpus"), "--out", str(out), "--jobs", "1",
+          "--no-progress"])
+    capsys.readouterr()
+    batched = _records(out.read_text())
+
+    assert sorted(batched) == sorted(solved) == files  # batch takes every suffix solve reads
+    differences = {(f, k, str(solved[f].get(k))[:60], str(batched[f].get(k))[:60])
+                   for f in files for k in set(solved[f]) | set(batched[f])
+                   if solved[f].get(k) != batched[f].get(k)}
+    assert differences == set()
+    infeasible = [r for r in solved.values() if r["status"] == "infeasible"]
+    assert infeasible and all(r.get("conflict") for r in infeasible)  # explained by both
+
+
+def test_an_upload_gives_the_record_of_the_file(tmp_path):
+    from thermomilp.core.config import resolve
+
+    settings = resolve({})
+    for board in (INSTANCES / "thermometers" / "t08_4x4_no_solution.txt",
+                  INSTANCES / "aquarium" / "a01_6x6.txt"):
+        by_path = solve_input(str(board), settings).record()
+        by_bytes = solve_input(board.read_bytes(), settings, name=str(board)).record()
+        by_path.pop("time_s")
+        by_bytes.pop("time_s")
+        assert by_path == by_bytes
+    bad = solve_input(b"\xff\xfe not text", settings, name="up.txt")
+    assert bad.result is None and bad.record()["status"] == "error"
+    assert "up.txt" in bad.record()["error"]
+
+
+def test_the_printout_never_names_a_method_that_did_not_run(monkeypatch, capsys):
+    """A time limit reached in the logic presolve: no engine ran, nothing was
+    'determined by presolve'."""
+    import importlib
+
+    from thermomilp.core.deadline import TimeUp
+
+    api = importlib.import_module("thermomilp.solve.api")
+    def out_of_time(*args, **kwargs):
+        raise TimeUp()
+
+    monkeypatch.setattr(api, "_presolve", out_of_time)
+    board = INSTANCES / "thermometers" / "t03_6x6.txt"
+    assert main(["solve", str(board)]) == 1
+    text = capsys.readouterr().out
+    assert "status: timeout" in text
+    assert "determined by presolve" not in text
+    assert "not called" in text
+
+
+def test_the_first_board_is_timed_like_the_others(tmp_path):
+    """``time_s`` is the board's own time: the first board of a fresh process does not
+    carry the start-up (the pair probe, importing the engine), which used to make it
+    20-300 times slower than the same board solved next."""
+    import shutil
+    import subprocess
+    import sys
+
+    from helpers import ROOT
+
+    for k in range(3):
+        shutil.copy(INSTANCES / "thermometers" / "t03_6x6.txt", tmp_path / f"b{k}.txt")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for logic in ("probing", "none"):  # decided by the logic; by the engine
+        done = subprocess.run([sys.executable, "-m", "thermomilp", "batch", str(tmp_path),
+                               "--jobs", "1", "--no-progress", "--logic", logic],
+                              capture_output=True, text=True, timeout=300, env=env)
+        assert done.returncode == 0, done.stderr
+        times = [json.loads(line)["time_s"] for line in done.stdout.splitlines()]
+        assert len(times) == 3
+        assert times[0] <= 3 * max(times[1:]) + 0.05, (logic, times)

@@ -1,0 +1,182 @@
+"""One puzzle file to one record: the per-file pipeline of ``solve``, ``batch`` and the page.
+
+:func:`solve_input` is the only place that turns a file -- a path, or bytes
+with the name they came under (an upload) -- into a result:
+
+1. read it (:func:`thermomilp.formats.load` / ``loads``: any format of the
+   formats table, detected from the content; a file that cannot be read is an
+   outcome with ``error`` set, never an exception);
+2. solve it and, unless ``unique=False``, prove uniqueness
+   (:func:`thermomilp.solve.api.solve`), on a clock started for this board
+   only, after the solver stack is imported (:func:`warm_up`), so ``time_s``
+   is the board's own time and not the first board's start-up;
+3. when the board is infeasible and ``explain`` is on, attach the irreducible
+   conflicting rules (:func:`thermomilp.solve.conflict.find_conflict`) within
+   what is left of the same clock.
+
+``thermomilp solve`` prints :meth:`FileOutcome.record` (``--format json``) or
+the result as text; ``thermomilp batch`` writes the same record, plus the
+input's ``sha256``. :data:`PUZZLE_SUFFIXES` -- the suffixes a folder given to
+``batch`` is searched for -- come from the formats table too, so ``batch``
+takes every file ``solve`` reads.
+
+Set-up errors that are not about the file (an engine that is not installed,
+a bad setting) are raised, as :func:`~thermomilp.solve.api.solve` raises them:
+the CLI turns them into exit 2, ``batch`` into the file's error record.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from typing import Any
+
+import thermomilp.formats as formats
+from thermomilp.core.deadline import Deadline
+from thermomilp.core.errors import PuzzleError
+from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits
+from thermomilp.core.settings import Settings
+from thermomilp.formats import FORMATS, MAX_BYTES
+from thermomilp.solve.api import SolveResult, solve
+
+
+def _suffixes() -> tuple[str, ...]:
+    return tuple(sorted({s for fmt in FORMATS.values() for s in fmt.suffixes}))
+
+
+PUZZLE_SUFFIXES = _suffixes()
+"""Every suffix of the formats table (``.txt``, ``.json``, ``.url``, ``.pzpr``, ...)."""
+
+
+@dataclass(frozen=True)
+class FileOutcome:
+    """What became of one input: a :class:`SolveResult`, or why it could not be read."""
+
+    file: str
+    """The name the input is reported under (the path as given, or the upload's name)."""
+    result: SolveResult | None = None
+    error: str | None = None
+    """Set when the file could not be read (``result`` is then None)."""
+
+    @property
+    def puzzle(self) -> Puzzle | None:
+        return self.result.puzzle if self.result is not None else None
+
+    def record(self) -> dict[str, Any]:
+        """The JSON Lines record of the solve contract (docs/cli.md)."""
+        if self.result is not None:
+            return self.result.to_json(self.file)
+        return unreadable_record(self.file, self.error or "cannot read the file")
+
+
+def unreadable_record(file: str, message: str, backend: str | None = None,
+                      solver: str | None = None, puzzle: str | None = None) -> dict[str, Any]:
+    """The record of an input that produced no result: status ``error``, no grid."""
+    return {"file": file, "puzzle": puzzle, "status": "error", "grid": None, "levels": None,
+            "second": None, "backend": backend, "solver": solver, "time_s": 0.0,
+            "error": message}
+
+
+def read_input(source: str | os.PathLike[str] | bytes, name: str | None = None,
+               limits: SizeLimits = GENEROUS) -> Puzzle:
+    """The puzzle of a path, or of ``bytes`` uploaded under ``name``.
+
+    Raises:
+        PuzzleError: the input is not a puzzle (the message names the file).
+    """
+    if not isinstance(source, bytes):
+        return formats.load(source, limits=limits)
+    shown = name or "upload"
+    if len(source) > MAX_BYTES:
+        raise PuzzleError(f"the file is larger than {MAX_BYTES // 1_000_000} MB", file=shown)
+    try:
+        text = source.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PuzzleError(f"the file is not UTF-8 text (byte {exc.start})", file=shown) from None
+    return formats.loads(text, shown, limits=limits)
+
+
+def warm_up(settings: Settings) -> None:
+    """Do what the first board would otherwise do on its own clock: probe the
+    (backend, solver) pair (cached per process), import the logic presolve, the
+    swap search, the conflict finder, the backend and its library."""
+    import thermomilp.logic.presolve  # noqa: F401
+    import thermomilp.solve.conflict  # noqa: F401
+    import thermomilp.solve.swap  # noqa: F401
+    from thermomilp.core.errors import ThermomilpError
+    from thermomilp.solve.engine import require_available
+    from thermomilp.solve.engine import warm_up as import_backend
+
+    try:
+        require_available(settings)
+    except ThermomilpError:
+        return  # the solve reports it, on the board's record
+    import_backend(settings)
+    _warm_solve(settings)
+
+
+_WARMED: set[str] = set()
+
+
+def _warm_solve(settings: Settings) -> None:
+    """One solve of a one-cell board by the engine itself (the logic presolve off), once
+    per process and settings: the library, the model builder and the engine's own
+    first-call costs are paid here, not by the first board's ``time_s``."""
+    key = repr(settings)  # (a settings field may be a mapping: not hashable)
+    if key in _WARMED:
+        return
+    _WARMED.add(key)
+    from thermomilp.core.puzzle import thermometers
+    from thermomilp.core.settings import Logic
+
+    try:
+        tiny = thermometers([1], [1], [[(0, 0)]])
+        solve(tiny, unique=False, settings=settings.replace(logic=Logic.NONE, verbose=False))
+    except Exception:  # noqa: BLE001 - a warm-up never fails a run: the board will say
+        pass
+
+
+def solve_input(source: str | os.PathLike[str] | bytes, settings: Settings, *,
+                name: str | None = None, unique: bool = True, explain: bool = True,
+                limits: SizeLimits = GENEROUS) -> FileOutcome:
+    """Read, solve and (when infeasible) explain one input: the one per-file pipeline.
+
+    Args:
+        source: a path, or the bytes of an upload (then ``name`` is its file name).
+        settings: the resolved settings of the run (one clock per board of
+            ``settings.time_limit`` covers the solve and the explanation).
+        unique: prove uniqueness (one more solve).
+        explain: find the conflicting rules of an infeasible board.
+        limits: the largest board the reader builds (the server's are strict).
+
+    Raises:
+        ThermomilpError: a set-up error that is not the file's (solver missing, ...).
+    """
+    file = name if name is not None else os.fspath(source) if not isinstance(source, bytes) \
+        else "upload"
+    try:
+        puzzle = read_input(source, name, limits)
+    except PuzzleError as exc:
+        return FileOutcome(file, error=str(exc))
+    warm_up(settings)
+    clock = Deadline(settings.time_limit)  # started here: the board's own time
+    result = solve(puzzle, unique=unique, settings=settings, deadline=clock)
+    if result.status == "infeasible" and explain:
+        result = _explained(result, puzzle, settings, clock)
+    return FileOutcome(file, result)
+
+
+def _explained(result: SolveResult, puzzle: Puzzle, settings: Settings,
+               clock: Deadline) -> SolveResult:
+    """The result with an irreducible set of conflicting rules (docs/infeasibility.md),
+    found within what is left of the board's time; ``time_s`` then covers both."""
+    from thermomilp.solve.conflict import find_conflict
+
+    calls: list[int] = []
+    conflict = find_conflict(puzzle, settings=settings, deadline=clock, engine_calls=calls)
+    return replace(result, conflict=conflict, time_s=clock.elapsed(),
+                   engine_called=result.engine_called or bool(calls))
+
+
+__all__ = ["PUZZLE_SUFFIXES", "FileOutcome", "read_input", "solve_input", "unreadable_record",
+           "warm_up"]
