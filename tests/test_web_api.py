@@ -461,7 +461,7 @@ def test_api_error_is_raised_for_solver_set_up_problems(monkeypatch):
     # glpsol): the request gets a 500 naming the pair, not a traceback
     from thermomilp.backends import matrix
 
-    def missing(backend, solver):
+    def missing(backend, solver, engine_path=None):
         return matrix.PairInfo(str(backend), str(solver), False, None, "apt-get install x",
                                "gone")
 

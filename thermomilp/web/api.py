@@ -39,7 +39,7 @@ from typing import Any, Callable
 from thermomilp.core.errors import ApiError, BoardTooLarge, PuzzleError, ThermomilpError
 from thermomilp.core.puzzle import Cell, Puzzle
 from thermomilp.core.settings import Settings
-from thermomilp.formats import FORMATS, SizeLimits, json_format, loads
+from thermomilp.formats import FORMATS, SizeLimits, json_format
 from thermomilp.web.instances import catalogue, load_instance
 
 MAX_BODY = 256 * 1024
@@ -131,13 +131,17 @@ def upload_suffixes() -> list[str]:
 
 
 def read_upload(text: str, filename: str | None) -> Puzzle:
-    """An uploaded file's text -> the board, the page's whole per-file pipeline in one
-    place: the format detected from the content (the name's suffix breaks ties), the
+    """An uploaded file's text -> the board, through the per-file pipeline's reader
+    (:func:`thermomilp.solve.pipeline.read_input`, as ``solve`` and ``batch`` read):
+    the format detected from the content (the name's suffix breaks ties), the
     server's size limits checked before anything is built, errors as
     :class:`ApiError` (400, or 413 for a board too large), and a board without a name
     of its own titled by the file's name (``mine.json`` -> ``mine``)."""
-    try:
-        puzzle = loads(text, filename or "upload", limits=LIMITS)
+    from thermomilp.solve.pipeline import read_input
+
+    try:  # the same reader as `solve` and `batch` (one per-file pipeline)
+        puzzle = read_input(text.encode("utf-8", "surrogatepass"), filename or "upload",
+                            limits=LIMITS)
     except BoardTooLarge as exc:
         raise ApiError(413, f"{exc.message}; this server takes boards up to "
                             f"{MAX_SIDE}x{MAX_SIDE}") from None
