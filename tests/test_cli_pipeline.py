@@ -99,7 +99,7 @@ def test_an_upload_gives_the_record_of_the_file(tmp_path):
 
 def test_the_printout_never_names_a_method_that_did_not_run(monkeypatch, capsys):
     """A time limit reached in the logic presolve: no engine ran, nothing was
-    'determined by presolve'."""
+    'determined by the logic'."""
     import importlib
 
     from thermomilp.core.deadline import TimeUp
@@ -113,7 +113,7 @@ def test_the_printout_never_names_a_method_that_did_not_run(monkeypatch, capsys)
     assert main(["solve", str(board)]) == 1
     text = capsys.readouterr().out
     assert "status: timeout" in text
-    assert "determined by presolve" not in text
+    assert "determined by the logic" not in text
     assert "not called" in text
 
 

@@ -96,10 +96,6 @@ DATED = re.compile(
     r"|\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{4}\b"
     r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}, \d{4}\b")
 JOURNAL = "journal.md"
-# Pages whose dated runs their owners have not yet moved to the journal. The list
-# only shrinks: test_pages_waiting_for_the_journal_still_need_it fails for a page
-# that is already clean, so it is taken off here.
-NOT_YET_MOVED: set[str] = {"backends.md", "generate.md", "solvers.md"}
 
 
 def dated_runs(text: str) -> list[tuple[int, str]]:
@@ -108,21 +104,14 @@ def dated_runs(text: str) -> list[tuple[int, str]]:
             if DATED.search(line)]
 
 
-@pytest.mark.parametrize("page", [p for p in ALL_PAGES if page_id(p) != JOURNAL
-                                  and page_id(p) not in NOT_YET_MOVED], ids=page_id)
+@pytest.mark.parametrize("page", [p for p in ALL_PAGES if page_id(p) != JOURNAL],
+                         ids=page_id)
 def test_reference_pages_hold_no_dated_run(page):
     found = [f"{page_id(page)}:{n}: {line}" for n, line in
              dated_runs(page.read_text(encoding="utf-8"))]
     assert found == [], ("a dated measurement belongs in docs/journal.md; the reference "
                          "page keeps the current figure and the command that reproduces it:\n"
                          + "\n".join(found))
-
-
-@pytest.mark.parametrize("name", sorted(NOT_YET_MOVED))
-def test_pages_waiting_for_the_journal_still_need_it(name):
-    assert (DOCS / name).is_file(), f"{name} is gone: take it off NOT_YET_MOVED"
-    assert dated_runs((DOCS / name).read_text(encoding="utf-8")), (
-        f"{name} holds no dated run any more: take it off NOT_YET_MOVED")
 
 
 def test_the_dated_run_check_sees_dates_clock_times_and_load():

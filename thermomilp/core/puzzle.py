@@ -375,7 +375,7 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
 
 def region_key(label: object) -> int | str:
     """A tank id as :func:`aquarium` keeps it: a whole number stays a number, anything
-    else is its text -- so ``1`` and ``"1"`` are two tanks (DESIGN.md: region ids are
+    else is its text -- so ``1`` and ``"1"`` are two tanks (docs/contract.md: region ids are
     kept as given, never merged by value)."""
     if isinstance(label, int) and not isinstance(label, bool):
         return label

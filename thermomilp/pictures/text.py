@@ -168,17 +168,17 @@ def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
 
 
 def ran(result: Any) -> str:
-    """What ran, AMPL-style: ``highs/highs`` or ``solution determined by presolve;
+    """What ran, AMPL-style: ``highs/highs`` or ``solution determined by the logic;
     pyomo/scip not called`` (the logic decided the board and no engine ran)."""
     pair = f"{result.backend}/{result.solver}"
     if getattr(result, "engine_called", True):
         return pair
     if result.status in ("unique", "multiple", "solved"):
-        return f"solution determined by presolve; {pair} not called"
+        return f"solution determined by the logic; {pair} not called"
     if result.status == "infeasible":
-        return f"infeasibility determined by presolve; {pair} not called"
+        return f"infeasibility determined by the logic; {pair} not called"
     # a timeout or an error before any engine ran: nothing was determined
-    return f"only the logic presolve ran; {pair} not called"
+    return f"only the logic ran; {pair} not called"
 
 
 def render_result(result: Any) -> str:

@@ -4,7 +4,7 @@ Every endpoint takes a JSON object and returns one; bad input raises
 :class:`ApiError` with an HTTP status and a sentence for the player. The
 server (:mod:`thermomilp.web.server`) only moves bytes and maps the error to
 a response. The API is stateless: the page sends the puzzle (interchange
-JSON, DESIGN.md) and its marks (rows of ``#``/``.``/``?``) with each call.
+JSON, docs/contract.md) and its marks (rows of ``#``/``.``/``?``) with each call.
 
 =========  ======  ==============================================================
 endpoint   method  request -> response
