@@ -29,6 +29,7 @@ from thermomilp.core.errors import (
     ExportError,
     GenerationError,
     GradeError,
+    ModelDataError,
     NotMonotoneError,
     PuzzleError,
     RuleNotSupported,
@@ -96,7 +97,7 @@ __all__ = [
     "is_solution", "is_unique", "render_board", "solution_problems", "solve",
     # errors and warnings (thermomilp.core.errors)
     "ApiError", "BindError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
-    "GenerationError", "GradeError", "NotMonotoneError", "PuzzleError", "RuleNotSupported",
+    "GenerationError", "GradeError", "ModelDataError", "NotMonotoneError", "PuzzleError", "RuleNotSupported",
     "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning",
     "WaterlineRuleWarning", "WriteError",
     "__version__",

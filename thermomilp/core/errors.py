@@ -18,7 +18,8 @@ escaping to the CLI is a bug (exit 3). The hierarchy::
     ├── ExportError            an export that cannot be made
     ├── WriteError             a file that could not be written (the target is left as it was)
     ├── GradeError             the grading cannot start
-    │   └── ContractError      a student's ``build`` broke the grading contract
+    │   ├── ContractError      a student's ``build`` broke the grading contract
+    │   └── ModelDataError     the student's process sent back data that is not a model
     ├── ApiError               a request the web API refuses (with an HTTP status)
     └── BindError              ``serve`` cannot listen where it was asked to
 
@@ -142,3 +143,8 @@ class WaterlineRuleWarning(ThermomilpWarning):
 class BindError(ThermomilpError):
     """``thermomilp serve`` cannot listen where it was asked to (a port in use, a port
     it may not open, a host that is not this machine's): a sentence for the user."""
+
+
+class ModelDataError(GradeError):
+    """The data a student's process sent back is not a model the grader can read
+    (the grader gives that submission no marks; it is never raised to the instructor)."""

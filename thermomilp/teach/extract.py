@@ -23,6 +23,10 @@ CONTRACT = "docs/course/exercise.md"
 
 
 def extract(built: Any, puzzle: Puzzle) -> LinearModel:
+    from thermomilp.model.registry import BuiltModel
+
+    if isinstance(built, BuiltModel):  # thermomilp.build_model's answer: the layer's model
+        built = built.model
     module = type(built).__module__
     if module.startswith(("pulp", "pyomo")):
         from_model = _from_pulp if module.startswith("pulp") else _from_pyomo

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from thermomilp.core.errors import ModelDataError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 
 Terms = dict[int, float]  # variable index -> coefficient
@@ -88,10 +89,6 @@ class LinearModel:
                 if value < row.lower - 1e-6 or value > row.upper + 1e-6:
                     broken.append(row)
         return broken
-
-
-class ModelDataError(ValueError):
-    """The data sent back by the student's process is not a model the grader can read."""
 
 
 MAX_VARIABLES = 1_000_000
