@@ -1,5 +1,5 @@
 """The one helpers module of the tests: the repository's folders, the instances,
-the janko corpus (optional), random boards.
+the janko corpus (optional), random boards, the shipped boards in every format.
 
 Every path is relative to the repository (:data:`ROOT`); the janko corpus is
 looked for beside it (``../shared/corpus/janko-6x6``) or where the
@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from thermomilp.core.errors import ThermomilpError
 from thermomilp.core.puzzle import Puzzle, aquarium, grid_from_levels
+from thermomilp.formats import FORMATS, dumps, load
 from thermomilp.generate.random_board import clues_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,3 +115,30 @@ def one_clue_fewer(puzzle: Puzzle) -> list[tuple[str, int, Puzzle]]:
             out.append((line, k, puzzle.with_clues(fewer, puzzle.cols) if line == "rows"
                         else puzzle.with_clues(puzzle.rows, fewer)))
     return out
+
+
+_PUZZLE_SUFFIXES = {suffix for fmt in FORMATS.values() for suffix in fmt.suffixes}
+
+
+def shipped_boards() -> list:
+    return sorted(p for p in INSTANCES.rglob("*") if p.suffix in _PUZZLE_SUFFIXES
+                  and p.is_file() and p.name != "expected.json")
+
+
+def every_format(folder) -> list[str]:
+    """Each shipped board as written in every format that can hold it."""
+    folder.mkdir()
+    made = []
+    for board in shipped_boards():
+        puzzle = load(board)
+        for fmt in FORMATS.values():
+            if fmt.write is None:
+                continue
+            try:
+                text = dumps(puzzle, fmt.name)
+            except ThermomilpError:  # e.g. janko's format holds no Aquarium
+                continue
+            path = folder / f"{board.stem}-{fmt.name}{fmt.suffixes[0]}"
+            path.write_text(text, encoding="utf-8")
+            made.append(str(path))
+    return sorted(made)

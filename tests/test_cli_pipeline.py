@@ -9,35 +9,10 @@ import json
 import os
 
 from thermomilp.cli.main import main
-from thermomilp.core.errors import ThermomilpError
-from thermomilp.formats import FORMATS, dumps, load
-from thermomilp.solve.pipeline import PUZZLE_SUFFIXES, solve_input
+from thermomilp.formats import load
+from thermomilp.solve.pipeline import solve_input
 
-from helpers import INSTANCES
-
-
-def shipped_boards() -> list:
-    return sorted(p for p in INSTANCES.rglob("*") if p.suffix in PUZZLE_SUFFIXES
-                  and p.is_file() and p.name != "expected.json")
-
-
-def every_format(folder) -> list[str]:
-    """Each shipped board as written in every format that can hold it."""
-    folder.mkdir()
-    made = []
-    for board in shipped_boards():
-        puzzle = load(board)
-        for fmt in FORMATS.values():
-            if fmt.write is None:
-                continue
-            try:
-                text = dumps(puzzle, fmt.name)
-            except ThermomilpError:  # e.g. janko's format holds no Aquarium
-                continue
-            path = folder / f"{board.stem}-{fmt.name}{fmt.suffixes[0]}"
-            path.write_text(text, encoding="utf-8")
-            made.append(str(path))
-    return sorted(made)
+from helpers import INSTANCES, every_format
 
 
 def _records(text: str) -> dict[str, dict]:

@@ -18,8 +18,32 @@ One module per job:
 * :mod:`~thermomilp.teach.student`, :mod:`~thermomilp.teach.classroom`,
   :mod:`~thermomilp.teach.report` -- one student, a class, the report;
 * :mod:`~thermomilp.teach.corpus` -- the boards (bundled by default).
+
+Imported in a notebook (or an IPython shell), the kit makes sure HiGHS's
+start-up banner is never printed into a cell: the process's first ``Highs`` --
+the one that prints it -- is created here with the banner swallowed
+(:func:`thermomilp.model.highs_model.hide_banner`), so a student's plain PuLP
+``prob.solve(pulp.HiGHS(msg=False))`` prints nothing, as ``msg=False`` says.
+Elsewhere (the CLI, the grader's child process) importing the kit imports no solver.
 """
 
+import sys
+
 from thermomilp.teach.corpus import GradeError, corpus_boards, default_corpus
+
+
+def _quiet_highs_in_notebooks() -> None:
+    """Swallow the HiGHS banner once, in a notebook or IPython shell only (where the
+    kernel shows what the engine writes on its stdout), and when highspy is there."""
+    if "IPython" not in sys.modules:
+        return
+    try:
+        from thermomilp.model.highs_model import hide_banner
+    except ImportError:  # highspy or numpy missing: nothing can print the banner
+        return
+    hide_banner()
+
+
+_quiet_highs_in_notebooks()
 
 __all__ = ["GradeError", "corpus_boards", "default_corpus"]

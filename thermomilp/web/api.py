@@ -14,7 +14,7 @@ load       POST    ``{"instance": id}`` or ``{"text", "filename"?}`` -> ``{"boar
 generate   POST    ``{"kind", "size", "difficulty"?, "seed"?}`` -> ``{"board", "unique", ...}``
 hint       POST    ``{"puzzle", "marks"}`` -> ``{"hint": {rule, message, cells, ...} | null}``
 check      POST    ``{"puzzle", "marks"}`` -> ``{"consistent", "wrong", "message"}``
-solve      POST    ``{"puzzle"}`` -> the CLI's SolveResult JSON (+ ``message``)
+solve      POST    ``{"puzzle"}`` -> ``thermomilp solve --format json``'s record + ``message``
 model      POST    ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats", "rows"}``
 relax      POST    ``{"puzzle"}`` -> ``{"feasible", "values", "fractional", "message"}``
 =========  ======  ==============================================================
@@ -287,16 +287,26 @@ class Api:
                            f"cell{'s' if len(wrong) != 1 else ''} highlighted"}
 
     def api_solve(self, payload: dict[str, Any]) -> dict[str, Any]:
-        from thermomilp.solve import solve
+        """The board through the per-file pipeline of ``solve`` and ``batch``
+        (:func:`thermomilp.solve.pipeline.solve_input`: solved, uniqueness proved, an
+        infeasible board explained): the record of ``thermomilp solve --format json``
+        with ``"file": null``, plus ``message``, the sentence the page shows."""
+        from thermomilp.solve.pipeline import solve_input
 
-        puzzle = puzzle_from(payload)
+        puzzle_from(payload)  # the request's errors (400, 413) before any engine runs
+        text = json.dumps(payload["puzzle"]).encode("utf-8")
         with self._solving():
-            result = solve(puzzle, unique=True, settings=self.engine)
-        record = result.to_json()
+            outcome = solve_input(text, self.engine, name="puzzle.json", limits=LIMITS)
+        if outcome.result is None:
+            raise ApiError(400, f"bad puzzle: {outcome.error}")
+        result = outcome.result
+        record = outcome.record()
+        record["file"] = None  # the page sends a board, not a file
         record["message"] = {
             "unique": "the solution is unique (a no-good cut makes the MILP infeasible)",
             "multiple": "there is more than one solution: a second one is shown",
-            "infeasible": "the puzzle has no solution",
+            "infeasible": "the puzzle has no solution"
+                          + (f": {result.conflict_text()}" if result.conflict else ""),
             "timeout": f"no answer within {self.engine.time_limit:g} s",
             "error": f"the engine failed: {result.error}",
             "solved": "solved",
