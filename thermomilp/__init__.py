@@ -97,7 +97,8 @@ __all__ = [
     "is_solution", "is_unique", "render_board", "solution_problems", "solve",
     # errors and warnings (thermomilp.core.errors)
     "ApiError", "BindError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
-    "GenerationError", "GradeError", "ModelDataError", "NotMonotoneError", "PuzzleError", "RuleNotSupported",
+    "GenerationError", "GradeError", "ModelDataError", "NotMonotoneError", "PuzzleError",
+    "RuleNotSupported",
     "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning",
     "WaterlineRuleWarning", "WriteError",
     "__version__",
