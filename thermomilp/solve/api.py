@@ -23,7 +23,7 @@ the result says so (``engine_called`` is false, ``proof`` is ``logic``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Unpack
 
 from thermomilp.core.deadline import Deadline, TimeUp
@@ -111,8 +111,28 @@ class SolveResult:
         return render_result(self)
 
 
-def solve(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = None,
-          deadline: Deadline | None = None, **given: Unpack[SettingsKeywords]) -> SolveResult:
+def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
+          settings: Settings | None = None, deadline: Deadline | None = None,
+          **given: Unpack[SettingsKeywords]) -> SolveResult:
+    """Solve ``puzzle`` and, unless ``unique=False``, prove whether it is unique; unless
+    ``explain=False``, an infeasible board's ``conflict`` names an irreducible set of
+    rules that cannot all hold (docs/infeasibility.md), found on the same clock.
+    The settings: see :func:`_decide`."""
+    chosen = settings_from(settings, **given)
+    clock = deadline or Deadline(chosen.time_limit)
+    result = _decide(puzzle, unique=unique, settings=chosen, deadline=clock)
+    if result.status != "infeasible" or not explain:
+        return result
+    from thermomilp.solve.conflict import find_conflict
+
+    calls: list[int] = []
+    conflict = find_conflict(puzzle, settings=chosen, deadline=clock, engine_calls=calls)
+    return replace(result, conflict=conflict, time_s=clock.elapsed(),
+                   engine_called=result.engine_called or bool(calls))
+
+
+def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = None,
+            deadline: Deadline | None = None, **given: Unpack[SettingsKeywords]) -> SolveResult:
     """Solve ``puzzle`` and, unless ``unique=False``, prove whether it is unique.
 
     The settings are keyword arguments, exactly the fields of

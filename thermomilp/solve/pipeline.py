@@ -28,7 +28,7 @@ the CLI turns them into exit 2, ``batch`` into the file's error record.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import thermomilp.formats as formats
@@ -160,22 +160,8 @@ def solve_input(source: str | os.PathLike[str] | bytes, settings: Settings, *,
         return FileOutcome(file, error=str(exc))
     warm_up(settings)
     clock = Deadline(settings.time_limit)  # started here: the board's own time
-    result = solve(puzzle, unique=unique, settings=settings, deadline=clock)
-    if result.status == "infeasible" and explain:
-        result = _explained(result, puzzle, settings, clock)
+    result = solve(puzzle, unique=unique, explain=explain, settings=settings, deadline=clock)
     return FileOutcome(file, result)
-
-
-def _explained(result: SolveResult, puzzle: Puzzle, settings: Settings,
-               clock: Deadline) -> SolveResult:
-    """The result with an irreducible set of conflicting rules (docs/infeasibility.md),
-    found within what is left of the board's time; ``time_s`` then covers both."""
-    from thermomilp.solve.conflict import find_conflict
-
-    calls: list[int] = []
-    conflict = find_conflict(puzzle, settings=settings, deadline=clock, engine_calls=calls)
-    return replace(result, conflict=conflict, time_s=clock.elapsed(),
-                   engine_called=result.engine_called or bool(calls))
 
 
 __all__ = ["PUZZLE_SUFFIXES", "FileOutcome", "read_input", "solve_input", "unreadable_record",
