@@ -12,24 +12,68 @@ returns
 
 All deductions are sound, so fixing them removes no solution: presolve can
 change the speed of a solve, never its answer (``tests/test_logic_presolve.py``).
+
+The probing fixpoint of the last few boards is kept (:func:`probed_root`), with
+the witnesses of its probes: the solve layer's confirmation of an engine's
+"infeasible" (:mod:`thermomilp.solve.confirm`) searches on from there instead
+of probing the same board again.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Callable
 
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
-from thermomilp.logic.domains import UNKNOWN, cell_states, full_domains, grid_of, line_tables
+from thermomilp.logic.domains import (
+    UNKNOWN,
+    Domains,
+    cell_states,
+    full_domains,
+    grid_of,
+    line_tables,
+)
 from thermomilp.logic.intervals import propagate
-from thermomilp.logic.probing import probe_fixpoint
+from thermomilp.logic.probing import Witnesses, inherit, new_witnesses, probe_fixpoint
 
 MODES = ("intervals", "probing")
+KEEP_ROOTS = 2
+"""Boards whose probing fixpoint :func:`probed_root` keeps."""
+
+_roots: OrderedDict[Puzzle, tuple[Domains | None, Witnesses | None]] = OrderedDict()
 
 
-def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = None
-                   ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
-    """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp)."""
+def probed_root(puzzle: Puzzle, stop: Callable[[], bool] | None = None
+                ) -> tuple[Domains | None, Witnesses | None]:
+    """The interval-plus-probing fixpoint from the full domains (None: the board has
+    no solution) and the witnesses of its probes (see :mod:`thermomilp.logic.probing`),
+    both the caller's to change; computed once for the last :data:`KEEP_ROOTS` boards.
+
+    ``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp;
+    nothing is kept then)."""
+    if puzzle in _roots:
+        _roots.move_to_end(puzzle)
+        dom, wit = _roots[puzzle]
+    else:
+        tables = line_tables(puzzle, stop)
+        dom, wit = full_domains(tables), new_witnesses(tables)
+        if not probe_fixpoint(tables, dom, stop, witnesses=wit):
+            dom, wit = None, None
+        _roots[puzzle] = dom, wit
+        while len(_roots) > KEEP_ROOTS:
+            _roots.popitem(last=False)
+    return (None if dom is None else list(dom)), (None if wit is None else inherit(wit))
+
+
+def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = None,
+                   search_nodes: int = 0) -> tuple[dict[Cell, int] | None, Grid | None, str]:
+    """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp).
+
+    ``search_nodes`` (``probing`` only): when probing leaves cells open, search on
+    (:func:`search_decides`) for at most this many nodes; a board the search proves
+    to have exactly one solution is ``solved`` (every cell fixed), one with none
+    ``infeasible``. Zero: no search (what the rule set alone fixes)."""
     if mode not in MODES:
         raise ConfigError(f"presolve mode {mode!r} is unknown; use one of none, "
                           + ", ".join(MODES))
@@ -37,15 +81,59 @@ def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = 
         from thermomilp.logic import tree
         return tree.presolve_cells(puzzle, mode, stop)
     tables = line_tables(puzzle, stop)
-    dom = full_domains(tables)
-    ok = (propagate(tables, dom, stop=stop) if mode == "intervals"
-          else probe_fixpoint(tables, dom, stop))
-    if not ok:
+    if mode == "intervals":
+        dom: Domains | None = full_domains(tables)
+        if not propagate(tables, dom, stop=stop):  # type: ignore[arg-type]
+            dom = None
+    else:
+        dom = probed_root(puzzle, stop)[0]
+    if dom is None:
         return None, None, "infeasible"
     fixed = {cell: s for cell, s in cell_states(tables, dom).items() if s != UNKNOWN}
     if len(fixed) == puzzle.height * puzzle.width:
         return fixed, grid_of(tables, dom), "solved"
+    if mode == "probing" and search_nodes > 0:
+        decided = search_decides(puzzle, search_nodes, stop)
+        if isinstance(decided, str):  # the one word it returns: "infeasible"
+            return None, None, "infeasible"
+        if decided is not None:
+            return {(r, c): int(ch == "#") for r, row in enumerate(decided)
+                    for c, ch in enumerate(row)}, decided, "solved"
     return fixed, None, "open"
+
+
+def search_nodes_for(puzzle: Puzzle) -> int:
+    """The default node budget of the presolve's search (:func:`search_decides`): a
+    few nodes per vessel -- the hard generated boards the search decides take fewer
+    than one per vessel (docs/performance.md)."""
+    return 2 * len(puzzle.vessels) + 20
+
+
+def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None
+                   ) -> Grid | str | None:
+    """The board's only solution, ``"infeasible"`` when it has none, or None when it has
+    two or more or the search needs more than ``max_nodes`` nodes.
+
+    Exact search (:func:`thermomilp.logic.search.search_solutions`, probing at every
+    node) from the probing fixpoint of :func:`probed_root`: every erasure is sound and
+    every leaf is checked against every clue, so "one solution" means one.
+
+    Raises:
+        TimeUp: ``stop`` said so.
+    """
+    from thermomilp.logic.search import OutOfNodes, search_solutions
+
+    root, witnesses = probed_root(puzzle, stop)
+    if root is None:
+        return "infeasible"
+    try:
+        found = list(search_solutions(puzzle, "probing", 2, start=root, stop=stop,
+                                      max_nodes=max_nodes, witnesses=witnesses))
+    except OutOfNodes:
+        return None
+    if not found:
+        return "infeasible"
+    return found[0] if len(found) == 1 else None
 
 
 def logic_finishes(puzzle: Puzzle, mode: str = "intervals") -> bool:

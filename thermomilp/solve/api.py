@@ -256,10 +256,12 @@ def _presolve(puzzle: Puzzle, presolve: Presolve, clock: Deadline | None = None
     """
     if presolve is Presolve.NONE:
         return None, None, "open"
-    from thermomilp.logic.presolve import presolve_cells
+    from thermomilp.logic.presolve import presolve_cells, search_nodes_for
 
     stop = None if clock is None or clock.end is None else clock.expired
-    return presolve_cells(puzzle, presolve.value, stop)
+    # probing: a short exact search where probing leaves cells open (hard boards)
+    return presolve_cells(puzzle, presolve.value, stop,
+                          search_nodes_for(puzzle) if presolve is Presolve.PROBING else 0)
 
 
 def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, backend: str | None = None,
