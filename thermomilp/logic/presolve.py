@@ -21,6 +21,7 @@ of probing the same board again.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from typing import Callable
 
@@ -42,6 +43,7 @@ KEEP_ROOTS = 2
 """Boards whose probing fixpoint :func:`probed_root` keeps."""
 
 _roots: OrderedDict[Puzzle, tuple[Domains | None, Witnesses | None]] = OrderedDict()
+_root_seconds: dict[Puzzle, float] = {}  # what probing each kept board took
 
 
 def probed_root(puzzle: Puzzle, stop: Callable[[], bool] | None = None
@@ -56,14 +58,23 @@ def probed_root(puzzle: Puzzle, stop: Callable[[], bool] | None = None
         _roots.move_to_end(puzzle)
         dom, wit = _roots[puzzle]
     else:
+        start = time.perf_counter()
         tables = line_tables(puzzle, stop)
         dom, wit = full_domains(tables), new_witnesses(tables)
         if not probe_fixpoint(tables, dom, stop, witnesses=wit):
             dom, wit = None, None
         _roots[puzzle] = dom, wit
+        _root_seconds[puzzle] = time.perf_counter() - start
         while len(_roots) > KEEP_ROOTS:
-            _roots.popitem(last=False)
+            gone, _ = _roots.popitem(last=False)
+            _root_seconds.pop(gone, None)
     return (None if dom is None else list(dom)), (None if wit is None else inherit(wit))
+
+
+def forget_roots() -> None:
+    """Drop every kept probing fixpoint (benchmarks timing the whole path, tests)."""
+    _roots.clear()
+    _root_seconds.clear()
 
 
 def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = None,
@@ -71,9 +82,9 @@ def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = 
     """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp).
 
     ``search_nodes`` (``probing`` only): when probing leaves cells open, search on
-    (:func:`search_decides`) for at most this many nodes; a board the search proves
-    to have exactly one solution is ``solved`` (every cell fixed), one with none
-    ``infeasible``. Zero: no search (what the rule set alone fixes)."""
+    (:func:`search_decides`) for at most this many nodes and its default time; a
+    board the search proves to have exactly one solution is ``solved`` (every cell
+    fixed), one with none ``infeasible``. Zero: no search (what the rule set alone fixes)."""
     if mode not in MODES:
         raise ConfigError(f"presolve mode {mode!r} is unknown; use one of none, "
                           + ", ".join(MODES))
@@ -109,27 +120,47 @@ def search_nodes_for(puzzle: Puzzle) -> int:
     return 2 * len(puzzle.vessels) + 20
 
 
-def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None
-                   ) -> Grid | str | None:
+SEARCH_TIMES_PROBING = 8.0
+"""The presolve's search may take this many times what probing the board took (plus
+:data:`SEARCH_FLOOR_S`): 0.4-6x on the hard 15x15-20x20 boards of ``benchmarks/hard/``,
+which it decides; where it would take longer (88x on a 25x25 one) the MILP goes on."""
+SEARCH_FLOOR_S = 0.02
+
+
+def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,
+                   seconds: float | None = None) -> Grid | str | None:
     """The board's only solution, ``"infeasible"`` when it has none, or None when it has
-    two or more or the search needs more than ``max_nodes`` nodes.
+    two or more or the search needs more than ``max_nodes`` nodes or ``seconds``
+    (default: :data:`SEARCH_TIMES_PROBING` times the probing, see :func:`probed_root`).
 
     Exact search (:func:`thermomilp.logic.search.search_solutions`, probing at every
     node) from the probing fixpoint of :func:`probed_root`: every erasure is sound and
-    every leaf is checked against every clue, so "one solution" means one.
+    every leaf is checked against every clue, so "one solution" means one. Which of
+    the three it answers never depends on the budget; only whether it answers does.
 
     Raises:
         TimeUp: ``stop`` said so.
     """
-    from thermomilp.logic.search import OutOfNodes, search_solutions
+    from thermomilp.logic.search import OutOfBudget, search_solutions
 
     root, witnesses = probed_root(puzzle, stop)
     if root is None:
         return "infeasible"
+    if seconds is None:
+        seconds = SEARCH_TIMES_PROBING * _root_seconds.get(puzzle, 0.0) + SEARCH_FLOOR_S
+    end = time.perf_counter() + seconds
+
+    def halt() -> bool:
+        if stop is not None and stop():
+            return True  # the caller's deadline: TimeUp
+        if time.perf_counter() > end:
+            raise OutOfBudget(f"the search took more than {seconds:.2f} s")
+        return False
+
     try:
-        found = list(search_solutions(puzzle, "probing", 2, start=root, stop=stop,
+        found = list(search_solutions(puzzle, "probing", 2, start=root, stop=halt,
                                       max_nodes=max_nodes, witnesses=witnesses))
-    except OutOfNodes:
+    except OutOfBudget:
         return None
     if not found:
         return "infeasible"

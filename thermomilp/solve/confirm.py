@@ -81,7 +81,7 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
     """``CONFIRMED``, ``UNDECIDED`` or a grid the cuts and ``fixed`` allow (a solution
     the engine missed; the caller verifies it)."""
     from thermomilp.logic.presolve import probed_root
-    from thermomilp.logic.search import OutOfNodes, search_solutions
+    from thermomilp.logic.search import OutOfBudget, search_solutions
 
     if clue_sums_disagree(puzzle):
         return CONFIRMED
@@ -103,6 +103,6 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
                                      witnesses=witnesses):
             if not cut_off(ones_of(grid), cuts):
                 return grid
-    except (OutOfNodes, TimeUp, RecursionError):  # Recursion: a board of very many vessels
+    except (OutOfBudget, TimeUp, RecursionError):  # Recursion: a board of very many vessels
         return UNDECIDED
     return CONFIRMED
