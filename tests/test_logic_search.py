@@ -53,7 +53,15 @@ def random_board(seed: int):
 @given(st.integers(0, 10**9))
 @settings(max_examples=80, deadline=None)
 def test_search_presolve_and_confirmation_agree_with_brute_force_and_milp(seed):
-    puzzle = random_board(seed)
+    saved = presolve.SEARCH_TIMES_PROBING
+    presolve.SEARCH_TIMES_PROBING = 1e6  # the verdicts, not the time budget, are tested
+    try:
+        _agree(random_board(seed))
+    finally:
+        presolve.SEARCH_TIMES_PROBING = saved
+
+
+def _agree(puzzle):
     presolve.forget_roots()
     everything = set(brute_force_solutions(puzzle, 50))
     n = len(everything)
@@ -178,3 +186,22 @@ def test_the_default_path_decides_g14_by_logic_alone(monkeypatch):
     assert result.status == "unique" and result.proof == "logic"
     assert not result.engine_called
     assert presolve_cells(load(G14), "probing")[2] == "open"  # probing alone does not
+
+
+def test_after_the_presolve_search_gives_up_the_confirmation_leaves_it_to_the_engine():
+    """A board whose presolve search ran out of budget: the confirmation does not search
+    again (UNDECIDED at once), and the solve still ends "unique", confirmed by the
+    engine's second opinion."""
+    from thermomilp.solve.confirm import UNDECIDED
+
+    puzzle = load(G14)
+    presolve.forget_roots()
+    assert search_decides(puzzle, max_nodes=1) is None
+    assert presolve.search_gave_up(puzzle)
+    first = solve(puzzle, backend="highs", presolve="none").grid
+    assert confirm_infeasible(puzzle, None, [(ones_of(first), None)], None) == UNDECIDED
+    result = solve(puzzle, backend="highs", presolve="none")
+    assert result.status == "unique" and result.confirmed_by == "engine"
+    presolve.forget_roots()
+    assert not presolve.search_gave_up(puzzle)
+    assert confirm_infeasible(puzzle, None, [(ones_of(first), None)], None) == CONFIRMED

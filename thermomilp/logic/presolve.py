@@ -44,6 +44,7 @@ KEEP_ROOTS = 2
 
 _roots: OrderedDict[Puzzle, tuple[Domains | None, Witnesses | None]] = OrderedDict()
 _root_seconds: dict[Puzzle, float] = {}  # what probing each kept board took
+_gave_up: set[Puzzle] = set()  # kept boards whose search ran out of its budget
 
 
 def probed_root(puzzle: Puzzle, stop: Callable[[], bool] | None = None
@@ -68,6 +69,7 @@ def probed_root(puzzle: Puzzle, stop: Callable[[], bool] | None = None
         while len(_roots) > KEEP_ROOTS:
             gone, _ = _roots.popitem(last=False)
             _root_seconds.pop(gone, None)
+            _gave_up.discard(gone)
     return (None if dom is None else list(dom)), (None if wit is None else inherit(wit))
 
 
@@ -75,6 +77,14 @@ def forget_roots() -> None:
     """Drop every kept probing fixpoint (benchmarks timing the whole path, tests)."""
     _roots.clear()
     _root_seconds.clear()
+    _gave_up.clear()
+
+
+def search_gave_up(puzzle: Puzzle) -> bool:
+    """Whether :func:`search_decides` ran out of its budget on this (kept) board: then
+    a search for the same question from the same fixpoint, such as the confirmation of
+    an engine's "no other solution", is not worth starting (docs/performance.md)."""
+    return puzzle in _gave_up
 
 
 def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = None,
@@ -113,9 +123,10 @@ def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = 
     return fixed, None, "open"
 
 
-SEARCH_MAX_VESSELS = 400
+SEARCH_MAX_VESSELS = 200
 """Boards of more vessels get no presolve search (:func:`search_nodes_for`): there the
-MILP decides uniqueness in a fraction of what probing costs (planted 60x60-200x200)."""
+MILP decides uniqueness for less (a hard 30x30 board of 252 vessels: 0.34 s without the
+search, 0.95 s with it; planted 60x60-200x200 boards)."""
 
 
 def search_nodes_for(puzzle: Puzzle) -> int:
@@ -168,6 +179,8 @@ def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | No
         found = list(search_solutions(puzzle, "probing", 2, start=root, stop=halt,
                                       max_nodes=max_nodes, witnesses=witnesses))
     except OutOfBudget:
+        if puzzle in _roots:
+            _gave_up.add(puzzle)
         return None
     if not found:
         return "infeasible"

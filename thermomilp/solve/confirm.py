@@ -15,7 +15,11 @@ session's no-good cuts removed, and
 * finds one: the engine missed a solution -- it is returned, and the facade
   verifies it like any other grid;
 * runs out of its node or time budget: ``UNDECIDED``, and the facade asks
-  the engine again in another configuration instead.
+  the engine again in another configuration instead -- at once, without a
+  search, when the probing presolve's own search of the board already ran
+  out of its budget (:func:`thermomilp.logic.presolve.search_gave_up`; on a
+  hard 25x25 board the search would spend 6.6 s to give up, the engine's
+  second opinion takes 0.9 s).
 
 The search starts from the probing fixpoint the logic presolve already
 reached on the board (:func:`thermomilp.logic.presolve.probed_root`, with the
@@ -80,12 +84,14 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
                        seconds: float | None, max_nodes: int = MAX_NODES) -> str | Grid:
     """``CONFIRMED``, ``UNDECIDED`` or a grid the cuts and ``fixed`` allow (a solution
     the engine missed; the caller verifies it)."""
-    from thermomilp.logic.presolve import probed_root
+    from thermomilp.logic.presolve import probed_root, search_gave_up
     from thermomilp.logic.search import OutOfBudget, search_solutions
 
     if clue_sums_disagree(puzzle):
         return CONFIRMED
     if not puzzle.all_chains:  # a pool-rule tank has no levels: the engine decides
+        return UNDECIDED
+    if search_gave_up(puzzle):  # the presolve's search of this board ran out: so would we
         return UNDECIDED
     cuts = list(cuts)
     stop = None if seconds is None else time.perf_counter() + seconds
