@@ -24,7 +24,7 @@ domains: mercury at rank ``k`` means ``L >= k``, empty at rank ``k`` means
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Callable, Mapping
 
 from thermomilp.core.deadline import TimeUp
@@ -56,6 +56,24 @@ class LineTables:
     @property
     def n_vessels(self) -> int:
         return len(self.depths)
+
+    @cached_property
+    def line_masks(self) -> tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...]:
+        """Per clued line, per vessel on it (as in ``line_vessels``): ``(at_least,
+        at_most)``, where ``at_least[x]`` / ``at_most[x]`` is the bitmask of the levels
+        contributing at least / at most ``x`` cells to the line (``x`` from 0 to the
+        vessel's largest contribution) -- the interval revision's cut, by lookup."""
+        def at_least(tab: tuple[int, ...], x: int) -> int:
+            return sum(1 << L for L, c in enumerate(tab) if c >= x)
+
+        def at_most(tab: tuple[int, ...], x: int) -> int:
+            return sum(1 << L for L, c in enumerate(tab) if c <= x)
+
+        return tuple(
+            tuple((tuple(at_least(tab, x) for x in range(tab[-1] + 1)),
+                   tuple(at_most(tab, x) for x in range(tab[-1] + 1)))
+                  for tab in tabs)
+            for tabs in self.line_tables)
 
     def line_name(self, line: int) -> str:
         return f"row {line}" if line < self.height else f"column {line - self.height}"

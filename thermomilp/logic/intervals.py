@@ -22,7 +22,6 @@ table entries) numpy's per-call overhead costs more than it saves
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections import deque
 from typing import Callable, Iterable
 
@@ -39,13 +38,16 @@ def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None
 
     A vessel whose contribution spread ``cmax - cmin`` is at most the line's
     slack ``min(sum cmax - K, K - sum cmin)`` already lies inside
-    ``[needMin, needMax]`` and is skipped (the common case at a fixpoint)."""
+    ``[needMin, needMax]`` and is skipped (the common case at a fixpoint).
+    For the others ``needMin = cmax - (sum cmax - K)`` and ``needMax = cmin +
+    (K - sum cmin)`` both lie in ``[cmin, cmax]``, and the levels kept are
+    read from the precomputed masks of :attr:`LineTables.line_masks`."""
     clue = tables.clues[line]
     if clue is None:  # an unclued line bounds nothing
         return []
     vessels = tables.line_vessels[line]
     tabs = tables.line_tables[line]
-    cmins, spreads = [], []
+    lows, highs = [], []
     smin = smax = 0
     for v, tab in zip(vessels, tabs, strict=True):
         m = dom[v]
@@ -53,24 +55,25 @@ def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None
         b = tab[m.bit_length() - 1]
         smin += a
         smax += b
-        cmins.append(a)
-        spreads.append(b - a)
-    if smin > clue or smax < clue:
+        lows.append(a)
+        highs.append(b)
+    over = smax - clue  # sum cmax - K
+    under = clue - smin  # K - sum cmin
+    if over < 0 or under < 0:
         return None
-    slack = min(smax - clue, clue - smin)
+    slack = over if over < under else under
     changed = []
-    for k, spread in enumerate(spreads):
-        if spread <= slack:
+    for k, b in enumerate(highs):
+        a = lows[k]
+        if b - a <= slack:
             continue
-        a = cmins[k]
-        need_min = clue - (smax - a - spread)
-        need_max = clue - (smin - a)
-        tab = tabs[k]
-        first = bisect_left(tab, need_min)
-        last = bisect_right(tab, need_max) - 1
+        at_least, at_most = tables.line_masks[line][k]
         v = vessels[k]
-        m = dom[v]
-        keep = m & ((1 << (last + 1)) - 1) & ~((1 << first) - 1) if first <= last else 0
+        m = keep = dom[v]
+        if b - over > a:
+            keep &= at_least[b - over]
+        if a + under < b:
+            keep &= at_most[a + under]
         if not keep:
             return None
         if keep != m:

@@ -12,24 +12,89 @@ returns
 
 All deductions are sound, so fixing them removes no solution: presolve can
 change the speed of a solve, never its answer (``tests/test_logic_presolve.py``).
+
+The probing fixpoint of the last few boards is kept (:func:`probed_root`), with
+the witnesses of its probes: the solve layer's confirmation of an engine's
+"infeasible" (:mod:`thermomilp.solve.confirm`) searches on from there instead
+of probing the same board again.
 """
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
 from typing import Callable
 
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
-from thermomilp.logic.domains import UNKNOWN, cell_states, full_domains, grid_of, line_tables
+from thermomilp.logic.domains import (
+    UNKNOWN,
+    Domains,
+    cell_states,
+    full_domains,
+    grid_of,
+    line_tables,
+)
 from thermomilp.logic.intervals import propagate
-from thermomilp.logic.probing import probe_fixpoint
+from thermomilp.logic.probing import Witnesses, inherit, new_witnesses, probe_fixpoint
 
 MODES = ("intervals", "probing")
+KEEP_ROOTS = 2
+"""Boards whose probing fixpoint :func:`probed_root` keeps."""
+
+_roots: OrderedDict[Puzzle, tuple[Domains | None, Witnesses | None]] = OrderedDict()
+_root_seconds: dict[Puzzle, float] = {}  # what probing each kept board took
+_gave_up: set[Puzzle] = set()  # kept boards whose search ran out of its budget
 
 
-def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = None
-                   ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
-    """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp)."""
+def probed_root(puzzle: Puzzle, stop: Callable[[], bool] | None = None
+                ) -> tuple[Domains | None, Witnesses | None]:
+    """The interval-plus-probing fixpoint from the full domains (None: the board has
+    no solution) and the witnesses of its probes (see :mod:`thermomilp.logic.probing`),
+    both the caller's to change; computed once for the last :data:`KEEP_ROOTS` boards.
+
+    ``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp;
+    nothing is kept then)."""
+    if puzzle in _roots:
+        _roots.move_to_end(puzzle)
+        dom, wit = _roots[puzzle]
+    else:
+        start = time.perf_counter()
+        tables = line_tables(puzzle, stop)
+        dom, wit = full_domains(tables), new_witnesses(tables)
+        if not probe_fixpoint(tables, dom, stop, witnesses=wit):
+            dom, wit = None, None
+        _roots[puzzle] = dom, wit
+        _root_seconds[puzzle] = time.perf_counter() - start
+        while len(_roots) > KEEP_ROOTS:
+            gone, _ = _roots.popitem(last=False)
+            _root_seconds.pop(gone, None)
+            _gave_up.discard(gone)
+    return (None if dom is None else list(dom)), (None if wit is None else inherit(wit))
+
+
+def forget_roots() -> None:
+    """Drop every kept probing fixpoint (benchmarks timing the whole path, tests)."""
+    _roots.clear()
+    _root_seconds.clear()
+    _gave_up.clear()
+
+
+def search_gave_up(puzzle: Puzzle) -> bool:
+    """Whether :func:`search_decides` ran out of its budget on this (kept) board: then
+    a search for the same question from the same fixpoint, such as the confirmation of
+    an engine's "no other solution", is not worth starting (docs/performance.md)."""
+    return puzzle in _gave_up
+
+
+def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = None,
+                   search_nodes: int = 0) -> tuple[dict[Cell, int] | None, Grid | None, str]:
+    """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp).
+
+    ``search_nodes`` (``probing`` only): when probing leaves cells open, search on
+    (:func:`search_decides`) for at most this many nodes and its default time; a
+    board the search proves to have exactly one solution is ``solved`` (every cell
+    fixed), one with none ``infeasible``. Zero: no search (what the rule set alone fixes)."""
     if mode not in MODES:
         raise ConfigError(f"presolve mode {mode!r} is unknown; use one of none, "
                           + ", ".join(MODES))
@@ -37,15 +102,89 @@ def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = 
         from thermomilp.logic import tree
         return tree.presolve_cells(puzzle, mode, stop)
     tables = line_tables(puzzle, stop)
-    dom = full_domains(tables)
-    ok = (propagate(tables, dom, stop=stop) if mode == "intervals"
-          else probe_fixpoint(tables, dom, stop))
-    if not ok:
+    if mode == "intervals":
+        dom: Domains | None = full_domains(tables)
+        if not propagate(tables, dom, stop=stop):  # type: ignore[arg-type]
+            dom = None
+    else:
+        dom = probed_root(puzzle, stop)[0]
+    if dom is None:
         return None, None, "infeasible"
     fixed = {cell: s for cell, s in cell_states(tables, dom).items() if s != UNKNOWN}
     if len(fixed) == puzzle.height * puzzle.width:
         return fixed, grid_of(tables, dom), "solved"
+    if mode == "probing" and search_nodes > 0:
+        decided = search_decides(puzzle, search_nodes, stop)
+        if isinstance(decided, str):  # the one word it returns: "infeasible"
+            return None, None, "infeasible"
+        if decided is not None:
+            return {(r, c): int(ch == "#") for r, row in enumerate(decided)
+                    for c, ch in enumerate(row)}, decided, "solved"
     return fixed, None, "open"
+
+
+SEARCH_MAX_VESSELS = 200
+"""Boards of more vessels get no presolve search (:func:`search_nodes_for`): there the
+MILP decides uniqueness for less (a hard 30x30 board of 252 vessels: 0.34 s without the
+search, 0.95 s with it; planted 60x60-200x200 boards)."""
+
+
+def search_nodes_for(puzzle: Puzzle) -> int:
+    """The default node budget of the presolve's search (:func:`search_decides`): a
+    few nodes per vessel -- the hard generated boards the search decides take fewer
+    than one per vessel (docs/performance.md); 0 (no search) past
+    :data:`SEARCH_MAX_VESSELS` vessels."""
+    n = len(puzzle.vessels)
+    return 0 if n > SEARCH_MAX_VESSELS else 2 * n + 20
+
+
+SEARCH_TIMES_PROBING = 8.0
+"""The presolve's search may take this many times what probing the board took (plus
+:data:`SEARCH_FLOOR_S`): 0.4-6x on the hard 15x15-20x20 boards of ``benchmarks/hard/``,
+which it decides; where it would take longer (88x on a 25x25 one) the MILP goes on."""
+SEARCH_FLOOR_S = 0.02
+
+
+def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,
+                   seconds: float | None = None) -> Grid | str | None:
+    """The board's only solution, ``"infeasible"`` when it has none, or None when it has
+    two or more or the search needs more than ``max_nodes`` nodes or ``seconds``
+    (default: :data:`SEARCH_TIMES_PROBING` times the probing, see :func:`probed_root`).
+
+    Exact search (:func:`thermomilp.logic.search.search_solutions`, probing at every
+    node) from the probing fixpoint of :func:`probed_root`: every erasure is sound and
+    every leaf is checked against every clue, so "one solution" means one. Which of
+    the three it answers never depends on the budget; only whether it answers does.
+
+    Raises:
+        TimeUp: ``stop`` said so.
+    """
+    from thermomilp.logic.search import OutOfBudget, search_solutions
+
+    root, witnesses = probed_root(puzzle, stop)
+    if root is None:
+        return "infeasible"
+    if seconds is None:
+        seconds = SEARCH_TIMES_PROBING * _root_seconds.get(puzzle, 0.0) + SEARCH_FLOOR_S
+    end = time.perf_counter() + seconds
+
+    def halt() -> bool:
+        if stop is not None and stop():
+            return True  # the caller's deadline: TimeUp
+        if time.perf_counter() > end:
+            raise OutOfBudget(f"the search took more than {seconds:.2f} s")
+        return False
+
+    try:
+        found = list(search_solutions(puzzle, "probing", 2, start=root, stop=halt,
+                                      max_nodes=max_nodes, witnesses=witnesses))
+    except OutOfBudget:
+        if puzzle in _roots:
+            _gave_up.add(puzzle)
+        return None
+    if not found:
+        return "infeasible"
+    return found[0] if len(found) == 1 else None
 
 
 def logic_finishes(puzzle: Puzzle, mode: str = "intervals") -> bool:

@@ -9,6 +9,19 @@ every vessel has been tested since the last erasure.
 Every erasure is sound (a level leading to a contradiction is in no
 solution) and the test is monotone (smaller domains refute at least as
 much), so the order of probes does not change the fixpoint.
+
+**Incremental probes.** Interval propagation is monotone: from a smaller
+domain it reaches a smaller (or equal) fixpoint. So once ``v = L`` has been
+probed from a domain ``D0`` and reached the fixpoint ``W`` (its *witness*),
+a later probe of ``v = L`` from any ``D`` inside ``D0`` reaches the same
+fixpoint as a probe started from ``D`` intersected with ``W`` -- which
+differs from ``W`` only where ``D`` lost levels since, so only the lines of
+those vessels are revised again; when nothing differs, ``W`` itself is the
+answer (not refuted) and no line is revised. The witnesses are kept in a
+:data:`Witnesses` table, one per search node: a child node starts from a
+copy of its parent's (every ancestor's domain contains the child's), never
+from a sibling's. Same erasures, same fixpoint as probing from scratch;
+about a third of the line revisions on hard 15x15 boards.
 """
 
 from __future__ import annotations
@@ -18,6 +31,24 @@ from typing import Callable
 from thermomilp.core.deadline import TimeUp
 from thermomilp.logic.domains import Domains, LineTables, levels_in
 from thermomilp.logic.intervals import propagate
+
+Witnesses = list[dict[int, Domains]]
+"""Per vessel: level -> the interval fixpoint its last probe reached (see module doc)."""
+
+
+WITNESS_VESSELS = 1000
+"""Boards of more vessels keep no witnesses (a table holds a domain per open level:
+memory quadratic in the vessels); their probes start from scratch."""
+
+
+def new_witnesses(tables: LineTables) -> Witnesses | None:
+    """An empty table, or None on a board of more than :data:`WITNESS_VESSELS` vessels."""
+    return [{} for _ in range(tables.n_vessels)] if tables.n_vessels <= WITNESS_VESSELS else None
+
+
+def inherit(witnesses: Witnesses) -> Witnesses:
+    """A child node's table: its parent's witnesses, which the child may use but not change."""
+    return [w.copy() for w in witnesses]
 
 
 def refuted(tables: LineTables, dom: Domains, v: int, level: int) -> bool:
@@ -61,13 +92,51 @@ def sweep(dom: Domains, refutes: Callable[[int, int], bool],
     return True
 
 
+def probe(tables: LineTables, dom: Domains, v: int, level: int,
+          witnesses: Witnesses) -> bool:
+    """Whether ``v = level`` survives interval propagation from ``dom`` (module doc:
+    incremental from the witness of an earlier probe, which it then replaces)."""
+    mine = witnesses[v]
+    w = mine.get(level)
+    if w is None:
+        trial = dom.copy()
+        trial[v] = 1 << level
+        lines: object = tables.vessel_lines[v]
+    else:
+        trial = [a & b for a, b in zip(w, dom, strict=True)]
+        if trial == w:  # nothing lost since: the witness is still a fixpoint
+            return True
+        vessel_lines = tables.vessel_lines
+        touched: set[int] = set()
+        for u, (a, b) in enumerate(zip(trial, w, strict=True)):
+            if a != b:
+                if not a:
+                    del mine[level]
+                    return False
+                touched.update(vessel_lines[u])
+        lines = touched
+    if propagate(tables, trial, lines):  # type: ignore[arg-type]
+        mine[level] = trial
+        return True
+    mine.pop(level, None)
+    return False
+
+
 def probe_fixpoint(tables: LineTables, dom: Domains,
                    stop: Callable[[], bool] | None = None,
-                   known: Domains | None = None) -> bool:
+                   known: Domains | None = None,
+                   witnesses: Witnesses | None = None) -> bool:
     """Interval fixpoint plus probing, in place; False when the board has no solution.
 
-    ``stop``, ``known``: see :func:`sweep` (``stop`` raises TimeUp at the deadline)."""
+    ``stop``, ``known``: see :func:`sweep` (``stop`` raises TimeUp at the deadline).
+    ``witnesses``: the node's table (module doc), updated in place; a fresh one when
+    None (none at all past :data:`WITNESS_VESSELS`). It must come from this node or
+    an ancestor: a table filled from a domain that does not contain ``dom`` could
+    erase a level that is in a solution."""
     if not propagate(tables, dom):
         return False
-    return sweep(dom, lambda v, level: refuted(tables, dom, v, level),
-                 lambda v: propagate(tables, dom, tables.vessel_lines[v]), stop, known)
+    table = new_witnesses(tables) if witnesses is None else witnesses
+    refutes = ((lambda v, level: refuted(tables, dom, v, level)) if table is None
+               else (lambda v, level: not probe(tables, dom, v, level, table)))
+    return sweep(dom, refutes, lambda v: propagate(tables, dom, tables.vessel_lines[v]),
+                 stop, known)

@@ -1,17 +1,25 @@
 """Backtracking search over levels under a chosen propagator.
 
 ``search_solutions(puzzle, rule)`` propagates with ``rule`` (``intervals``,
-``gac`` or ``probing``), and when the board is not decided branches on the
-undecided vessel with the fewest levels left, trying each level in turn.
+``gac`` or ``probing``), and when the board is not decided branches on an
+undecided vessel (:func:`branch_vessel`: the most levels left, then the most
+clued lines), trying each level in turn.
 A leaf with every vessel decided is a solution: each propagator checks that
 every clued line sums exactly to its clue once all contributions are fixed.
 Three counters from three propagators, plus the brute force and the MILP,
-must agree (``tests/test_logic_agreement.py``).
+must agree (``tests/test_logic_agreement.py``, ``tests/test_logic_search.py``).
+
+Under ``probing`` each node keeps the witnesses of its probes
+(:mod:`thermomilp.logic.probing`: incremental probes) and hands a copy to
+its children, so a child re-probes only what its branching changed. The
+solve layer's confirmation (:mod:`thermomilp.solve.confirm`) runs this
+search from the domains the probing presolve left
+(:func:`thermomilp.logic.presolve.probed_root`) with a node budget and a deadline.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Iterator, Mapping, Sequence
 
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.domains import (
@@ -25,50 +33,97 @@ from thermomilp.logic.domains import (
 )
 from thermomilp.logic.gac import gac_fixpoint
 from thermomilp.logic.intervals import propagate
-from thermomilp.logic.probing import probe_fixpoint
+from thermomilp.logic.probing import Witnesses, inherit, new_witnesses, probe_fixpoint
 
 RULES = ("intervals", "gac", "probing")
 
 
-def _propagator(puzzle: Puzzle, tables: LineTables, rule: str) -> Callable[[Domains], bool]:
+class OutOfBudget(Exception):
+    """The search reached its node budget (``max_nodes``) or another limit of its
+    caller's before it finished."""
+
+
+def _propagator(puzzle: Puzzle, tables: LineTables, rule: str,
+                stop: Callable[[], bool] | None, known: Domains | None
+                ) -> Callable[[Domains, Witnesses | None], bool]:
     if rule == "intervals":
-        return lambda dom: propagate(tables, dom)
+        return lambda dom, _: propagate(tables, dom, stop=stop)
     if rule == "gac":
-        return lambda dom: gac_fixpoint(puzzle, dom)
+        return lambda dom, _: gac_fixpoint(puzzle, dom)
     if rule == "probing":
-        return lambda dom: probe_fixpoint(tables, dom)
+        def run(dom: Domains, wit: Witnesses | None) -> bool:
+            # the known solution's levels are untestable only while it lies inside dom
+            inside = known is not None and all(k & ~m == 0 for k, m in zip(known, dom, strict=True))
+            return probe_fixpoint(tables, dom, stop, known if inside else None, wit)
+        return run
     raise ValueError(f"unknown rule {rule!r}; use one of {', '.join(RULES)}")
 
 
+def branch_vessel(dom: Domains, degrees: Sequence[int]) -> int | None:
+    """The undecided vessel with the most levels left, of those the one crossing the
+    most clued lines (``degrees[v]``), the first such; None when all are decided.
+
+    Under probing, splitting the widest domain decides the board in fewer line
+    revisions than the fewest-levels-first rule on the hard generated boards of
+    ``benchmarks/hard/`` (g14_15x15_hard: 32,000 against 58,000; docs/performance.md)."""
+    best, key = None, (0, 0)
+    for v, m in enumerate(dom):
+        if m & (m - 1):
+            k = (m.bit_count(), degrees[v])
+            if k > key:
+                best, key = v, k
+    return best
+
+
 def search_solutions(puzzle: Puzzle, rule: str = "intervals", limit: int | None = None,
-                     marks: Mapping[Cell, int] | None = None) -> Iterator[Grid]:
-    """Yield every solution (at most ``limit``) by propagate-and-branch."""
+                     marks: Mapping[Cell, int] | None = None, *,
+                     start: Domains | None = None, stop: Callable[[], bool] | None = None,
+                     max_nodes: int | None = None, known: Domains | None = None,
+                     witnesses: Witnesses | None = None) -> Iterator[Grid]:
+    """Yield every solution (at most ``limit``) by propagate-and-branch.
+
+    ``start``: domains to begin from instead of the full ones (sound deductions
+    only, e.g. the probing presolve's:
+    :func:`thermomilp.logic.presolve.probed_root`); ``marks`` clamp them.
+    ``stop``: asked during propagation; True raises
+    :class:`~thermomilp.core.deadline.TimeUp`. ``max_nodes``: more nodes raise
+    :class:`OutOfBudget`. ``known`` (``probing`` only): the levels of a solution
+    checked by :mod:`thermomilp.core.verify` (one bit per vessel), whose levels
+    need no probe while it lies inside a node's domains. ``witnesses`` (``probing``
+    only): the probes' witnesses from domains containing ``start``
+    (``probed_root`` returns both)."""
     tables = line_tables(puzzle)
-    run = _propagator(puzzle, tables, rule)
-    dom = full_domains(tables)
+    run = _propagator(puzzle, tables, rule, stop, known)
+    dom = full_domains(tables) if start is None else list(start)
     if marks and not clamp_with_marks(tables, dom, marks):
         return
-    found = 0
+    found = nodes = 0
+    probing = rule == "probing"
+    degrees = [len(lines) for lines in tables.vessel_lines]
 
-    def rec(dom: Domains) -> Iterator[Grid]:
-        nonlocal found
-        if not run(dom):
+    def rec(dom: Domains, wit: Witnesses | None) -> Iterator[Grid]:
+        nonlocal found, nodes
+        nodes += 1
+        if max_nodes is not None and nodes > max_nodes:
+            raise OutOfBudget(f"more than {max_nodes} search nodes")
+        if not run(dom, wit):
             return
-        open_vessels = [v for v, m in enumerate(dom) if m & (m - 1)]
-        if not open_vessels:
+        v = branch_vessel(dom, degrees)
+        if v is None:
             found += 1
             yield grid_of(tables, dom)
             return
-        v = min(open_vessels, key=lambda u: bin(dom[u]).count("1"))
         for level in levels_in(dom[v]):
             if limit is not None and found >= limit:
                 return
             child = dom.copy()
             child[v] = 1 << level
-            yield from rec(child)
+            yield from rec(child, inherit(wit) if wit is not None else None)
 
     if limit is None or limit > 0:
-        yield from rec(dom)
+        table = (witnesses if witnesses is not None else new_witnesses(tables)) if probing \
+            else None
+        yield from rec(dom, table)
 
 
 def search_count(puzzle: Puzzle, rule: str = "intervals", limit: int | None = None) -> int:

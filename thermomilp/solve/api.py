@@ -279,10 +279,12 @@ def _presolve(puzzle: Puzzle, logic: Logic, clock: Deadline | None = None
     """
     if logic is Logic.NONE:
         return None, None, "open"
-    from thermomilp.logic.presolve import presolve_cells
+    from thermomilp.logic.presolve import presolve_cells, search_nodes_for
 
     stop = None if clock is None or clock.end is None else clock.expired
-    return presolve_cells(puzzle, logic.value, stop)
+    # probing: a short exact search where probing leaves cells open (hard boards)
+    return presolve_cells(puzzle, logic.value, stop,
+                          search_nodes_for(puzzle) if logic is Logic.PROBING else 0)
 
 
 def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, *,
