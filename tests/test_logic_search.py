@@ -45,7 +45,7 @@ def random_board(seed: int):
         rows = list(p.rows)
         k = rng.randrange(len(rows))
         if rows[k] is not None:
-            rows[k] = max(0, rows[k] + rng.choice((-1, 1)))
+            rows[k] = min(p.width, max(0, rows[k] + rng.choice((-1, 1))))
             p = p.with_clues(rows, p.cols)
     return p
 
