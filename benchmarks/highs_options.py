@@ -4,7 +4,7 @@
 
 What the MILP path asks HiGHS on a unique board is two questions: a first
 point, then "another point?" after the uniqueness rows (the two rival-move
-rows of ``solve.swap.rival_moves``, or the no-good). This script times only
+rows of ``solving.swap.rival_moves``, or the no-good). This script times only
 those two ``HighsSession.solve`` calls -- the package's own session, model
 built from numpy arrays, ``PROOF_OPTIONS`` after the cut as on the default
 path -- with no verification and no confirmation, so it shows the engine's
@@ -59,8 +59,8 @@ def two_solves(puzzle, seed: int, first: dict, proof: dict) -> tuple[float, floa
     from thermomilp.backends.highs_backend import HighsSession
     from thermomilp.core.settings import Settings
     from thermomilp.model.formulation import formulate
-    from thermomilp.solve.engine import grid_of
-    from thermomilp.solve.swap import rival_moves
+    from thermomilp.solving.engine import grid_of
+    from thermomilp.solving.swap import rival_moves
 
     start = time.perf_counter()
     session = HighsSession(formulate(puzzle), Settings(seed=seed))

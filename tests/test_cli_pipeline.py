@@ -1,4 +1,4 @@
-"""One per-file pipeline (thermomilp.solve.pipeline): ``solve`` and ``batch`` give the
+"""One per-file pipeline (thermomilp.solving.pipeline): ``solve`` and ``batch`` give the
 same record for every shipped board in every format the package writes, ``batch``
 takes every suffix ``solve`` reads, and an upload (bytes and a name) gives the same
 record as the file."""
@@ -11,7 +11,7 @@ import os
 from thermomilp.cli.main import main
 from thermomilp.core.errors import ThermomilpError
 from thermomilp.formats import FORMATS, dumps, load
-from thermomilp.solve.pipeline import PUZZLE_SUFFIXES, solve_input
+from thermomilp.solving.pipeline import PUZZLE_SUFFIXES, solve_input
 
 from helpers import INSTANCES
 
@@ -100,11 +100,8 @@ def test_an_upload_gives_the_record_of_the_file(tmp_path):
 def test_the_printout_never_names_a_method_that_did_not_run(monkeypatch, capsys):
     """A time limit reached in the logic presolve: no engine ran, nothing was
     'determined by presolve'."""
-    import importlib
-
+    import thermomilp.solving.api as api
     from thermomilp.core.deadline import TimeUp
-
-    api = importlib.import_module("thermomilp.solve.api")
     def out_of_time(*args, **kwargs):
         raise TimeUp()
 

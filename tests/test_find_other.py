@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("highspy")
 
 from thermomilp.model.formulation import Formulation  # noqa: E402
-from thermomilp.solve.engine import find_other, formulation_problems  # noqa: E402
+from thermomilp.solving.engine import find_other, formulation_problems  # noqa: E402
 
 
 def _form(rows, cols, arcs=(), fixed=None):

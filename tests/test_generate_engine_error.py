@@ -3,7 +3,7 @@
 HiGHS sometimes ends a rival question in ``Solve error`` (``generate --size 15x15
 --difficulty hard --seed 101`` did; presolve off or another random seed answered the
 same model). Here the error is injected: the engine call behind
-:func:`thermomilp.solve.engine.find_other` fails the first k times. Small k: the
+:func:`thermomilp.solving.engine.find_other` fails the first k times. Small k: the
 fallbacks of ``find_other`` answer. k larger than the fallbacks: the question is
 undecided, the generator drops that board and the next one is unique. Every board is
 checked by two counters that share no code with the generator.
@@ -22,8 +22,8 @@ from thermomilp.generate.rivals import find_rival
 from thermomilp.generate.thermometers_gen import generate_thermometers, tiling_of
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.model.formulation import Formulation
-from thermomilp.solve import count_solutions
-from thermomilp.solve.engine import ERROR_FALLBACKS, find_other
+from thermomilp.solving import count_solutions
+from thermomilp.solving.engine import ERROR_FALLBACKS, find_other
 
 pytest.importorskip("highspy")
 

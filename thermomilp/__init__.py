@@ -52,10 +52,8 @@ from thermomilp.core.settings import Backend, FormulationKind, Logic, Settings, 
 from thermomilp.core.verify import is_solution, solution_problems
 from thermomilp.formats import dumps, load, loads
 
-# Bound eagerly, after the package ``thermomilp.solve`` is imported: the attribute
-# ``thermomilp.solve`` is the function (reach the package's modules with
-# ``from thermomilp.solve import engine``, never ``import thermomilp.solve.engine as e``).
-from thermomilp.solve import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
+# ``thermomilp.solve`` is the function; its package is ``thermomilp.solving``.
+from thermomilp.solving import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
 from thermomilp.version import __version__
 
 if typing.TYPE_CHECKING:  # the lazy names of _LAZY, seen by type checkers and the API reference

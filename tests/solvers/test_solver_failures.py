@@ -17,7 +17,7 @@ from thermomilp.cli.main import main
 from thermomilp.core.errors import SolverUnavailable
 from thermomilp.core.status import Status
 from thermomilp.formats import load
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 
 from helpers import INSTANCES
 from solver_pairs import solver_pair, use_pair  # noqa: F401 - the fixture

@@ -5,7 +5,7 @@ A :class:`Session` holds one built model of any formulation
 proves there is none; ``exclude`` adds the canonical no-good cut of a found
 solution (over every cell, or over a subset of them) so the next ``solve``
 must find a different one. Sessions are opened, verified and second-guessed
-only by the solve layer's facade (:mod:`thermomilp.solve.engine`).
+only by the solve layer's facade (:mod:`thermomilp.solving.engine`).
 
 The base class owns everything that is not the modelling layer's business:
 
@@ -209,8 +209,9 @@ class Session(ABC):
     def exclude_by_moves(self, rises: frozenset[Cell], falls: frozenset[Cell]) -> bool:
         """Cut off a solution by two rows instead of the no-good: some cell of
         ``rises`` is 1, some cell of ``falls`` is 0 (the caller,
-        :meth:`thermomilp.solve.engine.Engine.exclude`, knows that among the solutions
-        these remove exactly the one the no-good would: :func:`thermomilp.solve.swap.rival_moves`).
+        :meth:`thermomilp.solving.engine.Engine.exclude`, knows that among the solutions
+        these remove exactly the one the no-good would:
+        :func:`thermomilp.solving.swap.rival_moves`).
         Only where variable k is cell k (the cell formulation)."""
         if not self.kind.cell_columns:
             return False

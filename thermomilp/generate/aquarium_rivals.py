@@ -8,7 +8,7 @@ A rival is a solution of the board other than its planted one
    milliseconds. From 20x20 on its one-line-at-a-time filters leave search
    trees it does not finish in minutes, even with every clue present.
 2. **The MILP** (HiGHS, the cell model plus a no-good cut of the planted
-   grid, :func:`thermomilp.solve.engine.find_other`): a "no rival" is confirmed by a
+   grid, :func:`thermomilp.solving.engine.find_other`): a "no rival" is confirmed by a
    second solve with presolve off, as for Thermometers. It sees rows and
    columns together and decides a 30x30 question in a fraction of a second.
 
@@ -43,7 +43,7 @@ from thermomilp.generate.aquarium_moves import move_rival
 from thermomilp.generate.rivals import _RivalUndecided
 from thermomilp.logic.aquarium_dp import WaterlineDP
 from thermomilp.model.formulation import formulate
-from thermomilp.solve.engine import find_other
+from thermomilp.solving.engine import find_other
 
 DP_NODES = 400
 """Search nodes the DP may spend on one question before the MILP takes it."""
@@ -76,7 +76,7 @@ class RivalSearch:
 
         Raises:
             _RivalUndecided: HiGHS could not decide, after every fallback of
-                :func:`~thermomilp.solve.engine.find_other`.
+                :func:`~thermomilp.solving.engine.find_other`.
             GenerationError: the MILP could not decide before ``deadline``
                 (a ``time.perf_counter()`` value) or misbehaved.
         """

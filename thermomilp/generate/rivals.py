@@ -2,7 +2,7 @@
 
 A rival is a solution ``y`` of the board's clues and thermometers with
 ``y != x*`` (the planted filling), found with the cell model plus the
-canonical no-good cut of ``x*`` (see :mod:`thermomilp.solve`)::
+canonical no-good cut of ``x*`` (see :mod:`thermomilp.solving`)::
 
     sum_{c : x*_c = 1} (1 - y_c) + sum_{c : x*_c = 0} y_c >= 1
 
@@ -24,12 +24,12 @@ from thermomilp.core.errors import GenerationError, SolveError
 from thermomilp.core.puzzle import Cell, Grid
 from thermomilp.generate.paths import PathTiling
 from thermomilp.model.formulation import Formulation
-from thermomilp.solve.engine import find_other
+from thermomilp.solving.engine import find_other
 
 
 class _RivalUndecided(GenerationError):
     """The engine could not answer a rival question about this board, even after every
-    fallback of :func:`thermomilp.solve.engine.find_other` (presolve off, other random
+    fallback of :func:`thermomilp.solving.engine.find_other` (presolve off, other random
     seeds, no distance objective). Not a time limit: the generator drops this board (or
     keeps the clue it wanted to delete) and goes on with the next one."""
 
@@ -95,7 +95,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     least one of them, so the no-good cut is written over these cells only
     (a much stronger cut, see ``docs/generate.md``).
     The engine is asked through the solve layer's
-    :func:`thermomilp.solve.engine.find_other`: whole-board "no rival" answers are
+    :func:`thermomilp.solving.engine.find_other`: whole-board "no rival" answers are
     confirmed by a second solve with HiGHS presolve off; window answers are not
     (a window that misses a rival only costs time, never a wrong board). Every
     rival returned is checked against the window's formulation there and
@@ -103,7 +103,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
     difference is the smallest local swap -- the one a repair kills best.
     ``probe``: ask for a first rival within this many branch-and-bound
-    nodes first (see :func:`thermomilp.solve.engine.find_other`).
+    nodes first (see :func:`thermomilp.solving.engine.find_other`).
     ``region``: only these cells may change (every other cell is fixed to
     ``x*``); like a window, but any shape -- the cells where the last
     whole-board rival differed, which often hold several independent rivals.

@@ -6,7 +6,7 @@ returns
 
 * ``(None, None, "infeasible")`` when the logic proves there is no solution;
 * ``(fixed, grid, "solved")`` when every cell is decided (``grid`` is the
-  only candidate; :func:`thermomilp.solve.solve` still verifies it);
+  only candidate; :func:`thermomilp.solving.solve` still verifies it);
 * ``(fixed, None, "open")`` otherwise, ``fixed`` mapping each decided cell
   to 0/1 -- the builders turn it into variable bounds.
 

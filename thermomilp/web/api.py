@@ -132,12 +132,12 @@ def upload_suffixes() -> list[str]:
 
 def read_upload(text: str, filename: str | None) -> Puzzle:
     """An uploaded file's text -> the board, through the per-file pipeline's reader
-    (:func:`thermomilp.solve.pipeline.read_input`, as ``solve`` and ``batch`` read):
+    (:func:`thermomilp.solving.pipeline.read_input`, as ``solve`` and ``batch`` read):
     the format detected from the content (the name's suffix breaks ties), the
     server's size limits checked before anything is built, errors as
     :class:`ApiError` (400, or 413 for a board too large), and a board without a name
     of its own titled by the file's name (``mine.json`` -> ``mine``)."""
-    from thermomilp.solve.pipeline import read_input
+    from thermomilp.solving.pipeline import read_input
 
     try:  # the same reader as `solve` and `batch` (one per-file pipeline)
         puzzle = read_input(text.encode("utf-8", "surrogatepass"), filename or "upload",
@@ -287,7 +287,7 @@ class Api:
                            f"cell{'s' if len(wrong) != 1 else ''} highlighted"}
 
     def api_solve(self, payload: dict[str, Any]) -> dict[str, Any]:
-        from thermomilp.solve import solve
+        from thermomilp.solving import solve
 
         puzzle = puzzle_from(payload)
         with self._solving():
@@ -350,7 +350,7 @@ class Api:
                       fixed: dict[Cell, int] | None = None) -> tuple[str, ...] | None:
         """A verified solution agreeing with ``fixed``, or None when there is none
         (an "infeasible" the facade has confirmed by a second method)."""
-        from thermomilp.solve.engine import Engine
+        from thermomilp.solving.engine import Engine
 
         with self._solving():
             engine = Engine(puzzle, self.engine, fixed=fixed)

@@ -16,7 +16,7 @@ or reads an engine status itself. An :class:`Engine`
   (and checks it against the fixed cells and the cuts so far) -- a grid that
   fails is status ``error``, never an answer;
 * confirms every "infeasible" by a second, independent method: the exact
-  logic search of :mod:`thermomilp.solve.confirm` when it finishes within its
+  logic search of :mod:`thermomilp.solving.confirm` when it finishes within its
   budget, otherwise the engine again in another configuration
   (``Session.second_opinion``);
 * retries an engine error once;
@@ -130,13 +130,13 @@ class Engine:
         return Found(Status.FEASIBLE, grid)
 
     def cut_off(self, ones: frozenset[Cell]) -> bool:
-        from thermomilp.solve.confirm import cut_off
+        from thermomilp.solving.confirm import cut_off
 
         return cut_off(ones, self.cuts)
 
     def _confirm(self) -> Found:
         """Believe "infeasible" only when a second method agrees."""
-        from thermomilp.solve.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+        from thermomilp.solving.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
 
         budget = self.deadline.within(max(CONFIRM_FLOOR_S, 2 * self.engine_seconds))
         verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, budget)
@@ -159,10 +159,10 @@ class Engine:
         """Cut off ``grid`` (with ``over``: every grid agreeing with it on those cells).
 
         For a solution ``grid`` and no ``over``, the session is asked for the two
-        sparse rows of :func:`thermomilp.solve.swap.rival_moves` instead of the no-good
+        sparse rows of :func:`thermomilp.solving.swap.rival_moves` instead of the no-good
         (they remove the same solutions, and HiGHS proves "no other" faster);
         any other grid gets the no-good."""
-        from thermomilp.solve.swap import rival_moves  # numpy: kept out of `thermomilp --help`
+        from thermomilp.solving.swap import rival_moves  # numpy: kept out of `thermomilp --help`
 
         ones = ones_of(grid)
         over = None if over is None else frozenset(over)
@@ -208,7 +208,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     Raises:
         SolveError: the engine timed out or failed (``status`` says which).
     """
-    from thermomilp.solve.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+    from thermomilp.solving.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
 
     clock = deadline or Deadline((settings or Settings()).time_limit)
     verdict = confirm_infeasible(puzzle, None, [], clock.within(CONFIRM_FLOOR_S))
