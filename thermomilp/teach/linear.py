@@ -179,10 +179,6 @@ def _terms_out(terms: Terms) -> list[list[float]]:
     return [[k, a] for k, a in terms.items()]
 
 
-def _terms_in(pairs: list) -> Terms:
-    return {int(k): float(a) for k, a in pairs}
-
-
 # --------------------------------------------------------------------------
 # Solving the data with HiGHS
 # --------------------------------------------------------------------------
