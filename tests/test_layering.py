@@ -15,10 +15,10 @@ LAYERS = {
     "core.puzzle": 1, "core.verify": 1, "core.settings": 1, "core.config": 1,
     "formats": 2, "logic": 2, "pictures": 2,
     "model": 3, "backends": 4, "solving": 5, "generate": 6, "teach": 6,
-    "batch": 7, "web": 7, "cli": 8, "__main__": 9, "__init__": 9, "_moved": 9,
+    "batch": 7, "web": 7, "cli": 8, "__main__": 9, "__init__": 9,
 }
-# The only modules at the top of the package: its doors, the version and the old paths' table.
-TOP_LEVEL_MODULES = {"__init__", "__main__", "version", "_moved"}
+# The only modules at the top of the package: its doors and the version.
+TOP_LEVEL_MODULES = {"__init__", "__main__", "version"}
 HEAVY = ("pulp", "pyomo", "highspy", "ortools", "dask", "distributed", "pyscipopt")
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import typing
 from typing import Any
 
-from thermomilp import _moved
 from thermomilp.core.errors import (
     ApiError,
     BindError,
@@ -60,8 +59,6 @@ if typing.TYPE_CHECKING:  # the lazy names of _LAZY, seen by type checkers and t
     from thermomilp.model import build_model
     from thermomilp.pictures.text import render_board
 
-_moved.install()  # the old module paths of _moved.MOVED, for one more release
-
 # name -> module: imported on first access (they pull in numpy or a solver library)
 _LAZY = {
     "build_model": "thermomilp.model",
@@ -72,8 +69,6 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     import importlib
 
-    if f"thermomilp.{name}" in _moved.MOVED:  # an old module as an attribute: warned
-        return importlib.import_module(f"thermomilp.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'thermomilp' has no attribute {name!r}")

@@ -60,11 +60,6 @@ def server_settings(settings: Settings | None = None) -> Settings:
     return settings.replace(time_limit=limit, verbose=False)
 
 
-def EngineSettings(**fields: Any) -> Settings:  # noqa: N802 - the old class name
-    """The old name: :func:`server_settings` of ``Settings(**fields)``."""
-    return server_settings(Settings(**fields))
-
-
 # --------------------------------------------------------------------------
 # Puzzle <-> page JSON
 # --------------------------------------------------------------------------
