@@ -219,9 +219,9 @@ def first_and_proof(puzzle, flow: bool, flow_for_proof: bool = False, options=No
     import highspy
 
     from thermomilp.backends.highs_backend import PROOF_OPTIONS
+    from thermomilp.core.puzzle import grid_from_ones
     from thermomilp.core.verify import solution_problems
     from thermomilp.model.formulation import formulate
-    from thermomilp.solving.engine import grid_of
 
     start = time.perf_counter()
     h, n = build(puzzle, flow, flow_integer, cells_integer)
@@ -235,7 +235,7 @@ def first_and_proof(puzzle, flow: bool, flow_for_proof: bool = False, options=No
         h.run()
         h.setOptionValue("presolve", (options or {}).get("presolve", "choose"))
     x = np.asarray(h.getSolution().col_value)[:n]
-    grid = grid_of(puzzle, formulate(puzzle).ones_from_values(x))
+    grid = grid_from_ones(puzzle.height, puzzle.width, formulate(puzzle).ones_from_values(x))
     assert not solution_problems(puzzle, grid), "HiGHS returned a grid that is not a solution"
     first = time.perf_counter()
     if flow_for_proof:

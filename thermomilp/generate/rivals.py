@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from thermomilp.core.errors import GenerationError, SolveError
-from thermomilp.core.puzzle import Cell, Grid
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, thermometers
+from thermomilp.core.verify import candidate_problems
 from thermomilp.generate.paths import PathTiling
 from thermomilp.model.formulation import Formulation
 from thermomilp.solving.engine import find_other
@@ -147,9 +148,27 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         cut_cells = {(r - box.top, c - box.left) for r, c in backward
                      if (r, c) in box and (region is None or (r, c) in region)}
     local = window is not None or region is not None
+
+    def placed(inside: Grid) -> Grid:
+        """The whole board's grid: the planted one with ``inside`` in the box."""
+        rows_ = [list(row) for row in tiling.grid()]
+        for r, line in enumerate(inside):
+            rows_[box.top + r][box.left:box.left + box.width] = line
+        return tuple("".join(row) for row in rows_)
+
+    # the no-good in board cells: over the cells it runs over (None = every cell)
+    in_box = (cut_cells if cut_cells is not None else
+              None if not local else {(r, c) for r in range(box.height) for c in range(box.width)})
+    cut = (frozenset(tiling.ones),
+           None if in_box is None else frozenset((r + box.top, c + box.left) for r, c in in_box))
+
+    def check(inside: Grid) -> list[str]:
+        return candidate_problems(_puzzle(tiling, rows, cols), placed(inside),
+                                  fixed=None if local else fixed, cuts=[cut])
+
     try:
-        x = find_other(form, inside_ones, over=cut_cells, nearest=nearest, probe_nodes=probe,
-                       time_limit=time_limit, confirm=not local)
+        x = find_other(form, inside_ones, check=check, over=cut_cells, nearest=nearest,
+                       probe_nodes=probe, time_limit=time_limit, confirm=not local)
     except SolveError as exc:
         if exc.status == "timeout":
             raise GenerationError(f"the rival question: {exc}") from exc
@@ -158,31 +177,21 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         raise _RivalUndecided(f"the rival question: {exc}") from exc
     if x is None:
         return None
-    grid = [["#" if (r, c) in tiling.ones else "." for c in range(tiling.width)]
-            for r in range(tiling.height)]
-    for k, value in enumerate(x):
-        r, c = divmod(k, box.width)
-        grid[box.top + r][box.left + c] = "#" if value else "."
-    rival = tuple("".join(row) for row in grid)
-    check_rival(tiling, rows, cols, rival)
-    return rival
+    # checked inside find_other: candidate_problems of the whole board
+    return placed(grid_from_ones(box.height, box.width, form.ones_from_values(x)))
+
+
+def _puzzle(tiling: PathTiling, rows: Sequence[int | None],
+            cols: Sequence[int | None]) -> Puzzle:
+    """The board the tiling and the clues make (what the one checker reads)."""
+    return thermometers(list(rows), list(cols), tiling.paths())
 
 
 def check_rival(tiling: PathTiling, rows: Sequence[int | None], cols: Sequence[int | None],
-                 rival: Grid) -> None:
-    """A rival must be a solution other than the planted one; else whatever found it erred."""
-    problems = []
-    if rival == tiling.grid():
-        problems.append("it is the planted grid")
-    for i, clue in enumerate(rows):
-        if clue is not None and rival[i].count("#") != clue:
-            problems.append(f"row {i} breaks its clue")
-    for j, clue in enumerate(cols):
-        if clue is not None and sum(row[j] == "#" for row in rival) != clue:
-            problems.append(f"column {j} breaks its clue")
-    for (ra, ca), (rb, cb) in tiling.succ.items():
-        if rival[rb][cb] == "#" and rival[ra][ca] != "#":
-            problems.append(f"mercury in {(rb, cb)} above an empty {(ra, ca)}")
+                rival: Grid) -> None:
+    """A rival must be a solution other than the planted one; else whatever found it erred
+    (:func:`thermomilp.core.verify.candidate_problems`, the one checker)."""
+    problems = candidate_problems(_puzzle(tiling, rows, cols), rival, planted=tiling.grid())
     if problems:
         raise GenerationError(f"a rival that is not a solution: {problems[0]}")
 
