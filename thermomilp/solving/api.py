@@ -131,22 +131,26 @@ def solve(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = No
         settings: a base :class:`~thermomilp.core.settings.Settings`.
         deadline: a clock already running for this board (the CLI's), else one
             is started from ``time_limit``.
-        backend: modelling layer, ``highs`` (highspy direct), ``pulp`` or
+
+    Keyword Args:
+        backend (str): modelling layer, ``highs`` (highspy direct), ``pulp`` or
             ``pyomo``; left out, chosen from the solver (docs/solvers.md).
-        solver: engine, ``highs``, ``cbc``, ``glpk`` or ``scip`` (PuLP's and
+        solver (str): engine, ``highs``, ``cbc``, ``glpk`` or ``scip`` (PuLP's and
             Pyomo's names for them, and PuLP solver objects, are understood).
-        logic: ``probing`` (the default), ``intervals`` or ``none``: fix the
+        logic (str): ``probing`` (the default), ``intervals`` or ``none``: fix the
             cells the logic engine decides before the MILP sees the board. On
             boards of :data:`LARGE_BOARD` cells or more, ``probing`` fixes by
             intervals first and probes only when no four-vessel swap shows a
             second solution (same answers, less time on boards with many solutions).
-        formulation: ``cell`` (one binary per cell), ``compact`` (one per tank
+        formulation (str): ``cell`` (one binary per cell), ``compact`` (one per tank
             row / vessel layer) or ``level`` (one per vessel and level); all give
             the same solutions.
-        time_limit: seconds for the whole call (all solves and the logic together).
-        threads, seed, verbose: passed to the engine.
-        engine_options: the engine's own options by name (``{"mip_rel_gap": 0}``).
-        engine_path: the absolute path of the engine's executable.
+        time_limit (float): seconds for the whole call (all solves and the logic together).
+        threads (int): passed to the engine.
+        seed (int): passed to the engine.
+        verbose (bool): passed to the engine.
+        engine_options (dict): the engine's own options by name (``{"mip_rel_gap": 0}``).
+        engine_path (str): the absolute path of the engine's executable.
 
     Returns:
         A :class:`SolveResult`; its status is ``error`` rather than a wrong grid
