@@ -19,7 +19,7 @@ import time
 from thermomilp import load
 from thermomilp.model.compact import compact_from
 from thermomilp.model.formulation import formulate
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

@@ -22,7 +22,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     corpora = {
         "instances + janko 6x6": instance_corpus(),

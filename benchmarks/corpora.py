@@ -39,7 +39,7 @@ def _planted(therms, levels, h, w) -> Puzzle:
 
 def unique_board(size: int, rng: random.Random, max_rerolls: int = 200) -> Puzzle:
     """A planted board rerolled until its solution is unique (see module doc)."""
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     while True:
         therms = random_partition(size, size, rng, max_length=6)

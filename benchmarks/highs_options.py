@@ -4,7 +4,7 @@
 
 What the MILP path asks HiGHS on a unique board is two questions: a first
 point, then "another point?" after the uniqueness rows (the two rival-move
-rows of ``solve.swap.rival_moves``, or the no-good). This script times only
+rows of ``solving.swap.rival_moves``, or the no-good). This script times only
 those two ``HighsSession.solve`` calls -- the package's own session, model
 built from numpy arrays, ``PROOF_OPTIONS`` after the cut as on the default
 path -- with no verification and no confirmation, so it shows the engine's
@@ -57,10 +57,10 @@ VARIANTS: dict[str, tuple[dict, dict]] = {
 def two_solves(puzzle, seed: int, first: dict, proof: dict) -> tuple[float, float, str]:
     """Seconds of the first solve (model build included) and of the proof, and the verdict."""
     from thermomilp.backends.highs_backend import HighsSession
+    from thermomilp.core.puzzle import ones_of
     from thermomilp.core.settings import Settings
     from thermomilp.model.formulation import formulate
-    from thermomilp.solve.engine import grid_of
-    from thermomilp.solve.swap import rival_moves
+    from thermomilp.solving.swap import rival_moves
 
     start = time.perf_counter()
     session = HighsSession(formulate(puzzle), Settings(seed=seed))
@@ -70,14 +70,14 @@ def two_solves(puzzle, seed: int, first: dict, proof: dict) -> tuple[float, floa
         session.built.model.setOptionValue(name, value)
     found = session.solve()
     first_s = time.perf_counter() - start
-    if found.ones is None:
+    if found.grid is None:
         return first_s, 0.0, "first: " + found.status
     for name, value in {**before, **proof}.items():
         session.built.model.setOptionValue(name, value)
     start = time.perf_counter()
-    moves = rival_moves(puzzle, grid_of(puzzle, found.ones))
+    moves = rival_moves(puzzle, found.grid)
     if moves is None or not session.exclude_by_moves(*moves):
-        session.exclude(found.ones)
+        session.exclude(ones_of(found.grid))
     other = session.solve()
     proof_s = time.perf_counter() - start
     if other.status == "infeasible":

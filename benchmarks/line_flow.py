@@ -175,7 +175,7 @@ def add_cut(h, puzzle, grid) -> None:
     from thermomilp.core.puzzle import ones_of
     from thermomilp.model.formulation import formulate
     from thermomilp.model.highs_model import nogood_row
-    from thermomilp.solve.swap import rival_moves
+    from thermomilp.solving.swap import rival_moves
 
     form = formulate(puzzle)
     moves = rival_moves(puzzle, grid)
@@ -219,9 +219,9 @@ def first_and_proof(puzzle, flow: bool, flow_for_proof: bool = False, options=No
     import highspy
 
     from thermomilp.backends.highs_backend import PROOF_OPTIONS
+    from thermomilp.core.puzzle import grid_from_ones
     from thermomilp.core.verify import solution_problems
     from thermomilp.model.formulation import formulate
-    from thermomilp.solve.engine import grid_of
 
     start = time.perf_counter()
     h, n = build(puzzle, flow, flow_integer, cells_integer)
@@ -235,7 +235,7 @@ def first_and_proof(puzzle, flow: bool, flow_for_proof: bool = False, options=No
         h.run()
         h.setOptionValue("presolve", (options or {}).get("presolve", "choose"))
     x = np.asarray(h.getSolution().col_value)[:n]
-    grid = grid_of(puzzle, formulate(puzzle).ones_from_values(x))
+    grid = grid_from_ones(puzzle.height, puzzle.width, formulate(puzzle).ones_from_values(x))
     assert not solution_problems(puzzle, grid), "HiGHS returned a grid that is not a solution"
     first = time.perf_counter()
     if flow_for_proof:
@@ -251,7 +251,7 @@ def first_and_proof(puzzle, flow: bool, flow_for_proof: bool = False, options=No
 
 
 def confirm_skipping_known(puzzle, grid) -> tuple[str, int]:
-    """The logic confirmation of ``solve/confirm.py`` with one change: while the
+    """The logic confirmation of ``solving/confirm.py`` with one change: while the
     excluded (verified) solution lies inside a node's domains its levels are not
     probed (no sound rule erases a level of a solution). (verdict, nodes)."""
     from thermomilp.core.puzzle import ones_of
@@ -335,9 +335,9 @@ def solve_table(boards, repeats: int, names) -> None:
 
 def confirm_table(boards, repeats: int) -> None:
     from thermomilp.core.puzzle import ones_of
-    from thermomilp.solve.confirm import CONFIRMED, confirm_infeasible
+    from thermomilp.solving.confirm import CONFIRMED, confirm_infeasible
 
-    print(f"\nThe confirmation of the proof's \"infeasible\" (logic search, solve/confirm.py), "
+    print(f"\nThe confirmation of the proof's \"infeasible\" (logic search, solving/confirm.py), "
           f"ms, median of {repeats}; the same search not probing the excluded solution's "
           "levels while it lies inside the node:\n")
     print("| board | confirm_infeasible | skipping the known levels | nodes |")
@@ -401,7 +401,7 @@ def boards_15x15(aquarium_per_size: int):
     import corpora
     from cpsat_compare import milp_boards
 
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     main = []
     for _, label, puzzle in milp_boards():

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from thermomilp.formats import load  # noqa: E402
 from thermomilp.generate.random_board import planted_board  # noqa: E402
-from thermomilp.solve import count_solutions  # noqa: E402
+from thermomilp.solving import count_solutions  # noqa: E402
 from thermomilp.teach.analyze import lp_relaxation  # noqa: E402
 
 

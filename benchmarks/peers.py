@@ -44,7 +44,7 @@ DEFAULT = f"thermomilp highs presolve={DEFAULTS['presolve']} (default)"
 
 
 def thermomilp_method(backend: str, presolve: str):
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     def run(puzzle, time_limit):
         result = solve(puzzle, backend=backend, solver="highs", time_limit=time_limit,

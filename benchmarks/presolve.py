@@ -30,7 +30,7 @@ from pathlib import Path
 import thermomilp
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.presolve import presolve_cells
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ("none", "intervals", "probing")

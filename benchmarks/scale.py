@@ -35,7 +35,7 @@ def measure_one(size: int) -> dict:
     from thermomilp.generate.random_board import planted_board
     from thermomilp.model.formulation import formulate
     from thermomilp.model.highs_model import build_highs, new_highs
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     new_highs()  # the one-off banner and library load stay out of the timings
     puzzle = planted_board(size, size, random.Random(size))

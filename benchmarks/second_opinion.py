@@ -18,7 +18,7 @@ from _common import instance_corpus, machine, summary, timed  # noqa: E402
 def main() -> None:
     from thermomilp.backends.base import Outcome, Session
     from thermomilp.core.status import Status
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     boards = [(n, p) for n, p in instance_corpus()]
     generated = sorted((Path(__file__).resolve().parent.parent / "instances" / "thermometers"

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from thermomilp.core.puzzle import Puzzle  # noqa: E402
 from thermomilp.core.settings import Settings  # noqa: E402
 from thermomilp.formats import json_format  # noqa: E402
-from thermomilp.solve import solve  # noqa: E402
+from thermomilp.solving import solve  # noqa: E402
 from thermomilp.teach.export import export  # noqa: E402
 from thermomilp.web.api import Api  # noqa: E402
 from thermomilp.web.hints import next_hint  # noqa: E402

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     import pyomo.version
 
     from thermomilp.backends.matrix import KNOWN_PAIRS, pair_info
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     instances = instance_corpus()
     if not any(name.startswith("janko") for name, _ in instances):

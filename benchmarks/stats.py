@@ -56,7 +56,7 @@ def unique(puzzle, how: str) -> bool:
         return False  # two verified distinct solutions: a certificate
     if how == "brute":
         return brute_force_count(puzzle, 2) == 1
-    from thermomilp.solve import SolveError, is_unique
+    from thermomilp.solving import SolveError, is_unique
 
     try:
         return is_unique(puzzle)

@@ -11,7 +11,7 @@ from thermomilp.cli.main import main
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.model.formulation import formulate
-from thermomilp.solve import enumerate_solutions
+from thermomilp.solving import enumerate_solutions
 from thermomilp.teach.analyze import analyze, cell_model_size, level_model_size, lp_relaxation
 
 from helpers import INSTANCES, random_aquarium

@@ -15,7 +15,7 @@ from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.model import build_model
 from thermomilp.model.compact import compact_from
 from thermomilp.model.formulation import formulate
-from thermomilp.solve import enumerate_solutions, solve
+from thermomilp.solving import enumerate_solutions, solve
 
 from aquarium_boards import public_6x6, random_board
 from helpers import ROOT

@@ -16,7 +16,7 @@ from thermomilp.logic.aquarium_dp import dp_count, dp_solutions
 from thermomilp.logic.aquarium_hints import RULES, next_hint
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.logic.deduction import Deduction
-from thermomilp.solve import count_solutions, solve
+from thermomilp.solving import count_solutions, solve
 
 from aquarium_boards import public_6x6, random_board
 from helpers import ROOT

@@ -20,7 +20,7 @@ from thermomilp.core.puzzle import aquarium, pool_layers
 from thermomilp.core.verify import solution_problems
 from thermomilp.formats import dumps, loads
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions, vessel_fills
-from thermomilp.solve import count_solutions, solve
+from thermomilp.solving import count_solutions, solve
 
 # pzprjs test/script/aquarium.js: this filling passes its checker without 'r' and fails
 # with 'r' ("bkNoLevel"). Clues read off that filling make it a board.
@@ -173,7 +173,7 @@ def test_pool_generator_gives_unique_pool_boards():
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(3, 7))
 def test_the_swap_finds_only_true_rivals_on_pool_boards(seed, n):
-    from thermomilp.solve.swap import swap_rival
+    from thermomilp.solving.swap import swap_rival
 
     rng = random.Random(seed)
     board = aquarium([None] * n, [None] * n, random_regions(rng, n, n, "abcd"), rule="pool")
@@ -190,7 +190,7 @@ def test_the_swap_finds_rivals_on_large_pool_boards():
     """Every tank is a layer tree here; the swap must still see its tips and nexts
     (before it did, a 200x200 pool board's uniqueness check timed out at 60 s)."""
     from thermomilp.generate.aquarium_gen import random_tanks
-    from thermomilp.solve.swap import swap_rival
+    from thermomilp.solving.swap import swap_rival
 
     found = 0
     for seed in range(5):

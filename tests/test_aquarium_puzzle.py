@@ -15,7 +15,7 @@ from thermomilp import aquarium, loads
 from thermomilp.core.errors import NotMonotoneError, PuzzleError
 from thermomilp.core.puzzle import grid_from_levels, levels_from_grid
 from thermomilp.core.verify import solution_problems
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 
 from aquarium_boards import public_6x6, random_board
 

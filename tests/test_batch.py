@@ -27,7 +27,7 @@ from thermomilp.cli.main import main
 from thermomilp.core.verify import solution_problems
 from thermomilp.formats import dumps, load
 from thermomilp.generate.random_board import planted_board
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 
 from helpers import ROOT
 

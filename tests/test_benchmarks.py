@@ -1,8 +1,7 @@
 """The benchmark scripts import only what exists.
 
 Every ``import thermomilp.<module>`` and ``from thermomilp.<module> import <name>`` in
-``benchmarks/*.py`` must resolve against the package as it is now (and not through an
-old path of ``thermomilp._moved``, which goes away), and every import of a sibling
+``benchmarks/*.py`` must resolve against the package as it is now, and every import of a sibling
 script (``from _common import timed``) must name something that script defines. A
 benchmark runs rarely, so a renamed function breaks it unnoticed for weeks; this test
 breaks at once. The scripts are read with ``ast``, never imported: some need OR-Tools,
@@ -17,8 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from thermomilp._moved import MOVED
 
 from helpers import ROOT
 
@@ -39,10 +36,7 @@ def imports(source: str) -> Iterator[tuple[int, str, str | None]]:
 
 
 def package_problem(module: str, name: str | None) -> str | None:
-    """Why this import of thermomilp fails (or warns), or None when it resolves."""
-    for old in (module, f"{module}.{name}"):
-        if old in MOVED:
-            return f"{old} is an old path: import {MOVED[old]}"
+    """Why this import of thermomilp fails, or None when it resolves."""
     try:
         found = importlib.import_module(module)
     except ImportError as exc:
@@ -108,8 +102,8 @@ def test_every_import_of_a_benchmark_resolves(script):
                                                            "model_exporter"),
     ("import thermomilp.no_such_module", "no module thermomilp.no_such_module"),
     ("def f():\n    from thermomilp.no_such_module import x", "no module thermomilp.no_such"),
-    ("from thermomilp.export import export", "thermomilp.export is an old path"),
-    ("from thermomilp import verify", "thermomilp.verify is an old path"),
+    ("from thermomilp.export import export", "no module thermomilp.export"),
+    ("from thermomilp import verify", "thermomilp has no verify"),
     ("from _common import no_such_helper", "_common.py defines no no_such_helper"),
 ])
 def test_the_check_finds_a_broken_import(source, expected):

@@ -1,4 +1,4 @@
-"""One per-file pipeline (thermomilp.solve.pipeline): ``solve`` and ``batch`` give the
+"""One per-file pipeline (thermomilp.solving.pipeline): ``solve`` and ``batch`` give the
 same record for every shipped board in every format the package writes, ``batch``
 takes every suffix ``solve`` reads, and an upload (bytes and a name) gives the same
 record as the file."""
@@ -10,7 +10,7 @@ import os
 
 from thermomilp.cli.main import main
 from thermomilp.formats import load
-from thermomilp.solve.pipeline import solve_input
+from thermomilp.solving.pipeline import solve_input
 
 from helpers import INSTANCES, every_format
 
@@ -75,11 +75,8 @@ def test_an_upload_gives_the_record_of_the_file(tmp_path):
 def test_the_printout_never_names_a_method_that_did_not_run(monkeypatch, capsys):
     """A time limit reached in the logic presolve: no engine ran, nothing was
     'determined by the logic'."""
-    import importlib
-
+    import thermomilp.solving.api as api
     from thermomilp.core.deadline import TimeUp
-
-    api = importlib.import_module("thermomilp.solve.api")
     def out_of_time(*args, **kwargs):
         raise TimeUp()
 

@@ -214,9 +214,7 @@ def test_engine_path_from_a_config_file_is_refused(tmp_path, monkeypatch, capsys
 
 def test_flags_reach_the_solve_layer_typed(tmp_path, monkeypatch, capsys):
     """--engine-option and --logic arrive in the engine's Settings as typed values."""
-    import importlib
-
-    api = importlib.import_module("thermomilp.solve.api")
+    import thermomilp.solving.api as api
     seen = []
     real = api.open_engine
 

@@ -12,8 +12,8 @@ from thermomilp.cli.main import main
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_count
-from thermomilp.solve import solve
-from thermomilp.solve.conflict import describe, find_conflict, parts_of, restrict
+from thermomilp.solving import solve
+from thermomilp.solving.conflict import describe, find_conflict, parts_of, restrict
 
 from helpers import INSTANCES, random_aquarium
 

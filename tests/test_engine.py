@@ -1,4 +1,4 @@
-"""The solve layer's facade (thermomilp.solve.engine): settings, guards, cuts, deadlines."""
+"""The solve layer's facade (thermomilp.solving.engine): settings, guards, cuts, deadlines."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from thermomilp.core.status import Status
 from thermomilp.core.verify import solution_problems
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
 from thermomilp.model.formulation import formulate
-from thermomilp.solve.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
-from thermomilp.solve.engine import Engine
+from thermomilp.solving.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+from thermomilp.solving.engine import Engine
 
 from helpers import INSTANCES, use_pair
 
@@ -110,7 +110,7 @@ class _Recorder(Session):
 
 
 def _faking(monkeypatch, cls, grid):
-    from thermomilp.solve import engine as engine_module
+    from thermomilp.solving import engine as engine_module
 
     made = []
 
@@ -166,7 +166,7 @@ def test_a_false_infeasible_is_caught_by_the_logic_without_asking_again(monkeypa
 
 
 def test_when_the_logic_budget_runs_out_the_engine_is_asked_again(monkeypatch):
-    from thermomilp.solve import confirm as confirm_module
+    from thermomilp.solving import confirm as confirm_module
 
     p = load(T01)
     made = _faking(monkeypatch, _Liar, p.solution)
@@ -178,7 +178,7 @@ def test_when_the_logic_budget_runs_out_the_engine_is_asked_again(monkeypatch):
 
 
 def test_an_engine_that_gets_no_second_opinion_keeps_its_verdict(monkeypatch):
-    from thermomilp.solve import confirm as confirm_module
+    from thermomilp.solving import confirm as confirm_module
 
     p = load(T01)
     made = _faking(monkeypatch, _Liar, p.solution)
@@ -189,7 +189,7 @@ def test_an_engine_that_gets_no_second_opinion_keeps_its_verdict(monkeypatch):
 
 
 def test_the_logic_budget_is_twice_the_engine_time_on_the_whole_board(monkeypatch):
-    from thermomilp.solve import confirm as confirm_module
+    from thermomilp.solving import confirm as confirm_module
 
     budgets = []
     real = confirm_module.confirm_infeasible

@@ -52,8 +52,8 @@ def test_no_module_defines_a_public_exception_outside_errors_py():
 def test_the_old_homes_re_export_the_same_classes():
     from thermomilp.core.deadline import TimeUp
     from thermomilp.generate.thermometers_gen import GenerationError
-    from thermomilp.solve import SolveError
-    from thermomilp.solve.engine import SolveError as EngineSolveError
+    from thermomilp.solving import SolveError
+    from thermomilp.solving.engine import SolveError as EngineSolveError
     from thermomilp.teach import GradeError
     from thermomilp.teach.export import ExportError
     from thermomilp.web.api import ApiError

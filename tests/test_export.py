@@ -14,7 +14,7 @@ from thermomilp.cli.main import main
 from thermomilp.formats import load
 from thermomilp.model.highs_model import new_highs
 from thermomilp.pictures.svg import board_svg
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 from thermomilp.teach.export import ExportError, export, to_latex
 
 from helpers import INSTANCES, ROOT

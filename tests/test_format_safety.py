@@ -167,7 +167,7 @@ def test_every_complete_board_in_the_formats_page_has_a_solution():
     """A documented example that is infeasible teaches the wrong thing (issue 18)."""
     from test_docs import blocks
 
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     from helpers import ROOT
 

@@ -23,7 +23,7 @@ from thermomilp.generate.rivals import Window, find_rival
 from thermomilp.generate.thermometers_gen import GenerationError, generate_thermometers, tiling_of
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.logic.grade import GRADES
-from thermomilp.solve import count_solutions
+from thermomilp.solving import count_solutions
 
 from helpers import one_clue_fewer
 
@@ -238,7 +238,7 @@ def test_cycle_rivals_are_real_and_found_on_boards_the_swap_breaks(height, width
     whenever the four-vessel swap finds one, the cycle search finds one too."""
     from thermomilp.core.puzzle import thermometers
     from thermomilp.generate.cycles import cycle_rival
-    from thermomilp.solve.swap import swap_rival
+    from thermomilp.solving.swap import swap_rival
 
     tiling, paths = _random_tiling(height, width, seed)
     rows, cols = tiling.clues()

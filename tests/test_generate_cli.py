@@ -146,7 +146,7 @@ def test_check_bad_file_is_exit_2(tmp_path, capsys):
 def test_generated_instances_have_their_recorded_grade():
     from thermomilp.logic.grade import grade
     from thermomilp.logic.search import search_count
-    from thermomilp.solve import enumerate_solutions
+    from thermomilp.solving import enumerate_solutions
 
     generated = sorted(GENERATED.glob("*.txt"))
     expected = json.loads((INSTANCES.parent / "expected.json").read_text())

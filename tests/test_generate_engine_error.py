@@ -3,7 +3,7 @@
 HiGHS sometimes ends a rival question in ``Solve error`` (``generate --size 15x15
 --difficulty hard --seed 101`` did; presolve off or another random seed answered the
 same model). Here the error is injected: the engine call behind
-:func:`thermomilp.solve.engine.find_other` fails the first k times. Small k: the
+:func:`thermomilp.solving.engine.find_other` fails the first k times. Small k: the
 fallbacks of ``find_other`` answer. k larger than the fallbacks: the question is
 undecided, the generator drops that board and the next one is unique. Every board is
 checked by two counters that share no code with the generator.
@@ -16,14 +16,15 @@ import pytest
 import thermomilp.backends.highs_arrays as highs_arrays
 from thermomilp.backends.highs_arrays import ArrayOutcome
 from thermomilp.core.errors import SolveError
-from thermomilp.core.verify import solution_problems
+from thermomilp.core.puzzle import thermometers
+from thermomilp.core.verify import candidate_problems, solution_problems
 from thermomilp.generate.aquarium_gen import generate_aquarium
 from thermomilp.generate.rivals import find_rival
 from thermomilp.generate.thermometers_gen import generate_thermometers, tiling_of
 from thermomilp.logic.brute import brute_force_count
-from thermomilp.model.formulation import Formulation
-from thermomilp.solve import count_solutions
-from thermomilp.solve.engine import ERROR_FALLBACKS, find_other
+from thermomilp.model.formulation import Formulation, formulate
+from thermomilp.solving import count_solutions
+from thermomilp.solving.engine import ERROR_FALLBACKS, find_other
 
 pytest.importorskip("highspy")
 
@@ -58,19 +59,23 @@ def _unique(puzzle) -> None:
     assert count_solutions(puzzle, 2) == 1
 
 
-def _two_solutions() -> tuple[Formulation, list]:
+def _two_solutions() -> tuple[Formulation, list, object]:
     # a 2x2 board with every clue 1 and no thermometer arc: two diagonals
-    form = Formulation(height=2, width=2, row_clues={0: 1, 1: 1}, col_clues={0: 1, 1: 1},
-                       arcs=(), ties=(), fixed={})
-    return form, [(0, 0), (1, 1)]
+    puzzle = thermometers([1, 1], [1, 1], [[(0, 0)], [(0, 1)], [(1, 0)], [(1, 1)]])
+    planted = [(0, 0), (1, 1)]
+    return formulate(puzzle), planted, _check(puzzle, planted)
+
+
+def _check(puzzle, planted):
+    return lambda grid: candidate_problems(puzzle, grid, cuts=[(frozenset(planted), None)])
 
 
 @pytest.mark.parametrize("k", range(1, TRIES))
 @pytest.mark.parametrize("nearest", [False, True])
 def test_find_other_answers_through_its_fallbacks(monkeypatch, k, nearest):
-    form, planted = _two_solutions()
+    form, planted, check = _two_solutions()
     spy = Failing(monkeypatch, lambda n: n <= k)
-    x = find_other(form, planted, nearest=nearest)
+    x = find_other(form, planted, check=check, nearest=nearest)
     assert x is not None and [(r, c) for r in range(2) for c in range(2) if x[2 * r + c]] \
         == [(0, 1), (1, 0)]
     assert spy.failed == k
@@ -80,17 +85,16 @@ def test_find_other_answers_through_its_fallbacks(monkeypatch, k, nearest):
 
 
 def test_find_other_confirms_none_through_its_fallbacks(monkeypatch):
-    form = Formulation(height=1, width=2, row_clues={0: 1}, col_clues={0: 1, 1: 0},
-                       arcs=(), ties=(), fixed={})
+    puzzle = thermometers([1], [1, 0], [[(0, 0)], [(0, 1)]])
     Failing(monkeypatch, lambda n: n in (1, 2, 3))
-    assert find_other(form, [(0, 0)]) is None
+    assert find_other(formulate(puzzle), [(0, 0)], check=_check(puzzle, [(0, 0)])) is None
 
 
 def test_find_other_gives_up_after_every_fallback(monkeypatch):
-    form, planted = _two_solutions()
+    form, planted, check = _two_solutions()
     Failing(monkeypatch, lambda n: True)
     with pytest.raises(SolveError, match="Solve error .*also with presolve off") as info:
-        find_other(form, planted)
+        find_other(form, planted, check=check)
     assert info.value.status == "error"
 
 

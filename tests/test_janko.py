@@ -54,7 +54,7 @@ def test_corpus_reads_in_both_forms_and_writes_janko_form(path):
 
 @needs_corpus
 def test_corpus_solves_in_the_bracketed_form():
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     for path in janko_files():
         p = loads(bracketed(path.read_text()))
@@ -86,7 +86,7 @@ def test_nothing_after_end_is_read():
 
 @needs_corpus
 def test_corpus_keeps_its_published_answer_in_every_writable_form():
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     for path in janko_files():
         board = loads(bracketed(path.read_text()))

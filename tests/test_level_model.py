@@ -13,7 +13,7 @@ from thermomilp.core.verify import solution_problems
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.model.highs_model import new_highs
-from thermomilp.solve import enumerate_solutions
+from thermomilp.solving import enumerate_solutions
 
 from helpers import INSTANCES, random_aquarium
 

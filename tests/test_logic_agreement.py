@@ -2,7 +2,7 @@
 
 Counters: the brute force (``logic/brute.py``, no shared code), backtracking
 search under intervals, under GAC and under probing (``logic/search.py``),
-and the MILP (``thermomilp.solve.count_solutions``, HiGHS). Boards: seeded
+and the MILP (``thermomilp.solving.count_solutions``, HiGHS). Boards: seeded
 ``planted_board`` at every size 3x3..7x7, with all clues and with about a
 third missing (then counts are capped: a board with few clues can have
 thousands of solutions).
@@ -23,7 +23,7 @@ from thermomilp.logic.grade import grade
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.probing import probe_fixpoint
 from thermomilp.logic.search import search_solutions
-from thermomilp.solve import count_solutions
+from thermomilp.solving import count_solutions
 
 CAP = 12
 SEEDS_PER_CASE = 6

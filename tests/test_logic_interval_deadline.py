@@ -11,7 +11,7 @@ from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.domains import full_domains, line_tables
 from thermomilp.logic.intervals import STOP_EVERY, propagate
 from thermomilp.logic.presolve import presolve_cells
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 
 
 class CountingStop:

@@ -17,7 +17,7 @@ from thermomilp.core.verify import solution_problems
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.logic.presolve import presolve_cells
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 
 from helpers import ROOT
 

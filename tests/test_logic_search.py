@@ -3,7 +3,7 @@
 The search (``logic/search.py``) runs with incremental probes (witnesses kept
 per node, ``logic/probing.py``), from the probing presolve's cached fixpoint
 (``logic/presolve.probed_root``), inside the presolve (``search_decides``) and
-in the solve layer's confirmation (``solve/confirm.py``). Each is checked here
+in the solve layer's confirmation (``solving/confirm.py``). Each is checked here
 against the brute force (``logic/brute.py``, no shared code) and the MILP on
 random small boards with 0, 1 and 2+ solutions: a search that pruned a real
 solution would report 0 or 1 where they report more.
@@ -28,8 +28,8 @@ from thermomilp.logic.intervals import propagate
 from thermomilp.logic.presolve import presolve_cells, probed_root, search_decides
 from thermomilp.logic.probing import inherit, new_witnesses, probe, probe_fixpoint, refuted
 from thermomilp.logic.search import search_solutions
-from thermomilp.solve import count_solutions, solve
-from thermomilp.solve.confirm import CONFIRMED, confirm_infeasible
+from thermomilp.solving import count_solutions, solve
+from thermomilp.solving.confirm import CONFIRMED, confirm_infeasible
 
 ROOT = Path(__file__).resolve().parent.parent
 G14 = ROOT / "instances" / "thermometers" / "generated" / "g14_15x15_hard.txt"
@@ -192,7 +192,7 @@ def test_after_the_presolve_search_gives_up_the_confirmation_leaves_it_to_the_en
     """A board whose presolve search ran out of budget: the confirmation does not search
     again (UNDECIDED at once), and the solve still ends "unique", confirmed by the
     engine's second opinion."""
-    from thermomilp.solve.confirm import UNDECIDED
+    from thermomilp.solving.confirm import UNDECIDED
 
     puzzle = load(G14)
     presolve.forget_roots()

@@ -124,7 +124,7 @@ def test_hints_from_planted_marks_are_sound(seed, share):
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10**9), st.sampled_from(["intervals", "probing"]))
 def test_the_presolve_never_changes_solves_answer(seed, mode):
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     board = _board(seed, blank=0.3)[0]
     solutions = list(brute_force_solutions(board))

@@ -12,7 +12,7 @@ import pytest
 from thermomilp.cli.main import main
 from thermomilp.core.verify import solution_problems
 from thermomilp.formats import load
-from thermomilp.solve import enumerate_solutions, solve
+from thermomilp.solving import enumerate_solutions, solve
 from thermomilp.teach.export import to_dat
 
 from helpers import ROOT, expected_status, instance_files, random_aquarium

@@ -96,7 +96,7 @@ def test_the_quirk_scan_finds_what_it_looks_for():
     assert sorted(line for line, _ in _quirks(bad)) == [1, 2, 3, 4]
 
 
-# The generator's rival search (solve/engine.find_other, run by backends/highs_arrays.py)
+# The generator's rival search (solving/engine.find_other, run by backends/highs_arrays.py)
 # is not a board's session: its plans are its own (a whole-board "no rival" is asked again
 # with presolve off) and they go through RunOptions, not an engine's option table.
 def test_engine_quirks_are_handled_only_by_the_session_skeleton():

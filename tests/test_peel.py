@@ -33,7 +33,7 @@ from thermomilp.logic.aquarium_dp import dp_count
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.logic.presolve import presolve_cells
 from thermomilp.logic.search import search_count
-from thermomilp.solve import count_solutions
+from thermomilp.solving import count_solutions
 
 from helpers import one_clue_fewer
 

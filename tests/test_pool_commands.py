@@ -106,7 +106,7 @@ def test_exports_of_a_pool_board(pool_file, capsys):
 
 def test_conflict_of_an_infeasible_pool_board_is_irreducible_by_brute_force():
     from thermomilp.logic.brute import brute_force_count
-    from thermomilp.solve.conflict import find_conflict, restrict
+    from thermomilp.solving.conflict import find_conflict, restrict
 
     board = loads("https://puzz.link/p?aquarium/4/3/3c80/0032022")  # column 2 asks for 3
     parts = find_conflict(board)

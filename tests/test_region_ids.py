@@ -29,7 +29,7 @@ def test_a_number_and_a_string_id_are_two_tanks():
 
 def test_the_solve_record_keys_levels_by_both_ids():
     pytest.importorskip("highspy")
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     result = solve(loads(MIXED, fmt="json"))
     record = json.loads(json.dumps(result.to_json("mixed.json")))

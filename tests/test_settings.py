@@ -22,7 +22,7 @@ from thermomilp.core.settings import (
     settings_from,
 )
 from thermomilp.formats import load
-from thermomilp.solve import count_solutions, enumerate_solutions, is_unique, solve
+from thermomilp.solving import count_solutions, enumerate_solutions, is_unique, solve
 
 from helpers import INSTANCES, ROOT
 
@@ -227,6 +227,6 @@ def test_settings_compare_names_only_in_the_settings_module():
     pattern = re.compile(r"""(solver|backend|formulation)\w*\s*(==|!=|in)\s*\(?["']""")
     for rel in ("thermomilp/core/config.py", "thermomilp/cli/main.py",
                 "thermomilp/cli/config_cmd.py", "thermomilp/cli/solvers_cmd.py",
-                "thermomilp/solve/api.py", "thermomilp/__init__.py"):
+                "thermomilp/solving/api.py", "thermomilp/__init__.py"):
         text = Path(ROOT / rel).read_text()
         assert not pattern.search(text), rel

@@ -15,7 +15,7 @@ from thermomilp.core.verify import solution_problems
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
-from thermomilp.solve import count_solutions, enumerate_solutions, is_unique, solve
+from thermomilp.solving import count_solutions, enumerate_solutions, is_unique, solve
 
 from helpers import INSTANCES, janko_files, needs_corpus
 
@@ -112,11 +112,9 @@ class _LyingSession(_Fake):
 
 
 def test_a_wrong_engine_answer_becomes_an_error(monkeypatch):
-    import importlib
-
-    solve_module = importlib.import_module("thermomilp.solve.api")  # the module, not the function
+    import thermomilp.solving.api as solve_module
     from thermomilp.model.formulation import formulate
-    from thermomilp.solve import engine as engine_module
+    from thermomilp.solving import engine as engine_module
 
     p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
     monkeypatch.setattr(engine_module, "open_session",
@@ -193,11 +191,9 @@ class _DoubtingSession(_Fake):
 
 
 def test_an_infeasible_verdict_is_always_re_asked(monkeypatch):
-    import importlib
-
-    solve_module = importlib.import_module("thermomilp.solve.api")
+    import thermomilp.solving.api as solve_module
     from thermomilp.model.formulation import formulate
-    from thermomilp.solve import engine as engine_module
+    from thermomilp.solving import engine as engine_module
 
     p = load(INSTANCES / "thermometers" / "t01_4x4.txt")
     monkeypatch.setattr(engine_module, "open_session",

@@ -11,8 +11,8 @@ from thermomilp.core.puzzle import aquarium, grid_from_levels
 from thermomilp.core.verify import solution_problems
 from thermomilp.generate.random_board import clues_of, planted_board, random_partition
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
-from thermomilp.solve import count_solutions, solve
-from thermomilp.solve.swap import rival_moves, swap_rival
+from thermomilp.solving import count_solutions, solve
+from thermomilp.solving.swap import rival_moves, swap_rival
 
 
 def test_textbook_rectangle():
@@ -75,9 +75,7 @@ def test_large_planted_board_is_decided_by_the_swap():
 def test_deferred_probing_gives_the_same_verdicts(seed):
     """Boards at or above LARGE_BOARD probe only after the swap fails; force that
     path on small boards (brute-forceable) and compare with counting."""
-    import importlib
-
-    solve_module = importlib.import_module("thermomilp.solve.api")  # the module, not the function
+    import thermomilp.solving.api as solve_module
 
     rng = random.Random(seed)
     n = rng.randint(3, 6)
@@ -137,7 +135,7 @@ def test_rival_moves_need_a_fixed_count_of_filled_cells():
 
 def test_engine_counts_like_brute_force_with_the_move_rows():
     from thermomilp.core.settings import Settings
-    from thermomilp.solve.engine import Engine
+    from thermomilp.solving.engine import Engine
 
     for seed in range(30):
         rng = random.Random(seed)

@@ -92,7 +92,7 @@ def test_the_accept_oracle_agrees_with_the_rules_on_every_probe(kind):
 @given(st.sampled_from(["thermometers", "aquarium"]), st.integers(0, 10**6), st.integers(3, 5))
 def test_the_reference_model_is_right_on_random_boards(kind, seed, size):
     from thermomilp.logic.brute import brute_force_count
-    from thermomilp.solve import count_solutions
+    from thermomilp.solving import count_solutions
     from thermomilp.teach.checks import grade_board, reference_model
     from thermomilp.teach.sandbox import Built
 

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from thermomilp.core.settings import Settings
 from thermomilp.core.verify import solution_problems
 from thermomilp.formats import json_format
 from thermomilp.logic.brute import brute_force_count
@@ -465,7 +466,7 @@ def test_api_error_is_raised_for_solver_set_up_problems(monkeypatch):
         return matrix.PairInfo(str(backend), str(solver), False, None, "apt-get install x",
                                "gone")
 
-    api = Api(api_module.EngineSettings(backend="pulp", solver="glpk", logic="none"))
+    api = Api(api_module.server_settings(Settings(backend="pulp", solver="glpk", logic="none")))
     board = api.call("load", {"instance": "thermometers/t01_4x4.txt"})["board"]
     monkeypatch.setattr(matrix, "pair_info", missing)
     with pytest.raises(ApiError) as caught:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import typing
 from typing import Any
 
-from thermomilp import _moved
 from thermomilp.core.errors import (
     ApiError,
     BindError,
@@ -53,17 +52,13 @@ from thermomilp.core.settings import Backend, FormulationKind, Logic, Settings, 
 from thermomilp.core.verify import is_solution, solution_problems
 from thermomilp.formats import dumps, load, loads
 
-# Bound eagerly, after the package ``thermomilp.solve`` is imported: the attribute
-# ``thermomilp.solve`` is the function (reach the package's modules with
-# ``from thermomilp.solve import engine``, never ``import thermomilp.solve.engine as e``).
-from thermomilp.solve import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
+# ``thermomilp.solve`` is the function; its package is ``thermomilp.solving``.
+from thermomilp.solving import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
 from thermomilp.version import __version__
 
 if typing.TYPE_CHECKING:  # the lazy names of _LAZY, seen by type checkers and the API reference
     from thermomilp.model import build_model
     from thermomilp.pictures.text import render_board
-
-_moved.install()  # the old module paths of _moved.MOVED, for one more release
 
 # name -> module: imported on first access (they pull in numpy or a solver library)
 _LAZY = {
@@ -75,8 +70,6 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     import importlib
 
-    if f"thermomilp.{name}" in _moved.MOVED:  # an old module as an attribute: warned
-        return importlib.import_module(f"thermomilp.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'thermomilp' has no attribute {name!r}")

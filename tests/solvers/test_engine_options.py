@@ -7,8 +7,8 @@ import pytest
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.settings import Settings
 from thermomilp.formats import load
-from thermomilp.solve import solve
-from thermomilp.solve.engine import Engine
+from thermomilp.solving import solve
+from thermomilp.solving.engine import Engine
 
 from helpers import INSTANCES, use_pair
 

@@ -116,6 +116,7 @@ def test_an_installed_engine_that_fails_is_not_told_to_install_it(tmp_path, monk
 def test_pyomo_scip_on_an_old_pyomo_names_the_pyomo_upgrade(monkeypatch):
     monkeypatch.setitem(matrix.PAIR_NEEDS, ("pyomo", "scip"),
                         (lambda: "Pyomo >= 6.10 is needed", 'pip install "pyomo>=6.10"'))
-    monkeypatch.setitem(matrix.ENGINE_VERSION, "scip", lambda explicit=None: "10.0")
+    monkeypatch.setitem(matrix.ENGINE_PROBE, "scip",
+                        lambda explicit=None: matrix.Probe(True, "10.0"))
     info = matrix.pair_info("pyomo", "scip")
     assert not info.available and info.install == 'pip install "pyomo>=6.10"'

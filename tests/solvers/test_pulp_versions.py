@@ -90,7 +90,7 @@ def test_pulp_options_reach_each_engine_under_its_own_name():
 @pytest.mark.parametrize("solver", ["highs", "cbc", "glpk", "scip"])
 def test_pulp_pair_solves_with_every_common_option_set(solver):
     """Options mapped to the engine's names must be names it accepts."""
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     use_pair("pulp", solver)
     puzzle = board("t05_8x8.txt")
@@ -124,7 +124,7 @@ def test_infeasible_said_at_the_time_limit_is_a_timeout(monkeypatch):
     from thermomilp.backends import pulp_backend
     from thermomilp.backends.base import Raw
     from thermomilp.core.status import Status
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     use_pair("pulp", "cbc")
     assert solve(board("t08_4x4_no_solution.txt"), backend="pulp", solver="cbc",
@@ -145,7 +145,7 @@ def test_pulp_session_resolves_on_the_live_highs_model_and_counts_like_brute_for
     ``var.index``, PuLP 4: by name) and each cut re-solves there; enumerating by cuts
     finds exactly brute force's solutions."""
     from thermomilp.core.settings import Settings
-    from thermomilp.solve.engine import Engine
+    from thermomilp.solving.engine import Engine
 
     for name in ("t02_5x5.txt", "t07_5x5_two_solutions.txt", "t03_6x6.txt"):
         puzzle = board(name)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
-from thermomilp.solve import enumerate_solutions, solve
+from thermomilp.solving import enumerate_solutions, solve
 
 from helpers import INSTANCES
 from solver_pairs import solver_pair  # noqa: F401 - the fixture

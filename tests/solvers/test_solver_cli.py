@@ -113,8 +113,7 @@ def test_unavailable_pair_names_the_installed_pairs(monkeypatch):
     from thermomilp.backends import matrix
     from thermomilp.core.errors import SolverUnavailable
 
-    monkeypatch.setattr(matrix, "glpk_version", lambda explicit=None: None)
-    monkeypatch.setitem(matrix.ENGINE_VERSION, "glpk", lambda explicit=None: None)
+    monkeypatch.setitem(matrix.ENGINE_PROBE, "glpk", lambda explicit=None: matrix.Probe(False))
     with pytest.raises(SolverUnavailable, match="Installed pairs: highs/highs"):
         matrix.require_pair("pyomo", "glpk")
 

@@ -17,7 +17,7 @@ from thermomilp.cli.main import main
 from thermomilp.core.errors import SolverUnavailable
 from thermomilp.core.status import Status
 from thermomilp.formats import load
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 
 from helpers import INSTANCES
 from solver_pairs import solver_pair, use_pair  # noqa: F401 - the fixture
@@ -119,8 +119,7 @@ def test_timeout_after_first_solution_keeps_no_uniqueness_claim(monkeypatch, puz
 def test_unavailable_pair_names_installed_pairs_and_install_step(monkeypatch, puzzle):
     from thermomilp.backends import matrix
 
-    monkeypatch.setattr(matrix, "glpk_version", lambda explicit=None: None)
-    monkeypatch.setitem(matrix.ENGINE_VERSION, "glpk", lambda explicit=None: None)
+    monkeypatch.setitem(matrix.ENGINE_PROBE, "glpk", lambda explicit=None: matrix.Probe(False))
     with pytest.raises(SolverUnavailable) as info:
         solve(puzzle, backend="pyomo", solver="glpk")
     message = str(info.value)
@@ -133,7 +132,7 @@ def test_unavailable_pair_names_installed_pairs_and_install_step(monkeypatch, pu
 def test_solvers_command_shows_install_step_for_missing_pair(monkeypatch, capsys):
     from thermomilp.backends import matrix
 
-    monkeypatch.setitem(matrix.ENGINE_VERSION, "scip", lambda explicit=None: None)
+    monkeypatch.setitem(matrix.ENGINE_PROBE, "scip", lambda explicit=None: matrix.Probe(False))
     assert main(["solvers"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if " scip " in line
              and not line.startswith("--solver alone")]

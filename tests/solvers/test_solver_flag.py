@@ -16,7 +16,7 @@ import pytest
 
 from thermomilp.core.settings import BACKEND_FOR, Solver
 from thermomilp.formats import load
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 
 from helpers import INSTANCES, ROOT, use_pair
 

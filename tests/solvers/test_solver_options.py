@@ -7,7 +7,7 @@ import pytest
 from thermomilp.core.settings import Settings
 from thermomilp.formats import load
 from thermomilp.model.formulation import formulate
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 
 from helpers import INSTANCES
 from solver_pairs import use_pair

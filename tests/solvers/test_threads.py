@@ -9,7 +9,7 @@ import pytest
 
 from thermomilp.backends.matrix import KNOWN_PAIRS
 from thermomilp.formats import load
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 
 from helpers import INSTANCES, use_pair
 

@@ -18,7 +18,7 @@ from thermomilp.backends.executables import engine_executable, on_path
 from thermomilp.core.errors import ConfigError, SolverUnavailable
 from thermomilp.core.settings import Settings, Solver
 from thermomilp.formats import load
-from thermomilp.solve import solve
+from thermomilp.solving import solve
 
 from helpers import INSTANCES, use_pair
 

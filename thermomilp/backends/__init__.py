@@ -4,7 +4,7 @@
 every formulation: the models come from the one registry,
 :data:`thermomilp.model.registry.MODELS`); :func:`session_for` opens one from a
 formulation's data, the :class:`~thermomilp.core.settings.Settings` and the
-board's deadline. Only the solve layer's facade (:mod:`thermomilp.solve.engine`)
+board's deadline. Only the solve layer's facade (:mod:`thermomilp.solving.engine`)
 opens sessions. Each backend module imports its heavy library lazily. Which
 pairs exist and how to install a missing one: :mod:`thermomilp.backends.matrix`.
 """

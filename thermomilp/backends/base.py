@@ -5,7 +5,7 @@ A :class:`Session` holds one built model of any formulation
 proves there is none; ``exclude`` adds the canonical no-good cut of a found
 solution (over every cell, or over a subset of them) so the next ``solve``
 must find a different one. Sessions are opened, verified and second-guessed
-only by the solve layer's facade (:mod:`thermomilp.solve.engine`).
+only by the solve layer's facade (:mod:`thermomilp.solving.engine`).
 
 The base class owns everything that is not the modelling layer's business:
 
@@ -41,7 +41,7 @@ from typing import Any, ClassVar, Iterator
 
 from thermomilp.backends.engines import ENGINES, check_engine_options, native_options
 from thermomilp.core.deadline import Deadline
-from thermomilp.core.puzzle import Cell
+from thermomilp.core.puzzle import Cell, Grid, grid_from_ones
 from thermomilp.core.settings import Backend, EngineOptionValue, Settings
 from thermomilp.core.status import Status
 from thermomilp.model.registry import BuildOptions, BuiltModel, Formulated, build, kind_info
@@ -53,10 +53,11 @@ NEAR_LIMIT = 0.9
 @dataclass(frozen=True)
 class Outcome:
     """One solve: a status (``Status.FEASIBLE``, ``INFEASIBLE``, ``TIMEOUT``,
-    ``ERROR``), the filled cells when feasible, the engine's words."""
+    ``ERROR``), the grid when feasible (the one form of a candidate from here to the
+    result), the engine's words."""
 
     status: Status
-    ones: frozenset[Cell] | None = None
+    grid: Grid | None = None
     message: str = ""
 
 
@@ -172,7 +173,8 @@ class Session(ABC):
             if values is None or len(values) != self.form.n_vars:
                 return Outcome(Status.ERROR, message=f"{who} ended with {raw.said or 'a point'} "
                                                      "but returned no values")
-            return Outcome(Status.FEASIBLE, self.form.ones_from_values(values))
+            return Outcome(Status.FEASIBLE, grid_from_ones(self.form.height, self.form.width,
+                                                           self.form.ones_from_values(values)))
         if raw.status is Status.INFEASIBLE:
             if ran_out:  # a verdict that comes at the time limit is a timeout, never a proof
                 return Outcome(Status.TIMEOUT,
@@ -209,8 +211,9 @@ class Session(ABC):
     def exclude_by_moves(self, rises: frozenset[Cell], falls: frozenset[Cell]) -> bool:
         """Cut off a solution by two rows instead of the no-good: some cell of
         ``rises`` is 1, some cell of ``falls`` is 0 (the caller,
-        :meth:`thermomilp.solve.engine.Engine.exclude`, knows that among the solutions
-        these remove exactly the one the no-good would: :func:`thermomilp.solve.swap.rival_moves`).
+        :meth:`thermomilp.solving.engine.Engine.exclude`, knows that among the solutions
+        these remove exactly the one the no-good would:
+        :func:`thermomilp.solving.swap.rival_moves`).
         Only where variable k is cell k (the cell formulation)."""
         if not self.kind.cell_columns:
             return False

@@ -4,10 +4,10 @@
   plus extra rows (a no-good cut), an optional objective and run options
   (presolve, random seed, time limit, node cap, stop at the first improving
   solution): the generator's rival search, asked through
-  :func:`thermomilp.solve.engine.find_other`.
+  :func:`thermomilp.solving.engine.find_other`.
 * :func:`run_rows` -- a model of variables and rows read back as numbers (the
   autograder's copy of a student's model), asked through
-  :func:`thermomilp.solve.engine.solve_rows`.
+  :func:`thermomilp.solving.engine.solve_rows`.
 
 Both return an :class:`ArrayOutcome`; this module is the only place that reads
 a HiGHS model status for these queries. The callers in the solve layer decide

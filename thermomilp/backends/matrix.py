@@ -308,22 +308,6 @@ def _highs_probe() -> Probe:
     return Probe(version is not None, version, "" if version else "highspy is not installed")
 
 
-def cbc_version(explicit: str | None = None) -> str | None:
-    return cbc_probe(explicit)[1].version
-
-
-def glpk_version(explicit: str | None = None) -> str | None:
-    return glpk_probe(explicit).version
-
-
-def scip_version(explicit: str | None = None) -> str | None:
-    return scip_probe().version
-
-
-def _highs_version(explicit: str | None = None) -> str | None:
-    return highs_version()
-
-
 @functools.lru_cache(maxsize=None)
 def pulp_version() -> str | None:
     try:
@@ -342,28 +326,13 @@ def pyomo_version() -> str | None:
     return str(pyomo.version.version)
 
 
-def _cbc_engine_probe(explicit: str | None = None) -> Probe:
-    return cbc_probe(explicit)[1]
-
-
-def _glpk_engine_probe(explicit: str | None = None) -> Probe:
-    return glpk_probe(explicit)
-
-
-def _scip_engine_probe(explicit: str | None = None) -> Probe:
-    return scip_probe()
-
-
-def _highs_engine_probe(explicit: str | None = None) -> Probe:
-    return _highs_probe()
-
-
-ENGINE_VERSION: dict[Solver, Callable[[str | None], str | None]] = {
-    Solver.HIGHS: _highs_version, Solver.CBC: cbc_version, Solver.GLPK: glpk_version,
-    Solver.SCIP: scip_version}
 ENGINE_PROBE: dict[Solver, Callable[[str | None], Probe]] = {
-    Solver.HIGHS: _highs_engine_probe, Solver.CBC: _cbc_engine_probe,
-    Solver.GLPK: _glpk_engine_probe, Solver.SCIP: _scip_engine_probe}
+    Solver.HIGHS: lambda explicit: _highs_probe(),
+    Solver.CBC: lambda explicit: cbc_probe(explicit)[1],
+    Solver.GLPK: glpk_probe,
+    Solver.SCIP: lambda explicit: scip_probe()}
+"""Probe an engine (at the user's ``engine_path``, where it takes one): a version
+exactly when it solved the test model."""
 LAYER_VERSION: dict[Backend, Callable[[], str | None]] = {
     Backend.PULP: pulp_version, Backend.PYOMO: pyomo_version}
 
@@ -398,12 +367,12 @@ def pair_info(backend: Backend | str, solver: Solver | str,
     if layer_version is not None and layer_version() is None:
         return PairInfo(layer, engine, False, None, f"pip install {layer}",
                         f"{layer} is not installed")
-    version = ENGINE_VERSION[engine](engine_path)
+    probe = ENGINE_PROBE[engine](engine_path)
+    version = probe.version
     need = PAIR_NEEDS.get((layer, engine))
     if version and need is not None and need[0]():
         return PairInfo(layer, engine, False, None, need[1], need[0]())
     if version is None:
-        probe = ENGINE_PROBE[engine](engine_path)
         install = BROKEN if probe.present else INSTALL[engine]
         return PairInfo(layer, engine, False, None, install,
                         probe.detail or f"the {engine} engine was not found")

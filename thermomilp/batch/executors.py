@@ -81,8 +81,8 @@ def _die_with(parent: int) -> None:
 
 def warm_up(job: BatchJob) -> None:
     """Import what a board needs before its clock starts (the per-file pipeline's
-    :func:`~thermomilp.solve.pipeline.warm_up`: the logic, the backend and its library)."""
-    from thermomilp.solve.pipeline import warm_up as import_stack
+    :func:`~thermomilp.solving.pipeline.warm_up`: the logic, the backend and its library)."""
+    from thermomilp.solving.pipeline import warm_up as import_stack
 
     import_stack(job.settings)
 

@@ -1,6 +1,6 @@
 """The unit of work of a batch: a frozen :class:`BatchJob` and :func:`solve_file`, one
 path to one JSON record (never raising for a bad file or a failed solve) through the
-one per-file pipeline that ``solve`` uses too (:func:`thermomilp.solve.pipeline.solve_input`:
+one per-file pipeline that ``solve`` uses too (:func:`thermomilp.solving.pipeline.solve_input`:
 the same record, the conflict of an infeasible board included); the error records;
 the inputs named by folders and globs (every suffix of the formats table), and the
 content hash that identifies an input when a run resumes."""
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from thermomilp.core.settings import Settings
-from thermomilp.solve.pipeline import PUZZLE_SUFFIXES, solve_input, unreadable_record
+from thermomilp.solving.pipeline import PUZZLE_SUFFIXES, solve_input, unreadable_record
 
 
 @dataclass(frozen=True)

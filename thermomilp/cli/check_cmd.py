@@ -51,7 +51,7 @@ def check_board(puzzle, limit: int, *, settings: Any = None, **given: Any) -> di
     from thermomilp.core.deadline import Deadline
     from thermomilp.core.settings import settings_from
     from thermomilp.core.verify import solution_problems
-    from thermomilp.solve import SolveError, enumerate_solutions
+    from thermomilp.solving import SolveError, enumerate_solutions
 
     chosen = settings_from(settings, **given)
     clock = Deadline(chosen.time_limit)

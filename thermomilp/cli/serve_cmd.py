@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 def _check_engine(engine) -> None:
     """Solve a 1x1 board with the configured pair; raises SolverUnavailable if it cannot."""
     from thermomilp.core.puzzle import thermometers
-    from thermomilp.solve import solve
+    from thermomilp.solving import solve
 
     tiny = thermometers([1], [1], [[[0, 0]]])
     # presolve none: the logic would decide the 1x1 board and no engine would run

@@ -29,7 +29,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_from
     from thermomilp.core.untrusted import shown, shown_lines
-    from thermomilp.solve.pipeline import solve_input
+    from thermomilp.solving.pipeline import solve_input
 
     settings = settings_from(args)  # solve() checks the pair before the logic runs
     pictures = _svg_targets(args)

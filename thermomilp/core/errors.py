@@ -24,7 +24,7 @@ escaping to the CLI is a bug (exit 3). The hierarchy::
     └── BindError              ``serve`` cannot listen where it was asked to
 
 The modules that raise them re-export them under their old names
-(``thermomilp.solve.SolveError``, ``thermomilp.teach.export.ExportError``, ...).
+(``thermomilp.solving.SolveError``, ``thermomilp.teach.export.ExportError``, ...).
 """
 
 from __future__ import annotations

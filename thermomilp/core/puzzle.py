@@ -490,6 +490,13 @@ def ones_of(grid: Sequence[str]) -> frozenset[Cell]:
                      if ch == "#")
 
 
+def grid_from_ones(height: int, width: int, ones: Iterable[Cell]) -> Grid:
+    """The ``height`` x ``width`` grid whose filled cells are ``ones`` (of :func:`ones_of`)."""
+    filled = frozenset(ones)
+    return tuple("".join("#" if (r, c) in filled else "." for c in range(width))
+                 for r in range(height))
+
+
 def grid_from_levels(puzzle: Puzzle, levels: Sequence[int]) -> Grid:
     """The cell grid in which vessel ``v`` stands at ``levels[v]``."""
     if len(levels) != len(puzzle.vessels):

@@ -1,7 +1,10 @@
 """The independent checker: is a cell grid a solution of a puzzle?
 
-Every solution a backend returns passes through :func:`solution_problems`
-before anyone sees it. It is deliberately written from the rules alone --
+Every solution an engine or a generator finds passes through
+:func:`candidate_problems` (the rules of :func:`solution_problems`, plus the
+fixed cells, the no-good cuts and the planted grid of the question asked)
+before anyone sees it; a candidate is a :data:`~thermomilp.core.puzzle.Grid`
+from the engine to the result. It is deliberately written from the rules alone --
 it shares no code with the model builders, the level adapter or the logic
 engine -- so that a bug there becomes an error instead of a wrong answer.
 The pool rule is checked the way puzz.link states it (support and level of
@@ -10,9 +13,13 @@ each body of water), not through the layer tree the model is built from.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterable, Mapping, Sequence
 
-from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.puzzle import Cell, Puzzle, ones_of
+
+Cut = tuple[frozenset[Cell], "frozenset[Cell] | None"]
+"""A no-good cut: the filled cells of the grid it removes, and the cells it runs over
+(None = every cell; else every grid that agrees with it on these cells is removed)."""
 
 
 def solution_problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
@@ -96,3 +103,35 @@ def _pool_problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
 
 def is_solution(puzzle: Puzzle, grid: Sequence[str]) -> bool:
     return not solution_problems(puzzle, grid)
+
+
+def cut_off(ones: frozenset[Cell], cuts: Iterable[Cut]) -> bool:
+    """Whether a no-good cut removed the grid whose filled cells are ``ones``."""
+    for cut_ones, over in cuts:
+        if over is None:
+            if ones == cut_ones:
+                return True
+        elif all((cell in ones) == (cell in cut_ones) for cell in over):
+            return True
+    return False
+
+
+def candidate_problems(puzzle: Puzzle, grid: Sequence[str], *,
+                       fixed: Mapping[Cell, int] | None = None, cuts: Iterable[Cut] = (),
+                       planted: Sequence[str] | None = None) -> list[str]:
+    """Why ``grid`` is not an answer to the question asked of ``puzzle``: the rules it
+    breaks (:func:`solution_problems`), a ``fixed`` cell (cell -> 0/1) it ignores, a
+    no-good cut that removed it, or its being the ``planted`` grid (a rival must differ).
+    Empty when it is an answer. The engine, the logic search and the generators all
+    check their candidates here."""
+    problems = solution_problems(puzzle, grid)
+    if problems:
+        return problems
+    if any((grid[r][c] == "#") != bool(v) for (r, c), v in (fixed or {}).items()):
+        return ["it ignores a fixed cell"]
+    if planted is not None and tuple(grid) == tuple(planted):
+        return ["it is the planted grid"]
+    cuts = list(cuts)
+    if cuts and cut_off(ones_of(grid), cuts):
+        return ["it is a solution already excluded by a no-good cut"]
+    return []

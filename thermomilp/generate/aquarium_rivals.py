@@ -8,7 +8,7 @@ A rival is a solution of the board other than its planted one
    milliseconds. From 20x20 on its one-line-at-a-time filters leave search
    trees it does not finish in minutes, even with every clue present.
 2. **The MILP** (HiGHS, the cell model plus a no-good cut of the planted
-   grid, :func:`thermomilp.solve.engine.find_other`): a "no rival" is confirmed by a
+   grid, :func:`thermomilp.solving.engine.find_other`): a "no rival" is confirmed by a
    second solve with presolve off, as for Thermometers. It sees rows and
    columns together and decides a 30x30 question in a fraction of a second.
 
@@ -28,7 +28,7 @@ no-good cut alone, even written over line ``l``'s cells only, leaves the LP
 free to move a fraction of a cell).
 
 Every rival returned passes the independent checker
-(:func:`thermomilp.core.verify.solution_problems`) and differs from the planted grid.
+(:func:`thermomilp.core.verify.candidate_problems`) and differs from the planted grid.
 """
 
 from __future__ import annotations
@@ -38,12 +38,12 @@ from dataclasses import dataclass
 
 from thermomilp.core.errors import GenerationError, SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_levels, levels_from_grid, ones_of
-from thermomilp.core.verify import solution_problems
+from thermomilp.core.verify import candidate_problems
 from thermomilp.generate.aquarium_moves import move_rival
 from thermomilp.generate.rivals import _RivalUndecided
 from thermomilp.logic.aquarium_dp import WaterlineDP
 from thermomilp.model.formulation import formulate
-from thermomilp.solve.engine import find_other
+from thermomilp.solving.engine import find_other
 
 DP_NODES = 400
 """Search nodes the DP may spend on one question before the MILP takes it."""
@@ -76,7 +76,7 @@ class RivalSearch:
 
         Raises:
             _RivalUndecided: HiGHS could not decide, after every fallback of
-                :func:`~thermomilp.solve.engine.find_other`.
+                :func:`~thermomilp.solving.engine.find_other`.
             GenerationError: the MILP could not decide before ``deadline``
                 (a ``time.perf_counter()`` value) or misbehaved.
         """
@@ -179,7 +179,8 @@ def _milp_rival(puzzle: Puzzle, planted: Grid, deleted: Line | None,
                 deadline: float | None) -> Grid | None:
     form, ones = formulate(puzzle), ones_of(planted)
     if deleted is None:
-        return _grid(puzzle, _find_other(form, ones, None, (), deadline, nearest=NEAREST))
+        return _grid(puzzle, _find_other(puzzle, form, ones, None, (), deadline,
+                                         nearest=NEAREST))
     import numpy as np
 
     cells = sorted(line_cells(puzzle, deleted))
@@ -194,23 +195,27 @@ def _milp_rival(puzzle: Puzzle, planted: Grid, deleted: Line | None,
     # Most questions of a large board have a rival, which HiGHS finds fastest with the
     # no-good cut alone; its unconfirmed "none" only sends the question on to the two
     # sides, whose confirmed "none"s are the proof.
-    x = _find_other(form, ones, frozenset(cells), (), deadline, confirm=False)
+    x = _find_other(puzzle, form, ones, frozenset(cells), (), deadline, confirm=False)
     if x is not None:
         return _grid(puzzle, x)
     for side in sides:
-        x = _find_other(form, ones, frozenset(cells), (side,), deadline)
+        x = _find_other(puzzle, form, ones, frozenset(cells), (side,), deadline)
         if x is not None:
             return _grid(puzzle, x)
     return None
 
 
-def _find_other(form, ones, over, rows, deadline, confirm=True, nearest=False):
+def _find_other(puzzle, form, ones, over, rows, deadline, confirm=True, nearest=False):
     left = None if deadline is None else deadline - time.perf_counter()
     if left is not None and left <= 0:
         raise GenerationError("gave up: no board within the time limit")
+
+    def check(grid: Grid) -> list[str]:  # the one checker, with the question's cut
+        return candidate_problems(puzzle, grid, cuts=[(frozenset(ones), over)])
+
     try:
-        return find_other(form, ones, over=over, rows=rows, time_limit=left, confirm=confirm,
-                           nearest=nearest)
+        return find_other(form, ones, check=check, over=over, rows=rows, time_limit=left,
+                          confirm=confirm, nearest=nearest)
     except SolveError as exc:
         if exc.status == "timeout":
             raise GenerationError("gave up: no board within the time limit") from exc
@@ -228,9 +233,7 @@ def _grid(puzzle: Puzzle, x) -> Grid | None:
 def _checked(puzzle: Puzzle, grid: Grid | None) -> Grid | None:
     if grid is None:
         return None
-    problems = solution_problems(puzzle, grid)
-    if grid == puzzle.solution:
-        problems.append("it is the planted grid")
+    problems = candidate_problems(puzzle, grid, planted=puzzle.solution)
     if problems:
         raise GenerationError(f"a rival that is not one: {problems[0]}")
     return grid

@@ -109,16 +109,3 @@ def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Rando
     return Thinned(rows, cols, deleted, proof)
 
 
-def load_bearing(tiling: PathTiling, rows: Clues, cols: Clues) -> list[tuple[str, int]]:
-    """The clues whose single deletion lets a rival in (all of them, for a minimal set)."""
-    bearing = []
-    for line, clues in (("row", rows), ("col", cols)):
-        for k, v in enumerate(clues):
-            if v is None:
-                continue
-            trial = list(clues)
-            trial[k] = None
-            r, c = (trial, cols) if line == "row" else (rows, trial)
-            if find_rival(tiling, r, c) is not None:
-                bearing.append((line, k))
-    return bearing

@@ -2,7 +2,7 @@
 
 A rival is a solution ``y`` of the board's clues and thermometers with
 ``y != x*`` (the planted filling), found with the cell model plus the
-canonical no-good cut of ``x*`` (see :mod:`thermomilp.solve`)::
+canonical no-good cut of ``x*`` (see :mod:`thermomilp.solving`)::
 
     sum_{c : x*_c = 1} (1 - y_c) + sum_{c : x*_c = 0} y_c >= 1
 
@@ -21,15 +21,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from thermomilp.core.errors import GenerationError, SolveError
-from thermomilp.core.puzzle import Cell, Grid
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, thermometers
+from thermomilp.core.verify import candidate_problems
 from thermomilp.generate.paths import PathTiling
 from thermomilp.model.formulation import Formulation
-from thermomilp.solve.engine import find_other
+from thermomilp.solving.engine import find_other
 
 
 class _RivalUndecided(GenerationError):
     """The engine could not answer a rival question about this board, even after every
-    fallback of :func:`thermomilp.solve.engine.find_other` (presolve off, other random
+    fallback of :func:`thermomilp.solving.engine.find_other` (presolve off, other random
     seeds, no distance objective). Not a time limit: the generator drops this board (or
     keeps the clue it wanted to delete) and goes on with the next one."""
 
@@ -95,7 +96,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     least one of them, so the no-good cut is written over these cells only
     (a much stronger cut, see ``docs/generate.md``).
     The engine is asked through the solve layer's
-    :func:`thermomilp.solve.engine.find_other`: whole-board "no rival" answers are
+    :func:`thermomilp.solving.engine.find_other`: whole-board "no rival" answers are
     confirmed by a second solve with HiGHS presolve off; window answers are not
     (a window that misses a rival only costs time, never a wrong board). Every
     rival returned is checked against the window's formulation there and
@@ -103,7 +104,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
     difference is the smallest local swap -- the one a repair kills best.
     ``probe``: ask for a first rival within this many branch-and-bound
-    nodes first (see :func:`thermomilp.solve.engine.find_other`).
+    nodes first (see :func:`thermomilp.solving.engine.find_other`).
     ``region``: only these cells may change (every other cell is fixed to
     ``x*``); like a window, but any shape -- the cells where the last
     whole-board rival differed, which often hold several independent rivals.
@@ -147,9 +148,27 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         cut_cells = {(r - box.top, c - box.left) for r, c in backward
                      if (r, c) in box and (region is None or (r, c) in region)}
     local = window is not None or region is not None
+
+    def placed(inside: Grid) -> Grid:
+        """The whole board's grid: the planted one with ``inside`` in the box."""
+        rows_ = [list(row) for row in tiling.grid()]
+        for r, line in enumerate(inside):
+            rows_[box.top + r][box.left:box.left + box.width] = line
+        return tuple("".join(row) for row in rows_)
+
+    # the no-good in board cells: over the cells it runs over (None = every cell)
+    in_box = (cut_cells if cut_cells is not None else
+              None if not local else {(r, c) for r in range(box.height) for c in range(box.width)})
+    cut = (frozenset(tiling.ones),
+           None if in_box is None else frozenset((r + box.top, c + box.left) for r, c in in_box))
+
+    def check(inside: Grid) -> list[str]:
+        return candidate_problems(_puzzle(tiling, rows, cols), placed(inside),
+                                  fixed=None if local else fixed, cuts=[cut])
+
     try:
-        x = find_other(form, inside_ones, over=cut_cells, nearest=nearest, probe_nodes=probe,
-                       time_limit=time_limit, confirm=not local)
+        x = find_other(form, inside_ones, check=check, over=cut_cells, nearest=nearest,
+                       probe_nodes=probe, time_limit=time_limit, confirm=not local)
     except SolveError as exc:
         if exc.status == "timeout":
             raise GenerationError(f"the rival question: {exc}") from exc
@@ -158,31 +177,21 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         raise _RivalUndecided(f"the rival question: {exc}") from exc
     if x is None:
         return None
-    grid = [["#" if (r, c) in tiling.ones else "." for c in range(tiling.width)]
-            for r in range(tiling.height)]
-    for k, value in enumerate(x):
-        r, c = divmod(k, box.width)
-        grid[box.top + r][box.left + c] = "#" if value else "."
-    rival = tuple("".join(row) for row in grid)
-    check_rival(tiling, rows, cols, rival)
-    return rival
+    # checked inside find_other: candidate_problems of the whole board
+    return placed(grid_from_ones(box.height, box.width, form.ones_from_values(x)))
+
+
+def _puzzle(tiling: PathTiling, rows: Sequence[int | None],
+            cols: Sequence[int | None]) -> Puzzle:
+    """The board the tiling and the clues make (what the one checker reads)."""
+    return thermometers(list(rows), list(cols), tiling.paths())
 
 
 def check_rival(tiling: PathTiling, rows: Sequence[int | None], cols: Sequence[int | None],
-                 rival: Grid) -> None:
-    """A rival must be a solution other than the planted one; else whatever found it erred."""
-    problems = []
-    if rival == tiling.grid():
-        problems.append("it is the planted grid")
-    for i, clue in enumerate(rows):
-        if clue is not None and rival[i].count("#") != clue:
-            problems.append(f"row {i} breaks its clue")
-    for j, clue in enumerate(cols):
-        if clue is not None and sum(row[j] == "#" for row in rival) != clue:
-            problems.append(f"column {j} breaks its clue")
-    for (ra, ca), (rb, cb) in tiling.succ.items():
-        if rival[rb][cb] == "#" and rival[ra][ca] != "#":
-            problems.append(f"mercury in {(rb, cb)} above an empty {(ra, ca)}")
+                rival: Grid) -> None:
+    """A rival must be a solution other than the planted one; else whatever found it erred
+    (:func:`thermomilp.core.verify.candidate_problems`, the one checker)."""
+    problems = candidate_problems(_puzzle(tiling, rows, cols), rival, planted=tiling.grid())
     if problems:
         raise GenerationError(f"a rival that is not a solution: {problems[0]}")
 

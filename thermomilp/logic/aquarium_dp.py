@@ -297,13 +297,6 @@ class _NodeBudgetSpent(Exception):
 
 
 
-def filtered_domains(puzzle: Puzzle) -> list[int] | None:
-    """The root fixpoint of the line filters (level bitmasks), None if infeasible."""
-    dp = WaterlineDP(puzzle)
-    domains = dp.full_domains()
-    return domains if dp.propagate(domains) else None
-
-
 def dp_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
     """Solutions as grids, from the DP search (any vessel kind)."""
     for levels in WaterlineDP(puzzle).level_solutions(limit):

@@ -6,7 +6,7 @@ returns
 
 * ``(None, None, "infeasible")`` when the logic proves there is no solution;
 * ``(fixed, grid, "solved")`` when every cell is decided (``grid`` is the
-  only candidate; :func:`thermomilp.solve.solve` still verifies it);
+  only candidate; :func:`thermomilp.solving.solve` still verifies it);
 * ``(fixed, None, "open")`` otherwise, ``fixed`` mapping each decided cell
   to 0/1 -- the builders turn it into variable bounds.
 
@@ -15,7 +15,7 @@ change the speed of a solve, never its answer (``tests/test_logic_presolve.py``)
 
 The probing fixpoint of the last few boards is kept (:func:`probed_root`), with
 the witnesses of its probes: the solve layer's confirmation of an engine's
-"infeasible" (:mod:`thermomilp.solve.confirm`) searches on from there instead
+"infeasible" (:mod:`thermomilp.solving.confirm`) searches on from there instead
 of probing the same board again.
 """
 

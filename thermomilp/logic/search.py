@@ -12,7 +12,7 @@ must agree (``tests/test_logic_agreement.py``, ``tests/test_logic_search.py``).
 Under ``probing`` each node keeps the witnesses of its probes
 (:mod:`thermomilp.logic.probing`: incremental probes) and hands a copy to
 its children, so a child re-probes only what its branching changed. The
-solve layer's confirmation (:mod:`thermomilp.solve.confirm`) runs this
+solve layer's confirmation (:mod:`thermomilp.solving.confirm`) runs this
 search from the domains the probing presolve left
 (:func:`thermomilp.logic.presolve.probed_root`) with a node budget and a deadline.
 """

@@ -59,11 +59,6 @@ def build_pyomo(form: Formulation) -> Any:
     return m
 
 
-def nogood_expr(m: Any, ones: set) -> Any:
-    """sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1."""
-    return sum((1 - m.x[c]) if c in ones else m.x[c] for c in m.x) >= 1
-
-
 def build_pyomo_compact(form) -> Any:
     """The compact model (docs: (0')-(3')) as a ``ConcreteModel`` with variables ``y``."""
     import pyomo.environ as pyo
@@ -99,6 +94,3 @@ def build_pyomo_compact(form) -> Any:
     return m
 
 
-def nogood_vars_expr(variables: list, on: set[int]) -> Any:
-    """sum_{on} (1 - v) + sum_{off} v >= 1 over any variable list."""
-    return sum((1 - v) if k in on else v for k, v in enumerate(variables)) >= 1

@@ -182,7 +182,7 @@ def ran(result: Any) -> str:
 
 
 def render_result(result: Any) -> str:
-    """A :class:`thermomilp.solve.SolveResult` as text (duck-typed: render sits below solve)."""
+    """A :class:`thermomilp.solving.SolveResult` as text (duck-typed: render sits below solve)."""
     puzzle = result.puzzle
     out = []
     if puzzle is not None and result.grid is not None:

@@ -91,7 +91,7 @@ def level_model_size(puzzle: Puzzle) -> ModelSize:
 
 def lp_relaxation(puzzle: Puzzle, decide: bool = True) -> LpRelaxation:
     """The LP relaxation of the cell formulation, solved through the solve layer."""
-    from thermomilp.solve.engine import lp_relaxation as relax
+    from thermomilp.solving.engine import lp_relaxation as relax
 
     feasible, objective, integral, decided, filled, n = relax(puzzle, decide, TOL)
     if not feasible:
@@ -116,7 +116,7 @@ def logic_fixed(puzzle: Puzzle) -> dict[str, int | str]:
 
 
 def analyze(puzzle: Puzzle, solution_cap: int = 10) -> Analysis:
-    from thermomilp.solve import count_solutions
+    from thermomilp.solving import count_solutions
 
     return Analysis(
         name=puzzle.name or "",

@@ -4,7 +4,7 @@
    :func:`thermomilp.core.verify.solution_problems`), or the model is infeasible
    exactly when the board has no solution; a fractional optimum is a failure;
 2. **accepts the real solutions**: with its cells fixed to each true solution
-   (at most two, from :func:`thermomilp.solve.enumerate_solutions`), the
+   (at most two, from :func:`thermomilp.solving.enumerate_solutions`), the
    model is feasible -- if not, the constraints of the student's that the
    solution breaks are quoted;
 3. **second solution**: with a no-good cut on the grid it found, the model
@@ -83,7 +83,7 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
         return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),),
                           time_s=built.time_s)
     from thermomilp.core.verify import solution_problems
-    from thermomilp.solve import enumerate_solutions
+    from thermomilp.solving import enumerate_solutions
 
     model = built.model
     truths: list[Grid] = list(enumerate_solutions(puzzle, limit=2))

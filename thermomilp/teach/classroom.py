@@ -127,11 +127,6 @@ def read_grades(out: str, key: bytes | None = None) -> tuple[str, dict[str, dict
     return text, rows
 
 
-def already_graded(out: str) -> set[str]:
-    """Students recorded in ``out`` (empty when it does not exist); refuses a foreign file."""
-    return set(read_grades(out)[1])
-
-
 def row_of(grade: StudentGrade) -> list[str]:
     verdicts: dict[str, int] = {}
     for b in grade.boards:

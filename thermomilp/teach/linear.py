@@ -176,10 +176,6 @@ def _terms_out(terms: Terms) -> list[list[float]]:
     return [[k, a] for k, a in terms.items()]
 
 
-def _terms_in(pairs: list) -> Terms:
-    return {int(k): float(a) for k, a in pairs}
-
-
 # --------------------------------------------------------------------------
 # Solving the data with HiGHS
 # --------------------------------------------------------------------------
@@ -240,9 +236,9 @@ def solve(model: LinearModel, extra: Sequence[Row] = (), *, objective: bool = Tr
           time_limit: float = 30.0) -> Run:
     """Solve the model plus ``extra`` rows; ``objective=False`` asks for any feasible point.
 
-    The engine runs behind the solve layer (:func:`thermomilp.solve.engine.solve_rows`);
+    The engine runs behind the solve layer (:func:`thermomilp.solving.engine.solve_rows`);
     this function only says what its outcome means for a student's model."""
-    from thermomilp.solve.engine import solve_rows
+    from thermomilp.solving.engine import solve_rows
 
     n = len(model.names)
     integer = [] if relax else [k for k in range(n) if model.integer[k]]
@@ -357,7 +353,7 @@ def blocking_rows(model: LinearModel, grid: Sequence[str], limit: int = 3,
     broken = model.rows_broken_by(grid)
     if broken:
         return broken[:limit]
-    from thermomilp.solve.engine import solve_rows
+    from thermomilp.solving.engine import solve_rows
 
     n = len(model.names)
     lower, upper = list(model.lower), list(model.upper)

@@ -60,11 +60,6 @@ def server_settings(settings: Settings | None = None) -> Settings:
     return settings.replace(time_limit=limit, verbose=False)
 
 
-def EngineSettings(**fields: Any) -> Settings:  # noqa: N802 - the old class name
-    """The old name: :func:`server_settings` of ``Settings(**fields)``."""
-    return server_settings(Settings(**fields))
-
-
 # --------------------------------------------------------------------------
 # Puzzle <-> page JSON
 # --------------------------------------------------------------------------
@@ -132,12 +127,12 @@ def upload_suffixes() -> list[str]:
 
 def read_upload(text: str, filename: str | None) -> Puzzle:
     """An uploaded file's text -> the board, through the per-file pipeline's reader
-    (:func:`thermomilp.solve.pipeline.read_input`, as ``solve`` and ``batch`` read):
+    (:func:`thermomilp.solving.pipeline.read_input`, as ``solve`` and ``batch`` read):
     the format detected from the content (the name's suffix breaks ties), the
     server's size limits checked before anything is built, errors as
     :class:`ApiError` (400, or 413 for a board too large), and a board without a name
     of its own titled by the file's name (``mine.json`` -> ``mine``)."""
-    from thermomilp.solve.pipeline import read_input
+    from thermomilp.solving.pipeline import read_input
 
     try:  # the same reader as `solve` and `batch` (one per-file pipeline)
         puzzle = read_input(text.encode("utf-8", "surrogatepass"), filename or "upload",
@@ -288,10 +283,10 @@ class Api:
 
     def api_solve(self, payload: dict[str, Any]) -> dict[str, Any]:
         """The board through the per-file pipeline of ``solve`` and ``batch``
-        (:func:`thermomilp.solve.pipeline.solve_input`: solved, uniqueness proved, an
+        (:func:`thermomilp.solving.pipeline.solve_input`: solved, uniqueness proved, an
         infeasible board explained): the record of ``thermomilp solve --format json``
         with ``"file": null``, plus ``message``, the sentence the page shows."""
-        from thermomilp.solve.pipeline import solve_input
+        from thermomilp.solving.pipeline import solve_input
 
         puzzle_from(payload)  # the request's errors (400, 413) before any engine runs
         text = json.dumps(payload["puzzle"]).encode("utf-8")
@@ -360,7 +355,7 @@ class Api:
                       fixed: dict[Cell, int] | None = None) -> tuple[str, ...] | None:
         """A verified solution agreeing with ``fixed``, or None when there is none
         (an "infeasible" the facade has confirmed by a second method)."""
-        from thermomilp.solve.engine import Engine
+        from thermomilp.solving.engine import Engine
 
         with self._solving():
             engine = Engine(puzzle, self.engine, fixed=fixed)

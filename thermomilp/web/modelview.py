@@ -7,7 +7,7 @@
   text and typesets them (MathML, rendered by the browser: nothing loaded
   from the network).
 * :func:`relaxation` is the LP relaxation (``0 <= x <= 1``) at the vertex
-  HiGHS returns, per cell, from the solve layer (:func:`thermomilp.solve.engine.lp_vertex`);
+  HiGHS returns, per cell, from the solve layer (:func:`thermomilp.solving.engine.lp_vertex`);
   the page shades fractional cells.
 """
 
@@ -41,7 +41,7 @@ def model_rows(puzzle: Puzzle) -> list[dict[str, Any]]:
 
 def relaxation(puzzle: Puzzle) -> dict[str, Any]:
     """The LP relaxation's values per cell (a vertex), and which cells are fractional."""
-    from thermomilp.solve.engine import lp_vertex
+    from thermomilp.solving.engine import lp_vertex
 
     values = lp_vertex(puzzle)
     if values is None:

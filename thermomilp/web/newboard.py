@@ -46,7 +46,7 @@ def new_board(kind: str, height: int, width: int, seed: int | None = None, *,
               difficulty: str = "any", backend: str = "highs", solver: str = "highs",
               budget: float = REROLL_SECONDS) -> NewBoard:
     """A random board of ``kind``; ``difficulty`` is a wish (see the module docstring)."""
-    from thermomilp.solve import count_solutions
+    from thermomilp.solving import count_solutions
 
     seed = random.randrange(1 << 30) if seed is None else seed
     if kind == "thermometers":
@@ -100,7 +100,7 @@ def _reroll(make: Callable[[random.Random], Puzzle], seed: int, difficulty: str,
 
     Returns the first match, else the last unique board drawn, else the last board.
     """
-    from thermomilp.solve import count_solutions
+    from thermomilp.solving import count_solutions
 
     rng = random.Random(seed)
     deadline = time.perf_counter() + budget

@@ -623,10 +623,6 @@ def make_server(host: str = "127.0.0.1", port: int = 8000, api: Api | None = Non
     return Server(sock, app, limits, quiet)
 
 
-def bound_address(server: Server) -> tuple[str, int]:
-    return server.address
-
-
 def serve_in_thread(host: str = "127.0.0.1", port: int = 0, api: Api | None = None,
                     quiet: bool = True, limits: Limits | None = None,
                     allow_hosts: tuple[str, ...] = (), **sizes: Any

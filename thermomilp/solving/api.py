@@ -8,12 +8,12 @@ canonical no-good cut
 removes exactly ``x*`` (every other 0/1 vector differs from it in at least
 one cell); the puzzle is unique iff the cut model is infeasible. On boards of
 :data:`LARGE_BOARD` cells or more, before that solve,
-:func:`thermomilp.solve.swap.swap_rival` looks for a second solution one
+:func:`thermomilp.solving.swap.swap_rival` looks for a second solution one
 four-vessel swap away (a verified witness of ``multiple``, found in
 milliseconds); only when there is none does the cut model run. Counting
 repeats the cut until the model is infeasible or the limit is reached.
 
-Every engine run goes through the facade :class:`thermomilp.solve.engine.Engine`:
+Every engine run goes through the facade :class:`thermomilp.solving.engine.Engine`:
 one deadline for the whole call, every grid checked by :mod:`thermomilp.core.verify`
 (a grid that breaks a rule turns the result into status ``error`` -- a solver
 bug never becomes a printed answer), every "infeasible" confirmed by a second
@@ -32,7 +32,7 @@ from thermomilp.core.puzzle import Cell, Grid, Puzzle, levels_from_grid
 from thermomilp.core.settings import Logic, Settings, SettingsKeywords, settings_from
 from thermomilp.core.status import PUBLIC, Status
 from thermomilp.core.verify import solution_problems
-from thermomilp.solve.engine import Engine, require_available
+from thermomilp.solving.engine import Engine, require_available
 
 STATUSES: tuple[str, ...] = tuple(PUBLIC)
 
@@ -52,7 +52,7 @@ class SolveResult:
     proof: str | None = None
     puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
     # For an infeasible board: an irreducible set of conflicting rules, a tuple of
-    # thermomilp.solve.conflict.Part (set by the caller that asked for an explanation).
+    # thermomilp.solving.conflict.Part (set by the caller that asked for an explanation).
     conflict: tuple[Any, ...] | None = field(default=None, compare=False)
     # False when the logic decided the board and no engine ran (AMPL: "solution
     # determined by presolve"); "logic" or "engine" when an engine's infeasible
@@ -101,7 +101,7 @@ class SolveResult:
         """``row 3 (clue 5), ... and thermometer 7 cannot all hold``, when explained."""
         if self.conflict is None:
             return None
-        from thermomilp.solve.conflict import describe
+        from thermomilp.solving.conflict import describe
 
         return describe(self.conflict)
 
@@ -123,7 +123,7 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
     result = _decide(puzzle, unique=unique, settings=chosen, deadline=clock)
     if result.status != "infeasible" or not explain:
         return result
-    from thermomilp.solve.conflict import find_conflict
+    from thermomilp.solving.conflict import find_conflict
 
     calls: list[int] = []
     conflict = find_conflict(puzzle, settings=chosen, deadline=clock, engine_calls=calls)
@@ -151,22 +151,26 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
         settings: a base :class:`~thermomilp.core.settings.Settings`.
         deadline: a clock already running for this board (the CLI's), else one
             is started from ``time_limit``.
-        backend: modelling layer, ``highs`` (highspy direct), ``pulp`` or
+
+    Keyword Args:
+        backend (str): modelling layer, ``highs`` (highspy direct), ``pulp`` or
             ``pyomo``; left out, chosen from the solver (docs/solvers.md).
-        solver: engine, ``highs``, ``cbc``, ``glpk`` or ``scip`` (PuLP's and
+        solver (str): engine, ``highs``, ``cbc``, ``glpk`` or ``scip`` (PuLP's and
             Pyomo's names for them, and PuLP solver objects, are understood).
-        logic: ``probing`` (the default), ``intervals`` or ``none``: fix the
+        logic (str): ``probing`` (the default), ``intervals`` or ``none``: fix the
             cells the logic engine decides before the MILP sees the board. On
             boards of :data:`LARGE_BOARD` cells or more, ``probing`` fixes by
             intervals first and probes only when no four-vessel swap shows a
             second solution (same answers, less time on boards with many solutions).
-        formulation: ``cell`` (one binary per cell), ``compact`` (one per tank
+        formulation (str): ``cell`` (one binary per cell), ``compact`` (one per tank
             row / vessel layer) or ``level`` (one per vessel and level); all give
             the same solutions.
-        time_limit: seconds for the whole call (all solves and the logic together).
-        threads, seed, verbose: passed to the engine.
-        engine_options: the engine's own options by name (``{"mip_rel_gap": 0}``).
-        engine_path: the absolute path of the engine's executable.
+        time_limit (float): seconds for the whole call (all solves and the logic together).
+        threads (int): passed to the engine.
+        seed (int): passed to the engine.
+        verbose (bool): passed to the engine.
+        engine_options (dict): the engine's own options by name (``{"mip_rel_gap": 0}``).
+        engine_path (str): the absolute path of the engine's executable.
 
     Returns:
         A :class:`SolveResult`; its status is ``error`` rather than a wrong grid
@@ -223,7 +227,7 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
                           confirmed_by=first.confirmed_by)
         if not unique:
             return result("solved", first.grid)
-        from thermomilp.solve.swap import swap_rival  # numpy: kept out of `thermomilp --help`
+        from thermomilp.solving.swap import swap_rival  # numpy: kept out of `thermomilp --help`
 
         # Large boards only: there the no-good re-solve can stall (200x200: 85 s), while
         # on small boards it takes milliseconds and the swap search would cost as much.

@@ -7,11 +7,11 @@ with the name they came under (an upload) -- into a result:
    formats table, detected from the content; a file that cannot be read is an
    outcome with ``error`` set, never an exception);
 2. solve it and, unless ``unique=False``, prove uniqueness
-   (:func:`thermomilp.solve.api.solve`), on a clock started for this board
+   (:func:`thermomilp.solving.api.solve`), on a clock started for this board
    only, after the solver stack is imported (:func:`warm_up`), so ``time_s``
    is the board's own time and not the first board's start-up;
 3. when the board is infeasible and ``explain`` is on, attach the irreducible
-   conflicting rules (:func:`thermomilp.solve.conflict.find_conflict`) within
+   conflicting rules (:func:`thermomilp.solving.conflict.find_conflict`) within
    what is left of the same clock.
 
 ``thermomilp solve`` prints :meth:`FileOutcome.record` (``--format json``) or
@@ -21,7 +21,7 @@ input's ``sha256``. :data:`PUZZLE_SUFFIXES` -- the suffixes a folder given to
 takes every file ``solve`` reads.
 
 Set-up errors that are not about the file (an engine that is not installed,
-a bad setting) are raised, as :func:`~thermomilp.solve.api.solve` raises them:
+a bad setting) are raised, as :func:`~thermomilp.solving.api.solve` raises them:
 the CLI turns them into exit 2, ``batch`` into the file's error record.
 """
 
@@ -37,7 +37,7 @@ from thermomilp.core.errors import PuzzleError
 from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits
 from thermomilp.core.settings import Settings
 from thermomilp.formats import FORMATS, MAX_BYTES
-from thermomilp.solve.api import SolveResult, solve
+from thermomilp.solving.api import SolveResult, solve
 
 
 def _suffixes() -> tuple[str, ...]:
@@ -101,11 +101,11 @@ def warm_up(settings: Settings) -> None:
     (backend, solver) pair (cached per process), import the logic presolve, the
     swap search, the conflict finder, the backend and its library."""
     import thermomilp.logic.presolve  # noqa: F401
-    import thermomilp.solve.conflict  # noqa: F401
-    import thermomilp.solve.swap  # noqa: F401
+    import thermomilp.solving.conflict  # noqa: F401
+    import thermomilp.solving.swap  # noqa: F401
     from thermomilp.core.errors import ThermomilpError
-    from thermomilp.solve.engine import require_available
-    from thermomilp.solve.engine import warm_up as import_backend
+    from thermomilp.solving.engine import require_available
+    from thermomilp.solving.engine import warm_up as import_backend
 
     try:
         require_available(settings)

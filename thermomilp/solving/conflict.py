@@ -18,7 +18,7 @@ S_p tested at its turn was feasible without it; the final S minus p is a
 subset of that set, hence feasible too (fewer rules never lose solutions).
 Vessels are tried first so that an explanation that only needs clue
 arithmetic ("rows add to 8, columns to 7") names no vessel. Each test goes
-through the solve layer's facade (:func:`thermomilp.solve.engine.is_feasible`):
+through the solve layer's facade (:func:`thermomilp.solving.engine.is_feasible`):
 the exact logic search decides it when it can within a few milliseconds,
 the MILP otherwise; the whole filter stops at the board's deadline.
 
@@ -37,9 +37,9 @@ from typing import Any, Iterable, Literal
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.puzzle import Puzzle, Vessel
 from thermomilp.core.settings import Settings, settings_from
-from thermomilp.solve.confirm import clue_sums_disagree
-from thermomilp.solve.engine import SolveError
-from thermomilp.solve.engine import is_feasible as decide
+from thermomilp.solving.confirm import clue_sums_disagree
+from thermomilp.solving.engine import SolveError
+from thermomilp.solving.engine import is_feasible as decide
 
 PartKind = Literal["row", "column", "thermometer", "tank"]
 

@@ -37,6 +37,7 @@ from typing import Iterable, Mapping
 
 from thermomilp.core.deadline import TimeUp
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, levels_from_grid, ones_of
+from thermomilp.core.verify import Cut, cut_off
 from thermomilp.logic.domains import clamp_with_marks, line_tables
 
 CONFIRMED = "confirmed"
@@ -44,18 +45,6 @@ UNDECIDED = "undecided"
 MAX_NODES = 20_000
 """Search nodes before the logic gives the question back to the engine."""
 
-Cut = tuple[frozenset[Cell], "frozenset[Cell] | None"]
-
-
-def cut_off(ones: frozenset[Cell], cuts: Iterable[Cut]) -> bool:
-    """Whether a no-good cut removed the grid whose filled cells are ``ones``."""
-    for cut_ones, over in cuts:
-        if over is None:
-            if ones == cut_ones:
-                return True
-        elif all((cell in ones) == (cell in cut_ones) for cell in over):
-            return True
-    return False
 
 
 def clue_sums_disagree(puzzle: Puzzle) -> bool:

@@ -12,11 +12,13 @@ or reads an engine status itself. An :class:`Engine`
 * hands the session one :class:`~thermomilp.core.deadline.Deadline`, of which every
   engine call gets what is left (the session skeleton, :mod:`thermomilp.backends.base`,
   owns the engines' quirks);
-* runs every grid an engine returns through :func:`thermomilp.core.verify.solution_problems`
-  (and checks it against the fixed cells and the cuts so far) -- a grid that
-  fails is status ``error``, never an answer;
+* runs every grid an engine (or the logic confirmation) returns through the one
+  checker, :func:`thermomilp.core.verify.candidate_problems` (the rules, the fixed
+  cells, the cuts so far) -- a grid that fails is status ``error``, never an answer;
+  a candidate is a :data:`~thermomilp.core.puzzle.Grid` from the session's
+  :class:`~thermomilp.backends.base.Outcome` to the result;
 * confirms every "infeasible" by a second, independent method: the exact
-  logic search of :mod:`thermomilp.solve.confirm` when it finishes within its
+  logic search of :mod:`thermomilp.solving.confirm` when it finishes within its
   budget, otherwise the engine again in another configuration
   (``Session.second_opinion``);
 * retries an engine error once;
@@ -32,15 +34,15 @@ deadline=Deadline(s))``, then ``engine.exclude(planted, over=cells)`` and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 from thermomilp.backends.base import Outcome, Session
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import SolveError
-from thermomilp.core.puzzle import Cell, Grid, Puzzle, ones_of
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, ones_of
 from thermomilp.core.settings import Settings
 from thermomilp.core.status import Status
-from thermomilp.core.verify import solution_problems
+from thermomilp.core.verify import Cut, candidate_problems, solution_problems
 
 CONFIRM_FLOOR_S = 0.05
 """The logic confirmation may always take this long; more when the engine took longer:
@@ -70,11 +72,6 @@ def open_session(puzzle: Puzzle, settings: Settings, fixed: dict[Cell, int] | No
     return session_for(formulation_for(puzzle, settings.formulation, fixed), settings, deadline)
 
 
-def grid_of(puzzle: Puzzle, ones: frozenset[Cell]) -> Grid:
-    return tuple("".join("#" if (r, c) in ones else "." for c in range(puzzle.width))
-                 for r in range(puzzle.height))
-
-
 class Engine:
     """A session plus the bookkeeping of one board: deadline, verification, confirmation."""
 
@@ -84,7 +81,7 @@ class Engine:
         self.settings = settings or Settings()
         self.deadline = deadline or Deadline(self.settings.time_limit)
         self.fixed = dict(fixed or {})
-        self.cuts: list[tuple[frozenset[Cell], frozenset[Cell] | None]] = []
+        self.cuts: list[Cut] = []
         self.session: Session = open_session(puzzle, self.settings, self.fixed, self.deadline)
         self.engine_calls = 0
         self.engine_seconds = 0.0  # every engine call on this board so far
@@ -114,29 +111,21 @@ class Engine:
     def _checked(self, outcome: Outcome) -> Found:
         if outcome.status != Status.FEASIBLE:
             return Found(outcome.status, message=outcome.message)
-        return self._verified(grid_of(self.puzzle, outcome.ones or frozenset()),
-                              f"{self.session.solver} via {self.session.backend}")
+        who = f"{self.session.solver} via {self.session.backend}"
+        if outcome.grid is None:
+            return Found(Status.ERROR, message=f"{who} said feasible but gave no grid")
+        return self._verified(outcome.grid, who)
 
     def _verified(self, grid: Grid, who: str) -> Found:
-        problems = solution_problems(self.puzzle, grid)
-        if not problems:
-            if any((grid[r][c] == "#") != bool(v) for (r, c), v in self.fixed.items()):
-                problems = ["it ignores a fixed cell"]
-            elif self.cut_off(ones_of(grid)):
-                problems = ["it is a solution already excluded by a no-good cut"]
+        problems = candidate_problems(self.puzzle, grid, fixed=self.fixed, cuts=self.cuts)
         if problems:
             return Found(Status.ERROR, message=f"{who} returned a grid that is not a solution: "
                                                f"{problems[0]}")
         return Found(Status.FEASIBLE, grid)
 
-    def cut_off(self, ones: frozenset[Cell]) -> bool:
-        from thermomilp.solve.confirm import cut_off
-
-        return cut_off(ones, self.cuts)
-
     def _confirm(self) -> Found:
         """Believe "infeasible" only when a second method agrees."""
-        from thermomilp.solve.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+        from thermomilp.solving.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
 
         budget = self.deadline.within(max(CONFIRM_FLOOR_S, 2 * self.engine_seconds))
         verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, budget)
@@ -159,10 +148,10 @@ class Engine:
         """Cut off ``grid`` (with ``over``: every grid agreeing with it on those cells).
 
         For a solution ``grid`` and no ``over``, the session is asked for the two
-        sparse rows of :func:`thermomilp.solve.swap.rival_moves` instead of the no-good
+        sparse rows of :func:`thermomilp.solving.swap.rival_moves` instead of the no-good
         (they remove the same solutions, and HiGHS proves "no other" faster);
         any other grid gets the no-good."""
-        from thermomilp.solve.swap import rival_moves  # numpy: kept out of `thermomilp --help`
+        from thermomilp.solving.swap import rival_moves  # numpy: kept out of `thermomilp --help`
 
         ones = ones_of(grid)
         over = None if over is None else frozenset(over)
@@ -170,7 +159,7 @@ class Engine:
                  if over is None and not solution_problems(self.puzzle, grid) else None)
         if moves is None or not self.session.exclude_by_moves(*moves):
             self.session.exclude(ones, over)
-        # Either way the same solutions are gone: the checks (cut_off, the logic
+        # Either way the same solutions are gone: the checks (candidate_problems, the logic
         # confirmation) read the cut as the no-good of ``grid``.
         self.cuts.append((ones, over))
 
@@ -208,7 +197,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     Raises:
         SolveError: the engine timed out or failed (``status`` says which).
     """
-    from thermomilp.solve.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+    from thermomilp.solving.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
 
     clock = deadline or Deadline((settings or Settings()).time_limit)
     verdict = confirm_infeasible(puzzle, None, [], clock.within(CONFIRM_FLOOR_S))
@@ -291,37 +280,9 @@ hard boards of ``generate --seed 101`` ended the nearest-rival question in
 ``Solve error``; presolve off or another seed answered it (tests/test_generate_engine_error.py)."""
 
 
-def formulation_problems(form, x, planted_ones, over=None) -> list[str]:
-    """What is wrong with the 0/1 vector ``x`` as a solution of ``form`` other than
-    ``planted_ones`` (no-good cut over ``over`` cells, None = all): checked from the
-    formulation's data (clues, arcs, ties, fixed cells), not from any engine's model."""
-    value = {cell: int(bool(x[form.index(cell)])) for cell in form.cells}
-    problems = []
-    for i, clue in form.row_clues.items():
-        if sum(value[i, j] for j in range(form.width)) != clue:
-            problems.append(f"row {i} breaks its clue")
-    for j, clue in form.col_clues.items():
-        if sum(value[i, j] for i in range(form.height)) != clue:
-            problems.append(f"column {j} breaks its clue")
-    for low, high in form.arcs:
-        if value[low] > value[high]:
-            problems.append(f"{low} filled above an empty {high}")
-    for a, b in form.ties:
-        if value[a] != value[b]:
-            problems.append(f"{a} and {b} must fill together")
-    for cell, v in form.fixed.items():
-        if value[cell] != v:
-            problems.append(f"it ignores the fixed cell {cell}")
-    planted = frozenset(planted_ones)
-    cells = form.cells if over is None else over
-    if all(value[c] == int(c in planted) for c in cells):
-        problems.append("it is the planted filling (the no-good cut is broken)")
-    return problems
-
-
-def find_other(form, planted_ones, *, over=None, nearest: bool = False,
-               probe_nodes: float | None = None, time_limit: float | None = None,
-               confirm: bool = True, rows=()):
+def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=None,
+               nearest: bool = False, probe_nodes: float | None = None,
+               time_limit: float | None = None, confirm: bool = True, rows=()):
     """A verified 0/1 cell vector (numpy bool array, row-major) of a solution of the
     cell formulation ``form`` other than ``planted_ones``, or None when there is none.
 
@@ -340,7 +301,11 @@ def find_other(form, planted_ones, *, over=None, nearest: bool = False,
     benchmarks/highs_wrong_infeasible_15x15.txt); without it a "none" is
     believed at once (the generator's windows: a missed rival costs time only).
 
-    Every vector returned passes :func:`formulation_problems`.
+    ``check``: the caller's translation to the one checker -- it gets the grid of
+    the vector (``form.height`` x ``form.width``) and returns
+    :func:`thermomilp.core.verify.candidate_problems` of the board and question it
+    stands for (a window's grid placed in its board, the planted grid's cut).
+    Every vector returned passes it and the extra ``rows``.
 
     Raises:
         SolveError: HiGHS ended without deciding (time limit, numerical trouble),
@@ -404,7 +369,7 @@ def find_other(form, planted_ones, *, over=None, nearest: bool = False,
                         "seed and without the distance objective)")
         if outcome.x is not None and (outcome.status == "optimal" or near):
             x = outcome.x > 0.5
-            problems = formulation_problems(form, x, planted_ones, over)
+            problems = check(grid_from_ones(form.height, form.width, form.ones_from_values(x)))
             problems += [f"it breaks extra row {k}" for k, (lower, cols, coef) in enumerate(rows)
                          if float(np.dot(x[cols], coef)) < lower - 1e-9]
             if problems:
@@ -433,6 +398,6 @@ def solve_rows(lower, upper, integer, rows, cost, *, maximize: bool = False,
     return run_rows(lower, upper, integer, rows, cost, maximize, time_limit)
 
 
-__all__ = ["Engine", "Found", "SolveError", "find_other", "formulation_problems", "grid_of",
+__all__ = ["Engine", "Found", "SolveError", "find_other",
            "is_feasible", "lp_relaxation", "lp_vertex", "open_session", "require_available",
            "solve_rows", "warm_up"]
