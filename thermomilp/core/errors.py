@@ -14,6 +14,7 @@ escaping to the CLI is a bug (exit 3). The hierarchy::
     ├── RuleNotSupported       a level-based tool met a pool-rule tank
     ├── SolveError             a timeout or engine error where an answer was needed
     ├── TimeUp                 a search loop passed its deadline (caught by its caller)
+    ├── OutOfBudget            the logic search spent its node budget (caught by its caller)
     ├── GenerationError        no board met the request in the time or attempts allowed
     ├── ExportError            an export that cannot be made
     ├── WriteError             a file that could not be written (the target is left as it was)
@@ -99,6 +100,11 @@ class SolveError(ThermomilpError):
 class TimeUp(ThermomilpError):
     """A search loop passed its deadline (:class:`thermomilp.core.deadline.Deadline`); the
     caller that set the deadline catches it and reports a timeout."""
+
+
+class OutOfBudget(ThermomilpError):
+    """The exact logic search reached its node budget or another limit of its caller's
+    before it finished (internal control flow: the caller hands the question on)."""
 
 
 class GenerationError(ThermomilpError):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterator, Mapping, Sequence
 
+from thermomilp.core.errors import OutOfBudget
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.domains import (
     Domains,
@@ -36,11 +37,6 @@ from thermomilp.logic.intervals import propagate
 from thermomilp.logic.probing import Witnesses, inherit, new_witnesses, probe_fixpoint
 
 RULES = ("intervals", "gac", "probing")
-
-
-class OutOfBudget(Exception):
-    """The search reached its node budget (``max_nodes``) or another limit of its
-    caller's before it finished."""
 
 
 def _propagator(puzzle: Puzzle, tables: LineTables, rule: str,
