@@ -282,8 +282,8 @@ def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=N
     ``(lower, indices, values)`` (``sum values * x >= lower``) every returned
     vector must also meet (the Aquarium generator's "this line's sum moves").
     ``confirm``: a "none" must be
-    confirmed the way the engine's data asks (HiGHS: again with presolve off,
-    :func:`thermomilp.backends.highs_arrays.ask_cell_model`); without it a "none" is
+    confirmed the way the engine's quirk data asks
+    (:func:`thermomilp.backends.highs_arrays.ask_cell_model`); without it a "none" is
     believed at once (the generator's windows: a missed rival costs time only).
     An engine error is asked again with the engine's fallbacks
     (``error_fallbacks`` of :mod:`thermomilp.backends.engines`).
