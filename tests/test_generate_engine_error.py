@@ -4,9 +4,11 @@ HiGHS sometimes ends a rival question in ``Solve error`` (``generate --size 15x1
 --difficulty hard --seed 101`` did; presolve off or another random seed answered the
 same model). Here the error is injected: the engine call behind
 :func:`thermomilp.solving.engine.find_other` fails the first k times. Small k: the
-fallbacks of ``find_other`` answer. k larger than the fallbacks: the question is
-undecided, the generator drops that board and the next one is unique. Every board is
-checked by two counters that share no code with the generator.
+engine's fallbacks (``ENGINES[Solver.HIGHS].error_fallbacks``, applied by
+:func:`thermomilp.backends.highs_arrays.ask_cell_model`) answer. k larger than the
+fallbacks: the question is undecided, the generator drops that board and the next
+one is unique. Every board is checked by two counters that share no code with the
+generator.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from __future__ import annotations
 import pytest
 
 import thermomilp.backends.highs_arrays as highs_arrays
+from thermomilp.backends.engines import ENGINES
 from thermomilp.backends.highs_arrays import ArrayOutcome
 from thermomilp.core.errors import SolveError
 from thermomilp.core.puzzle import thermometers
+from thermomilp.core.settings import Solver
 from thermomilp.core.verify import candidate_problems, solution_problems
 from thermomilp.generate.aquarium_gen import generate_aquarium
 from thermomilp.generate.rivals import find_rival
@@ -24,10 +28,11 @@ from thermomilp.generate.thermometers_gen import generate_thermometers, tiling_o
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.model.formulation import Formulation, formulate
 from thermomilp.solving import count_solutions
-from thermomilp.solving.engine import ERROR_FALLBACKS, find_other
+from thermomilp.solving.engine import find_other
 
 pytest.importorskip("highspy")
 
+ERROR_FALLBACKS = ENGINES[Solver.HIGHS].error_fallbacks
 TRIES = 1 + len(ERROR_FALLBACKS)  # the question itself, then each fallback
 
 
@@ -80,8 +85,8 @@ def test_find_other_answers_through_its_fallbacks(monkeypatch, k, nearest):
         == [(0, 1), (1, 0)]
     assert spy.failed == k
     # the retries are the fallbacks in order: presolve off first, then other seeds
-    assert [o.presolve for o in spy.options[1:]] == \
-        [p or "choose" for p, _, _ in ERROR_FALLBACKS][:k - 1]
+    assert [(o.presolve_off, o.seed) for o in spy.options[1:]] == \
+        [(f.presolve_off, f.seed_shift) for f in ERROR_FALLBACKS][:k - 1]
 
 
 def test_find_other_confirms_none_through_its_fallbacks(monkeypatch):
@@ -147,3 +152,36 @@ def test_aquarium_generator_drops_undecided_tanks(monkeypatch):
                               strategy="repair")
     assert spy.failed == 3 * TRIES
     _unique(board)
+
+
+def _record(monkeypatch):
+    real, seen = highs_arrays.run_cell_model, []
+
+    def spy(form, rows=(), cost=None, options=None):
+        options = options or highs_arrays.RunOptions()
+        seen.append(options)
+        return real(form, rows, cost, options)
+
+    monkeypatch.setattr(highs_arrays, "run_cell_model", spy)
+    return seen
+
+
+@pytest.mark.parametrize("probe", [None, 50])
+def test_a_whole_board_none_counts_only_when_confirmed_with_presolve_off(monkeypatch, probe):
+    # the backend asks the confirmation the engine's data names (HiGHS: second_opinion,
+    # in its presolve-off configuration); a probe's "none" is confirmed by the full question
+    puzzle = thermometers([1], [1, 0], [[(0, 0)], [(0, 1)]])
+    seen = _record(monkeypatch)
+    assert find_other(formulate(puzzle), [(0, 0)], check=_check(puzzle, [(0, 0)]),
+                      probe_nodes=probe, nearest=probe is not None) is None
+    assert ENGINES[Solver.HIGHS].second_opinion
+    assert [o.presolve_off for o in seen] == [False, True]
+    assert seen[-1].max_nodes is None and not seen[-1].first_improving
+
+
+def test_a_window_none_is_believed_at_once(monkeypatch):
+    puzzle = thermometers([1], [1, 0], [[(0, 0)], [(0, 1)]])
+    seen = _record(monkeypatch)
+    assert find_other(formulate(puzzle), [(0, 0)], check=_check(puzzle, [(0, 0)]),
+                      confirm=False) is None
+    assert [o.presolve_off for o in seen] == [False]

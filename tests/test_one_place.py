@@ -4,9 +4,11 @@
   ``core/settings.py`` (the one boundary that parses them); every other module
   compares enum members or looks them up in a table keyed by them.
 * The engines' quirks -- the presolve-off retry, the second opinion, the
-  ``elapsed / 0.9`` time-limit guess, the row of a model with no constraint --
-  are handled only by the session skeleton (``backends/base.py``, with the
-  engines' data in ``backends/engines.py``).
+  ``elapsed / 0.9`` time-limit guess, the row of a model with no constraint,
+  the error fallbacks of a question given as numbers -- are handled only by
+  the session skeleton (``backends/base.py``, with the engines' data in
+  ``backends/engines.py``) and, reading the same data, by
+  ``backends/highs_arrays.ask_cell_model`` (the generator's rival search).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ NAMES = {"highs", "cbc", "glpk", "scip", "pulp", "pyomo", "cell", "compact", "le
 """Every solver, backend and formulation name (core/settings.py's enums)."""
 SETTINGS = "thermomilp/core/settings.py"
 SKELETON = {"thermomilp/backends/base.py", "thermomilp/backends/engines.py"}
+"""Where the engines' quirks live. backends/highs_arrays.py is not exempt: it applies
+the data of backends/engines.py and spells no quirk itself."""
 
 
 def _sources():
@@ -65,9 +69,34 @@ def _divides_by_point_nine(node: ast.AST) -> bool:
             and isinstance(node.right, ast.Constant) and node.right.value == 0.9)
 
 
+def _presolve_off(key: ast.AST | None, value: ast.AST) -> bool:
+    return (isinstance(key, ast.Constant) and key.value == "presolve"
+            and isinstance(value, ast.Constant) and value.value == "off")
+
+
+def _fallback_table(node: ast.AST) -> bool:
+    """A table of retries: a name like ``ERROR_FALLBACKS`` assigned, or a tuple or list
+    of rows one of which spells ``"off"`` (``(("off", 0, False), (None, 1, False))``)."""
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return any(isinstance(t, ast.Name) and "fallback" in t.id.lower()
+                   and isinstance(node.value, (ast.Tuple, ast.List, ast.Dict))
+                   for t in targets)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return any(isinstance(row, (ast.Tuple, ast.List))
+                   and any(isinstance(x, ast.Constant) and x.value == "off" for x in row.elts)
+                   for row in node.elts)
+    return False
+
+
 def _quirks(tree: ast.AST) -> list[tuple[int, str]]:
     found = []
     for node in ast.walk(tree):
+        if _fallback_table(node):
+            found.append((node.lineno, "a table of error fallbacks"))
+        if isinstance(node, ast.Call) and any(
+                _presolve_off(ast.Constant(k.arg), k.value) for k in node.keywords):
+            found.append((node.lineno, "presolve off as a keyword (a retry or a confirmation)"))
         if _divides_by_point_nine(node):
             found.append((node.lineno, "the elapsed / 0.9 time-limit guess"))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
@@ -83,8 +112,7 @@ def _quirks(tree: ast.AST) -> list[tuple[int, str]]:
                     and len(node.args) == 2:
                 pairs = [(node.args[0], node.args[1])]
             for key, value in pairs:
-                if (isinstance(key, ast.Constant) and key.value == "presolve"
-                        and isinstance(value, ast.Constant) and value.value == "off"):
+                if _presolve_off(key, value):
                     found.append((node.lineno, "presolve off (a retry or a second opinion)"))
     return found
 
@@ -92,13 +120,14 @@ def _quirks(tree: ast.AST) -> list[tuple[int, str]]:
 def test_the_quirk_scan_finds_what_it_looks_for():
     bad = ast.parse('h.setOptionValue("presolve", "off")\nx = {"presolve": "off"}\n'
                     "late = limit <= elapsed / 0.9\n"
-                    "def second_opinion(self):\n    pass\n")
-    assert sorted(line for line, _ in _quirks(bad)) == [1, 2, 3, 4]
+                    "def second_opinion(self):\n    pass\n"
+                    'o = RunOptions(presolve="off", seed=1)\n'
+                    "ERROR_FALLBACKS: tuple = ((None, 1, False), (None, 2, True))\n"
+                    'tries = [("choose", 0), ("off", 1)]\n'
+                    'fine = ("0", "false", "no", "off")\n')
+    assert sorted(line for line, _ in _quirks(bad)) == [1, 2, 3, 4, 6, 7, 8]
 
 
-# The generator's rival search (solving/engine.find_other, run by backends/highs_arrays.py)
-# is not a board's session: its plans are its own (a whole-board "no rival" is asked again
-# with presolve off) and they go through RunOptions, not an engine's option table.
 def test_engine_quirks_are_handled_only_by_the_session_skeleton():
     bad = [f"{rel}:{line} {what}" for rel, tree in _sources() if rel not in SKELETON
            for line, what in _quirks(tree)]

@@ -4,7 +4,9 @@
 :class:`~thermomilp.core.settings.Solver`: the native names of the common
 options (threads, seed), the options that turn its presolve off (the retry
 after HiGHS's "Solve error" and the second opinion), whether its
-"infeasible" gets a second opinion, whether it takes whole seconds only.
+"infeasible" gets a second opinion, whether it takes whole seconds only, and the
+fallbacks the rival search tries when the engine ends a question in an error
+(:func:`thermomilp.backends.highs_arrays.ask_cell_model` applies them).
 :func:`check_engine_options` asks the engine itself whether it knows each
 native option the user gave (``engine_options``) before anything is solved.
 """
@@ -18,6 +20,18 @@ from dataclasses import dataclass
 
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.settings import EngineOptions, EngineOptionValue, Settings, Solver
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """One retry of a question the engine ended in its own error state."""
+
+    presolve_off: bool = False
+    """Run with the engine's presolve off (:attr:`EngineTraits.presolve_off`)."""
+    seed_shift: int = 0
+    """Added to the question's random seed."""
+    plain: bool = False
+    """Ask without the objective (any feasible point will do)."""
 
 
 @dataclass(frozen=True)
@@ -37,12 +51,25 @@ class EngineTraits:
     (benchmarks/highs_wrong_infeasible_15x15.txt). Others keep their verdict."""
     whole_seconds: bool = False
     """The engine takes its time limit in whole seconds (glpsol ``--tmlim``)."""
+    error_fallbacks: tuple[Fallback, ...] = ()
+    """What a question given as numbers (the generator's rival search) tries, in
+    order, when the engine ends it in an error (not a limit); only when every one
+    ends in an error too is the question undecided. HiGHS 1.x on the 15x15 hard
+    boards of ``generate --seed 101`` ended the nearest-rival question in ``Solve
+    error``; presolve off or another seed answered it
+    (tests/test_generate_engine_error.py)."""
     examples: tuple[str, ...] = ()
 
 
 ENGINES: dict[Solver, EngineTraits] = {
     Solver.HIGHS: EngineTraits("HiGHS", "threads", "random_seed", (("presolve", "off"),),
                                second_opinion=True,
+                               error_fallbacks=(
+                                   Fallback(presolve_off=True),  # where "Solve error"s came from
+                                   Fallback(seed_shift=1),       # another seed, same presolve
+                                   Fallback(presolve_off=True, seed_shift=2),  # both
+                                   # another question: no distance objective (any rival will do)
+                                   Fallback(presolve_off=True, seed_shift=3, plain=True)),
                                examples=("mip_rel_gap", "presolve", "mip_heuristic_effort")),
     Solver.CBC: EngineTraits("CBC", "threads", "randomCbcSeed",
                              examples=("ratioGap", "maxNodes", "cuts")),
@@ -161,4 +188,5 @@ def check_engine_options(settings: Settings) -> EngineOptions:
     return settings.engine_options
 
 
-__all__ = ["CHECKS", "ENGINES", "EngineTraits", "check_engine_options", "native_options"]
+__all__ = ["CHECKS", "ENGINES", "EngineTraits", "Fallback", "check_engine_options",
+           "native_options"]

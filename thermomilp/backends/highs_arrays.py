@@ -2,8 +2,13 @@
 
 * :func:`run_cell_model` -- the cell model of a :class:`~thermomilp.model.formulation.Formulation`
   plus extra rows (a no-good cut), an optional objective and run options
-  (presolve, random seed, time limit, node cap, stop at the first improving
-  solution): the generator's rival search, asked through
+  (presolve off, random seed, time limit, node cap, stop at the first improving
+  solution), run once.
+* :func:`ask_cell_model` -- the same question with HiGHS's quirks handled, from
+  the data of :mod:`thermomilp.backends.engines` (as the session skeleton reads
+  it): on an error, its ``error_fallbacks`` in order; when asked, an
+  "infeasible" confirmed in its second-opinion configuration (presolve off).
+  The generator's rival search asks it through
   :func:`thermomilp.solving.engine.find_other`.
 * :func:`run_rows` -- a model of variables and rows read back as numbers (the
   autograder's copy of a student's model), asked through
@@ -16,12 +21,15 @@ what an outcome means (verification, confirmation, errors).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
 
+from thermomilp.backends.engines import ENGINES
+from thermomilp.core.settings import Solver
 from thermomilp.model.formulation import Formulation
 
 ArrayStatus = Literal["optimal", "infeasible", "unbounded", "limit", "error"]
@@ -32,7 +40,7 @@ INF = float("inf")
 class RunOptions:
     """How to run HiGHS. ``max_nodes``/``first_improving`` make a bounded probe."""
 
-    presolve: str = "choose"          # "choose" | "off"
+    presolve_off: bool = False        # HiGHS's presolve off (engines.ENGINES' options)
     seed: int = 0
     time_limit: float | None = None
     max_nodes: int | None = None
@@ -82,7 +90,9 @@ def run_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np
 
     h = build_highs(form, names=False)
     h.setOptionValue("random_seed", options.seed)
-    h.setOptionValue("presolve", options.presolve)
+    if options.presolve_off:
+        for name, value in ENGINES[Solver.HIGHS].presolve_off:
+            h.setOptionValue(name, value)
     if options.time_limit is not None:
         h.setOptionValue("time_limit", float(max(options.time_limit, 0.01)))
     for lower, cols, coef in rows:
@@ -96,6 +106,75 @@ def run_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np
         h.changeColsCost(len(cols), cols, values)
     h.run()
     return _outcome(h)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What :func:`ask_cell_model` ended with. ``confirmed``: the outcome is an
+    "infeasible" HiGHS gave in its second-opinion configuration (or HiGHS needs
+    none). ``message``: the outcome's, plus what was tried when every fallback
+    ended in an error too."""
+
+    outcome: ArrayOutcome
+    confirmed: bool = False
+    message: str = ""
+
+
+TRIED = "also with presolve off, another random seed and without the distance objective"
+"""What the error fallbacks of HiGHS (``ENGINES[Solver.HIGHS].error_fallbacks``) tried."""
+
+
+def ask_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np.ndarray]] = (),
+                   cost: tuple[np.ndarray, np.ndarray] | None = None,
+                   options: RunOptions = RunOptions(), *, end: float | None = None,
+                   confirm: bool = False, said_none: bool = False) -> Answer:
+    """:func:`run_cell_model` with HiGHS's quirks handled. An error is asked again
+    with each of the engine's ``error_fallbacks`` in order (each within what is
+    left before ``end``, a :func:`time.perf_counter` time). ``confirm``: an
+    "infeasible" not given in the engine's second-opinion configuration (presolve
+    off) is asked again in it, when time is left; ``said_none``: the question has
+    already been called infeasible elsewhere (a bounded probe), ask only that
+    confirmation."""
+    traits = ENGINES[Solver.HIGHS]
+    answer = Answer(ArrayOutcome("infeasible"))
+    if not said_none:
+        answer = _with_fallbacks(form, rows, cost, options, end)
+        if not confirm or answer.confirmed or answer.outcome.status != "infeasible":
+            return answer
+    if not traits.second_opinion:
+        return Answer(answer.outcome, True, answer.message)
+    if end is not None:
+        left = min(options.time_limit or np.inf, end - time.perf_counter())
+        if left <= 0:
+            return answer
+        options = replace(options, time_limit=left)
+    return _with_fallbacks(form, rows, cost, replace(options, presolve_off=True), end)
+
+
+def _with_fallbacks(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np.ndarray]],
+                    cost: tuple[np.ndarray, np.ndarray] | None, options: RunOptions,
+                    end: float | None) -> Answer:
+    traits = ENGINES[Solver.HIGHS]
+    ran, tried = options, 0
+    outcome = run_cell_model(form, rows, cost, options)
+    limit = options.time_limit
+    for fallback in traits.error_fallbacks:
+        if outcome.status != "error":
+            break
+        tried += 1
+        if end is not None:
+            limit = end - time.perf_counter()
+            if limit <= 0:
+                break
+        ran = replace(options, presolve_off=options.presolve_off or fallback.presolve_off,
+                      seed=options.seed + fallback.seed_shift, time_limit=limit)
+        outcome = run_cell_model(form, rows, None if fallback.plain else cost, ran)
+    message = outcome.message
+    if outcome.status == "error" and tried:
+        message += f" ({tried + 1} tries: {TRIED})"
+    confirmed = outcome.status == "infeasible" and (ran.presolve_off
+                                                    or not traits.second_opinion)
+    return Answer(outcome, confirmed, message)
 
 
 def run_rows(lower: Sequence[float], upper: Sequence[float], integer: Sequence[int],

@@ -266,20 +266,6 @@ def warm_up(settings: Settings) -> None:
 PROBE_SHARES = (0.25, 0.25, 0.5, 1.0)
 """A first-rival probe's restarts: shares of its node budget, one random seed each."""
 
-ERROR_FALLBACKS: tuple[tuple[str | None, int, bool], ...] = (
-    ("off", 0, False),   # presolve off: where HiGHS's "Solve error"s were seen to come from
-    (None, 1, False),    # another random seed, the same presolve
-    ("off", 2, False),   # both
-    ("off", 3, True),    # another question: no distance objective (any rival will do)
-)
-"""What :func:`find_other` tries, in order, when HiGHS ends a question in an error
-(``Solve error``, not a limit): ``(presolve or None = unchanged, added random seed,
-drop the distance objective)``. Only when every one ends in an error too is the
-question undecided (``SolveError`` with status ``error``). HiGHS 1.x on the 15x15
-hard boards of ``generate --seed 101`` ended the nearest-rival question in
-``Solve error``; presolve off or another seed answered it (tests/test_generate_engine_error.py)."""
-
-
 def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=None,
                nearest: bool = False, probe_nodes: float | None = None,
                time_limit: float | None = None, confirm: bool = True, rows=()):
@@ -296,10 +282,11 @@ def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=N
     ``(lower, indices, values)`` (``sum values * x >= lower``) every returned
     vector must also meet (the Aquarium generator's "this line's sum moves").
     ``confirm``: a "none" must be
-    given twice -- with presolve on, then again with presolve off (HiGHS 1.16
-    with presolve on can call a feasible model infeasible,
-    benchmarks/highs_wrong_infeasible_15x15.txt); without it a "none" is
+    confirmed the way the engine's quirk data asks
+    (:func:`thermomilp.backends.highs_arrays.ask_cell_model`); without it a "none" is
     believed at once (the generator's windows: a missed rival costs time only).
+    An engine error is asked again with the engine's fallbacks
+    (``error_fallbacks`` of :mod:`thermomilp.backends.engines`).
 
     ``check``: the caller's translation to the one checker -- it gets the grid of
     the vector (``form.height`` x ``form.width``) and returns
@@ -315,7 +302,7 @@ def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=N
 
     import numpy as np
 
-    from thermomilp.backends.highs_arrays import RunOptions, run_cell_model
+    from thermomilp.backends.highs_arrays import RunOptions, ask_cell_model
     from thermomilp.model.highs_model import nogood_row
 
     n = form.height * form.width
@@ -323,50 +310,31 @@ def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=N
     over_idx = None if over is None else [form.index(cell) for cell in over]
     if over_idx == []:
         return None  # no cell may change: no other solution
-    # (presolve, distance objective, time limit, random seed, node cap)
-    plans: list[tuple[str, bool, float | None, int, int | None]] = []
+    # (distance objective, time limit, random seed, node cap)
+    plans: list[tuple[bool, float | None, int, int | None]] = []
     if probe_nodes is not None:
         # restarts: HiGHS's time to a first rival varies tenfold with its random seed
         for seed, share in enumerate(PROBE_SHARES):
-            plans.append(("choose", True, None, seed, max(1, round(probe_nodes * share))))
-    plans.append(("choose", nearest, time_limit, 0, None))
-    if confirm:
-        plans.append(("off", nearest, time_limit, 0, None))
+            plans.append((True, None, seed, max(1, round(probe_nodes * share))))
+    plans.append((nearest, time_limit, 0, None))
     cut = nogood_row(n, on, over_idx)
     _, all_cols, distance = nogood_row(n, on)
     said_no = False
     message = "time limit"
     end = None if time_limit is None else time.perf_counter() + time_limit
-    for presolve, near, limit, seed, nodes in plans:
-        if said_no and presolve == "choose":
-            continue  # already "none" with presolve on: confirm it with presolve off
+    for near, limit, seed, nodes in plans:
+        probing = nodes is not None
+        if said_no and probing:
+            continue  # a probe already said "none": only its confirmation is left
         if end is not None:
             limit = min(limit or np.inf, end - time.perf_counter())
             if limit <= 0:
                 break
-        probing = nodes is not None
-        ran_presolve, tried = presolve, []
-        outcome = run_cell_model(
+        answer = ask_cell_model(
             form, [cut, *rows], (all_cols, distance) if near else None,
-            RunOptions(presolve=presolve, seed=seed, time_limit=limit, max_nodes=nodes,
-                       first_improving=probing))
-        for fallback_presolve, more_seed, plain in ERROR_FALLBACKS:
-            if outcome.status != "error":
-                break
-            tried.append(outcome.message)
-            if end is not None:
-                limit = end - time.perf_counter()
-                if limit <= 0:
-                    break
-            ran_presolve = fallback_presolve or presolve
-            outcome = run_cell_model(
-                form, [cut, *rows], (all_cols, distance) if near and not plain else None,
-                RunOptions(presolve=ran_presolve, seed=seed + more_seed, time_limit=limit,
-                           max_nodes=nodes, first_improving=probing))
-        message = outcome.message
-        if outcome.status == "error" and tried:
-            message += (f" ({len(tried) + 1} tries: also with presolve off, another random "
-                        "seed and without the distance objective)")
+            RunOptions(seed=seed, time_limit=limit, max_nodes=nodes, first_improving=probing),
+            end=end, confirm=confirm and not probing, said_none=said_no)
+        outcome, message = answer.outcome, answer.message
         if outcome.x is not None and (outcome.status == "optimal" or near):
             x = outcome.x > 0.5
             problems = check(grid_from_ones(form.height, form.width, form.ones_from_values(x)))
@@ -376,7 +344,7 @@ def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=N
                 raise SolveError(f"HiGHS returned a solution that is not one: {problems[0]}")
             return x
         if outcome.status == "infeasible":
-            if ran_presolve == "off" or not confirm:
+            if answer.confirmed or not confirm:
                 return None
             said_no = True
         elif not (probing and outcome.status == "limit"):
