@@ -18,7 +18,7 @@ from thermomilp.formats import janko, json_format, native, site
 
 MAX_BYTES = 5_000_000
 __all__ = ["FORMATS", "GENEROUS", "STRICT", "Format", "SizeLimits", "detect", "dumps", "load",
-           "loads"]
+           "load_bytes", "loads"]
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,13 @@ def load(path: str | os.PathLike, fmt: str | None = None,
             raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise PuzzleError(f"cannot read the file: {exc.strerror}", file=name) from None
+    return load_bytes(raw, name, fmt, limits)
+
+
+def load_bytes(raw: bytes, name: str, fmt: str | None = None,
+               limits: SizeLimits = GENEROUS) -> Puzzle:
+    """Read a puzzle from a file's bytes (a file read, or an upload named ``name``):
+    at most ``MAX_BYTES``, UTF-8 (a byte-order mark allowed), any supported format."""
     if len(raw) > MAX_BYTES:
         raise PuzzleError(f"the file is larger than {MAX_BYTES // 1_000_000} MB", file=name)
     try:

@@ -36,7 +36,7 @@ from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits
 from thermomilp.core.settings import Settings
-from thermomilp.formats import FORMATS, MAX_BYTES
+from thermomilp.formats import FORMATS
 from thermomilp.solving.api import SolveResult, solve
 
 
@@ -86,14 +86,7 @@ def read_input(source: str | os.PathLike[str] | bytes, name: str | None = None,
     """
     if not isinstance(source, bytes):
         return formats.load(source, limits=limits)
-    shown = name or "upload"
-    if len(source) > MAX_BYTES:
-        raise PuzzleError(f"the file is larger than {MAX_BYTES // 1_000_000} MB", file=shown)
-    try:
-        text = source.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise PuzzleError(f"the file is not UTF-8 text (byte {exc.start})", file=shown) from None
-    return formats.loads(text, shown, limits=limits)
+    return formats.load_bytes(source, name or "upload", limits=limits)
 
 
 def warm_up(settings: Settings) -> None:
