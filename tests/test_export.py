@@ -231,9 +231,10 @@ def test_cbc_solves_the_hostile_export_to_the_board(board, fmt, name, tmp_path):
     puzzle = hostile_board(board, name)
     model, out = tmp_path / f"m.{fmt}", tmp_path / "solution.txt"
     model.write_text(export(puzzle, fmt), encoding="utf-8")
-    run = subprocess.run(["cbc", str(model), "solve", "solution", str(out)],
+    # dashes: CBC 2.10 also takes bare words, newer CBC (the cbcbox wheel) only dashes
+    run = subprocess.run(["cbc", str(model), "-solve", "-solution", str(out)],
                          capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.returncode == 0 and out.is_file(), run.stdout + run.stderr
     assert out.read_text().startswith("Optimal"), out.read_text()
     assert _grid(_cbc_columns(out.read_text()), puzzle) == solve(load(board)).grid
 

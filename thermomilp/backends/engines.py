@@ -141,7 +141,9 @@ def _cbc_problem(name: str, value: EngineOptionValue, path: str | None) -> str |
         return None  # no CBC here: the pair check says so
     word = ("on" if value else "off") if isinstance(value, bool) else str(value)
     said = _program_says((path, f"-{name}", word, "-quit"))
-    return "unknown" if "No match for" in said or "could not run" in said else None
+    # CBC 2.10 says "No match for", newer CBC (the cbcbox wheel) "Unrecognized parameter"
+    unknown = ("No match for", "Unrecognized parameter", "could not run")
+    return "unknown" if any(words in said for words in unknown) else None
 
 
 def _glpk_problem(name: str, value: EngineOptionValue, path: str | None) -> str | None:
