@@ -188,22 +188,21 @@ def test_an_engine_that_gets_no_second_opinion_keeps_its_verdict(monkeypatch):
     assert made[0].second == 0
 
 
-def test_the_logic_budget_is_twice_the_engine_time_on_the_whole_board(monkeypatch):
+def test_the_logic_confirmation_gets_the_board_deadline_and_a_work_budget(monkeypatch):
     from thermomilp.solving import confirm as confirm_module
 
-    budgets = []
+    asked = []
     real = confirm_module.confirm_infeasible
 
-    def spy(puzzle, fixed, cuts, seconds, *args, **kwargs):
-        budgets.append(seconds)
-        return real(puzzle, fixed, cuts, seconds, *args, **kwargs)
+    def spy(puzzle, fixed, cuts, deadline, *args, **kwargs):
+        asked.append(deadline)
+        return real(puzzle, fixed, cuts, deadline, *args, **kwargs)
 
     monkeypatch.setattr(confirm_module, "confirm_infeasible", spy)
     engine = Engine(load(NONE), Settings(backend="highs", logic="none"))
-    engine.engine_seconds = 1.0  # as if earlier solves on this board had taken a second
     answer = engine.next_solution()
     assert answer.status == "infeasible" and answer.confirmed_by == "logic"
-    assert budgets and budgets[0] >= 2.0
+    assert asked == [engine.deadline.expired]  # the clock only ends it at the time limit
 
 
 def test_an_engine_error_is_retried_once(monkeypatch):

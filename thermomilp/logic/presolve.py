@@ -21,12 +21,12 @@ of probing the same board again.
 
 from __future__ import annotations
 
-import time
 from collections import OrderedDict
 from typing import Callable
 
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
+from thermomilp.logic.budget import Work
 from thermomilp.logic.domains import (
     UNKNOWN,
     Domains,
@@ -43,7 +43,7 @@ KEEP_ROOTS = 2
 """Boards whose probing fixpoint :func:`probed_root` keeps."""
 
 _roots: OrderedDict[Puzzle, tuple[Domains | None, Witnesses | None]] = OrderedDict()
-_root_seconds: dict[Puzzle, float] = {}  # what probing each kept board took
+_root_work: dict[Puzzle, int] = {}  # what probing each kept board took, in work ticks
 _gave_up: set[Puzzle] = set()  # kept boards whose search ran out of its budget
 
 
@@ -59,16 +59,16 @@ def probed_root(puzzle: Puzzle, stop: Callable[[], bool] | None = None
         _roots.move_to_end(puzzle)
         dom, wit = _roots[puzzle]
     else:
-        start = time.perf_counter()
+        work = Work(None, stop)  # counts what the probing costs (logic/budget.py)
         tables = line_tables(puzzle, stop)
         dom, wit = full_domains(tables), new_witnesses(tables)
-        if not probe_fixpoint(tables, dom, stop, witnesses=wit):
+        if not probe_fixpoint(tables, dom, work, witnesses=wit):
             dom, wit = None, None
         _roots[puzzle] = dom, wit
-        _root_seconds[puzzle] = time.perf_counter() - start
+        _root_work[puzzle] = work.used
         while len(_roots) > KEEP_ROOTS:
             gone, _ = _roots.popitem(last=False)
-            _root_seconds.pop(gone, None)
+            _root_work.pop(gone, None)
             _gave_up.discard(gone)
     return (None if dom is None else list(dom)), (None if wit is None else inherit(wit))
 
@@ -76,7 +76,7 @@ def probed_root(puzzle: Puzzle, stop: Callable[[], bool] | None = None
 def forget_roots() -> None:
     """Drop every kept probing fixpoint (benchmarks timing the whole path, tests)."""
     _roots.clear()
-    _root_seconds.clear()
+    _root_work.clear()
     _gave_up.clear()
 
 
@@ -92,7 +92,7 @@ def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = 
     """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp).
 
     ``search_nodes`` (``probing`` only): when probing leaves cells open, search on
-    (:func:`search_decides`) for at most this many nodes and its default time; a
+    (:func:`search_decides`) for at most this many nodes and its default work; a
     board the search proves to have exactly one solution is ``solved`` (every cell
     fixed), one with none ``infeasible``. Zero: no search (what the rule set alone fixes)."""
     if mode not in MODES:
@@ -138,23 +138,38 @@ def search_nodes_for(puzzle: Puzzle) -> int:
     return 0 if n > SEARCH_MAX_VESSELS else 2 * n + 20
 
 
-SEARCH_TIMES_PROBING = 8.0
-"""The presolve's search may take this many times what probing the board took (plus
-:data:`SEARCH_FLOOR_S`): 0.4-6x on the hard 15x15-20x20 boards of ``benchmarks/hard/``,
-which it decides; where it would take longer (88x on a 25x25 one) the MILP goes on."""
-SEARCH_FLOOR_S = 0.02
+SEARCH_TIMES_PROBING = 8
+"""The presolve's search may do this many times the work probing the board took (plus
+:data:`SEARCH_FLOOR_WORK`), in the ticks of :class:`thermomilp.logic.budget.Work`:
+the hard 15x15-20x20 boards of ``benchmarks/hard/`` that it decides take less; where
+it would take more (a 25x25 one) the MILP goes on. Work, not seconds: whether the
+logic or the engine decides a board never depends on the machine's load."""
+SEARCH_FLOOR_WORK = 200
+
+
+def root_work(puzzle: Puzzle) -> int:
+    """The work ticks :func:`probed_root` spent probing this (kept) board; 0 if not kept."""
+    return _root_work.get(puzzle, 0)
+
+
+def search_work(puzzle: Puzzle) -> int:
+    """The work budget of a logic search from the board's probing fixpoint: the
+    presolve's (:func:`search_decides`) and the confirmation of an engine's
+    "infeasible" (:mod:`thermomilp.solving.confirm`) alike."""
+    return SEARCH_TIMES_PROBING * root_work(puzzle) + SEARCH_FLOOR_WORK
 
 
 def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,
-                   seconds: float | None = None) -> Grid | str | None:
+                   work: int | None = None) -> Grid | str | None:
     """The board's only solution, ``"infeasible"`` when it has none, or None when it has
-    two or more or the search needs more than ``max_nodes`` nodes or ``seconds``
-    (default: :data:`SEARCH_TIMES_PROBING` times the probing, see :func:`probed_root`).
+    two or more or the search needs more than ``max_nodes`` nodes or ``work`` ticks
+    (default: :data:`SEARCH_TIMES_PROBING` times the probing's, see :func:`probed_root`).
 
     Exact search (:func:`thermomilp.logic.search.search_solutions`, probing at every
     node) from the probing fixpoint of :func:`probed_root`: every erasure is sound and
     every leaf is checked against every clue, so "one solution" means one. Which of
-    the three it answers never depends on the budget; only whether it answers does.
+    the three it answers never depends on the budget; only whether it answers does --
+    and that never on the clock.
 
     Raises:
         TimeUp: ``stop`` said so.
@@ -164,16 +179,7 @@ def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | No
     root, witnesses = probed_root(puzzle, stop)
     if root is None:
         return "infeasible"
-    if seconds is None:
-        seconds = SEARCH_TIMES_PROBING * _root_seconds.get(puzzle, 0.0) + SEARCH_FLOOR_S
-    end = time.perf_counter() + seconds
-
-    def halt() -> bool:
-        if stop is not None and stop():
-            return True  # the caller's deadline: TimeUp
-        if time.perf_counter() > end:
-            raise OutOfBudget(f"the search took more than {seconds:.2f} s")
-        return False
+    halt = Work(search_work(puzzle) if work is None else work, stop)
 
     try:
         found = list(search_solutions(puzzle, "probing", 2, start=root, stop=halt,

@@ -14,7 +14,10 @@ session's no-good cuts removed, and
   up to different totals;
 * finds one: the engine missed a solution -- it is returned, and the facade
   verifies it like any other grid;
-* runs out of its node or time budget: ``UNDECIDED``, and the facade asks
+* runs out of its node or work budget (:func:`thermomilp.logic.presolve.search_work`,
+  counted in the load-independent ticks of :mod:`thermomilp.logic.budget`, so the
+  same board is always confirmed the same way) or reaches the board's deadline:
+  ``UNDECIDED``, and the facade asks
   the engine again in another configuration instead -- at once, without a
   search, when the probing presolve's own search of the board already ran
   out of its budget (:func:`thermomilp.logic.presolve.search_gave_up`; on a
@@ -32,8 +35,7 @@ re-solve with presolve off) costs as much as the first solve.
 
 from __future__ import annotations
 
-import time
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from thermomilp.core.deadline import TimeUp
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, levels_from_grid, ones_of
@@ -70,10 +72,14 @@ def _known_levels(puzzle: Puzzle, cuts: list[Cut]) -> list[int] | None:
 
 
 def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Iterable[Cut],
-                       seconds: float | None, max_nodes: int = MAX_NODES) -> str | Grid:
+                       deadline: Callable[[], bool] | None, max_nodes: int = MAX_NODES,
+                       work: int | None = None) -> str | Grid:
     """``CONFIRMED``, ``UNDECIDED`` or a grid the cuts and ``fixed`` allow (a solution
-    the engine missed; the caller verifies it)."""
-    from thermomilp.logic.presolve import probed_root, search_gave_up
+    the engine missed; the caller verifies it). ``deadline``: True once the board's
+    time is up (e.g. :meth:`thermomilp.core.deadline.Deadline.expired`); ``work``: the
+    budget in work ticks (default :func:`thermomilp.logic.presolve.search_work`)."""
+    from thermomilp.logic.budget import Work
+    from thermomilp.logic.presolve import probed_root, search_gave_up, search_work
     from thermomilp.logic.search import OutOfBudget, search_solutions
 
     if clue_sums_disagree(puzzle):
@@ -83,17 +89,13 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
     if search_gave_up(puzzle):  # the presolve's search of this board ran out: so would we
         return UNDECIDED
     cuts = list(cuts)
-    stop = None if seconds is None else time.perf_counter() + seconds
-
-    def late() -> bool:
-        return stop is not None and time.perf_counter() > stop
-
     try:
         # the probing fixpoint of the board alone: the presolve's, when it ran
-        root, witnesses = probed_root(puzzle, late)
+        root, witnesses = probed_root(puzzle, deadline)
         if root is None or (fixed and not clamp_with_marks(line_tables(puzzle), root, fixed)):
             return CONFIRMED
-        for grid in search_solutions(puzzle, "probing", start=root, stop=late,
+        halt = Work(search_work(puzzle) if work is None else work, deadline)
+        for grid in search_solutions(puzzle, "probing", start=root, stop=halt,
                                      max_nodes=max_nodes, known=_known_levels(puzzle, cuts),
                                      witnesses=witnesses):
             if not cut_off(ones_of(grid), cuts):

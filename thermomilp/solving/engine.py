@@ -44,12 +44,6 @@ from thermomilp.core.settings import Settings
 from thermomilp.core.status import Status
 from thermomilp.core.verify import Cut, candidate_problems, solution_problems
 
-CONFIRM_FLOOR_S = 0.05
-"""The logic confirmation may always take this long; more when the engine took longer:
-twice the engine's time on this board so far (every solve, not only the one that said
-"infeasible": the engine's own second opinion, a re-solve with presolve off, costs
-about as much as all of them -- on g14_15x15_hard 0.6 s against 0.3-0.6 s of logic)."""
-
 
 @dataclass(frozen=True)
 class Found:
@@ -84,18 +78,12 @@ class Engine:
         self.cuts: list[Cut] = []
         self.session: Session = open_session(puzzle, self.settings, self.fixed, self.deadline)
         self.engine_calls = 0
-        self.engine_seconds = 0.0  # every engine call on this board so far
 
     # -- asking the engine ----------------------------------------------------
 
     def _ask(self, call) -> Outcome:
-        import time
-
-        start = time.perf_counter()
         self.engine_calls += 1
-        outcome = call()  # the session reads what is left of the deadline itself
-        self.engine_seconds += time.perf_counter() - start
-        return outcome
+        return call()  # the session reads what is left of the deadline itself
 
     def next_solution(self) -> Found:
         """A verified solution the cuts so far allow, or why there is none."""
@@ -127,8 +115,7 @@ class Engine:
         """Believe "infeasible" only when a second method agrees."""
         from thermomilp.solving.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
 
-        budget = self.deadline.within(max(CONFIRM_FLOOR_S, 2 * self.engine_seconds))
-        verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, budget)
+        verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, self.deadline.expired)
         if verdict == CONFIRMED:
             return Found(Status.INFEASIBLE, confirmed_by="logic")
         if verdict != UNDECIDED:  # a grid: the engine missed a solution
@@ -190,8 +177,9 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
                 deadline: Deadline | None = None) -> tuple[bool, bool]:
     """(whether ``puzzle`` has a solution, whether an engine was called).
 
-    The exact logic search answers first, within :data:`CONFIRM_FLOOR_S`; a
-    board it cannot finish goes to the engine (with every guard of
+    The exact logic search answers first, within its work budget
+    (:func:`thermomilp.logic.presolve.search_work`); a board it cannot finish goes to
+    the engine (with every guard of
     :meth:`Engine.next_solution`).
 
     Raises:
@@ -200,7 +188,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     from thermomilp.solving.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
 
     clock = deadline or Deadline((settings or Settings()).time_limit)
-    verdict = confirm_infeasible(puzzle, None, [], clock.within(CONFIRM_FLOOR_S))
+    verdict = confirm_infeasible(puzzle, None, [], clock.expired)
     if verdict == CONFIRMED:
         return False, False
     if verdict != UNDECIDED and not solution_problems(puzzle, verdict):
