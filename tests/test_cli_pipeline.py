@@ -16,17 +16,14 @@ from helpers import INSTANCES, every_format
 
 
 def _records(text: str) -> dict[str, dict]:
-    """By file, without what differs between two runs of one pipeline: the time, the
-    batch's content hash, and *which* second method confirmed an engine's
-    "infeasible" (the logic search when it ends within its time budget, else the
-    engine again: a matter of the machine's load, not of the pipeline)."""
+    """By file, without what differs between two runs of one pipeline: the time and the
+    batch's content hash (which method decided or confirmed is compared: the logic's
+    budgets are work, not seconds)."""
     out = {}
     for line in text.splitlines():
         record = json.loads(line)
         record.pop("time_s")
         record.pop("sha256", None)
-        if record.get("confirmed_by") in ("logic", "engine"):
-            record["confirmed_by"] = "confirmed"
         out[record["file"]] = record
     return out
 

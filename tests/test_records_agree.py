@@ -25,14 +25,12 @@ LIMIT = SOLVE_SECONDS
 
 def comparable(record: dict) -> dict:
     """The record without what is not the board's: the time, the file name, the batch's
-    content hash; and *which* second method confirmed an engine's "infeasible" (the
-    logic search when it ends within its time budget, else the engine again: a matter
-    of the machine's load, as in tests/test_cli_pipeline.py)."""
+    content hash. Which method decided or confirmed (``proof``, ``engine_called``,
+    ``confirmed_by``) is compared: the logic's budgets are counted in work, not
+    seconds (logic/budget.py), so they never depend on the machine's load."""
     record = dict(record)
     for key in ("time_s", "file", "sha256"):
         record.pop(key, None)
-    if record.get("confirmed_by") in ("logic", "engine"):
-        record["confirmed_by"] = "confirmed"
     return record
 
 
