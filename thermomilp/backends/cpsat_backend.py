@@ -39,6 +39,25 @@ runs; one worker searches the same way every time (``threads`` or ``num_workers`
 asks for more)."""
 
 
+def apply_parameters(params: Any, options: dict[str, EngineOptionValue]) -> None:
+    """Set the native ``options`` on a solver's parameters: each checked and typed
+    against CP-SAT's ``SatParameters`` message (:func:`engines.set_parameter`), then
+    handed over whole. OR-Tools 9.12+ keeps a solver's parameters in C++ (they take
+    the message as text, written by protobuf itself from the checked message);
+    older releases hold the protobuf message (merged directly)."""
+    from google.protobuf import text_format
+    from ortools.sat import sat_parameters_pb2
+
+    message = sat_parameters_pb2.SatParameters()
+    for name, value in options.items():
+        set_parameter(message, name, value)
+    if hasattr(params, "merge_text_format"):
+        if params.merge_text_format(text_format.MessageToString(message)) is False:
+            raise ValueError(f"CP-SAT refused the parameters {sorted(options)}")
+    else:
+        params.MergeFrom(message)
+
+
 def run_cpsat(model: Any, variables: Any, time_limit: float | None,
               options: dict[str, EngineOptionValue], verbose: bool = False) -> Raw:
     """Solve ``model`` once with the native ``options``; the values of ``variables``
@@ -48,8 +67,8 @@ def run_cpsat(model: Any, variables: Any, time_limit: float | None,
     params = solver.parameters
     params.num_workers = DEFAULT_WORKERS
     params.log_search_progress = bool(verbose)
-    for name, value in options.items():
-        set_parameter(params, name, value)
+    if options:
+        apply_parameters(params, options)
     if time_limit:
         params.max_time_in_seconds = float(time_limit)
     with engine_log_to_stderr(verbose):
@@ -86,4 +105,4 @@ class CpsatSession(Session):
                          {**self.options, **extra}, self.settings.verbose)
 
 
-__all__ = ["CpsatSession", "DEFAULT_WORKERS", "run_cpsat"]
+__all__ = ["CpsatSession", "DEFAULT_WORKERS", "apply_parameters", "run_cpsat"]
