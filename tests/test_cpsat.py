@@ -287,6 +287,15 @@ def test_compact_and_level_models_give_the_same_answers(cpsat):
                                                                                   formulation)
 
 
+def test_an_lp_file_of_the_cpsat_layer_is_a_clear_error():
+    from thermomilp.core.errors import ExportError
+    from thermomilp.teach.export import export
+
+    puzzle = load(INSTANCES / "thermometers" / "t01_4x4.txt")
+    with pytest.raises(ExportError, match="the cpsat model is not a MILP file"):
+        export(puzzle, "lp", "cpsat")
+
+
 def test_build_model_gives_the_cp_model_with_the_named_rows(cpsat):
     puzzle = load(INSTANCES / "thermometers" / "t03_6x6.txt")
     built = thermomilp.build_model(puzzle, backend="cpsat")
