@@ -331,6 +331,15 @@ def test_cli_solver_cpsat_and_the_config_files_solver_key(cpsat, tmp_path):
     assert json.loads(done.stdout)["solver"] == "cpsat", done.stderr
 
 
+def test_cli_verbose_log_goes_to_stderr_and_json_stays_clean(cpsat):
+    board = str(INSTANCES / "thermometers" / "t05_8x8.txt")
+    done = run_cli("solve", board, "--solver", "cpsat", "--logic", "none", "--verbose",
+                   "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["status"] == "unique"  # one JSON line, nothing else
+    assert "Starting CP-SAT solver" in done.stderr
+
+
 def test_cli_refusals_are_one_line_and_exit_2(cpsat):
     board = str(INSTANCES / "thermometers" / "t05_8x8.txt")
     for args, words in ((["--backend", "pulp"], "backend pulp cannot drive solver cpsat"),
