@@ -119,6 +119,14 @@ def _highs_problem(name: str, value: EngineOptionValue) -> str | None:
     return None
 
 
+CPSAT_REFUSED = ("output_", "debug_crash")
+"""CP-SAT parameters that are never passed on, by name prefix: ``output_drat_proof`` /
+``output_lrat_proof`` write proof files of OR-Tools' own choosing (every file
+thermomilp writes goes through :func:`thermomilp.core.files.write_whole`), and
+``debug_crash_*`` end the process. An engine option may come from a config file found
+in a folder."""
+
+
 def set_parameter(params: Any, name: str, value: EngineOptionValue) -> None:
     """Set CP-SAT's parameter ``name`` (a field of its ``SatParameters`` message) to
     ``value``, typed by the field: KeyError for a name CP-SAT does not have, TypeError
@@ -128,6 +136,8 @@ def set_parameter(params: Any, name: str, value: EngineOptionValue) -> None:
     field = params.DESCRIPTOR.fields_by_name.get(name)
     if field is None:
         raise KeyError(name)
+    if name.startswith(CPSAT_REFUSED):
+        raise ValueError(f"{name} writes files or ends the process")
     if field.message_type is not None or _repeated(field):
         raise TypeError(f"{name} is not a single value")
     if field.enum_type is not None:
@@ -251,5 +261,5 @@ def check_engine_options(settings: Settings) -> EngineOptions:
     return settings.engine_options
 
 
-__all__ = ["CHECKS", "ENGINES", "EngineTraits", "Fallback", "check_engine_options",
+__all__ = ["CHECKS", "CPSAT_REFUSED", "ENGINES", "EngineTraits", "Fallback", "check_engine_options",
            "native_options", "set_parameter"]
