@@ -49,6 +49,7 @@ def test_mip_rel_gap_is_read_back_from_the_highs_engine(backend):
     ("pulp", "cbc", {"ratioGap": 0}), ("pyomo", "cbc", {"ratioGap": 0}),
     ("pulp", "glpk", {"mipgap": 0}), ("pyomo", "glpk", {"mipgap": 0}),
     ("pulp", "scip", {"limits/gap": 0.0}), ("pyomo", "scip", {"limits/gap": 0.0}),
+    ("cpsat", "cpsat", {"linearization_level": 2}),
 ])
 def test_a_known_native_option_solves_on_every_engine(backend, solver, option):
     _solved_engine(backend, solver, option).close()
@@ -66,6 +67,7 @@ def test_scip_option_reaches_the_scip_model():
     ("highs", "highs", "HiGHS"), ("pulp", "highs", "HiGHS"), ("pyomo", "highs", "HiGHS"),
     ("pulp", "cbc", "CBC"), ("pyomo", "cbc", "CBC"), ("pulp", "glpk", "GLPK"),
     ("pyomo", "glpk", "GLPK"), ("pulp", "scip", "SCIP"), ("pyomo", "scip", "SCIP"),
+    ("cpsat", "cpsat", "CP-SAT"),
 ])
 def test_an_unknown_option_is_a_config_error_before_solving(backend, solver, label, capfd):
     use_pair(backend, solver)

@@ -32,7 +32,7 @@ def run_in(folder, *args, env=None) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("route", ["flag", "environment", "config file"])
-@pytest.mark.parametrize("solver", ["cbc", "glpk", "scip"])
+@pytest.mark.parametrize("solver", ["cbc", "glpk", "scip", "cpsat"])
 def test_the_solver_alone_solves_the_board(tmp_path, solver, route):
     backend = str(BACKEND_FOR[Solver(solver)])
     use_pair(backend, solver)

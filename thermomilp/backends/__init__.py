@@ -22,6 +22,7 @@ SESSIONS: dict[Backend, str] = {
     Backend.HIGHS: "thermomilp.backends.highs_backend:HighsSession",
     Backend.PULP: "thermomilp.backends.pulp_backend:PulpSession",
     Backend.PYOMO: "thermomilp.backends.pyomo_backend:PyomoSession",
+    Backend.CPSAT: "thermomilp.backends.cpsat_backend:CpsatSession",
 }
 """Modelling layer -> its session class (module:name, imported when first opened)."""
 

@@ -17,6 +17,7 @@ import functools
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.settings import EngineOptions, EngineOptionValue, Settings, Solver
@@ -77,6 +78,12 @@ ENGINES: dict[Solver, EngineTraits] = {
                               examples=("mipgap", "cuts", "nomip")),
     Solver.SCIP: EngineTraits("SCIP", None, "randomization/randomseedshift",
                               examples=("limits/gap", "presolving/maxrounds")),
+    # CP-SAT's "infeasible" is a proof by clause learning, not an LP bound: no known fault
+    # to second-guess (the solve layer still confirms it by the logic search when it can)
+    Solver.CPSAT: EngineTraits("CP-SAT", "num_workers", "random_seed",
+                               (("cp_model_presolve", False),),
+                               examples=("linearization_level", "cp_model_presolve",
+                                         "max_number_of_conflicts")),
 }
 
 
@@ -108,6 +115,68 @@ def _highs_problem(name: str, value: EngineOptionValue) -> str | None:
     if status != highspy.HighsStatus.kOk:
         return "unknown"
     if h.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+        return "refused"
+    return None
+
+
+CPSAT_REFUSED = ("output_", "debug_crash")
+"""CP-SAT parameters that are never passed on, by name prefix: ``output_drat_proof`` /
+``output_lrat_proof`` write proof files of OR-Tools' own choosing (every file
+thermomilp writes goes through :func:`thermomilp.core.files.write_whole`), and
+``debug_crash_*`` end the process. An engine option may come from a config file found
+in a folder."""
+
+
+def set_parameter(params: Any, name: str, value: EngineOptionValue) -> None:
+    """Set CP-SAT's parameter ``name`` (a field of its ``SatParameters`` message) to
+    ``value``, typed by the field: KeyError for a name CP-SAT does not have, TypeError
+    or ValueError for a value the field cannot hold. An enum field takes its value's
+    name (``search_branching=FIXED_SEARCH``) or number; a list or message field is
+    refused (no ``KEY=VALUE`` can say one)."""
+    field = params.DESCRIPTOR.fields_by_name.get(name)
+    if field is None:
+        raise KeyError(name)
+    if name.startswith(CPSAT_REFUSED):
+        raise ValueError(f"{name} writes files or ends the process")
+    if field.message_type is not None or _repeated(field):
+        raise TypeError(f"{name} is not a single value")
+    if field.enum_type is not None:
+        if isinstance(value, str):
+            if value not in field.enum_type.values_by_name:
+                raise ValueError(value)
+            value = field.enum_type.values_by_name[value].number
+        elif isinstance(value, bool) or value not in field.enum_type.values_by_number:
+            raise ValueError(value)
+    elif field.type == field.TYPE_BOOL:
+        if not isinstance(value, bool):
+            raise TypeError(value)
+    elif field.type in (field.TYPE_DOUBLE, field.TYPE_FLOAT):
+        if isinstance(value, (bool, str)):
+            raise TypeError(value)
+        value = float(value)
+    elif field.type == field.TYPE_STRING:
+        if not isinstance(value, str):
+            raise TypeError(value)
+    elif isinstance(value, (bool, float, str)):  # the integer fields
+        raise TypeError(value)
+    setattr(params, name, value)
+
+
+def _repeated(field: Any) -> bool:
+    is_repeated = getattr(field, "is_repeated", None)  # protobuf >= 5.28; label before
+    return bool(is_repeated) if is_repeated is not None else field.label == field.LABEL_REPEATED
+
+
+def _cpsat_problem(name: str, value: EngineOptionValue) -> str | None:
+    try:
+        from ortools.sat import sat_parameters_pb2
+    except ImportError:
+        return None  # no OR-Tools here: the pair check says so
+    try:
+        set_parameter(sat_parameters_pb2.SatParameters(), name, value)
+    except KeyError:
+        return "unknown"
+    except (TypeError, ValueError):
         return "refused"
     return None
 
@@ -171,9 +240,11 @@ CHECKS: dict[Solver, Callable[[str, EngineOptionValue, Settings], str | None]] =
     Solver.SCIP: lambda name, value, settings: _scip_problem(name, value),
     Solver.CBC: _cbc_check,
     Solver.GLPK: _glpk_check,
+    Solver.CPSAT: lambda name, value, settings: _cpsat_problem(name, value),
 }
 """How each engine is asked about an option: None (known, value taken), "unknown"
-or "refused". HiGHS and SCIP answer in-process; CBC and glpsol on their command line."""
+or "refused". HiGHS, SCIP and CP-SAT (its ``SatParameters`` message) answer
+in-process; CBC and glpsol on their command line."""
 
 
 def check_engine_options(settings: Settings) -> EngineOptions:
@@ -190,5 +261,5 @@ def check_engine_options(settings: Settings) -> EngineOptions:
     return settings.engine_options
 
 
-__all__ = ["CHECKS", "ENGINES", "EngineTraits", "Fallback", "check_engine_options",
-           "native_options"]
+__all__ = ["CHECKS", "CPSAT_REFUSED", "ENGINES", "EngineTraits", "Fallback", "check_engine_options",
+           "native_options", "set_parameter"]

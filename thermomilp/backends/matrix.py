@@ -4,19 +4,21 @@ A *pair* is ``(backend, solver)``: the backend is the modelling layer
 (``highs`` = highspy direct, ``pulp``, ``pyomo``) and the solver the engine
 that layer hands the model to. The pairs we wire and test are ``KNOWN_PAIRS``:
 
-    backend  highs  cbc  glpk  scip
+    backend  highs  cbc  glpk  scip  cpsat
     highs      x
     pulp       x     x     x     x
     pyomo      x     x     x     x
+    cpsat                                 x
 
-The list is closed: no other engine name reaches a layer (Pyomo would look an
+(:data:`thermomilp.core.settings.DRIVES`: CP-SAT is reached through OR-Tools' own
+model only.) The list is closed: no other engine name reaches a layer (Pyomo would look an
 unknown name up as a program, the working folder included).
 
 An engine is installed when it *solves* a two-variable model (``PROBE_LP``),
 found wherever users put it: PuLP 3's bundled CBC, the ``cbcbox`` wheel of
 ``pulp[cbc]``, Debian's ``cbc`` and ``glpsol`` (on PATH, absolute folders only:
 :mod:`thermomilp.backends.executables`; or at the ``engine_path`` the user
-named), SCIP through PySCIPOpt.
+named), SCIP through PySCIPOpt, CP-SAT through OR-Tools.
 Versions are read from what the engine prints, for display only. Each probe
 runs once per process, so ``thermomilp solvers`` still answers in about a
 second. Each missing pair comes with the exact command that installs it.
@@ -38,19 +40,19 @@ from thermomilp.backends.executables import (
     on_path,
 )
 from thermomilp.core.errors import SolverUnavailable
-from thermomilp.core.settings import Backend, Settings, Solver
+from thermomilp.core.settings import DRIVES, Backend, Settings, Solver
 
-KNOWN_PAIRS: tuple[tuple[Backend, Solver], ...] = (
-    (Backend.HIGHS, Solver.HIGHS),
-    *((layer, engine) for layer in (Backend.PULP, Backend.PYOMO) for engine in Solver),
-)
-"""Every pair we wire and test: highspy drives HiGHS, PuLP and Pyomo drive every engine."""
+KNOWN_PAIRS: tuple[tuple[Backend, Solver], ...] = tuple(
+    (layer, engine) for layer in Backend for engine in Solver if engine in DRIVES[layer])
+"""Every pair we wire and test: highspy drives HiGHS, PuLP and Pyomo drive every MILP
+engine, OR-Tools' model drives CP-SAT."""
 
 INSTALL: dict[Solver, str] = {
     Solver.HIGHS: 'pip install thermomilp  (highspy is a core dependency)',
     Solver.CBC: 'pip install "thermomilp[cbc]"  or  apt-get install coinor-cbc',
     Solver.GLPK: "apt-get install glpk-utils",
     Solver.SCIP: 'pip install "thermomilp[scip]"',
+    Solver.CPSAT: 'pip install "thermomilp[cpsat]"',
 }
 """How to install each engine (the command a missing pair's row names)."""
 CBC_WHEEL = 'pip install "thermomilp[cbc]"'
@@ -303,6 +305,38 @@ def scip_probe() -> Probe:
     return Probe(True, version)
 
 
+def cpsat_version() -> str | None:
+    """The OR-Tools version (it is the CP-SAT version), or None when not installed."""
+    try:
+        import ortools
+    except ImportError:
+        return None
+    return str(getattr(ortools, "__version__", "?"))
+
+
+@functools.lru_cache(maxsize=None)
+def cpsat_probe() -> Probe:
+    """CP-SAT (OR-Tools) solves the probe model in-process, on one worker."""
+    version = cpsat_version()
+    if version is None:
+        return Probe(False, None, "ortools is not installed")
+    try:
+        from ortools.sat.python import cp_model
+
+        model = cp_model.CpModel()
+        a, b = model.new_bool_var("a"), model.new_bool_var("b")
+        model.add(a + b == 1)
+        model.minimize(a)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        if solver.solve(model) != cp_model.OPTIMAL or solver.value(b) != 1:
+            return Probe(False, None, "CP-SAT did not solve a two-variable test model",
+                         present=True)
+    except Exception as exc:  # noqa: BLE001 - a broken wheel is "not working"
+        return Probe(False, None, f"CP-SAT failed on a test model: {exc}", present=True)
+    return Probe(True, f"OR-Tools {version}")
+
+
 def _highs_probe() -> Probe:
     version = highs_version()
     return Probe(version is not None, version, "" if version else "highspy is not installed")
@@ -330,7 +364,8 @@ ENGINE_PROBE: dict[Solver, Callable[[str | None], Probe]] = {
     Solver.HIGHS: lambda explicit: _highs_probe(),
     Solver.CBC: lambda explicit: cbc_probe(explicit)[1],
     Solver.GLPK: glpk_probe,
-    Solver.SCIP: lambda explicit: scip_probe()}
+    Solver.SCIP: lambda explicit: scip_probe(),
+    Solver.CPSAT: lambda explicit: cpsat_probe()}
 """Probe an engine (at the user's ``engine_path``, where it takes one): a version
 exactly when it solved the test model."""
 LAYER_VERSION: dict[Backend, Callable[[], str | None]] = {
@@ -360,9 +395,10 @@ def pair_info(backend: Backend | str, solver: Solver | str,
     probes the program the user named instead of the one on PATH."""
     layer, engine = Backend.parse(backend, "backend"), Solver.parse(solver, "solver")
     if (layer, engine) not in KNOWN_PAIRS:
+        drivers = " or ".join(f"--backend {b}" for b in Backend if engine in DRIVES[b])
         return PairInfo(layer, engine, False, None, None,
-                        f"the {layer} backend drives only the HiGHS engine; use --backend "
-                        "pulp or --backend pyomo for other solvers")
+                        f"the {layer} backend drives only "
+                        f"{', '.join(sorted(DRIVES[layer]))}; use {drivers} for {engine}")
     layer_version = LAYER_VERSION.get(layer)
     if layer_version is not None and layer_version() is None:
         return PairInfo(layer, engine, False, None, f"pip install {layer}",

@@ -134,8 +134,9 @@ def add_solver_flags(parser: argparse.ArgumentParser, formulation: bool = False)
     group = parser.add_argument_group("settings (flag > THERMOMILP_* > thermomilp.toml > "
                                       "default; `thermomilp config` shows them)")
     group.add_argument("--solver", metavar="NAME",
-                       help="MILP engine: highs (default), cbc, glpk or scip; alone it picks "
-                            "the modelling layer (highs direct for highs, pulp otherwise)")
+                       help="engine: highs (default), cbc, glpk, scip or cpsat; alone it picks "
+                            "the modelling layer (highs direct for highs, cpsat for cpsat, "
+                            "pulp otherwise)")
     group.add_argument("--backend", choices=[b.value for b in Backend],
                        help="modelling layer (default: chosen from the solver)")
     group.add_argument("--logic", choices=[m.value for m in Logic],

@@ -61,6 +61,7 @@ class Backend(_Choice):
     HIGHS = "highs"  # highspy direct, from numpy arrays
     PULP = "pulp"
     PYOMO = "pyomo"
+    CPSAT = "cpsat"  # OR-Tools' CpModel: the same linear model, for the CP-SAT engine
 
 
 class Solver(_Choice):
@@ -73,6 +74,7 @@ class Solver(_Choice):
     CBC = "cbc"
     GLPK = "glpk"
     SCIP = "scip"
+    CPSAT = "cpsat"  # OR-Tools CP-SAT: clause learning on the same linear model
 
 
 BACKEND_FOR: dict[Solver, Backend] = {
@@ -80,16 +82,23 @@ BACKEND_FOR: dict[Solver, Backend] = {
     Solver.CBC: Backend.PULP,
     Solver.GLPK: Backend.PULP,
     Solver.SCIP: Backend.PULP,    # SCIP_PY (pyscipopt); Pyomo's SCIP needs Pyomo >= 6.10
+    Solver.CPSAT: Backend.CPSAT,  # OR-Tools' own model: neither PuLP nor Pyomo reaches CP-SAT
 }
 """The one rule: the modelling layer that drives a solver given alone
 (``--solver cbc`` with no ``--backend``). docs/solvers.md shows this table."""
 
+MILP_ENGINES: frozenset[Solver] = frozenset({Solver.HIGHS, Solver.CBC, Solver.GLPK, Solver.SCIP})
+"""The LP-based branch-and-bound engines PuLP and Pyomo hand a model to."""
+
 DRIVES: dict[Backend, frozenset[Solver]] = {
     Backend.HIGHS: frozenset({Solver.HIGHS}),
-    Backend.PULP: frozenset(Solver),
-    Backend.PYOMO: frozenset(Solver),
+    Backend.PULP: MILP_ENGINES,
+    Backend.PYOMO: MILP_ENGINES,
+    Backend.CPSAT: frozenset({Solver.CPSAT}),
 }
-"""Which engines each modelling layer can drive."""
+"""Which engines each modelling layer can drive. CP-SAT is reached through OR-Tools'
+own model only: PuLP and Pyomo have no interface to it, so ``--backend pulp --solver
+cpsat`` is refused rather than quietly run elsewhere."""
 
 SOLVER_ALIASES: dict[str, tuple[Solver, Backend | None]] = {
     # PuLP's solver class names: the engine, driven through PuLP
@@ -106,9 +115,12 @@ SOLVER_ALIASES: dict[str, tuple[Solver, Backend | None]] = {
     "appsi_cbc": (Solver.CBC, Backend.PYOMO),
     "scip_persistent": (Solver.SCIP, Backend.PYOMO),
     "scip_direct": (Solver.SCIP, Backend.PYOMO),
+    # OR-Tools' spellings of CP-SAT
+    "cp-sat": (Solver.CPSAT, Backend.CPSAT),
+    "cp_sat": (Solver.CPSAT, Backend.CPSAT),
 }
 """Other spellings of the closed list, understood at the boundary only. The
-plain names (``highs``, ``cbc``, ``glpk``, ``scip``; PuLP's ``HiGHS``, ``GLPK``
+plain names (``highs``, ``cbc``, ``glpk``, ``scip``, ``cpsat``; PuLP's ``HiGHS``, ``GLPK``
 and ``SCIP``; Pyomo's ``highs``, ``cbc``, ``glpk``, ``scip``) are the members
 themselves and imply no layer; a layer's own spelling implies that layer
 (when no backend is given)."""
@@ -392,7 +404,7 @@ class Settings:
                 + (f" ({', '.join(where)})" if where else "")
                 + f": it drives only {', '.join(sorted(DRIVES[backend]))}. Leave the backend "
                 f"out (solver {solver} alone is driven by {BACKEND_FOR[solver]}, the rule in "
-                "docs/solvers.md) or choose backend pulp or pyomo")
+                f"docs/solvers.md) or choose backend {' or '.join(_drivers(solver))}")
         fix(self, "backend", backend)
         fix(self, "logic", Logic.parse(self.logic, "logic"))
         fix(self, "formulation", FormulationKind.parse(self.formulation, "formulation"))
@@ -423,6 +435,11 @@ class Settings:
     @property
     def pair(self) -> str:
         return f"{self.backend}/{self.solver}"
+
+
+def _drivers(solver: Solver) -> list[str]:
+    """The modelling layers that can drive ``solver``, in the enum's order."""
+    return [str(layer) for layer in Backend if solver in DRIVES[layer]]
 
 
 def _shown(spelling: Any) -> str:
@@ -476,5 +493,5 @@ def settings_from(base: Settings | None = None, /, **given: Any) -> Settings:
 
 
 __all__ = ["BACKEND_FOR", "Backend", "DRIVES", "FIELDS", "FormulationKind", "Logic",
-           "MAX_THREADS", "SOLVER_ALIASES", "Settings", "SettingsKeywords", "Solver",
-           "settings_from", "solver_identity"]
+           "MAX_THREADS", "MILP_ENGINES", "SOLVER_ALIASES", "Settings", "SettingsKeywords",
+           "Solver", "settings_from", "solver_identity"]

@@ -1,4 +1,4 @@
-"""Puzzle -> Formulation -> a PuLP, Pyomo or highspy model.
+"""Puzzle -> Formulation -> a PuLP, Pyomo, highspy or OR-Tools CP-SAT model.
 
 Each builder module opens with the formulation it builds; the constraint
 numbers (0)-(4) match ``docs/formulation.md``. Heavy libraries are imported
@@ -20,9 +20,10 @@ def build_model(puzzle: Puzzle, backend: Backend | str = Backend.HIGHS,
 
     Returns a :class:`~thermomilp.model.registry.BuiltModel`: ``.model`` is the
     layer's own object (``pulp`` an ``LpProblem``, ``pyomo`` a ``ConcreteModel``,
-    ``highs`` a ``highspy.Highs``), ``.x`` its variables by name (cell -> variable
-    for ``cell``; layer index for ``compact``; (vessel, level) for ``level``; a
-    column index on ``highs``). It unpacks, so the raw PuLP problem is one line::
+    ``highs`` a ``highspy.Highs``, ``cpsat`` an OR-Tools ``CpModel``), ``.x`` its
+    variables by name (cell -> variable for ``cell``; layer index for ``compact``;
+    (vessel, level) for ``level``; a column index on ``highs``). It unpacks, so the
+    raw PuLP problem is one line::
 
         prob, x = thermomilp.build_model(puzzle, backend="pulp")
         prob.solve(pulp.HiGHS(msg=False))

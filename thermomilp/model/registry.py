@@ -216,10 +216,10 @@ class BuiltModel:
     """A layer's model of one formulation, with its variable map.
 
     ``model`` is the layer's own object (a PuLP ``LpProblem``, a Pyomo
-    ``ConcreteModel``, a ``highspy.Highs``); ``x`` maps the formulation's names to
-    the layer's variables (cell -> variable for the cell formulation, layer index
-    for the compact one, (vessel, level) for the level one; a column index on
-    highspy); ``variables`` holds the same variables in the formulation's order
+    ``ConcreteModel``, a ``highspy.Highs``, an OR-Tools ``CpModel``); ``x`` maps the
+    formulation's names to the layer's variables (cell -> variable for the cell
+    formulation, layer index for the compact one, (vessel, level) for the level one;
+    a column index on highspy); ``variables`` holds the same variables in the formulation's order
     (variable k of :class:`Formulated`). It unpacks as ``model, x``::
 
         prob, x = thermomilp.build_model(puzzle, backend="pulp")
@@ -322,6 +322,27 @@ def _level_highs(form: Any, opt: BuildOptions) -> BuiltModel:
                       tuple(range(form.n_vars)), form)
 
 
+def _cell_cpsat(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.cpsat_model import build_cpsat
+
+    model, x = build_cpsat(form)
+    return BuiltModel(model, {cell: x[form.index(cell)] for cell in form.cells}, tuple(x), form)
+
+
+def _compact_cpsat(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.cpsat_model import build_cpsat_compact
+
+    model, y = build_cpsat_compact(form)
+    return BuiltModel(model, dict(enumerate(y)), tuple(y), form)
+
+
+def _level_cpsat(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.cpsat_model import build_cpsat_level
+
+    model, z = build_cpsat_level(form)
+    return BuiltModel(model, dict(zip(form.pairs, z, strict=True)), tuple(z), form)
+
+
 MODELS: dict[tuple[FormulationKind, Backend], LayerBuilder] = {
     (FormulationKind.CELL, Backend.PULP): _cell_pulp,
     (FormulationKind.CELL, Backend.PYOMO): _cell_pyomo,
@@ -332,6 +353,9 @@ MODELS: dict[tuple[FormulationKind, Backend], LayerBuilder] = {
     (FormulationKind.LEVEL, Backend.PULP): _level_pulp,
     (FormulationKind.LEVEL, Backend.PYOMO): _level_pyomo,
     (FormulationKind.LEVEL, Backend.HIGHS): _level_highs,
+    (FormulationKind.CELL, Backend.CPSAT): _cell_cpsat,
+    (FormulationKind.COMPACT, Backend.CPSAT): _compact_cpsat,
+    (FormulationKind.LEVEL, Backend.CPSAT): _level_cpsat,
 }
 """(formulation, modelling layer) -> the builder of that layer's model: the one
 dispatcher of ``build_model``, the exports and the sessions."""

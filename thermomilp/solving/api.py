@@ -153,10 +153,12 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
             is started from ``time_limit``.
 
     Keyword Args:
-        backend (str): modelling layer, ``highs`` (highspy direct), ``pulp`` or
-            ``pyomo``; left out, chosen from the solver (docs/solvers.md).
-        solver (str): engine, ``highs``, ``cbc``, ``glpk`` or ``scip`` (PuLP's and
-            Pyomo's names for them, and PuLP solver objects, are understood).
+        backend (str): modelling layer, ``highs`` (highspy direct), ``pulp``,
+            ``pyomo`` or ``cpsat`` (OR-Tools' model); left out, chosen from the
+            solver (docs/solvers.md).
+        solver (str): engine, ``highs``, ``cbc``, ``glpk``, ``scip`` or ``cpsat``
+            (OR-Tools CP-SAT; PuLP's and Pyomo's names for the others, and PuLP
+            solver objects, are understood).
         logic (str): ``probing`` (the default), ``intervals`` or ``none``: fix the
             cells the logic engine decides before the MILP sees the board. On
             boards of :data:`LARGE_BOARD` cells or more, ``probing`` fixes by

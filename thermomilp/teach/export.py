@@ -78,6 +78,9 @@ def linear_model(puzzle: Puzzle, backend: str = "pulp", formulation: str = "cell
         raise ExportError("the level formulation is exported from PuLP and Pyomo only "
                           "(the highspy level model carries no names); use --backend pulp "
                           "or pyomo")
+    if layer not in _layers():
+        raise ExportError(f"LP and MPS files are written from the pulp, pyomo and highs "
+                          f"models; the {layer} model is not a MILP file (use --backend pulp)")
     version, read = _layers()[layer]
     title = (f"{_name(puzzle)}: the {kind} formulation of "
              f"docs/formulation.md, built with {version()}")

@@ -1,0 +1,124 @@
+"""The same linear models in OR-Tools' ``CpModel``, for the CP-SAT engine.
+
+The cell formulation, row for row as in docs/formulation.md::
+
+    x_ij in {0, 1}                                     (0)
+    sum_j x_ij = R_i           for every clued row i   (1)
+    sum_i x_ij = C_j           for every clued col j   (2)
+    x_s - x_p <= 0             for every (s, p) in A   (3)
+    x_a - x_b  = 0             for every (a, b) in E   (4)
+
+No objective: any feasible x is a solution. A cell fixed by the logic presolve
+gets equal bounds (its domain is the one value), as in every other layer.
+Variable ``k`` is cell ``(k // W, k % W)``, named ``x_i_j``.
+
+CP-SAT takes integer coefficients only; every row of these models has them
+(clue sums, +1/-1 precedence, the 0/1 no-good cuts). The compact and level
+formulations are built from the same row data the highspy builders use
+(:func:`thermomilp.model.highs_model.compact_arrays`,
+:func:`thermomilp.model.level_highs.level_rows`), so all three are the models
+the MILP engines get, handed to a clause-learning solver instead of an
+LP-based branch-and-bound.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from thermomilp.core.errors import SolverUnavailable
+from thermomilp.model.formulation import Formulation, cell_name
+
+INSTALL = 'pip install "thermomilp[cpsat]"'
+"""What brings OR-Tools (the optional ``cpsat`` extra)."""
+
+
+def cp_model_module() -> Any:
+    """``ortools.sat.python.cp_model``, or :class:`SolverUnavailable` naming the extra."""
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError:
+        raise SolverUnavailable(f"the cpsat engine needs OR-Tools, which is not installed; "
+                                f"to install it: {INSTALL}") from None
+    return cp_model
+
+
+def whole(value: float) -> int:
+    """A coefficient or bound of these models as CP-SAT's integer (they all are whole)."""
+    rounded = round(value)
+    if not math.isclose(value, rounded, abs_tol=1e-9):
+        raise ValueError(f"CP-SAT takes integer coefficients only, not {value}")
+    return int(rounded)
+
+
+def _variables(model: Any, n: int, fixed: dict[int, int], name) -> list[Any]:
+    """(0): one 0/1 variable per column; a fixed one's domain is its value."""
+    return [model.new_int_var(fixed.get(k, 0), fixed.get(k, 1), name(k)) for k in range(n)]
+
+
+def build_cpsat(form: Formulation) -> tuple[Any, list[Any]]:
+    """``(model, x)``: the cell model of ``form``, ``x[k]`` the variable of cell k (row-major)."""
+    cp_model = cp_model_module()
+    model = cp_model.CpModel()
+    W = form.width
+    fixed = {form.index(cell): value for cell, value in form.fixed.items()}
+    x = _variables(model, form.n_vars, fixed, lambda k: f"x_{cell_name(divmod(k, W))}")
+    cell = {c: x[form.index(c)] for c in form.cells}
+
+    # (1) row clues
+    for i, R_i in form.row_clues.items():
+        model.add(sum(cell[i, j] for j in range(W)) == R_i).with_name(f"row_{i}")
+    # (2) column clues
+    for j, C_j in form.col_clues.items():
+        model.add(sum(cell[i, j] for i in range(form.height)) == C_j).with_name(f"col_{j}")
+    # (3) precedence: a cell fills only if its predecessor does
+    for s, p in form.arcs:
+        model.add(cell[s] - cell[p] <= 0).with_name(f"prec_{cell_name(s)}_{cell_name(p)}")
+    # (4) ties: the cells of one tank row fill together
+    for a, b in form.ties:
+        model.add(cell[a] - cell[b] == 0).with_name(f"tie_{cell_name(a)}_{cell_name(b)}")
+    return model, x
+
+
+def _rows(model: Any, x: list[Any], lower, upper, starts, indices, values) -> None:
+    """CSR rows ``lower <= sum values * x[indices] <= upper`` (an infinite side left open)."""
+    cp_model = cp_model_module()
+
+    ends = list(starts[1:]) + [len(indices)]
+    for r, (begin, end) in enumerate(zip(starts, ends, strict=True)):
+        expr = cp_model.LinearExpr.weighted_sum(
+            [x[int(k)] for k in indices[begin:end]], [whole(v) for v in values[begin:end]])
+        low = -cp_model.INT_MAX if math.isinf(lower[r]) else whole(lower[r])
+        high = cp_model.INT_MAX if math.isinf(upper[r]) else whole(upper[r])
+        model.add_linear_constraint(expr, low, high)
+
+
+def build_cpsat_compact(form: Any) -> tuple[Any, list[Any]]:
+    """The compact model (one binary per layer, rows (1')-(3'))."""
+    from thermomilp.model.highs_model import compact_arrays
+
+    model = cp_model_module().CpModel()
+    y = _variables(model, form.n_vars, dict(form.fixed), form.var_name)
+    _rows(model, y, *compact_arrays(form))
+    return model, y
+
+
+def build_cpsat_level(form: Any) -> tuple[Any, list[Any]]:
+    """The level model (one binary per vessel and level, rows (L1), (L3), (L4) and the
+    fixed cells)."""
+    from thermomilp.model.level_highs import level_rows
+
+    cp_model = cp_model_module()
+    model = cp_model.CpModel()
+    z = _variables(model, form.n_vars, {}, lambda k: "z_{}_{}".format(*form.pairs[k]))
+    rhs, rows = level_rows(form)
+    for bound, row in zip(rhs, rows, strict=True):
+        cols = sorted(row)
+        model.add(cp_model.LinearExpr.weighted_sum([z[k] for k in cols],
+                                                   [whole(row[k]) for k in cols])
+                  == whole(bound))
+    return model, z
+
+
+__all__ = ["INSTALL", "build_cpsat", "build_cpsat_compact", "build_cpsat_level", "cp_model_module",
+           "whole"]
