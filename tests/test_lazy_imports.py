@@ -116,3 +116,51 @@ def test_the_engine_warm_up_is_off_the_board_clock():
     took = time.perf_counter() - start
     assert repr(settings) in api._WARMED
     assert clock.elapsed() < took / 2 + 0.002, (clock.elapsed(), took)
+
+
+def test_the_default_pair_check_reads_the_highs_version_without_importlib_metadata():
+    code = ("import sys\nfrom thermomilp.backends.matrix import highs_version\n"
+            "print('VERSION', highs_version(), 'importlib.metadata' in sys.modules)")
+    _, out = loaded_after(code)
+    line = next(x for x in out.splitlines() if x.startswith("VERSION"))
+    import importlib.metadata
+
+    assert line == f"VERSION {importlib.metadata.version('highspy')} False"
+
+
+def test_the_line_masks_are_the_quadratic_definition():
+    """logic.domains.line_masks (computed by one pass per table) against its definition."""
+    import random
+
+    from thermomilp.generate.random_board import planted_board
+    from thermomilp.logic.domains import _masks, line_tables
+
+    def reference(tab):
+        span = range(tab[-1] + 1)
+        return (tuple(sum(1 << L for L, c in enumerate(tab) if c >= x) for x in span),
+                tuple(sum(1 << L for L, c in enumerate(tab) if c <= x) for x in span))
+
+    rng = random.Random(28)
+    for tab in [(0,), (0, 1), (0, 0, 2, 2, 3), (0, 3, 1, 2), (0, 5, 0, 7, 2)]:
+        assert _masks(tab) == reference(tab), tab
+    for _ in range(30):
+        tab = (0, *[rng.randint(0, 6) for _ in range(rng.randint(0, 7))])
+        assert _masks(tab) == reference(tab), tab
+    for k in range(10):
+        tables = line_tables(planted_board(rng.randint(2, 12), rng.randint(2, 12), rng))
+        assert tables.line_masks == tuple(tuple(reference(t) for t in tabs)
+                                          for tabs in tables.line_tables), k
+
+
+def test_a_board_hash_is_cached_but_never_pickled():
+    import pickle
+
+    from thermomilp.formats import load
+
+    board = load(DECIDED)
+    assert hash(board) == hash(load(DECIDED)) and board == load(DECIDED)
+    assert "_hash" in board.__dict__
+    assert "_hash" not in pickle.loads(pickle.dumps(board)).__dict__
+    assert pickle.loads(pickle.dumps(board)) == board
+    other = board.with_clues([None] * board.height, board.cols)
+    assert other != board and hash(other) != hash(board)
