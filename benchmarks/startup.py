@@ -23,7 +23,10 @@ against a CP-SAT counter in one process.
 Wall times include everything a user waits for: interpreter start-up,
 imports, reading every file, solving and printing. The processes may write
 their bytecode caches (``PYTHONDONTWRITEBYTECODE`` is dropped from their
-environment) and the first, untimed run writes them, as ``pip install`` does.
+environment) and the first, untimed run writes them, as ``pip install`` does;
+``--no-bytecode`` keeps the variable (every module compiled in every process).
+CPU time (user + system) of each process is given beside the wall time: on a
+busy machine it is the steadier figure.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -56,14 +60,29 @@ COMMANDS = {
 }
 
 
-def run(args: list[str]) -> tuple[float, str]:
-    """Wall time of ``python ARGS`` (this checkout first on the path) and its stdout."""
+CPU: dict[str, list[float]] = {}
+"""CPU seconds (user + system) of each timed process, by the ``label`` given to :func:`run`."""
+
+
+def run(args: list[str], label: str | None = None) -> tuple[float, str]:
+    """Wall time of ``python ARGS`` (this checkout first on the path) and its stdout;
+    with ``label``, the process's CPU time goes to :data:`CPU` under it."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
+    if not BYTECODE_OFF:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, check=False,
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    return time.perf_counter() - start, done.stdout
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if label is not None:
+        CPU.setdefault(label, []).append(after.ru_utime - before.ru_utime
+                                         + after.ru_stime - before.ru_stime)
+    return wall, done.stdout
+
+
+BYTECODE_OFF = False
 
 
 def startup_table(repeat: int) -> str:
@@ -108,10 +127,11 @@ def corpus_table(files: list[str], repeat: int) -> str:
     differ = {f: (ours_v.get(f), peer_v.get(f)) for f in files if ours_v.get(f) != peer_v.get(f)}
     ours, peer = [], []
     for _ in range(repeat):
-        ours.append(run(ours_cmd)[0])
-        peer.append(run(peer_cmd)[0])
+        ours.append(run(ours_cmd, "ours")[0])
+        peer.append(run(peer_cmd, "peer")[0])
     o, p = statistics.median(ours), statistics.median(peer)
     paired = statistics.median(a / b for a, b in zip(ours, peer, strict=True))
+    cpu_o, cpu_p = statistics.median(CPU["ours"]), statistics.median(CPU["peer"])
     lines = [f"The CLI over {len(files)} published boards (`python benchmarks/startup.py`), "
              f"{repeat} alternating runs:", "",
              "| process | median s | min s | max s |", "|---|---:|---:|---:|"]
@@ -121,7 +141,9 @@ def corpus_table(files: list[str], repeat: int) -> str:
                      f"| {max(runs):.3f} |")
     lines += ["", f"**Ratio of the medians {o / p:.2f}x** (median of the paired ratios "
               f"{paired:.2f}x; target <= 0.5x). Per board, with start-up: ours "
-              f"{1000 * o / len(files):.1f} ms, CP-SAT {1000 * p / len(files):.1f} ms."]
+              f"{1000 * o / len(files):.1f} ms, CP-SAT {1000 * p / len(files):.1f} ms. "
+              f"CPU time (user + system, median): ours {cpu_o:.2f} s, CP-SAT {cpu_p:.2f} s, "
+              f"ratio {cpu_o / cpu_p:.2f}x."]
     statuses = sorted(set(ours_v.values()))
     lines.append(f"Verdicts: {', '.join(f'{s} {list(ours_v.values()).count(s)}' for s in statuses)}"
                  + (f"; DISAGREE on {len(differ)}: {differ}" if differ else
@@ -138,8 +160,13 @@ def main(argv=None) -> int:
     parser.add_argument("--boards", nargs="+", metavar="FILE",
                         help="the corpus (default: the janko boards + generated, 251 in all)")
     parser.add_argument("--count", type=int, default=251, help="boards of the default corpus")
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="keep PYTHONDONTWRITEBYTECODE: every process compiles the "
+                             "package's modules again (a checkout run as is)")
     parser.add_argument("--page", default=str(ROOT / "benchmarks" / "results" / "startup.md"))
     args = parser.parse_args(argv)
+    global BYTECODE_OFF
+    BYTECODE_OFF = args.no_bytecode and "PYTHONDONTWRITEBYTECODE" in os.environ
     import machine
     from report import replace_block
 
