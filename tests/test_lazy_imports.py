@@ -108,14 +108,16 @@ def test_the_engine_warm_up_is_off_the_board_clock():
     from thermomilp.core.settings import Settings
     from thermomilp.solving import api
 
-    settings = Settings(seed=12345)  # settings no other test warmed
-    api._WARMED.discard(repr(settings))
+    settings = Settings(seed=12345)
+    api._WARMED.discard(api._warm_key(settings))
     clock = Deadline(None)
     start = time.perf_counter()
     api.warm_engine(settings, clock)
     took = time.perf_counter() - start
-    assert repr(settings) in api._WARMED
+    assert api._warm_key(settings) in api._WARMED
     assert clock.elapsed() < took / 2 + 0.002, (clock.elapsed(), took)
+    # once per engine: another time limit or seed is not another warm-up
+    assert api._warm_key(settings.replace(time_limit=3.0, seed=7)) in api._WARMED
 
 
 def test_the_default_pair_check_reads_the_highs_version_without_importlib_metadata():

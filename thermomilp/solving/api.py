@@ -270,11 +270,17 @@ def open_engine(puzzle: Puzzle, settings: Settings, *, fixed: dict[Cell, int] | 
     return Engine(puzzle, settings, fixed=fixed, deadline=deadline)
 
 
-_WARMED: set[str] = set()
+_WARMED: set[tuple[str, str, str | None]] = set()
+
+
+def _warm_key(settings: Settings) -> tuple[str, str, str | None]:
+    """What a warm-up is paid for: the modelling layer and the engine (the library and
+    program loaded), not the time limit or options of one call."""
+    return str(settings.backend), str(settings.solver), settings.engine_path
 
 
 def warm_engine(settings: Settings, clock: Deadline | None = None) -> None:
-    """Pay, once per process and settings, what the first engine run of the process
+    """Pay, once per process and engine, what the first engine run of the process
     would otherwise add to one board's time: import the backend and its library
     (numpy and highspy, PuLP or Pyomo) and the swap search, then solve a one-cell
     board with the engine (the model builder's and the engine's own first-call
@@ -283,7 +289,7 @@ def warm_engine(settings: Settings, clock: Deadline | None = None) -> None:
     board that needs an engine is timed like the others. :func:`solve` calls it only
     when the logic leaves the board open, so a run of boards the logic decides never
     imports an engine."""
-    key = repr(settings)  # (a settings field may be a mapping: not hashable)
+    key = _warm_key(settings)
     if key in _WARMED:
         return
     _WARMED.add(key)
