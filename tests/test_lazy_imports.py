@@ -80,6 +80,13 @@ def test_the_package_and_the_version_import_only_the_errors():
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert "thermomilp 0." in done.stdout
     assert "thermomilp.solving" not in done.stdout and "thermomilp.formats" not in done.stdout
+    assert "thermomilp.core.settings" not in done.stdout
+    version = subprocess.run([sys.executable, "-m", "thermomilp", "--version"],
+                             capture_output=True, text=True, cwd=ROOT,
+                             env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    from thermomilp.version import __version__
+
+    assert version.returncode == 0 and version.stdout == f"thermomilp {__version__}\n"
 
 
 def test_every_public_name_still_resolves_lazily():
