@@ -76,3 +76,28 @@ def aquariums(per_size: int = 3, sizes=(6, 8, 10, 12, 15), seed: int = 7) -> lis
     rng = random.Random(seed)
     return [Board(f"a{n}x{n}-{k}", generate_aquarium(n, n, seed=rng.randrange(1 << 30)))
             for n in sizes for k in range(per_size)]
+
+
+def held_out_stand_in(folder, count: int = 251, janko=None, seed: int = 28) -> list[str]:
+    """Files standing in for the issue's 251 held-out published boards (not shipped):
+    the janko 6x6 boards of ``janko`` (a folder, where present), then generated unique
+    8x8 and 10x10 boards written to ``folder``, alternately, with the grade mix of the
+    held-out janko 8x8/10x10 boards (docs/logic.md: 155 of 220 decided by intervals,
+    the rest by probing): ``easy`` boards, one ``medium`` in every 3.5. Returns the paths
+    (``count`` in all), in order."""
+    from pathlib import Path
+
+    from thermomilp.formats import dumps
+    from thermomilp.generate.thermometers_gen import generate_thermometers
+
+    files = sorted(str(p) for p in Path(janko).glob("*.txt")) if janko else []
+    files = files[:count]
+    for k in range(count - len(files)):
+        size = (8, 10)[k % 2]
+        difficulty = "medium" if k % 7 in (2, 5) else "easy"
+        board = generate_thermometers(size, size, seed=seed, index=k,
+                                      difficulty=difficulty).puzzle
+        path = Path(folder) / f"g{k:03d}_{size}x{size}_{difficulty}.txt"
+        path.write_text(dumps(board))
+        files.append(str(path))
+    return files

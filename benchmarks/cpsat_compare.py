@@ -5,12 +5,12 @@
 
 Two comparisons (needs ``ortools``: ``pip install 'thermomilp[bench]'``):
 
-1. **The CLI on published boards** (the janko 6x6 boards in ../shared/corpus,
-   skipped when absent): wall time of one ``python -m thermomilp solve
-   --format json FILE...`` process over all boards against one
-   ``python benchmarks/cpsat_counter.py FILE...`` process (CP-SAT, one
-   worker, enumerating to the second solution), same interpreter, run
-   alternately ``--repeats`` times; medians.
+1. **The CLI on published boards**: ``benchmarks/startup.py``'s corpus table
+   (one ``python -m thermomilp solve --format json FILE...`` process over 251
+   published boards -- the janko 6x6 boards of ../shared/corpus where present,
+   generated 8x8 and 10x10 boards for the rest -- against one
+   ``python benchmarks/cpsat_counter.py FILE...`` process, run alternately
+   ``--repeats`` times; medians, wall and CPU time).
 2. **Uniqueness through the MILP alone** (``thermomilp.solve(p,
    backend="highs", logic="none")``: no logic, every guard on) against
    CP-SAT enumerating (one worker, stops at two solutions) and CP-SAT with
@@ -54,7 +54,6 @@ import corpora  # noqa: E402
 import peer_models  # noqa: E402
 from _common import machine  # noqa: E402
 
-JANKO = [ROOT.parent / "shared" / "corpus" / "janko-6x6", Path("/work/shared/corpus/janko-6x6")]
 CPSAT_LIMIT = 30.0
 
 
@@ -66,26 +65,14 @@ def wall(cmd: list[str]) -> float:
 
 
 def cli_table(repeats: int) -> None:
-    folder = next((f for f in JANKO if f.is_dir()), None)
-    if folder is None:
-        print("janko corpus absent: CLI comparison skipped")
-        return
-    files = [str(p) for p in sorted(folder.glob("*.txt"))]
-    ours_cmd = [sys.executable, "-m", "thermomilp", "solve", "--format", "json", *files]
-    peer_cmd = [sys.executable, str(HERE / "cpsat_counter.py"), *files]
-    wall(ours_cmd), wall(peer_cmd)  # file cache warm
-    ours, peer = [], []
-    for _ in range(repeats):
-        ours.append(wall(ours_cmd))
-        peer.append(wall(peer_cmd))
-    o, p = statistics.median(ours), statistics.median(peer)
-    print(f"\nCLI on {len(files)} janko 6x6 boards, {repeats} alternating runs, medians:\n")
-    print("| process | median s | min s | max s |")
-    print("|---|---:|---:|---:|")
-    for name, runs, med in (("`thermomilp solve --format json` (all boards)", ours, o),
-                            ("CP-SAT counter (`benchmarks/cpsat_counter.py`)", peer, p)):
-        print(f"| {name} | {med:.2f} | {min(runs):.2f} | {max(runs):.2f} |")
-    print(f"\nratio {o / p:.2f}x (target <= 0.5x)")
+    """The CLI over published boards against the CP-SAT counter: measured by
+    ``benchmarks/startup.py`` (one place), run from here too."""
+    import tempfile
+
+    import startup
+
+    with tempfile.TemporaryDirectory() as folder:
+        print("\n" + startup.corpus_table(startup.corpus_files(folder, 251), repeats))
 
 
 def milp_boards():

@@ -8,8 +8,10 @@ The classroom path::
     print(r)
 
 Heavy libraries (PuLP, Pyomo, highspy, numpy) are imported only when a
-model is built, so importing the package is cheap: the names of
-:data:`_LAZY` are imported on first use (``dir(thermomilp)`` lists them too).
+model is built, and the package itself imports only its errors: every other
+name of ``__all__`` (:data:`_LAZY`) is imported on first use (``dir(thermomilp)``
+lists them too), so ``thermomilp --version`` and the command line load what
+their command uses and nothing more.
 ``__all__`` is the whole public API; it and the error hierarchy are documented
 in ``docs/api.md``.
 """
@@ -39,29 +41,46 @@ from thermomilp.core.errors import (
     WaterlineRuleWarning,
     WriteError,
 )
-from thermomilp.core.puzzle import (
-    Puzzle,
-    SizeLimits,
-    Vessel,
-    aquarium,
-    grid_from_levels,
-    levels_from_grid,
-    thermometers,
-)
-from thermomilp.core.settings import Backend, FormulationKind, Logic, Settings, Solver
-from thermomilp.core.verify import is_solution, solution_problems
-from thermomilp.formats import dumps, load, loads
-
-# ``thermomilp.solve`` is the function; its package is ``thermomilp.solving``.
-from thermomilp.solving import SolveResult, count_solutions, enumerate_solutions, is_unique, solve
 from thermomilp.version import __version__
 
 if typing.TYPE_CHECKING:  # the lazy names of _LAZY, seen by type checkers and the API reference
+    from thermomilp.core.puzzle import (
+        Puzzle,
+        SizeLimits,
+        Vessel,
+        aquarium,
+        grid_from_levels,
+        levels_from_grid,
+        thermometers,
+    )
+    from thermomilp.core.settings import Backend, FormulationKind, Logic, Settings, Solver
+    from thermomilp.core.verify import is_solution, solution_problems
+    from thermomilp.formats import dumps, load, loads
     from thermomilp.model import build_model
     from thermomilp.pictures.text import render_board
 
-# name -> module: imported on first access (they pull in numpy or a solver library)
+    # ``thermomilp.solve`` is the function; its package is ``thermomilp.solving``.
+    from thermomilp.solving import (
+        SolveResult,
+        count_solutions,
+        enumerate_solutions,
+        is_unique,
+        solve,
+    )
+
+# name -> module: imported on first access, so that `import thermomilp` (and every
+# command of the CLI, which imports the package first) loads only the errors: a
+# command imports what it uses, and a board the logic decides never loads numpy or
+# an engine (tests/test_lazy_imports.py).
 _LAZY = {
+    **dict.fromkeys(("Puzzle", "SizeLimits", "Vessel", "aquarium", "grid_from_levels",
+                     "levels_from_grid", "thermometers"), "thermomilp.core.puzzle"),
+    **dict.fromkeys(("Backend", "FormulationKind", "Logic", "Settings", "Solver"),
+                    "thermomilp.core.settings"),
+    **dict.fromkeys(("is_solution", "solution_problems"), "thermomilp.core.verify"),
+    **dict.fromkeys(("dumps", "load", "loads"), "thermomilp.formats"),
+    **dict.fromkeys(("SolveResult", "count_solutions", "enumerate_solutions", "is_unique",
+                     "solve"), "thermomilp.solving"),
     "build_model": "thermomilp.model",
     "render_board": "thermomilp.pictures.text",
 }
@@ -71,9 +90,18 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     module = _LAZY.get(name)
-    if module is None:
+    if module is not None:
+        value = getattr(importlib.import_module(module), name)
+    elif name in _SUBPACKAGES:  # `import thermomilp; thermomilp.formats.load(...)` as before
+        value = importlib.import_module(f"thermomilp.{name}")
+    else:
         raise AttributeError(f"module 'thermomilp' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+    globals()[name] = value  # once: the next access is a plain attribute
+    return value
+
+
+_SUBPACKAGES = frozenset(("backends", "batch", "cli", "core", "formats", "generate", "logic",
+                          "model", "pictures", "solving", "teach", "web"))
 
 
 def __dir__() -> list[str]:

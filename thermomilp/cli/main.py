@@ -54,6 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     _escape_unencodable_output()
+    if (sys.argv[1:] if argv is None else argv) == ["--version"]:
+        from thermomilp.version import __version__
+
+        print(f"thermomilp {__version__}")  # what the parser's --version prints, without
+        return EXIT_OK  # building it (it imports every command and the settings)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

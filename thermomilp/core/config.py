@@ -27,7 +27,6 @@ checked numbers) that every command hands to the solve layer unchanged.
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -98,6 +97,8 @@ def find_config(start: str | os.PathLike | None = None) -> tuple[dict[str, Any],
 
 
 def _read_toml(path: Path, table: tuple[str, ...] | None) -> dict[str, Any] | None:
+    import tomllib  # only where a config file is found
+
     try:
         data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:

@@ -3,12 +3,17 @@
 A :class:`Deadline` starts when a board's work starts and is handed down to
 the engine, the logic confirmation, deferred probing and the conflict search
 alike, so ``--time-limit`` bounds them all together and ``time_s`` is the
-time the board really took.
+time the board really took. A one-time cost of the process that a board
+happens to trigger (importing and warming up an engine,
+:func:`thermomilp.solving.api.warm_engine`) runs with the clock
+:meth:`~Deadline.paused`: it is neither the board's time nor its time limit.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 
 from thermomilp.core.errors import TimeUp
 
@@ -42,3 +47,16 @@ class Deadline:
         if seconds is None:
             return left
         return seconds if left is None else min(seconds, left)
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """Stop the clock while the block runs: its time counts neither in
+        :meth:`elapsed` nor against the limit (both ends move by it)."""
+        began = time.perf_counter()
+        try:
+            yield
+        finally:
+            gap = time.perf_counter() - began
+            self.start += gap
+            if self.end is not None:
+                self.end += gap

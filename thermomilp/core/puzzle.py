@@ -139,6 +139,24 @@ class Puzzle:
     rule: str = "tank"
     """Aquarium: ``tank`` or ``pool`` (:data:`RULES`); Thermometers: always ``tank``."""
 
+    def __hash__(self) -> int:
+        """The hash of the compared fields, worked out once: the logic's per-board
+        caches look a board up several times per solve, and hashing every vessel
+        each time cost as much as reading the file."""
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.kind, self.rows, self.cols, self.vessels, self.name,
+                           self.source, self.rule))
+            self.__dict__["_hash"] = cached  # frozen: set as cached_property does
+        return cached
+
+    def __getstate__(self) -> dict[str, object]:
+        """What pickling keeps: never the cached hash (a string's hash differs from one
+        process to the next, and a pool worker gets its boards pickled)."""
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     @property
     def all_chains(self) -> bool:
         """True when every vessel is a chain: the level-based engines apply."""
@@ -247,6 +265,13 @@ def _check_clues(rows: Sequence[object], cols: Sequence[object], height: int | N
 
 
 def _check_cell(cell: object, height: int, width: int, where: str) -> Cell:
+    if type(cell) in _PLAIN_SEQUENCES:  # the common case, without the general tests below
+        pair: Sequence[object] = cell  # type: ignore[assignment]
+        if len(pair) == 2:
+            row, col = pair
+            if type(row) is int and type(col) is int and 0 <= row < height \
+                    and 0 <= col < width:
+                return (row, col)
     if (not isinstance(cell, (tuple, list)) or len(cell) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)):
         raise PuzzleError(f"{where}: {cell!r} is not a cell [row, col]")
@@ -254,6 +279,10 @@ def _check_cell(cell: object, height: int, width: int, where: str) -> Cell:
     if not (0 <= r < height and 0 <= c < width):
         raise PuzzleError(f"{where}: cell ({r},{c}) is outside the {height}x{width} grid")
     return (r, c)
+
+
+_PLAIN_SEQUENCES = (list, tuple)
+"""Types that are a :class:`Sequence` without asking the ABC (a slow ``isinstance``)."""
 
 
 def _check_solution(solution: Sequence[str] | None, height: int, width: int) -> Grid | None:
@@ -290,7 +319,8 @@ def thermometers(rows: Sequence[int | None], cols: Sequence[int | None],
     for t, therm in enumerate(thermometers):
         tag = str(t + 1) if labels is None or t >= len(labels) else str(labels[t])
         names.append(tag)
-        if isinstance(therm, (str, bytes)) or not isinstance(therm, Sequence):
+        if type(therm) not in _PLAIN_SEQUENCES and (isinstance(therm, (str, bytes))
+                                                    or not isinstance(therm, Sequence)):
             raise PuzzleError(f"thermometer {tag} is not a list of cells")
         if len(therm) == 0:
             raise PuzzleError(f"thermometer {tag} is empty")

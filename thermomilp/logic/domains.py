@@ -63,20 +63,34 @@ class LineTables:
         at_most)``, where ``at_least[x]`` / ``at_most[x]`` is the bitmask of the levels
         contributing at least / at most ``x`` cells to the line (``x`` from 0 to the
         vessel's largest contribution) -- the interval revision's cut, by lookup."""
-        def at_least(tab: tuple[int, ...], x: int) -> int:
-            return sum(1 << L for L, c in enumerate(tab) if c >= x)
-
-        def at_most(tab: tuple[int, ...], x: int) -> int:
-            return sum(1 << L for L, c in enumerate(tab) if c <= x)
-
-        return tuple(
-            tuple((tuple(at_least(tab, x) for x in range(tab[-1] + 1)),
-                   tuple(at_most(tab, x) for x in range(tab[-1] + 1)))
-                  for tab in tabs)
-            for tabs in self.line_tables)
+        return tuple(tuple(_masks(tab) for tab in tabs) for tabs in self.line_tables)
 
     def line_name(self, line: int) -> str:
         return f"row {line}" if line < self.height else f"column {line - self.height}"
+
+
+@lru_cache(maxsize=8192)
+def _masks(tab: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(at_least, at_most)`` of one contribution table (see ``line_masks``), for
+    ``x`` from 0 to ``tab[-1]``: the levels of each count gathered once, then
+    accumulated from either end (linear in the table, not quadratic). Most tables
+    of a board are short and alike (``(0, 1)``, ``(0, 1, 1, 2)``): each is worked out
+    once per process."""
+    top = tab[-1]
+    exact = [0] * (top + 2)  # exact[x]: the levels contributing x cells; [top + 1]: more
+    for level, count in enumerate(tab):
+        exact[min(count, top + 1)] |= 1 << level
+    at_least = [0] * (top + 1)
+    acc = exact[top + 1]
+    for x in range(top, -1, -1):
+        acc |= exact[x]
+        at_least[x] = acc
+    at_most = [0] * (top + 1)
+    acc = 0
+    for x in range(top + 1):
+        acc |= exact[x]
+        at_most[x] = acc
+    return tuple(at_least), tuple(at_most)
 
 
 @lru_cache(maxsize=512)

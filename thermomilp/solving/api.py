@@ -23,6 +23,7 @@ the result says so (``engine_called`` is false, ``proof`` is ``logic``).
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Unpack
 
@@ -123,7 +124,8 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
     result = _decide(puzzle, unique=unique, settings=chosen, deadline=clock)
     if result.status != "infeasible" or not explain:
         return result
-    from thermomilp.solving.conflict import find_conflict
+    with clock.paused():  # the module's import is the process's, not the board's
+        from thermomilp.solving.conflict import find_conflict
 
     calls: list[int] = []
     conflict = find_conflict(puzzle, settings=chosen, deadline=clock, engine_calls=calls)
@@ -218,6 +220,7 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
     if clock.expired():  # building a large model takes a while too: do not start it late
         return result("timeout", error="the time limit was reached in the logic presolve")
 
+    warm_engine(chosen, clock)  # first engine board of the process: off the board's clock
     engine = open_engine(puzzle, chosen, fixed=fixed, deadline=clock)
     try:
         first = engine.next_solution()
@@ -267,6 +270,46 @@ def open_engine(puzzle: Puzzle, settings: Settings, *, fixed: dict[Cell, int] | 
                 deadline: Deadline | None = None) -> Engine:
     """The facade for one board (a function of its own so tests can put a fake engine in)."""
     return Engine(puzzle, settings, fixed=fixed, deadline=deadline)
+
+
+_WARMED: set[tuple[str, str, str | None]] = set()
+
+
+def _warm_key(settings: Settings) -> tuple[str, str, str | None]:
+    """What a warm-up is paid for: the modelling layer and the engine (the library and
+    program loaded), not the time limit or options of one call."""
+    return str(settings.backend), str(settings.solver), settings.engine_path
+
+
+def warm_engine(settings: Settings, clock: Deadline | None = None) -> None:
+    """Pay, once per process and engine, what the first engine run of the process
+    would otherwise add to one board's time: import the backend and its library
+    (numpy and highspy, PuLP or Pyomo) and the swap search, then solve a one-cell
+    board with the engine (the model builder's and the engine's own first-call
+    costs). ``clock``, the board's, is :meth:`~thermomilp.core.deadline.Deadline.paused`
+    meanwhile, so the board's ``time_s`` and time limit are its own: the first
+    board that needs an engine is timed like the others. :func:`solve` calls it only
+    when the logic leaves the board open, so a run of boards the logic decides never
+    imports an engine."""
+    key = _warm_key(settings)
+    if key in _WARMED:
+        return
+    _WARMED.add(key)
+    with clock.paused() if clock is not None else contextlib.nullcontext():
+        import thermomilp.solving.swap  # noqa: F401  (numpy)
+        from thermomilp.core.puzzle import thermometers
+        from thermomilp.solving.engine import warm_up as import_backend
+
+        import_backend(settings)
+        try:
+            tiny = thermometers([1], [1], [[(0, 0)]])
+            engine = Engine(tiny, settings.replace(logic=Logic.NONE, verbose=False))
+            try:
+                engine.next_solution()
+            finally:
+                engine.close()
+        except Exception:  # noqa: BLE001 - a warm-up never fails a board: the board will say
+            pass
 
 
 LARGE_BOARD = 400
@@ -338,4 +381,4 @@ def is_unique(puzzle: Puzzle, *, settings: Settings | None = None,
 
 
 __all__ = ["LARGE_BOARD", "STATUSES", "SolveError", "SolveResult", "count_solutions",
-           "enumerate_solutions", "is_unique", "open_engine", "solve"]
+           "enumerate_solutions", "is_unique", "open_engine", "solve", "warm_engine"]

@@ -8,8 +8,10 @@ with the name they came under (an upload) -- into a result:
    outcome with ``error`` set, never an exception);
 2. solve it and, unless ``unique=False``, prove uniqueness
    (:func:`thermomilp.solving.api.solve`), on a clock started for this board
-   only, after the solver stack is imported (:func:`warm_up`), so ``time_s``
-   is the board's own time and not the first board's start-up;
+   only, after the pair is checked and the logic imported (:func:`warm_up`);
+   the engine is imported only by the first board that needs one, with that
+   board's clock paused (:func:`thermomilp.solving.api.warm_engine`), so
+   ``time_s`` is the board's own time and not the process's start-up;
 3. when the board is infeasible and ``explain`` is on, attach the irreducible
    conflicting rules (:func:`thermomilp.solving.conflict.find_conflict`) within
    what is left of the same clock.
@@ -90,43 +92,23 @@ def read_input(source: str | os.PathLike[str] | bytes, name: str | None = None,
 
 
 def warm_up(settings: Settings) -> None:
-    """Do what the first board would otherwise do on its own clock: probe the
-    (backend, solver) pair (cached per process), import the logic presolve, the
-    swap search, the conflict finder, the backend and its library."""
+    """Do what every board would otherwise do first on its own clock: probe the
+    (backend, solver) pair (cached per process) and import the logic presolve and
+    its exact search (pure Python; the search's budgets are in seconds).
+
+    The engine is not imported here: a board the logic decides never needs it, and
+    the first board that does pays its import and warm-up with its clock paused
+    (:func:`thermomilp.solving.api.warm_engine`), so its ``time_s`` is its own all
+    the same."""
     import thermomilp.logic.presolve  # noqa: F401
-    import thermomilp.solving.conflict  # noqa: F401
-    import thermomilp.solving.swap  # noqa: F401
+    import thermomilp.logic.search  # noqa: F401
     from thermomilp.core.errors import ThermomilpError
     from thermomilp.solving.engine import require_available
-    from thermomilp.solving.engine import warm_up as import_backend
 
     try:
         require_available(settings)
     except ThermomilpError:
         return  # the solve reports it, on the board's record
-    import_backend(settings)
-    _warm_solve(settings)
-
-
-_WARMED: set[str] = set()
-
-
-def _warm_solve(settings: Settings) -> None:
-    """One solve of a one-cell board by the engine itself (the logic presolve off), once
-    per process and settings: the library, the model builder and the engine's own
-    first-call costs are paid here, not by the first board's ``time_s``."""
-    key = repr(settings)  # (a settings field may be a mapping: not hashable)
-    if key in _WARMED:
-        return
-    _WARMED.add(key)
-    from thermomilp.core.puzzle import thermometers
-    from thermomilp.core.settings import Logic
-
-    try:
-        tiny = thermometers([1], [1], [[(0, 0)]])
-        solve(tiny, unique=False, settings=settings.replace(logic=Logic.NONE, verbose=False))
-    except Exception:  # noqa: BLE001 - a warm-up never fails a run: the board will say
-        pass
 
 
 def solve_input(source: str | os.PathLike[str] | bytes, settings: Settings, *,
