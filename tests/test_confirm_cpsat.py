@@ -118,3 +118,24 @@ def test_a_cpsat_engine_is_not_confirmed_by_cpsat():
     cuts = [(ones_of(grid), None)]
     assert confirm_infeasible(puzzle, None, cuts, None, cpsat=False) == UNDECIDED
     assert confirm_infeasible(puzzle, None, cuts, None) == CONFIRMED_BY_CPSAT
+
+
+def test_on_the_milp_path_a_board_probing_leaves_open_is_confirmed_by_cpsat():
+    """g14 (49 vessels, open after probing): CP-SAT before the logic search."""
+    puzzle = load(ROOT / "instances" / "thermometers" / "generated" / "g14_15x15_hard.txt")
+    presolve.forget_roots()
+    result = solve(puzzle, backend="highs", logic="none")
+    assert result.status == "unique" and result.confirmed_by == "cpsat"
+
+
+def test_a_small_open_board_is_still_confirmed_by_the_logic():
+    """Fewer than CPSAT_FIRST_VESSELS vessels: the logic search answers (milliseconds)."""
+    from thermomilp.solving.confirm import CONFIRMED
+
+    puzzle = load(ROOT / "instances" / "thermometers" / "t07_5x5_two_solutions.txt")
+    presolve.forget_roots()
+    both = list(brute_force_solutions(puzzle, 5))
+    assert len(both) == 2
+    cuts = [(ones_of(g), None) for g in both]
+    assert confirm_infeasible(puzzle, None, cuts, None) == CONFIRMED
+    assert confirm_infeasible(puzzle, None, cuts[:1], None) == both[1]

@@ -19,7 +19,8 @@ or reads an engine status itself. An :class:`Engine`
   :class:`~thermomilp.backends.base.Outcome` to the result;
 * confirms every "infeasible" by a second, independent method: the exact
   logic search of :mod:`thermomilp.solving.confirm` when it finishes within its
-  budget, otherwise the engine again in another configuration
+  budget, CP-SAT where OR-Tools is installed and the search cannot (same module),
+  otherwise the engine again in another configuration
   (``Session.second_opinion``);
 * retries an engine error once;
 * excludes a found solution over all cells or over a subset of them, and
