@@ -195,8 +195,11 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
     def second_method() -> str | Grid:
         if not cpsat or not cpsat_available() or (deadline is not None and deadline()):
             return UNDECIDED
-        return confirm_by_cpsat(puzzle, fixed, cuts,
-                                None if seconds_left is None else seconds_left())
+        try:
+            return confirm_by_cpsat(puzzle, fixed, cuts,
+                                    None if seconds_left is None else seconds_left())
+        except (ImportError, OSError):  # a broken OR-Tools install: the engine decides
+            return UNDECIDED
 
     try:
         # the probing fixpoint of the board alone: the presolve's, when it ran
