@@ -139,3 +139,12 @@ def test_a_small_open_board_is_still_confirmed_by_the_logic():
     cuts = [(ones_of(g), None) for g in both]
     assert confirm_infeasible(puzzle, None, cuts, None) == CONFIRMED
     assert confirm_infeasible(puzzle, None, cuts[:1], None) == both[1]
+
+
+def test_cpsat_ends_undecided_past_its_deterministic_budget():
+    puzzle = load(ROOT / "benchmarks" / "hard" / "h25x25_s1.txt")
+    presolve.forget_roots()
+    grid = solve(puzzle, logic="none").grid
+    cuts = [(ones_of(grid), None)]
+    assert confirm_by_cpsat(puzzle, None, cuts, work=1e-9) == UNDECIDED
+    assert confirm_by_cpsat(puzzle, None, cuts) == CONFIRMED_BY_CPSAT
