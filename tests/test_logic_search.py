@@ -188,12 +188,16 @@ def test_the_default_path_decides_g14_by_logic_alone(monkeypatch):
     assert presolve_cells(load(G14), "probing")[2] == "open"  # probing alone does not
 
 
-def test_after_the_presolve_search_gives_up_the_confirmation_leaves_it_to_the_engine():
+def test_after_the_presolve_search_gives_up_the_confirmation_leaves_it_to_the_engine(
+        monkeypatch):
     """A board whose presolve search ran out of budget: the confirmation does not search
-    again (UNDECIDED at once), and the solve still ends "unique", confirmed by the
-    engine's second opinion."""
+    again (UNDECIDED at once, without OR-Tools), and the solve still ends "unique",
+    confirmed by the engine's second opinion (CP-SAT's where OR-Tools is installed:
+    tests/test_confirm_cpsat.py)."""
+    from thermomilp.solving import confirm
     from thermomilp.solving.confirm import UNDECIDED
 
+    monkeypatch.setattr(confirm, "cpsat_available", lambda: False)
     puzzle = load(G14)
     presolve.forget_roots()
     assert search_decides(puzzle, max_nodes=1) is None

@@ -245,7 +245,8 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
                           error="the time limit was reached before uniqueness was decided")
         if deferred_probing:
             try:
-                _, logic_grid, logic_status = _presolve(puzzle, Logic.PROBING, clock)
+                _, logic_grid, logic_status = _presolve(puzzle, Logic.PROBING, clock,
+                                                        first.grid)
             except TimeUp:
                 logic_grid, logic_status = None, "open"  # go on with the MILP, same deadline
             if logic_status == "infeasible":  # sound logic cannot refute a verified solution
@@ -317,8 +318,8 @@ LARGE_BOARD = 400
 it fails."""
 
 
-def _presolve(puzzle: Puzzle, logic: Logic, clock: Deadline | None = None
-              ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
+def _presolve(puzzle: Puzzle, logic: Logic, clock: Deadline | None = None,
+              solution: Grid | None = None) -> tuple[dict[Cell, int] | None, Grid | None, str]:
     """Cells fixed by the logic engine, the grid when it decides all, and its status.
 
     A pool-rule board is presolved on its layer trees (:mod:`thermomilp.logic.tree`).
@@ -333,7 +334,7 @@ def _presolve(puzzle: Puzzle, logic: Logic, clock: Deadline | None = None
     stop = None if clock is None or clock.end is None else clock.expired
     # probing: a short exact search where probing leaves cells open (hard boards)
     return presolve_cells(puzzle, logic.value, stop,
-                          search_nodes_for(puzzle) if logic is Logic.PROBING else 0)
+                          search_nodes_for(puzzle) if logic is Logic.PROBING else 0, solution)
 
 
 def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, *,

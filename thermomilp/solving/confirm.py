@@ -22,7 +22,20 @@ session's no-good cuts removed, and
   search, when the probing presolve's own search of the board already ran
   out of its budget (:func:`thermomilp.logic.presolve.search_gave_up`; on a
   hard 25x25 board the search would spend 6.6 s to give up, the engine's
-  second opinion takes 0.9 s).
+  second opinion takes 0.9 s), or when the board is past the presolve's
+  search size and probing leaves it open (a hard 30x30 board).
+
+**CP-SAT, where OR-Tools is installed** (an optional extra): where the logic
+search is hopeless or runs out, and first on boards of
+:data:`CPSAT_FIRST_VESSELS` vessels or more that probing leaves open,
+:func:`confirm_by_cpsat` puts the same question (the board, the fixed cells,
+the cuts) to CP-SAT on a cell model built here from the board -- a
+clause-learning solver sharing nothing with the MILP builders or the engines,
+so an independent second method -- with a deterministic budget
+(:data:`CPSAT_WORK`, one worker, a fixed seed): ``confirmed_by: "cpsat"``. A
+grid it finds is verified like any other; never when the engine being
+confirmed is CP-SAT itself. Without OR-Tools the engine's second opinion
+follows as before.
 
 The search starts from the probing fixpoint the logic presolve already
 reached on the board (:func:`thermomilp.logic.presolve.probed_root`, with the
@@ -35,6 +48,7 @@ re-solve with presolve off) costs as much as the first solve.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Callable, Iterable, Mapping
 
 from thermomilp.core.deadline import TimeUp
@@ -43,9 +57,21 @@ from thermomilp.core.verify import Cut, cut_off
 from thermomilp.logic.domains import clamp_with_marks, line_tables
 
 CONFIRMED = "confirmed"
+CONFIRMED_BY_CPSAT = "confirmed by cpsat"
 UNDECIDED = "undecided"
 MAX_NODES = 20_000
 """Search nodes before the logic gives the question back to the engine."""
+CPSAT_WORK = 2.0
+"""CP-SAT's budget in its deterministic time units (``max_deterministic_time``, one
+worker): the same board always ends the same way, whatever the machine's load. The
+rival questions of the hard 20x20-30x30 boards of ``benchmarks/hard/`` take 0.01-0.08
+(0.06-0.2 s); past the budget the engine's second opinion decides, so a board CP-SAT
+finds hard costs at most a few seconds more."""
+CPSAT_FIRST_VESSELS = 40
+"""From this many vessels on, a board probing leaves open is confirmed by CP-SAT before
+the logic search (where OR-Tools is installed): the hard generated 15x15-30x30 boards
+(about 50-250 vessels) search for seconds, CP-SAT answers in a tenth of that; on the
+published 6x6 boards (about 10-15 vessels) the search takes milliseconds."""
 
 
 
@@ -71,35 +97,134 @@ def _known_levels(puzzle: Puzzle, cuts: list[Cut]) -> list[int] | None:
     return None
 
 
+def cpsat_available() -> bool:
+    """Whether OR-Tools (the optional ``cpsat`` / ``bench`` extra) can be imported."""
+    from importlib.util import find_spec
+
+    try:
+        return find_spec("ortools") is not None and find_spec("ortools.sat") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def confirm_by_cpsat(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Iterable[Cut],
+                     seconds_left: float | None = None,
+                     work: float = CPSAT_WORK) -> str | Grid:
+    """The same question put to OR-Tools CP-SAT, an independent method (a clause-learning
+    solver on a cell model built here from the board, sharing nothing with the MILP
+    builders or the engines): ``CONFIRMED_BY_CPSAT`` when no grid satisfies the board,
+    ``fixed`` and the ``cuts``; such a grid (the caller verifies it); or ``UNDECIDED``
+    when CP-SAT ends undecided within ``work`` deterministic time units (one worker, a
+    fixed seed) or the board's ``seconds_left``."""
+    from ortools.sat.python import cp_model
+
+    H, W = puzzle.height, puzzle.width
+    model = cp_model.CpModel()
+    x = {(r, c): model.new_bool_var(f"x{r}_{c}") for r in range(H) for c in range(W)}
+    for r, clue in enumerate(puzzle.rows):
+        if clue is not None:
+            model.add(sum(x[r, c] for c in range(W)) == clue)
+    for c, clue in enumerate(puzzle.cols):
+        if clue is not None:
+            model.add(sum(x[r, c] for r in range(H)) == clue)
+    for vessel in puzzle.vessels:
+        for layer in vessel.layers:  # a layer fills as one
+            for a, b in pairwise(layer):
+                model.add(x[a] == x[b])
+        for lower, upper in pairwise(vessel.layers):  # filled from the bottom
+            model.add_implication(x[upper[0]], x[lower[0]])
+    for cell, value in (fixed or {}).items():
+        model.add(x[cell] == int(value))
+    for ones, over in cuts:  # every allowed grid differs from the cut one somewhere on `over`
+        cells = x if over is None else over
+        model.add_bool_or([x[cell].Not() if cell in ones else x[cell] for cell in cells])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = 0
+    solver.parameters.max_deterministic_time = work
+    if seconds_left is not None:
+        solver.parameters.max_time_in_seconds = max(seconds_left, 0.001)
+    status = solver.solve(model)
+    if status == cp_model.INFEASIBLE:
+        return CONFIRMED_BY_CPSAT
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return tuple("".join("#" if solver.value(x[r, c]) else "." for c in range(W))
+                     for r in range(H))
+    return UNDECIDED
+
+
+def _search_hopeless(puzzle: Puzzle, root: list[int]) -> bool:
+    """The presolve's search of this board ran out of its budget, or the board is past
+    the size where the presolve searches at all (:data:`SEARCH_MAX_VESSELS`) and
+    probing left it open: a logic search of the same question would run out too."""
+    from thermomilp.logic.presolve import search_gave_up, search_nodes_for
+
+    if search_gave_up(puzzle):
+        return True
+    return search_nodes_for(puzzle) == 0 and any(m & (m - 1) for m in root)
+
+
 def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Iterable[Cut],
                        deadline: Callable[[], bool] | None, max_nodes: int = MAX_NODES,
-                       work: int | None = None) -> str | Grid:
-    """``CONFIRMED``, ``UNDECIDED`` or a grid the cuts and ``fixed`` allow (a solution
-    the engine missed; the caller verifies it). ``deadline``: True once the board's
-    time is up (e.g. :meth:`thermomilp.core.deadline.Deadline.expired`); ``work``: the
-    budget in work ticks (default :func:`thermomilp.logic.presolve.search_work`)."""
+                       work: int | None = None,
+                       seconds_left: Callable[[], float | None] | None = None,
+                       cpsat: bool = True) -> str | Grid:
+    """``CONFIRMED`` (by the logic), ``CONFIRMED_BY_CPSAT``, ``UNDECIDED`` or a grid
+    the cuts and ``fixed`` allow (a solution the engine missed; the caller verifies
+    it). ``deadline``: True once the board's time is up (e.g.
+    :meth:`thermomilp.core.deadline.Deadline.expired`); ``seconds_left``: what is left
+    of it (:meth:`~thermomilp.core.deadline.Deadline.remaining`), for CP-SAT; ``work``:
+    the logic's budget in work ticks (default
+    :func:`thermomilp.logic.presolve.search_work`); ``cpsat``: False when the engine
+    being confirmed is CP-SAT itself (then it would not be a second method).
+
+    The logic search answers where probing alone decides the board (clamped by
+    ``fixed``) or it has fewer than :data:`CPSAT_FIRST_VESSELS` vessels; otherwise
+    CP-SAT answers first when OR-Tools is installed, and the
+    logic search only when CP-SAT ends undecided and the search is not hopeless
+    (:func:`_search_hopeless`); when neither answers, ``UNDECIDED`` (the engine's
+    second opinion follows)."""
     from thermomilp.logic.budget import Work
-    from thermomilp.logic.presolve import probed_root, search_gave_up, search_work
+    from thermomilp.logic.presolve import probed_root, search_work
     from thermomilp.logic.search import OutOfBudget, search_solutions
 
     if clue_sums_disagree(puzzle):
         return CONFIRMED
     if not puzzle.all_chains:  # a pool-rule tank has no levels: the engine decides
         return UNDECIDED
-    if search_gave_up(puzzle):  # the presolve's search of this board ran out: so would we
-        return UNDECIDED
     cuts = list(cuts)
+
+    def second_method() -> str | Grid:
+        if not cpsat or not cpsat_available() or (deadline is not None and deadline()):
+            return UNDECIDED
+        try:
+            return confirm_by_cpsat(puzzle, fixed, cuts,
+                                    None if seconds_left is None else seconds_left())
+        except (ImportError, OSError):  # a broken OR-Tools install: the engine decides
+            return UNDECIDED
+
     try:
         # the probing fixpoint of the board alone: the presolve's, when it ran
         root, witnesses = probed_root(puzzle, deadline)
         if root is None or (fixed and not clamp_with_marks(line_tables(puzzle), root, fixed)):
             return CONFIRMED
+        if _search_hopeless(puzzle, root):
+            return second_method()
+        if (cpsat and len(root) >= CPSAT_FIRST_VESSELS and any(m & (m - 1) for m in root)
+                and cpsat_available()):
+            # probing left the board open: CP-SAT answers for less than the search
+            # (a hard 20x20 board: 0.2 s against 2.8 s); the search only if it cannot
+            answer = second_method()
+            if answer != UNDECIDED:
+                return answer
         halt = Work(search_work(puzzle) if work is None else work, deadline)
         for grid in search_solutions(puzzle, "probing", start=root, stop=halt,
                                      max_nodes=max_nodes, known=_known_levels(puzzle, cuts),
                                      witnesses=witnesses):
             if not cut_off(ones_of(grid), cuts):
                 return grid
-    except (OutOfBudget, TimeUp, RecursionError):  # Recursion: a board of very many vessels
+    except TimeUp:
         return UNDECIDED
+    except (OutOfBudget, RecursionError):  # Recursion: a board of very many vessels
+        return second_method()
     return CONFIRMED

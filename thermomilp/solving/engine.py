@@ -19,7 +19,8 @@ or reads an engine status itself. An :class:`Engine`
   :class:`~thermomilp.backends.base.Outcome` to the result;
 * confirms every "infeasible" by a second, independent method: the exact
   logic search of :mod:`thermomilp.solving.confirm` when it finishes within its
-  budget, otherwise the engine again in another configuration
+  budget, CP-SAT where OR-Tools is installed and the search cannot (same module),
+  otherwise the engine again in another configuration
   (``Session.second_opinion``);
 * retries an engine error once;
 * excludes a found solution over all cells or over a subset of them, and
@@ -48,7 +49,7 @@ from thermomilp.core.verify import Cut, candidate_problems, solution_problems
 @dataclass(frozen=True)
 class Found:
     """One answer of the facade. ``grid`` is verified when ``status`` is feasible;
-    ``confirmed_by`` says what confirmed an "infeasible" (``logic`` or ``engine``)."""
+    ``confirmed_by`` says what confirmed an "infeasible" (``logic``, ``cpsat`` or ``engine``)."""
 
     status: Status
     grid: Grid | None = None
@@ -113,11 +114,20 @@ class Engine:
 
     def _confirm(self) -> Found:
         """Believe "infeasible" only when a second method agrees."""
-        from thermomilp.solving.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+        from thermomilp.solving.confirm import (
+            CONFIRMED,
+            CONFIRMED_BY_CPSAT,
+            UNDECIDED,
+            confirm_infeasible,
+        )
 
-        verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, self.deadline.expired)
+        verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, self.deadline.expired,
+                                     seconds_left=self.deadline.remaining,
+                                     cpsat="cpsat" not in str(self.session.solver).lower())
         if verdict == CONFIRMED:
             return Found(Status.INFEASIBLE, confirmed_by="logic")
+        if verdict == CONFIRMED_BY_CPSAT:
+            return Found(Status.INFEASIBLE, confirmed_by="cpsat")
         if verdict != UNDECIDED:  # a grid: the engine missed a solution
             # not a verdict word here: the grid the logic search found
             return self._verified(verdict, "the logic search")  # type: ignore[arg-type]
@@ -185,11 +195,16 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     Raises:
         SolveError: the engine timed out or failed (``status`` says which).
     """
-    from thermomilp.solving.confirm import CONFIRMED, UNDECIDED, confirm_infeasible
+    from thermomilp.solving.confirm import (
+        CONFIRMED,
+        CONFIRMED_BY_CPSAT,
+        UNDECIDED,
+        confirm_infeasible,
+    )
 
     clock = deadline or Deadline((settings or Settings()).time_limit)
-    verdict = confirm_infeasible(puzzle, None, [], clock.expired)
-    if verdict == CONFIRMED:
+    verdict = confirm_infeasible(puzzle, None, [], clock.expired, seconds_left=clock.remaining)
+    if verdict in (CONFIRMED, CONFIRMED_BY_CPSAT):
         return False, False
     if verdict != UNDECIDED and not solution_problems(puzzle, verdict):
         return True, False
