@@ -41,7 +41,7 @@ from thermomilp.backends.base import Outcome, Session
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, ones_of
-from thermomilp.core.settings import Settings
+from thermomilp.core.settings import Settings, Solver
 from thermomilp.core.status import Status
 from thermomilp.core.verify import Cut, candidate_problems, solution_problems
 
@@ -123,7 +123,8 @@ class Engine:
 
         verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, self.deadline.expired,
                                      seconds_left=self.deadline.remaining,
-                                     cpsat="cpsat" not in str(self.session.solver).lower())
+                                     # a second method only where it is not the first
+                                     cpsat=self.settings.solver is not Solver.CPSAT)
         if verdict == CONFIRMED:
             return Found(Status.INFEASIBLE, confirmed_by="logic")
         if verdict == CONFIRMED_BY_CPSAT:
