@@ -19,7 +19,7 @@ import pytest
 from thermomilp.core.errors import ThermomilpError
 from thermomilp.core.puzzle import Puzzle, aquarium, grid_from_levels
 from thermomilp.formats import FORMATS, dumps, load
-from thermomilp.generate.random_board import clues_of
+from thermomilp.generate.random_board import clues_of, planted_board
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCES = ROOT / "instances"
@@ -142,3 +142,18 @@ def every_format(folder) -> list[str]:
             path.write_text(text, encoding="utf-8")
             made.append(str(path))
     return sorted(made)
+
+
+def varied_board(seed: int) -> Puzzle:
+    """A planted board (1+ solutions), some clues dropped (often 2+), or one clue moved
+    by one (often none)."""
+    rng = random.Random(seed)
+    p = planted_board(rng.randint(3, 6), rng.randint(3, 6), rng,
+                      missing=rng.choice((0.0, 0.0, 0.3)))
+    if rng.random() < 0.3:
+        rows = list(p.rows)
+        k = rng.randrange(len(rows))
+        if rows[k] is not None:
+            rows[k] = min(p.width, max(0, rows[k] + rng.choice((-1, 1))))
+            p = p.with_clues(rows, p.cols)
+    return p

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from thermomilp.core.puzzle import ones_of
 from thermomilp.core.verify import candidate_problems, solution_problems
 from thermomilp.formats import load
-from thermomilp.generate.random_board import planted_board
 from thermomilp.logic import presolve
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.solving import confirm, solve
@@ -29,29 +28,18 @@ from thermomilp.solving.confirm import (
     confirm_infeasible,
 )
 
+from helpers import varied_board
+
 pytest.importorskip("ortools")
 
 ROOT = Path(__file__).resolve().parent.parent
 H30 = ROOT / "benchmarks" / "hard" / "h30x30_s1.txt"
 
 
-def random_board(seed: int):
-    rng = random.Random(seed)
-    p = planted_board(rng.randint(3, 6), rng.randint(3, 6), rng,
-                      missing=rng.choice((0.0, 0.0, 0.3)))
-    if rng.random() < 0.3:
-        rows = list(p.rows)
-        k = rng.randrange(len(rows))
-        if rows[k] is not None:
-            rows[k] = min(p.width, max(0, rows[k] + rng.choice((-1, 1))))
-            p = p.with_clues(rows, p.cols)
-    return p
-
-
 @given(st.integers(0, 10**9))
 @settings(max_examples=60, deadline=None)
 def test_cpsat_confirmation_agrees_with_brute_force(seed):
-    puzzle = random_board(seed)
+    puzzle = varied_board(seed)
     everything = list(brute_force_solutions(puzzle, 50))
     if len(everything) == 50:  # too many to list: a board of few clues tells little
         assert not solution_problems(puzzle, confirm_by_cpsat(puzzle, None, []))

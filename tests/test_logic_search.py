@@ -31,23 +31,10 @@ from thermomilp.logic.search import search_solutions
 from thermomilp.solving import count_solutions, solve
 from thermomilp.solving.confirm import CONFIRMED, confirm_infeasible
 
+from helpers import varied_board
+
 ROOT = Path(__file__).resolve().parent.parent
 G14 = ROOT / "instances" / "thermometers" / "generated" / "g14_15x15_hard.txt"
-
-
-def random_board(seed: int):
-    """A planted board (1+ solutions), some clues dropped (often 2+), or one clue moved
-    by one (often none)."""
-    rng = random.Random(seed)
-    p = planted_board(rng.randint(3, 6), rng.randint(3, 6), rng,
-                      missing=rng.choice((0.0, 0.0, 0.3)))
-    if rng.random() < 0.3:
-        rows = list(p.rows)
-        k = rng.randrange(len(rows))
-        if rows[k] is not None:
-            rows[k] = min(p.width, max(0, rows[k] + rng.choice((-1, 1))))
-            p = p.with_clues(rows, p.cols)
-    return p
 
 
 @given(st.integers(0, 10**9))
@@ -56,7 +43,7 @@ def test_search_presolve_and_confirmation_agree_with_brute_force_and_milp(seed):
     saved = presolve.SEARCH_TIMES_PROBING
     presolve.SEARCH_TIMES_PROBING = 1e6  # the verdicts, not the time budget, are tested
     try:
-        _agree(random_board(seed))
+        _agree(varied_board(seed))
     finally:
         presolve.SEARCH_TIMES_PROBING = saved
 
