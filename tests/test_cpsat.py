@@ -273,13 +273,15 @@ def test_engine_options_are_sat_parameters_by_name_and_type(cpsat):
         solve(puzzle, solver=cpsat, engine_options={"mip_rel_gap": 0})
     for name, value in (("num_workers", "abc"), ("cp_model_presolve", 1),
                         ("search_branching", "NO_SUCH_SEARCH"), ("linearization_level", 1.5),
-                        ("restart_algorithms", 1),  # a list field: no KEY=VALUE says one
-                        # an option may come from a config file in a folder: none that
-                        # writes a file (a proof) or ends the process
-                        ("output_drat_proof", True), ("output_lrat_proof", True),
-                        ("debug_crash_on_bad_hint", True)):
+                        ("restart_algorithms", 1)):  # a list field: no KEY=VALUE says one
         with pytest.raises(ConfigError, match=f"option {name} = .* is refused by engine CP-SAT"):
             solve(puzzle, solver=cpsat, engine_options={name: value})
+    # an option may come from a config file in a folder: none that writes a file (a proof),
+    # prints on our output or ends the process (tests/solvers/test_engine_option_files.py)
+    for name in ("output_drat_proof", "output_lrat_proof", "debug_crash_on_bad_hint",
+                 "log_to_stdout"):
+        with pytest.raises(ConfigError, match=f"option {name} is refused: it would let"):
+            solve(puzzle, solver=cpsat, engine_options={name: True})
 
 
 def test_compact_and_level_models_give_the_same_answers(cpsat):

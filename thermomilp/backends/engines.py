@@ -14,6 +14,7 @@ native option the user gave (``engine_options``) before anything is solved.
 from __future__ import annotations
 
 import functools
+import re
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -119,14 +120,6 @@ def _highs_problem(name: str, value: EngineOptionValue) -> str | None:
     return None
 
 
-CPSAT_REFUSED = ("output_", "debug_crash")
-"""CP-SAT parameters that are never passed on, by name prefix: ``output_drat_proof`` /
-``output_lrat_proof`` write proof files of OR-Tools' own choosing (every file
-thermomilp writes goes through :func:`thermomilp.core.files.write_whole`), and
-``debug_crash_*`` end the process. An engine option may come from a config file found
-in a folder."""
-
-
 def set_parameter(params: Any, name: str, value: EngineOptionValue) -> None:
     """Set CP-SAT's parameter ``name`` (a field of its ``SatParameters`` message) to
     ``value``, typed by the field: KeyError for a name CP-SAT does not have, TypeError
@@ -136,8 +129,6 @@ def set_parameter(params: Any, name: str, value: EngineOptionValue) -> None:
     field = params.DESCRIPTOR.fields_by_name.get(name)
     if field is None:
         raise KeyError(name)
-    if name.startswith(CPSAT_REFUSED):
-        raise ValueError(f"{name} writes files or ends the process")
     if field.message_type is not None or _repeated(field):
         raise TypeError(f"{name} is not a single value")
     if field.enum_type is not None:
@@ -247,11 +238,76 @@ or "refused". HiGHS, SCIP and CP-SAT (its ``SatParameters`` message) answer
 in-process; CBC and glpsol on their command line."""
 
 
+# -- options that would let an engine touch a file or our output -------------------
+
+_CBC_IO_WORDS = ("directory", "dirsample", "dirnetlib", "dirmiplib", "export", "import",
+                 "savemodel", "restoremodel", "savesolution", "restoresolution", "solution",
+                 "printingoptions", "printmask", "gmpl", "mipstart", "readmipstart", "debug",
+                 "writegmpl", "cppgenerate", "csv", "stdin", "environment", "unittest",
+                 "netlib", "netlibd", "netlibp", "netlibb", "miplib", "userclp", "usercbc",
+                 "outduplicates", "sleep", "exit", "quit", "stop", "end", "solve",
+                 "branchandcut", "initialsolve", "dualsimplex", "primalsimplex", "barrier",
+                 "either", "outdup", "guess", "doh", "fakebound", "gsolution", "writeparams")
+"""CBC's commands that read or write a file, print, run a solve of their own or end
+it. CBC takes any unambiguous abbreviation of a command, so a name is refused when it
+is the start of one of these or one of these is its start."""
+
+_GLPK_IO_WORDS = frozenset(("o", "output", "log", "w", "write", "y", "display", "ranges",
+                            "r", "read", "ini", "d", "data", "m", "model", "glp", "mps",
+                            "freemps", "lp", "cpxlp", "math", "cnf", "dimacs", "maxflow",
+                            "mincost", "check", "h", "help", "v", "version", "show-delta"))
+"""glpsol's options that read or write a file, print, or stop before the solve (every
+``--w...`` option writes a file too)."""
+
+_PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*(/[A-Za-z0-9_]+)*\Z")
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_.+-]+\Z")
+
+
+def _cbc_io(name: str) -> bool:
+    word = name.lower()
+    return any(io.startswith(word) or word.startswith(io) for io in _CBC_IO_WORDS)
+
+
+IO_OPTIONS: dict[Solver, Callable[[str], bool]] = {
+    Solver.HIGHS: lambda name: "file" in name or name.startswith(("write_", "log_", "output_")),
+    Solver.CPSAT: lambda name: name.startswith(("output_", "debug_", "log_")),
+    Solver.SCIP: lambda name: ("file" in name
+                               or name.split("/")[0] in ("visual", "write", "display", "reading")),
+    Solver.CBC: _cbc_io,
+    Solver.GLPK: lambda name: name in _GLPK_IO_WORDS or name.startswith("w"),
+}
+"""Per engine: the native options that would make it read or write a file, write on
+standard output (where thermomilp's own records go), or, for the command-line engines,
+stop or solve on their own. They are refused from every source: an option may come
+from a configuration file found in a folder, which is untrusted, and every file
+thermomilp writes is written whole by :func:`thermomilp.core.files.write_whole`."""
+
+ON_COMMAND_LINE = frozenset({Solver.CBC, Solver.GLPK})
+"""Engines whose options become words of a command line: a value there is one plain
+word (no space could smuggle another command in)."""
+
+
+def io_problem(solver: Solver, name: str, value: EngineOptionValue) -> str | None:
+    """Why ``name = value`` may not reach ``solver`` (a sentence), or None."""
+    if not _PLAIN_NAME.match(name):
+        return f"option name {name!r} is not a plain name"
+    if IO_OPTIONS[solver](name):
+        return (f"option {name} is refused: it would let the engine read or write a file, "
+                "print on thermomilp's output, or stop or solve on its own")
+    if (solver in ON_COMMAND_LINE and not isinstance(value, bool)
+            and not _PLAIN_WORD.match(str(value))):
+        return f"option {name} = {value!r} is refused: a value must be one plain word"
+    return None
+
+
 def check_engine_options(settings: Settings) -> EngineOptions:
     """``settings.engine_options``, each asked of the engine: an option it does not
     know (or a value it refuses) is a :class:`ConfigError` naming a few it knows."""
     traits = ENGINES[settings.solver]
     for name, value in settings.engine_options:
+        refused = io_problem(settings.solver, name, value)
+        if refused is not None:
+            raise ConfigError(f"{refused} ({traits.label})")
         problem = CHECKS[settings.solver](name, value, settings)
         if problem == "unknown":
             raise ConfigError(f"unknown option {name} for engine {traits.label}; e.g. "
@@ -261,5 +317,5 @@ def check_engine_options(settings: Settings) -> EngineOptions:
     return settings.engine_options
 
 
-__all__ = ["CHECKS", "CPSAT_REFUSED", "ENGINES", "EngineTraits", "Fallback", "check_engine_options",
-           "native_options", "set_parameter"]
+__all__ = ["CHECKS", "ENGINES", "IO_OPTIONS", "EngineTraits", "Fallback",
+           "check_engine_options", "io_problem", "native_options", "set_parameter"]
