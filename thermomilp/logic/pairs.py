@@ -124,6 +124,9 @@ class _Fixpoints:
         # (v, level) -> (version, a nonempty fixpoint inside dom with v = level)
         self.dives: dict[tuple[int, int], tuple[int, Domains]] = {}
         self.known = known
+        # per vessel, the level a dive tries first: the known solution's, else the last
+        # level that stood in a dive
+        self.guess = list(known) if known is not None else [0] * len(dom)
 
     def settle(self) -> None:
         """``dom`` is at an interval fixpoint now (after propagation)."""
@@ -317,18 +320,21 @@ class _Fixpoints:
         decided, or else with the ones placed that could be, the others shown able to
         stand somewhere from ``fix`` on their own; None when one of them cannot.
 
-        All of ``todo`` are placed at once (the known solution's level first, else the
-        lowest), propagated once; on a contradiction, each half in turn."""
+        All of ``todo`` are placed at once (at their ``guess`` level, else the lowest),
+        propagated once; on a contradiction, each half in turn."""
         if not todo:
             return deep
-        known = self.known
+        guess = self.guess
         picks = []
         for w in todo:
             m = deep[w]
-            first = m & known[w] if known is not None else 0
+            first = m & guess[w]
             picks.append((w, (first or m & -m).bit_length() - 1))
         placed = self._merged(deep, picks)
         if placed is not None:
+            if self.known is None:  # the levels that stood, first next time
+                for w, b in picks:
+                    guess[w] = 1 << b
             return placed
         if len(todo) > 1:
             half = len(todo) // 2
@@ -341,6 +347,8 @@ class _Fixpoints:
         for b in levels_in(deep[w] & ~(1 << chosen)):  # the other levels, one by one
             placed = self._merged(deep, [(w, b)])
             if placed is not None:
+                if self.known is None:
+                    guess[w] = 1 << b
                 return placed
         # not with the partners placed so far: on its own, from v = level
         dom = self.dom
