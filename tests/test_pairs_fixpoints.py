@@ -114,3 +114,25 @@ def test_fewer_line_revisions_than_the_reference(monkeypatch):
     assert fast == slow
     assert not is_decided(fast)
     assert mine * 4 < counted[0] * 3, (mine, counted[0])
+
+
+def test_generated_hard_boards_keep_their_grade_and_are_unique():
+    # the generator grades with the fast sweep and the known solution; from scratch, the
+    # reference sweep gives the same grade, and two counters independent of each other (the
+    # logic search and the MILP) find one solution
+    from thermomilp.generate.thermometers_gen import generate_thermometers
+    from thermomilp.logic.grade import GRADE_TO_DIFFICULTY
+    from thermomilp.logic.search import search_count
+    from thermomilp.solving import count_solutions
+
+    for index in (1,):  # a board of grade pairs in a few seconds (board 0: search, 30 s)
+        g = generate_thermometers(15, 15, "pairs-fast", index=index, difficulty="hard")
+        puzzle = g.puzzle
+        assert g.grade == puzzle.grade and GRADE_TO_DIFFICULTY[g.grade] == "hard"
+        tables = line_tables(puzzle)
+        dom = full_domains(tables)
+        assert probe_fixpoint(tables, dom) and not is_decided(dom)  # not probing
+        assert reference_pair_fixpoint(tables, dom)
+        assert ("pairs" if is_decided(dom) else "search") == g.grade
+        assert search_count(puzzle, "probing", 2) == 1
+        assert count_solutions(puzzle, 2) == 1
