@@ -156,7 +156,7 @@ def main() -> None:
                 continue
             if args.puzzle == "thermometers" and (n <= args.verify_up_to
                                                   or board.grade in ("intervals", "probing")):
-                assert search_count(board, "intervals", 2) == 1, (name, i)
+                assert search_count(board, "probing", 2) == 1, (name, i)
             if args.out:
                 from thermomilp.formats import dumps
 
