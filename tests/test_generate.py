@@ -272,3 +272,26 @@ def test_region_rival_changes_only_region_cells(height, width, seed):
                if (r, c) not in region)
     assert sum(a != b for x, y in zip(rival, tiling.grid(), strict=True)
                for a, b in zip(x, y, strict=True)) <= len(region)
+
+
+def test_the_time_limit_bounds_the_final_grade_too(monkeypatch):
+    """The pair sweep grading the kept board takes seconds on a large hard board: it is
+    handed the generator's deadline and ends at it."""
+    import time
+
+    from thermomilp.core.deadline import TimeUp
+    from thermomilp.core.errors import GenerationError
+    from thermomilp.generate.thermometers_gen import generate_thermometers
+    from thermomilp.logic import grade as grade_module
+
+    def endless_grade(puzzle, stop=None, known=None):
+        assert stop is not None, "the final grade got no deadline"
+        while not stop():
+            time.sleep(0.01)
+        raise TimeUp
+
+    monkeypatch.setattr(grade_module, "grade", endless_grade)
+    start = time.perf_counter()
+    with pytest.raises(GenerationError, match="time limit"):
+        generate_thermometers(6, 6, seed=3, time_limit=1.0)
+    assert time.perf_counter() - start < 30

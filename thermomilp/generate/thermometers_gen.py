@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from thermomilp.core.errors import GenerationError
+from thermomilp.core.errors import GenerationError, TimeUp
 from thermomilp.core.puzzle import Cell, Puzzle, thermometers
 from thermomilp.generate.paths import PathTiling
 from thermomilp.generate.rivals import _RivalUndecided
@@ -198,7 +198,14 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                 continue
             # the full grade (pair probing) only for the board kept; its planted grid has
             # just passed the checker, so the sweeps may skip its levels
-            board_grade = grade(puzzle, known=puzzle.solution)
+            # (within the time limit too: the pair sweep of a large hard board takes seconds)
+            try:
+                board_grade = grade(puzzle, known=puzzle.solution,
+                                    stop=None if deadline is None
+                                    else lambda: time.perf_counter() > deadline)
+            except TimeUp:
+                raise GenerationError(f"gave up: no {height}x{width} board within the time "
+                                      "limit (grading the last one)") from None
             return Generated(puzzle.with_grade(board_grade), board_grade,
                              GRADE_TO_DIFFICULTY[board_grade], strategy, tag,
                              time.perf_counter() - start, attempt, stats)
