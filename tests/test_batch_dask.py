@@ -20,7 +20,8 @@ from thermomilp.generate.random_board import planted_board
 if os.environ.get("THERMOMILP_REQUIRE_DASK"):  # set by .ci/run: CI must run this test
     import distributed
 else:
-    distributed = pytest.importorskip("distributed")
+    distributed = pytest.importorskip(
+        "distributed", reason='Dask is not installed; install: pip install "thermomilp[dask]"')
 
 
 def write_corpus(folder, count, size, seed):

@@ -28,9 +28,13 @@ from thermomilp.solving.confirm import (
     confirm_infeasible,
 )
 
-from helpers import varied_board
+from helpers import use_pair, varied_board
 
-pytest.importorskip("ortools")
+
+@pytest.fixture(autouse=True, scope="module")
+def _ortools():
+    """Skip with the install step without OR-Tools (fail under THERMOMILP_REQUIRE_ALL_SOLVERS)."""
+    use_pair("cpsat", "cpsat")
 
 ROOT = Path(__file__).resolve().parent.parent
 H30 = ROOT / "benchmarks" / "hard" / "h30x30_s1.txt"
