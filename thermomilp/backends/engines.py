@@ -259,6 +259,11 @@ _GLPK_IO_WORDS = frozenset(("o", "output", "log", "w", "write", "y", "display", 
 """glpsol's options that read or write a file, print, or stop before the solve (every
 ``--w...`` option writes a file too)."""
 
+_SCIP_IO_WORDS = ("file", "prefix", "setname", "verblevel", "print", "output")
+"""Words in the SCIP parameters that name a file to write or to read settings from
+(``visual/vbcfilename``, ``concurrent/paramsetprefix``, ``solvingphases/feassetname``: a
+settings file read from there could name a file to write in turn) or that print."""
+
 _PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*(/[A-Za-z0-9_]+)*\Z")
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_.+-]+\Z")
 
@@ -271,7 +276,7 @@ def _cbc_io(name: str) -> bool:
 IO_OPTIONS: dict[Solver, Callable[[str], bool]] = {
     Solver.HIGHS: lambda name: "file" in name or name.startswith(("write_", "log_", "output_")),
     Solver.CPSAT: lambda name: name.startswith(("output_", "debug_", "log_")),
-    Solver.SCIP: lambda name: ("file" in name
+    Solver.SCIP: lambda name: (any(word in name.lower() for word in _SCIP_IO_WORDS)
                                or name.split("/")[0] in ("visual", "write", "display", "reading")),
     Solver.CBC: _cbc_io,
     Solver.GLPK: lambda name: name in _GLPK_IO_WORDS or name.startswith("w"),
