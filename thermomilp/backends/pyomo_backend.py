@@ -23,7 +23,10 @@ reach each engine::
 
 Two Pyomo solves at once deadlock in Pyomo's output capture
 (``pyomo/common/tee.py``), which every engine call goes through even with
-``tee`` off; :data:`PYOMO_CALL` lets one engine call run at a time.
+``tee`` off; :data:`PYOMO_CALL` lets one engine call run at a time, and one
+``SolverFactory`` question (``available()`` runs the program under the same capture:
+four threads opening Pyomo/CBC sessions at once under load ended in Pyomo's own
+``AssertionError`` from its logging capture).
 """
 
 from __future__ import annotations
@@ -44,8 +47,9 @@ from thermomilp.model.registry import BuiltModel
 Options = dict[str, EngineOptionValue]
 
 PYOMO_CALL = threading.Lock()
-"""Held around every Pyomo engine call: Pyomo's output capture (``tee.py``) swaps
-process-wide streams and deadlocks when two solves in two threads overlap."""
+"""Held around every Pyomo engine call and every engine object's creation: Pyomo's
+output capture (``tee.py``) swaps process-wide streams and deadlocks when two solves
+in two threads overlap."""
 
 
 class _Persistent:
@@ -171,7 +175,8 @@ class PyomoSession(Session):
 
     def _build(self, built: BuiltModel) -> BuiltModel:
         self.model, self.variables = built.model, built.variables
-        self.engine = ENGINES[self.settings.solver](self.settings, self.options)
+        with PYOMO_CALL:  # asking SolverFactory (available(): a run of the program) too
+            self.engine = ENGINES[self.settings.solver](self.settings, self.options)
         return built
 
     def _has_rows(self) -> bool:
