@@ -196,3 +196,39 @@ def test_after_the_presolve_search_gives_up_the_confirmation_leaves_it_to_the_en
     presolve.forget_roots()
     assert not presolve.search_gave_up(puzzle)
     assert confirm_infeasible(puzzle, None, [(ones_of(first), None)], None) == CONFIRMED
+
+
+@given(st.integers(0, 10**9))
+@settings(max_examples=80, deadline=None)
+def test_shaving_is_sound_and_never_stronger_than_probing(seed):
+    """What the search does below its first node (``ends_only``): it keeps every level of
+    every solution (the brute force's), keeps at least what full probing keeps, tests
+    only domain ends, and is the same with a known solution's levels left untested."""
+    from thermomilp.core.puzzle import levels_from_grid
+    from thermomilp.logic.domains import high, low
+    from thermomilp.logic.probing import sweep
+
+    puzzle = varied_board(seed)
+    tables = line_tables(puzzle)
+    solutions = list(brute_force_solutions(puzzle, 50))
+    shaved, probed = full_domains(tables), full_domains(tables)
+
+    def refutes(v, level):  # only a domain's ends are tested
+        assert level in (low(shaved[v]), high(shaved[v])), (v, level, bin(shaved[v]))
+        return refuted(tables, shaved, v, level)
+
+    alive = propagate(tables, shaved) and sweep(
+        shaved, refutes, lambda v: propagate(tables, shaved, tables.vessel_lines[v]),
+        ends_only=True)
+    assert alive == probe_fixpoint(tables, probed) == bool(solutions)
+    if not alive:
+        return
+    for grid in solutions:  # sound: no level of a solution is erased
+        for v, level in enumerate(levels_from_grid(puzzle, grid)):
+            assert shaved[v] >> level & 1
+    assert all(p & ~s == 0 for p, s in zip(probed, shaved, strict=True))  # never stronger
+    if solutions:
+        known = [1 << level for level in levels_from_grid(puzzle, solutions[0])]
+        again = full_domains(tables)
+        assert probe_fixpoint(tables, again, known=known, ends_only=True)
+        assert again == shaved

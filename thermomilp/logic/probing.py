@@ -22,6 +22,15 @@ answer (not refuted) and no line is revised. The witnesses are kept in a
 copy of its parent's (every ancestor's domain contains the child's), never
 from a sibling's. Same erasures, same fixpoint as probing from scratch;
 about a third of the line revisions on hard 15x15 boards.
+
+**Shaving** (``ends_only``): probe only the lowest and the highest level of each
+domain, and the next one in when it falls -- the two levels the interval
+propagator reads. Every erasure is as sound, but the fixpoint may be weaker:
+the holes full probing punches are left, and with them the bounds a hole would
+have pushed further. It is what the exact search (:mod:`thermomilp.logic.search`)
+does below its first node, where a level left standing only costs a child that
+dies at once: on the hard boards of ``benchmarks/hard/`` the search keeps the
+same branching nodes for less time (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -60,7 +69,7 @@ def refuted(tables: LineTables, dom: Domains, v: int, level: int) -> bool:
 
 def sweep(dom: Domains, refutes: Callable[[int, int], bool],
           settle: Callable[[int], bool], stop: Callable[[], bool] | None = None,
-          known: Domains | None = None) -> bool:
+          known: Domains | None = None, ends_only: bool = False) -> bool:
     """Erase every open level ``refutes(v, level)`` condemns, vessel by vessel (round
     and round), until every vessel has been tested since the last erasure;
     ``settle(v)`` propagates after ``v`` lost levels. False on a contradiction (a
@@ -71,7 +80,10 @@ def sweep(dom: Domains, refutes: Callable[[int, int], bool],
     ``known`` (optional): per vessel, a bitmask of levels known to be in a
     solution (the levels of a grid checked by :mod:`thermomilp.core.verify`). No
     sound rule erases them, so they are not tested: same fixpoint, less work (a
-    40x40 generated board's grade: 19.3 s -> 16.9 s CPU)."""
+    40x40 generated board's grade: 19.3 s -> 16.9 s CPU).
+
+    ``ends_only``: shave (module doc) -- test each domain's lowest and highest level,
+    moving inwards while they fall, instead of every level."""
     # round and round the vessels, ending once every vessel has been tested since the
     # last erasure (a test of an unchanged board would only repeat its answer)
     n, v, quiet = len(dom), 0, 0
@@ -81,15 +93,38 @@ def sweep(dom: Domains, refutes: Callable[[int, int], bool],
         m = dom[v]
         quiet += 1
         if m & (m - 1):
-            for level in levels_in(m if known is None else m & ~known[v]):
-                if refutes(v, level):
-                    dom[v] &= ~(1 << level)
+            if ends_only:
+                _shave(dom, v, refutes, 0 if known is None else known[v])
+            else:
+                for level in levels_in(m if known is None else m & ~known[v]):
+                    if refutes(v, level):
+                        dom[v] &= ~(1 << level)
             if dom[v] != m:
                 quiet = 0
                 if not dom[v] or not settle(v):
                     return False
         v = (v + 1) % n
     return True
+
+
+def _shave(dom: Domains, v: int, refutes: Callable[[int, int], bool], known: int) -> None:
+    """Erase ``v``'s lowest level while ``refutes`` condemns it, then its highest alike
+    (never the last level, never one of ``known``'s)."""
+    for end_of in (_lowest, _highest):
+        while True:
+            d = dom[v]
+            end = end_of(d)
+            if d == end or end & known or not refutes(v, end.bit_length() - 1):
+                break
+            dom[v] = d & ~end
+
+
+def _lowest(mask: int) -> int:
+    return mask & -mask
+
+
+def _highest(mask: int) -> int:
+    return 1 << (mask.bit_length() - 1)
 
 
 def probe(tables: LineTables, dom: Domains, v: int, level: int,
@@ -125,18 +160,18 @@ def probe(tables: LineTables, dom: Domains, v: int, level: int,
 def probe_fixpoint(tables: LineTables, dom: Domains,
                    stop: Callable[[], bool] | None = None,
                    known: Domains | None = None,
-                   witnesses: Witnesses | None = None) -> bool:
+                   witnesses: Witnesses | None = None, ends_only: bool = False) -> bool:
     """Interval fixpoint plus probing, in place; False when the board has no solution.
 
     ``stop``, ``known``: see :func:`sweep` (``stop`` raises TimeUp at the deadline).
     ``witnesses``: the node's table (module doc), updated in place; a fresh one when
     None (none at all past :data:`WITNESS_VESSELS`). It must come from this node or
     an ancestor: a table filled from a domain that does not contain ``dom`` could
-    erase a level that is in a solution."""
+    erase a level that is in a solution. ``ends_only``: shave instead (module doc)."""
     if not propagate(tables, dom):
         return False
     table = new_witnesses(tables) if witnesses is None else witnesses
     refutes = ((lambda v, level: refuted(tables, dom, v, level)) if table is None
                else (lambda v, level: not probe(tables, dom, v, level, table)))
     return sweep(dom, refutes, lambda v: propagate(tables, dom, tables.vessel_lines[v]),
-                 stop, known)
+                 stop, known, ends_only)

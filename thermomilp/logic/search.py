@@ -9,9 +9,11 @@ every clued line sums exactly to its clue once all contributions are fixed.
 Three counters from three propagators, plus the brute force and the MILP,
 must agree (``tests/test_logic_agreement.py``, ``tests/test_logic_search.py``).
 
-Under ``probing`` each node keeps the witnesses of its probes
-(:mod:`thermomilp.logic.probing`: incremental probes) and hands a copy to
-its children, so a child re-probes only what its branching changed. The
+Under ``probing`` the first node probes every level and the nodes below it
+shave (:mod:`thermomilp.logic.probing`: only each domain's lowest and highest
+level, the two the interval propagator reads); each node keeps the witnesses
+of its probes (incremental probes) and hands a copy to its children, so a
+child re-probes only what its branching changed. The
 solve layer's confirmation (:mod:`thermomilp.solving.confirm`) runs this
 search from the domains the probing presolve left
 (:func:`thermomilp.logic.presolve.probed_root`) with a node budget and a deadline.
@@ -41,16 +43,19 @@ RULES = ("intervals", "gac", "probing")
 
 def _propagator(puzzle: Puzzle, tables: LineTables, rule: str,
                 stop: Callable[[], bool] | None, known: Domains | None
-                ) -> Callable[[Domains, Witnesses | None], bool]:
+                ) -> Callable[[Domains, Witnesses | None, bool], bool]:
+    """``run(dom, witnesses, below_root)``: propagate ``dom`` in place; False on a
+    contradiction."""
     if rule == "intervals":
-        return lambda dom, _: propagate(tables, dom, stop=stop)
+        return lambda dom, _, __: propagate(tables, dom, stop=stop)
     if rule == "gac":
-        return lambda dom, _: gac_fixpoint(puzzle, dom)
+        return lambda dom, _, __: gac_fixpoint(puzzle, dom)
     if rule == "probing":
-        def run(dom: Domains, wit: Witnesses | None) -> bool:
+        def run(dom: Domains, wit: Witnesses | None, below_root: bool) -> bool:
             # the known solution's levels are untestable only while it lies inside dom
             inside = known is not None and all(k & ~m == 0 for k, m in zip(known, dom, strict=True))
-            return probe_fixpoint(tables, dom, stop, known if inside else None, wit)
+            return probe_fixpoint(tables, dom, stop, known if inside else None, wit,
+                                  ends_only=below_root)
         return run
     raise ValueError(f"unknown rule {rule!r}; use one of {', '.join(RULES)}")
 
@@ -102,7 +107,7 @@ def search_solutions(puzzle: Puzzle, rule: str = "intervals", limit: int | None 
         nodes += 1
         if max_nodes is not None and nodes > max_nodes:
             raise OutOfBudget(f"more than {max_nodes} search nodes")
-        if not run(dom, wit):
+        if not run(dom, wit, nodes > 1):
             return
         v = branch_vessel(dom, degrees)
         if v is None:

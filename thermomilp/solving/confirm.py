@@ -52,7 +52,7 @@ from itertools import pairwise
 from typing import Callable, Iterable, Mapping
 
 from thermomilp.core.deadline import TimeUp
-from thermomilp.core.puzzle import Cell, Grid, Puzzle, levels_from_grid, ones_of
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, levels_from_grid, ones_of
 from thermomilp.core.verify import Cut, cut_off
 from thermomilp.logic.domains import clamp_with_marks, line_tables
 
@@ -148,8 +148,7 @@ def confirm_by_cpsat(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Ite
     if status == cp_model.INFEASIBLE:
         return CONFIRMED_BY_CPSAT
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return tuple("".join("#" if solver.value(x[r, c]) else "." for c in range(W))
-                     for r in range(H))
+        return grid_from_ones(H, W, (cell for cell, var in x.items() if solver.value(var)))
     return UNDECIDED
 
 
