@@ -49,9 +49,9 @@ re-solve with presolve off) costs as much as the first solve.
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Callable, Iterable, Mapping
+from typing import Iterable, Mapping
 
-from thermomilp.core.deadline import TimeUp
+from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, levels_from_grid, ones_of
 from thermomilp.core.verify import Cut, cut_off
 from thermomilp.logic.domains import clamp_with_marks, line_tables
@@ -164,15 +164,12 @@ def _search_hopeless(puzzle: Puzzle, root: list[int]) -> bool:
 
 
 def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Iterable[Cut],
-                       deadline: Callable[[], bool] | None, max_nodes: int = MAX_NODES,
-                       work: int | None = None,
-                       seconds_left: Callable[[], float | None] | None = None,
-                       cpsat: bool = True) -> str | Grid:
+                       deadline: Deadline | None, max_nodes: int = MAX_NODES,
+                       work: int | None = None, cpsat: bool = True) -> str | Grid:
     """``CONFIRMED`` (by the logic), ``CONFIRMED_BY_CPSAT``, ``UNDECIDED`` or a grid
     the cuts and ``fixed`` allow (a solution the engine missed; the caller verifies
-    it). ``deadline``: True once the board's time is up (e.g.
-    :meth:`thermomilp.core.deadline.Deadline.expired`); ``seconds_left``: what is left
-    of it (:meth:`~thermomilp.core.deadline.Deadline.remaining`), for CP-SAT; ``work``:
+    it). ``deadline``: the board's clock (the logic stops when it expires, CP-SAT gets
+    what remains of it; None: no limit); ``work``:
     the logic's budget in work ticks (default
     :func:`thermomilp.logic.presolve.search_work`); ``cpsat``: False when the engine
     being confirmed is CP-SAT itself (then it would not be a second method).
@@ -192,19 +189,20 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
     if not puzzle.all_chains:  # a pool-rule tank has no levels: the engine decides
         return UNDECIDED
     cuts = list(cuts)
+    expired = None if deadline is None else deadline.expired
 
     def second_method() -> str | Grid:
-        if not cpsat or not cpsat_available() or (deadline is not None and deadline()):
+        if not cpsat or not cpsat_available() or (expired is not None and expired()):
             return UNDECIDED
         try:
             return confirm_by_cpsat(puzzle, fixed, cuts,
-                                    None if seconds_left is None else seconds_left())
+                                    None if deadline is None else deadline.remaining())
         except (ImportError, OSError):  # a broken OR-Tools install: the engine decides
             return UNDECIDED
 
     try:
         # the probing fixpoint of the board alone: the presolve's, when it ran
-        root, witnesses = probed_root(puzzle, deadline)
+        root, witnesses = probed_root(puzzle, expired)
         if root is None or (fixed and not clamp_with_marks(line_tables(puzzle), root, fixed)):
             return CONFIRMED
         if _search_hopeless(puzzle, root):
@@ -216,7 +214,7 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
             answer = second_method()
             if answer != UNDECIDED:
                 return answer
-        halt = Work(search_work(puzzle) if work is None else work, deadline)
+        halt = Work(search_work(puzzle) if work is None else work, expired)
         for grid in search_solutions(puzzle, "probing", start=root, stop=halt,
                                      max_nodes=max_nodes, known=_known_levels(puzzle, cuts),
                                      witnesses=witnesses):

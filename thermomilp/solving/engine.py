@@ -121,8 +121,7 @@ class Engine:
             confirm_infeasible,
         )
 
-        verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, self.deadline.expired,
-                                     seconds_left=self.deadline.remaining,
+        verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, self.deadline,
                                      # a second method only where it is not the first
                                      cpsat=self.settings.solver is not Solver.CPSAT)
         if verdict == CONFIRMED:
@@ -204,7 +203,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     )
 
     clock = deadline or Deadline((settings or Settings()).time_limit)
-    verdict = confirm_infeasible(puzzle, None, [], clock.expired, seconds_left=clock.remaining)
+    verdict = confirm_infeasible(puzzle, None, [], clock)
     if verdict in (CONFIRMED, CONFIRMED_BY_CPSAT):
         return False, False
     if verdict != UNDECIDED and not solution_problems(puzzle, verdict):
