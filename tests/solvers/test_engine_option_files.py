@@ -70,20 +70,30 @@ def test_an_option_name_is_a_plain_name(name):
     assert io_problem(Solver.HIGHS, name, 1) is not None
 
 
-def _solve_in(folder, monkeypatch, capsys, config: str) -> tuple[int, str]:
+def _solve_in(folder, monkeypatch, capsys, config: str) -> tuple[int, str, str]:
     (folder / "thermomilp.toml").write_text(config, encoding="utf-8")
     monkeypatch.chdir(folder)
     code = main(["solve", "--logic", "none", "--format", "json", str(BOARD)])
-    return code, capsys.readouterr().out
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
 
 
 def test_a_config_file_cannot_make_highs_overwrite_a_file(tmp_path, monkeypatch, capsys):
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n")
-    code, _ = _solve_in(tmp_path, monkeypatch, capsys,
+    code, _, err = _solve_in(tmp_path, monkeypatch, capsys,
                         "[engine_options]\nwrite_solution_to_file = true\n"
                         f'solution_file = "{victim}"\n')
     assert code == 2 and victim.read_text() == "precious\n"
+    # the error names where the option came from: the file found in the folder
+    assert f"engine_options from {tmp_path / 'thermomilp.toml'}" in err
+
+
+def test_an_unknown_option_from_a_config_file_names_the_file(tmp_path, monkeypatch, capsys):
+    code, _, err = _solve_in(tmp_path, monkeypatch, capsys,
+                             "[engine_options]\nno_such_option = 1\n")
+    assert code == 2 and "unknown option no_such_option" in err
+    assert f"engine_options from {tmp_path / 'thermomilp.toml'}" in err
 
 
 @pytest.mark.parametrize("option", ['threads = "1 -export {out}"', 'export = "{out}"',
@@ -91,24 +101,24 @@ def test_a_config_file_cannot_make_highs_overwrite_a_file(tmp_path, monkeypatch,
 def test_a_config_file_cannot_make_cbc_write_a_file(option, tmp_path, monkeypatch, capsys):
     use_pair("pulp", "cbc")
     out = tmp_path / "written.mps"
-    code, _ = _solve_in(tmp_path, monkeypatch, capsys,
-                        'solver = "cbc"\n[engine_options]\n' + option.format(out=out) + "\n")
-    assert code == 2 and not out.exists()
+    code, _, err = _solve_in(tmp_path, monkeypatch, capsys,
+                             'solver = "cbc"\n[engine_options]\n' + option.format(out=out) + "\n")
+    assert code == 2 and not out.exists() and "thermomilp.toml" in err
 
 
 def test_a_config_file_cannot_make_glpsol_write_a_file(tmp_path, monkeypatch, capsys):
     use_pair("pulp", "glpk")
     out = tmp_path / "written.lp"
-    code, _ = _solve_in(tmp_path, monkeypatch, capsys,
-                        f'solver = "glpk"\n[engine_options]\nwlp = "{out}"\n')
-    assert code == 2 and not out.exists()
+    code, _, err = _solve_in(tmp_path, monkeypatch, capsys,
+                             f'solver = "glpk"\n[engine_options]\nwlp = "{out}"\n')
+    assert code == 2 and not out.exists() and "thermomilp.toml" in err
 
 
 def test_a_config_file_cannot_print_among_the_records(tmp_path, monkeypatch, capsys):
     use_pair("cpsat", "cpsat")
     forged = '{"file": "forged", "status": "unique"}'
-    code, out = _solve_in(tmp_path, monkeypatch, capsys,
-                          'solver = "cpsat"\n[engine_options]\nlog_search_progress = true\n'
-                          f"log_to_stdout = true\nlog_prefix = '{forged} '\n")
+    code, out, _ = _solve_in(tmp_path, monkeypatch, capsys,
+                             'solver = "cpsat"\n[engine_options]\nlog_search_progress = true\n'
+                             f"log_to_stdout = true\nlog_prefix = '{forged} '\n")
     assert code == 2 and "forged" not in out
     assert all(json.loads(line)["file"] != "forged" for line in out.splitlines() if line)

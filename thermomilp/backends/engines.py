@@ -309,16 +309,19 @@ def check_engine_options(settings: Settings) -> EngineOptions:
     """``settings.engine_options``, each asked of the engine: an option it does not
     know (or a value it refuses) is a :class:`ConfigError` naming a few it knows."""
     traits = ENGINES[settings.solver]
+    origin = settings.origins.get("engine_options")
+    source = f" (engine_options from {origin})" if origin else ""
     for name, value in settings.engine_options:
         refused = io_problem(settings.solver, name, value)
         if refused is not None:
-            raise ConfigError(f"{refused} ({traits.label})")
+            raise ConfigError(f"{refused} ({traits.label}){source}")
         problem = CHECKS[settings.solver](name, value, settings)
         if problem == "unknown":
             raise ConfigError(f"unknown option {name} for engine {traits.label}; e.g. "
-                              + ", ".join(traits.examples))
+                              + ", ".join(traits.examples) + source)
         if problem is not None:
-            raise ConfigError(f"option {name} = {value!r} is refused by engine {traits.label}")
+            raise ConfigError(f"option {name} = {value!r} is refused by engine "
+                              f"{traits.label}{source}")
     return settings.engine_options
 
 
