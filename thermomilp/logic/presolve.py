@@ -181,8 +181,8 @@ def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | No
     two or more or the search needs more than ``max_nodes`` nodes or ``work`` ticks
     (default: :data:`SEARCH_TIMES_PROBING` times the probing's, see :func:`probed_root`).
 
-    Exact search (:func:`thermomilp.logic.search.search_solutions`, shaving at every
-    node) from the probing fixpoint of :func:`probed_root`: every erasure is sound and
+    Exact search (:func:`thermomilp.logic.search.search_solutions`, shaving below its
+    first node) from the probing fixpoint of :func:`probed_root`: every erasure is sound and
     every leaf is checked against every clue, so "one solution" means one. Which of
     the three it answers never depends on the budget; only whether it answers does --
     and that never on the clock.

@@ -38,7 +38,7 @@ from __future__ import annotations
 from typing import Callable
 
 from thermomilp.core.deadline import TimeUp
-from thermomilp.logic.domains import Domains, LineTables, levels_in
+from thermomilp.logic.domains import Domains, LineTables, high, levels_in, low
 from thermomilp.logic.intervals import propagate
 
 Witnesses = list[dict[int, Domains]]
@@ -110,21 +110,14 @@ def sweep(dom: Domains, refutes: Callable[[int, int], bool],
 def _shave(dom: Domains, v: int, refutes: Callable[[int, int], bool], known: int) -> None:
     """Erase ``v``'s lowest level while ``refutes`` condemns it, then its highest alike
     (never the last level, never one of ``known``'s)."""
-    for end_of in (_lowest, _highest):
+    for end_of in (low, high):
         while True:
             d = dom[v]
-            end = end_of(d)
-            if d == end or end & known or not refutes(v, end.bit_length() - 1):
+            level = end_of(d)
+            bit = 1 << level
+            if d == bit or bit & known or not refutes(v, level):
                 break
-            dom[v] = d & ~end
-
-
-def _lowest(mask: int) -> int:
-    return mask & -mask
-
-
-def _highest(mask: int) -> int:
-    return 1 << (mask.bit_length() - 1)
+            dom[v] = d & ~bit
 
 
 def probe(tables: LineTables, dom: Domains, v: int, level: int,
