@@ -74,10 +74,25 @@ def test_solve_reports_timeout_when_the_interval_presolve_runs_out():
 
 
 def test_table_building_asks_stop():
+    fresh = board(40, seed=4041)  # a board no other test built tables of
     stop = CountingStop(after=1)
     with pytest.raises(TimeUp):
-        line_tables(board(40), stop)
+        line_tables(fresh, stop)
     assert stop.asked == 1
+    # nothing half-built is kept: the next call builds the tables, asking its own stop
+    again = CountingStop(after=10**9)
+    tables = line_tables(fresh, again)
+    assert again.asked >= 1
+    assert len(tables.depths) == len(fresh.vessels)
+
+
+def test_tables_are_built_once_per_board_whatever_stop_is_given():
+    fresh = board(12, seed=4042)
+    first = line_tables(fresh, CountingStop(after=10**9))
+    stop = CountingStop(after=1)  # would raise if the tables were built again
+    assert line_tables(fresh, stop) is first
+    assert line_tables(fresh) is first
+    assert stop.asked == 0
 
 
 def test_a_short_limit_on_a_large_board_ends_near_the_limit():

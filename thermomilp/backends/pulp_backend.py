@@ -149,10 +149,10 @@ class PulpSession(Session):
         return bool(self.prob.numConstraints())
 
     def _add_row(self, cols: list[int], coefs: list[float], lower: float, name: str) -> None:
-        import pulp
+        from thermomilp.model.pulp_model import GE, add_row
 
-        self.prob += pulp.lpSum(c * self.variables[k] for k, c in zip(cols, coefs,
-                                                                       strict=True)) >= lower, name
+        add_row(self.prob, [(self.variables[k], c) for k, c in zip(cols, coefs, strict=True)],
+                GE, lower, name)
         if self._live is not None:
             import numpy as np
 

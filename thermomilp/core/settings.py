@@ -482,6 +482,8 @@ def settings_from(base: Settings | None = None, /, **given: Any) -> Settings:
     """``base`` (default: :class:`Settings`) with the given fields that are not None:
     the one way the API takes settings. An unknown name is a :class:`TypeError`,
     as for any Python function."""
+    if not given and isinstance(base, Settings):  # the facade's own calls: nothing to change
+        return base
     unknown = sorted(set(given) - set(FIELDS))
     if unknown:
         raise TypeError(_unexpected(unknown[0]))

@@ -23,8 +23,10 @@ domains: mercury at rank ``k`` means ``L >= k``, empty at rank ``k`` means
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from threading import Lock
 from typing import Callable, Mapping
 
 from thermomilp.core.deadline import TimeUp
@@ -93,9 +95,30 @@ def _masks(tab: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(at_least), tuple(at_most)
 
 
-@lru_cache(maxsize=512)
+KEEP_TABLES = 512
+"""Boards whose contribution tables :func:`line_tables` keeps."""
+_tables: OrderedDict[Puzzle, LineTables] = OrderedDict()
+_tables_lock = Lock()
+
+
 def line_tables(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> LineTables:
-    """The contribution tables; ``stop`` is asked every 4096 vessels (True: TimeUp)."""
+    """The contribution tables, built once for the last :data:`KEEP_TABLES` boards
+    (whoever asks, with whatever ``stop``); ``stop`` is asked every 4096 vessels while
+    they are built (True: TimeUp, nothing kept)."""
+    with _tables_lock:
+        kept = _tables.get(puzzle)
+        if kept is not None:
+            _tables.move_to_end(puzzle)
+            return kept
+    tables = _build_tables(puzzle, stop)
+    with _tables_lock:
+        _tables[puzzle] = tables
+        while len(_tables) > KEEP_TABLES:
+            _tables.popitem(last=False)
+    return tables
+
+
+def _build_tables(puzzle: Puzzle, stop: Callable[[], bool] | None) -> LineTables:
     require_levels(puzzle, "the logic engine")
     H, W = puzzle.height, puzzle.width
     clues = tuple(puzzle.rows) + tuple(puzzle.cols)

@@ -201,8 +201,10 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
             return UNDECIDED
 
     try:
-        # the probing fixpoint of the board alone: the presolve's, when it ran
-        root, witnesses = probed_root(puzzle, expired)
+        # the probing fixpoint of the board alone: the presolve's, when it ran; the
+        # excluded solution's levels need no probe (no sound rule erases them)
+        known = _known_levels(puzzle, cuts)
+        root, witnesses = probed_root(puzzle, expired, known)
         if root is None or (fixed and not clamp_with_marks(line_tables(puzzle), root, fixed)):
             return CONFIRMED
         if _search_hopeless(puzzle, root):
@@ -216,7 +218,7 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
                 return answer
         halt = Work(search_work(puzzle) if work is None else work, expired)
         for grid in search_solutions(puzzle, "probing", start=root, stop=halt,
-                                     max_nodes=max_nodes, known=_known_levels(puzzle, cuts),
+                                     max_nodes=max_nodes, known=known,
                                      witnesses=witnesses):
             if not cut_off(ones_of(grid), cuts):
                 return grid

@@ -77,6 +77,7 @@ class Engine:
         self.deadline = deadline or Deadline(self.settings.time_limit)
         self.fixed = dict(fixed or {})
         self.cuts: list[Cut] = []
+        self.verified: set[Grid] = set()  # the solutions this engine found and checked
         self.session: Session = open_session(puzzle, self.settings, self.fixed, self.deadline)
         self.engine_calls = 0
 
@@ -110,6 +111,7 @@ class Engine:
         if problems:
             return Found(Status.ERROR, message=f"{who} returned a grid that is not a solution: "
                                                f"{problems[0]}")
+        self.verified.add(tuple(grid))
         return Found(Status.FEASIBLE, grid)
 
     def _confirm(self) -> Found:
@@ -152,8 +154,8 @@ class Engine:
 
         ones = ones_of(grid)
         over = None if over is None else frozenset(over)
-        moves = (rival_moves(self.puzzle, grid)
-                 if over is None and not solution_problems(self.puzzle, grid) else None)
+        moves = (rival_moves(self.puzzle, grid) if over is None and (
+            tuple(grid) in self.verified or not solution_problems(self.puzzle, grid)) else None)
         if moves is None or not self.session.exclude_by_moves(*moves):
             self.session.exclude(ones, over)
         # Either way the same solutions are gone: the checks (candidate_problems, the logic
