@@ -44,9 +44,11 @@ DEFAULT = f"thermomilp highs presolve={DEFAULTS['presolve']} (default)"
 
 
 def thermomilp_method(backend: str, presolve: str):
+    from thermomilp.logic.presolve import forget_roots
     from thermomilp.solving import solve
 
     def run(puzzle, time_limit):
+        forget_roots()  # as for a board solved once: no probing kept from another method's run
         result = solve(puzzle, backend=backend, solver="highs", time_limit=time_limit,
                        logic=presolve)
         return result.status

@@ -104,3 +104,12 @@ def test_a_short_limit_on_a_large_board_ends_near_the_limit():
     assert result.status == "timeout"
     assert result.time_s >= 0.05
     assert result.time_s < 5.0
+
+
+def test_forgetting_the_roots_forgets_the_tables_too():
+    from thermomilp.logic.presolve import forget_roots
+
+    fresh = board(12, seed=4043)
+    first = line_tables(fresh)
+    forget_roots()  # what a benchmark does between two runs of the same board
+    assert line_tables(fresh) is not first

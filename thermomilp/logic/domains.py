@@ -118,6 +118,13 @@ def line_tables(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> LineT
     return tables
 
 
+def forget_tables() -> None:
+    """Drop every kept board's tables (the masks of alike tables stay: they are the
+    process's, not a board's)."""
+    with _tables_lock:
+        _tables.clear()
+
+
 def _build_tables(puzzle: Puzzle, stop: Callable[[], bool] | None) -> LineTables:
     require_levels(puzzle, "the logic engine")
     H, W = puzzle.height, puzzle.width

@@ -31,6 +31,7 @@ from thermomilp.logic.domains import (
     UNKNOWN,
     Domains,
     cell_states,
+    forget_tables,
     full_domains,
     grid_of,
     line_tables,
@@ -75,10 +76,13 @@ def probed_root(puzzle: Puzzle, stop: Callable[[], bool] | None = None,
 
 
 def forget_roots() -> None:
-    """Drop every kept probing fixpoint (benchmarks timing the whole path, tests)."""
+    """Drop every kept probing fixpoint and every board's kept line tables
+    (:func:`thermomilp.logic.domains.line_tables`): what a board solved once pays
+    (benchmarks timing the whole path, tests)."""
     _roots.clear()
     _root_work.clear()
     _gave_up.clear()
+    forget_tables()
 
 
 def search_gave_up(puzzle: Puzzle) -> bool:

@@ -56,7 +56,7 @@ from typing import Iterable, Mapping
 from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, levels_from_grid, ones_of
 from thermomilp.core.verify import Cut, cut_off
-from thermomilp.logic.domains import clamp_with_marks, line_tables
+from thermomilp.logic.domains import clamp_with_marks, grid_of, is_decided, line_tables
 
 CONFIRMED = "confirmed"
 CONFIRMED_BY_CPSAT = "confirmed by cpsat"
@@ -207,8 +207,14 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
         # excluded solution's levels need no probe (no sound rule erases them)
         known = _known_levels(puzzle, cuts)
         root, witnesses = probed_root(puzzle, expired, known)
+        decided = root is not None and is_decided(root)  # before ``fixed`` clamps it
         if root is None or (fixed and not clamp_with_marks(line_tables(puzzle), root, fixed)):
             return CONFIRMED
+        if decided:
+            # one grid left, each clued line at its clue (the propagator's check of a
+            # leaf): the search would visit that one leaf
+            grid = grid_of(line_tables(puzzle), root)
+            return CONFIRMED if cut_off(ones_of(grid), cuts) else grid
         if _search_hopeless(puzzle, root):
             return second_method()
         if (cpsat and len(root) >= CPSAT_FIRST_VESSELS and any(m & (m - 1) for m in root)
