@@ -7,6 +7,7 @@ import os
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -69,10 +70,10 @@ HOSTILE_FILE_NAMES = ["esc\x1b[2J\x1b]0;owned\x07.txt", "cr\rstatus: unique.txt"
                       "nl\nstatus: unique.txt", "bidi\u202eevil.txt"]
 
 
-def _cli(*argv: str) -> subprocess.CompletedProcess:
+def _cli(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="utf-8")
     return subprocess.run([sys.executable, "-m", "thermomilp", *argv], capture_output=True,
-                          env=env, timeout=120, text=True, encoding="utf-8")
+                          env=env, timeout=120, text=True, encoding="utf-8", cwd=cwd)
 
 
 @pytest.mark.parametrize("name", HOSTILE_FILE_NAMES, ids=["esc", "cr", "newline", "bidi"])
@@ -85,7 +86,7 @@ def test_a_hostile_file_name_is_printed_escaped(tmp_path, name, command):
     # the infeasible board: a forged "status: unique" line would be a lie
     board.write_bytes((INSTANCES / "thermometers" / "t08_4x4_no_solution.txt").read_bytes())
     missing = tmp_path / ("missing-" + name)
-    proc = _cli(*command, str(board), str(missing))
+    proc = _cli(*command, str(board), str(missing), cwd=tmp_path)  # p-*.svg land there
     for stream in (proc.stdout, proc.stderr):
         assert "\x1b" not in stream and "\r" not in stream and "\u202e" not in stream
         assert "status: unique" not in stream.splitlines()
