@@ -22,7 +22,7 @@ Two comparisons (needs ``ortools``: ``pip install 'thermomilp[bench]'``):
    Aquarium boards from the generator), and planted boards 20x20 to 200x200. No published
    15x15 board is available offline, so these stand in for them. The default path
    (``logic="probing"``) is in the same rounds. Before every run of either path
-   the logic's per-board caches are emptied (:func:`solve_once`), as for a board
+   the logic's per-board caches are emptied (``_common.solve_once``), as for a board
    solved once.
 
 3. **The default path on hard boards** (``--hard``, alone): ``thermomilp.solve(p,
@@ -60,7 +60,7 @@ sys.path[:0] = [str(HERE), str(ROOT)]
 
 import corpora  # noqa: E402
 import peer_models  # noqa: E402
-from _common import machine  # noqa: E402
+from _common import machine, solve_once  # noqa: E402
 
 CPSAT_LIMIT = 30.0
 
@@ -102,27 +102,19 @@ def milp_boards():
     return boards
 
 
-def solve_once(puzzle, logic: str) -> str:
-    """``thermomilp.solve`` on highs as for a board solved once: the logic's per-board
-    caches (probing fixpoints, line tables) are emptied first, so each run pays for its
-    own probing."""
-    from thermomilp import solve
-    from thermomilp.logic import presolve
-
-    forget = getattr(presolve, "forget_roots", None)  # None: code from before the cache
-    if forget is not None:
-        forget()
-    return solve(puzzle, backend="highs", logic=logic).status
+def on_highs(logic: str):
+    """``thermomilp.solve`` on highs with ``logic``, as for a board solved once."""
+    return lambda p: solve_once(p, backend="highs", logic=logic).status
 
 
 def milp_table(repeats: int) -> None:
     methods = {
-        "MILP alone (highs, presolve none)": lambda p: solve_once(p, "none"),
+        "MILP alone (highs, presolve none)": on_highs("none"),
         "CP-SAT enumerate (1 worker)":
             lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=1),
         "CP-SAT default workers":
             lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=0),
-        "default path (highs, presolve probing)": lambda p: solve_once(p, "probing"),
+        "default path (highs, presolve probing)": on_highs("probing"),
     }
     boards = milp_boards()
     for method in methods.values():
@@ -179,9 +171,9 @@ def hard_table(repeats: int) -> None:
         from thermomilp.solving import confirm
         confirm.cpsat_available = lambda: False  # type: ignore[attr-defined]
 
-    methods = {"default path": lambda p: solve_once(p, "probing"),
+    methods = {"default path": on_highs("probing"),
                "CP-SAT 1 worker": lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=1),
-               "MILP path": lambda p: solve_once(p, "none"),
+               "MILP path": on_highs("none"),
                "naive highspy": peer_models.decide_plain_highs}
     boards = hard_boards()
     for method in methods.values():

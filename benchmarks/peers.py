@@ -35,22 +35,20 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]
 import corpora  # noqa: E402
 import machine  # noqa: E402
 import peer_models  # noqa: E402
+from _common import solve_once  # noqa: E402
 from report import replace_block  # noqa: E402
 
 from thermomilp.core.config import DEFAULTS  # noqa: E402
 
 PRESOLVES = ("none", "intervals", "probing")
-DEFAULT = f"thermomilp highs presolve={DEFAULTS['presolve']} (default)"
+DEFAULT = f"thermomilp highs presolve={DEFAULTS['logic']} (default)"
 
 
 def thermomilp_method(backend: str, presolve: str):
-    from thermomilp.logic.presolve import forget_roots
-    from thermomilp.solving import solve
-
     def run(puzzle, time_limit):
-        forget_roots()  # as for a board solved once: no probing kept from another method's run
-        result = solve(puzzle, backend=backend, solver="highs", time_limit=time_limit,
-                       logic=presolve)
+        # as for a board solved once: no probing kept from another method's run
+        result = solve_once(puzzle, backend=backend, solver="highs", time_limit=time_limit,
+                            logic=presolve)
         return result.status
     return run
 

@@ -51,7 +51,7 @@ def measure_one(size: int) -> dict:
     tracemalloc.stop()
     del highs
     start_solve = time.perf_counter()
-    result = solve(puzzle, backend="highs", solver="highs", presolve=DEFAULTS["logic"])
+    result = solve(puzzle, backend="highs", solver="highs", logic=DEFAULTS["logic"])
     solved = time.perf_counter()
     none = solve(puzzle, backend="highs", solver="highs", logic="none")
     solved_none = time.perf_counter()
@@ -66,7 +66,7 @@ def table(rows: list[dict]) -> str:
     from thermomilp.core.config import DEFAULTS
 
     lines = ["| size | cells | formulate ms | build highs ms | Python peak MiB (build) | "
-             f"solve+unique s (presolve={DEFAULTS['presolve']}) | solve+unique s (presolve=none) "
+             f"solve+unique s (logic={DEFAULTS['logic']}) | solve+unique s (logic=none) "
              "| peak RSS MiB |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:

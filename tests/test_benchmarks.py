@@ -120,3 +120,15 @@ def test_the_check_finds_a_broken_import(source, expected):
 ])
 def test_the_check_accepts_what_resolves(source):
     assert import_problems(source) == []
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_every_default_a_benchmark_reads_is_a_setting(script):
+    """``DEFAULTS["..."]`` in a script names a key of ``thermomilp.core.config.DEFAULTS``
+    (peers.py once read the renamed ``presolve`` and stopped at its first line)."""
+    from thermomilp.core.config import DEFAULTS
+
+    for node in ast.walk(ast.parse(script.read_text(encoding="utf-8"))):
+        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+                and node.value.id == "DEFAULTS" and isinstance(node.slice, ast.Constant)):
+            assert node.slice.value in DEFAULTS, f"{script.name}:{node.lineno}"
