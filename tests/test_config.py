@@ -63,7 +63,9 @@ def test_the_search_stops_at_the_project_root(tmp_path):
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
     (project / "src").mkdir()
-    assert find_config(project / "src") == ({}, None)
+    search = find_config(project / "src")
+    assert (search.values, search.where) == ({}, None)
+    assert search.stopped.startswith(f"reached the repository root {project}")
     assert resolve({}, env={}, cwd=project / "src").solver == "highs"
     (project / "thermomilp.toml").write_text('solver = "cbc"\n')
     assert resolve({}, env={}, cwd=project / "src").solver == "cbc"
@@ -81,7 +83,7 @@ def test_precedence_flag_environment_file_default(tmp_path):
 
 def test_config_command_says_where_each_value_came_from(tmp_path, monkeypatch, capsys):
     (tmp_path / "thermomilp.toml").write_text(
-        'solver = "cbc"\n[engine_options]\nthreads = 2\nmip_rel_gap = 0\n')
+        'solver = "cbc"\n[engine_options]\nthreads = 2\nratioGap = 0\n')
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("THERMOMILP_ENGINE_OPTIONS", "presolve=off")
     assert main(["config", "--engine-option", "threads=3"]) == 0
@@ -89,7 +91,9 @@ def test_config_command_says_where_each_value_came_from(tmp_path, monkeypatch, c
     lines = {line.split()[0]: line for line in out.splitlines()}
     assert "pulp" in lines["backend"] and "chosen for solver cbc" in lines["backend"]
     assert "thermomilp.toml" in lines["solver"]
-    assert "mip_rel_gap=0,presolve=off,threads=3" in lines["engine_options"]
+    assert "presolve=off,ratioGap=0.0 " in lines["engine_options"]
+    # CBC's own thread count is the threads setting, given once: the command line's
+    assert lines["threads"].split()[1] == "3" and "engine_options" in lines["threads"]
     assert "command line + environment THERMOMILP_ENGINE_OPTIONS + " in lines["engine_options"]
     assert f"config file: {tmp_path / 'thermomilp.toml'}" in out
 
@@ -101,7 +105,8 @@ def test_engine_options_merge_by_name(tmp_path):
     pyproject(tmp_path, "[tool.thermomilp.engine_options]\nmip_rel_gap = 0.5\nthreads = 1\n")
     s = resolve({"engine_options": ["threads=4"]},
                 env={"THERMOMILP_ENGINE_OPTIONS": "mip_rel_gap=0,presolve=off"}, cwd=tmp_path)
-    assert s.engine_options == (("mip_rel_gap", 0), ("presolve", "off"), ("threads", 4))
+    assert s.engine_options == (("mip_rel_gap", 0), ("presolve", "off"))
+    assert s.threads == 4  # HiGHS's own ``threads`` is the threads setting
 
 
 def test_every_flag_reaches_the_settings(tmp_path, monkeypatch):
@@ -228,5 +233,6 @@ def test_flags_reach_the_solve_layer_typed(tmp_path, monkeypatch, capsys):
     assert main(["solve", str(T03), "--logic", "none", "--engine-option", "mip_rel_gap=0",
                  "--engine-option", "random_seed=3", "--format", "json"]) == 0
     assert seen and seen[0].logic == "none"
-    assert seen[0].engine_options == (("mip_rel_gap", 0), ("random_seed", 3))
-    assert isinstance(dict(seen[0].engine_options)["mip_rel_gap"], int)
+    assert seen[0].engine_options == (("mip_rel_gap", 0),)
+    assert isinstance(dict(seen[0].engine_options)["mip_rel_gap"], float)  # its type, HiGHS's
+    assert seen[0].seed == 3  # HiGHS's own random_seed is the seed setting

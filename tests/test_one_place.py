@@ -21,7 +21,8 @@ PACKAGE = ROOT / "thermomilp"
 NAMES = {"highs", "cbc", "glpk", "scip", "pulp", "pyomo", "cell", "compact", "level"}
 """Every solver, backend and formulation name (core/settings.py's enums)."""
 SETTINGS = "thermomilp/core/settings.py"
-SKELETON = {"thermomilp/backends/base.py", "thermomilp/backends/engines.py"}
+SKELETON = {"thermomilp/backends/base.py", "thermomilp/backends/engines.py",
+            "thermomilp/core/engines.py"}
 """Where the engines' quirks live. backends/highs_arrays.py is not exempt: it applies
 the data of backends/engines.py and spells no quirk itself."""
 

@@ -176,7 +176,8 @@ def test_engine_options_from_every_shape():
         ("mip_rel_gap", 0.5), ("name", "a b"), ("threads", 2), ("x", True))
     assert check_engine_options("presolve=off, threads=4") == (
         ("presolve", "off"), ("threads", 4))
-    assert Settings(engine_options={"b": 1, "a": 2}).engine_options == (("a", 2), ("b", 1))
+    assert Settings(engine_options={"presolve": "off", "mip_rel_gap": 1}).engine_options == (
+        ("mip_rel_gap", 1.0), ("presolve", "off"))
 
 
 @pytest.mark.parametrize("bad", [["novalue"], {"": 1}, {"a b": 1}, {"x": [1]},

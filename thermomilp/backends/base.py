@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterator
 
-from thermomilp.backends.engines import ENGINES, check_engine_options, native_options
+from thermomilp.backends.engines import ENGINES, native_options
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.puzzle import Cell, Grid, grid_from_ones
 from thermomilp.core.settings import Backend, EngineOptionValue, Settings
@@ -94,7 +94,6 @@ class Session(ABC):
         self.engine_name = f"{self.traits.label} via {self.layer or self.backend}"
         self.kind = kind_info(form)
         self.cuts = 0
-        check_engine_options(settings)  # an unknown native option fails now, not mid-solve
         self.options = native_options(settings)  # every run's; a run may add its own on top
         self.built = self._build(build(form, self.backend, BuildOptions(
             names=False, verbose=settings.verbose)))

@@ -23,6 +23,7 @@ into one word. CBC is always ``COIN_CMD`` pointed at the binary
 
 from __future__ import annotations
 
+import tempfile
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -164,8 +165,14 @@ class PulpSession(Session):
             with engine_log_to_stderr(self.settings.verbose):
                 return run_highs(self._live, time_limit, {}, self._cols, self.settings.threads)
         solver = pulp_solver(self.settings, time_limit, {**self.options, **extra})
-        with engine_log_to_stderr(self.settings.verbose), warnings.catch_warnings():
+        # A command-line engine's files (model, solution, glpsol's report, which PuLP
+        # leaves behind) go to a folder of this run, removed with all it holds when the
+        # run ends, interrupted or not.
+        with (tempfile.TemporaryDirectory(prefix="thermomilp-run-") as folder,
+              engine_log_to_stderr(self.settings.verbose), warnings.catch_warnings()):
             warnings.simplefilter("ignore")
+            if hasattr(solver, "tmpDir"):
+                solver.tmpDir = folder
             word, has_solution = read_status(self.prob.solve(solver), self.prob)
         if not extra:
             self._adopt()

@@ -27,8 +27,11 @@ def run(args: argparse.Namespace) -> int:
             value = ",".join(f"{k}={_text(v)}" for k, v in value.items()) or None
         shown = "-" if value is None else _text(value)
         print(f"{key:<14} {shown:<10} ({settings.origins.get(key, 'default')})")
-    _, where = find_config()
-    print(f"config file: {where or 'none found from this folder up'}")
+    search = find_config()
+    print(f"config file: {search.where or 'none found from this folder up'}")
+    print(f"search: {search.stopped}")
+    for ignored in search.ignored:
+        print(f"passed over: {ignored}")
     return 0
 
 

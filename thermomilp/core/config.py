@@ -9,8 +9,12 @@ Precedence, highest first:
    ``THERMOMILP_ENGINE_OPTIONS`` holds ``NAME=VALUE,NAME=VALUE``);
 3. the nearest config file, looked for as ruff and pytest do: from the working
    folder upwards, the first ``thermomilp.toml``, or ``pyproject.toml`` with a
-   ``[tool.thermomilp]`` table, stopping after the folder that holds ``.git``
-   (the project's root) or at the file system's root;
+   ``[tool.thermomilp]`` table -- trusting no stranger, as git does: the search
+   stops after the home folder or a folder that holds ``.git`` (the project's
+   root) and before a folder another user owns; a file another user owns, or
+   in a folder every user may write to, is ignored with a warning; a file over
+   64 KB or nested deeper than 16 brackets is refused before it is parsed
+   (:func:`find_config`);
 4. defaults: solver ``highs`` (backend chosen from the solver by
    :data:`thermomilp.core.settings.BACKEND_FOR`), logic ``probing``,
    formulation ``cell``.
@@ -27,6 +31,9 @@ checked numbers) that every command hands to the solve layer unchanged.
 from __future__ import annotations
 
 import os
+import stat
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -46,6 +53,7 @@ from thermomilp.core.settings import (
     check_time_limit,
     solver_identity,
 )
+from thermomilp.core.untrusted import shown as untrusted_text
 
 KEYS: dict[str, Callable[[Any], Any]] = {
     "backend": lambda v: Backend.parse(v, "backend"),
@@ -74,37 +82,169 @@ NOT_FROM_FILES = {
 CONFIG_NAME = "thermomilp.toml"
 
 
-def find_config(start: str | os.PathLike | None = None) -> tuple[dict[str, Any], str | None]:
-    """The nearest config file's settings and a description of where they are.
+MAX_CONFIG_BYTES = 64 * 1024
+"""A config file larger than this is refused before it is read (a settings file is a
+few hundred bytes; a planted one could be gigabytes)."""
+MAX_NESTING = 16
+"""Brackets and braces nested deeper than this are refused before the file is parsed:
+the settings nest two deep (``[engine_options]``), and a parser's recursion could be
+run out by a planted file."""
 
-    From ``start`` (default: the working folder) upwards: ``thermomilp.toml``,
-    else ``pyproject.toml`` with ``[tool.thermomilp]`` (a pyproject.toml
-    without the table is passed over); the search ends after a folder holding
-    ``.git`` or at the root. ``({}, None)`` when there is none."""
+
+@dataclass(frozen=True)
+class ConfigSearch:
+    """What the search for a config file found, and where and why it stopped."""
+
+    values: dict[str, Any]
+    where: str | None
+    """The file (and table) the values came from, or None."""
+    stopped: str
+    """Where the search ended, and why."""
+    ignored: tuple[str, ...] = ()
+    """Config files passed over, each with the reason (the warnings)."""
+
+
+def find_config(start: str | os.PathLike | None = None, *, user: int | None = None,
+                home: str | os.PathLike | None = None) -> ConfigSearch:
+    """The nearest config file's settings, where they are, and where the search stopped.
+
+    From ``start`` (default: the working folder) upwards: ``thermomilp.toml``, else
+    ``pyproject.toml`` with ``[tool.thermomilp]`` (a pyproject.toml without the table
+    is passed over). A config file may come with a folder someone else made, so the
+    search trusts no stranger, as git does:
+
+    * it stops before a folder that ``user`` (default: this process's user) does not
+      own, and after the home folder and after a folder holding ``.git`` (a
+      repository's root);
+    * a file owned by another user, or lying in a folder anyone may write to, is
+      ignored (:attr:`ConfigSearch.ignored` says why; the command line warns).
+
+    Raises:
+        ConfigError: the file found is larger than :data:`MAX_CONFIG_BYTES`, nests
+            deeper than :data:`MAX_NESTING`, is not valid TOML or holds an unknown
+            or forbidden setting.
+    """
+    user = os.geteuid() if user is None else user
+    top = Path(home) if home is not None else _home()
     folder = Path(start if start is not None else os.getcwd()).absolute()
+    ignored: list[str] = []
+    stopped = "reached the file system's root"
     for here in (folder, *folder.parents):
-        own = here / CONFIG_NAME
-        if own.is_file():
-            return _read_toml(own, None) or {}, str(own)
-        project = here / "pyproject.toml"
-        if project.is_file():
-            table = _read_toml(project, ("tool", "thermomilp"))
-            if table is not None:
-                return table, f"{project} [tool.thermomilp]"
-        if (here / ".git").exists():
+        try:
+            info = here.stat()
+        except OSError as exc:
+            stopped = f"cannot look into {here}: {exc.strerror}"
             break
-    return {}, None
+        if info.st_uid != user:
+            stopped = f"{here} belongs to another user (uid {info.st_uid})"
+            break
+        for name, table in ((CONFIG_NAME, None), ("pyproject.toml", ("tool", "thermomilp"))):
+            path = here / name
+            if not path.is_file():
+                continue
+            why = _distrust(path, info, user)
+            if why:
+                ignored.append(f"{path} ignored: {why}")
+                continue
+            found = _read_toml(path, table)
+            if found is not None:
+                where = str(path) if table is None else f"{path} [tool.thermomilp]"
+                return ConfigSearch(found, where, f"found {where}", tuple(ignored))
+        if top is not None and here == top:
+            stopped = f"reached the home folder {here}"
+            break
+        if (here / ".git").exists():
+            stopped = f"reached the repository root {here} (it holds .git)"
+            break
+    return ConfigSearch({}, None, stopped, tuple(ignored))
+
+
+def _home() -> Path | None:
+    try:
+        return Path.home().absolute()
+    except (KeyError, RuntimeError):  # no HOME and no passwd entry
+        return None
+
+
+def _distrust(path: Path, folder: os.stat_result, user: int) -> str | None:
+    """Why the config file ``path`` (in a folder with ``folder``'s status) is not to be
+    read, or None: another user owns it, or anyone may write to its folder."""
+    try:
+        owner = path.stat().st_uid
+    except OSError as exc:
+        return f"cannot read its owner: {exc.strerror}"
+    if owner != user:
+        return f"it belongs to another user (uid {owner})"
+    if folder.st_mode & stat.S_IWOTH:
+        return "its folder is writable by every user"
+    return None
+
+
+def _config_text(path: Path) -> str:
+    """The file's text, read only when it is a regular file of at most
+    :data:`MAX_CONFIG_BYTES`, never blocking (a FIFO is refused, not waited on)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(f"{path}: not a regular file")
+        if info.st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: {info.st_size} bytes; a config file may hold at most "
+                              f"{MAX_CONFIG_BYTES} bytes")
+        data = handle.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: a config file may hold at most {MAX_CONFIG_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+
+
+def nesting_depth(text: str) -> int:
+    """How deep ``[`` and ``{`` nest in TOML ``text``, strings and comments left out."""
+    depth = deepest = 0
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif ch in "\"'":
+            quote = ch * 3 if text.startswith(ch * 3, i) else ch
+            i += len(quote)
+            while i < n and not text.startswith(quote, i):
+                if ch == '"' and text[i] == "\\":
+                    i += 1  # an escape in a basic string
+                elif text[i] == "\n" and len(quote) == 1:
+                    break  # an unclosed one-line string: the parser says so
+                i += 1
+            i += len(quote)
+            continue
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+        i += 1
+    return deepest
 
 
 def _read_toml(path: Path, table: tuple[str, ...] | None) -> dict[str, Any] | None:
     import tomllib  # only where a config file is found
 
+    text = _config_text(path)
+    if nesting_depth(text) > MAX_NESTING:
+        raise ConfigError(f"{path}: nested deeper than {MAX_NESTING} levels; a settings file "
+                          "nests two deep ([engine_options])")
     try:
-        data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read: {exc}") from None
+        data: Any = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply") from None
     for key in table or ():
         if not isinstance(data, dict) or key not in data:
             return None
@@ -128,8 +268,13 @@ def env_name(key: str) -> str:
     return f"THERMOMILP_{key.upper()}"
 
 
+def _warn(message: str) -> None:
+    sys.stderr.write(f"thermomilp: warning: {untrusted_text(message)}\n")
+
+
 def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None,
-            cwd: str | os.PathLike | None = None) -> Settings:
+            cwd: str | os.PathLike | None = None,
+            warn: Callable[[str], None] | None = None) -> Settings:
     """Merge flags > environment > config file > defaults into one checked :class:`Settings`.
 
     ``flags`` holds None for a flag not given (``engine_options``: the list of
@@ -139,7 +284,10 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
     for old, message in RENAMED.items():
         if env.get(env_name(old)):
             raise ConfigError(f"{env_name(old)} is set: {message}")
-    file_values, file_origin = find_config(cwd)
+    search = find_config(cwd)
+    for warning in search.ignored:
+        (warn or _warn)(warning)
+    file_values, file_origin = search.values, search.where
     values: dict[str, Any] = {}
     origins: dict[str, str] = {}
     for key, check in KEYS.items():
@@ -174,4 +322,5 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
     return Settings(**values, origins=origins)
 
 
-__all__ = ["CONFIG_NAME", "DEFAULTS", "KEYS", "env_name", "find_config", "resolve"]
+__all__ = ["CONFIG_NAME", "ConfigSearch", "DEFAULTS", "KEYS", "MAX_CONFIG_BYTES", "MAX_NESTING",
+           "env_name", "find_config", "resolve"]

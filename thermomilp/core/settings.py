@@ -27,78 +27,36 @@ import enum
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Self, TypedDict, cast
+from typing import Any, Mapping, TypedDict, cast
 
+from thermomilp.core.engines import (
+    ENGINES,
+    MAX_SEED,
+    MAX_THREADS,
+    MAX_TIME_LIMIT,
+    Backend,
+    EngineOptions,
+    EngineOptionValue,
+    Solver,
+    _Choice,
+)
 from thermomilp.core.errors import ConfigError
 
-MAX_THREADS = 256
-"""More engine threads than this is a typo, not a machine (HiGHS would try to start them)."""
-MAX_SEED = 2**31 - 1
-"""Engines take 32-bit seeds (HiGHS ``random_seed``, CBC ``randomCbcSeed``)."""
-MAX_TIME_LIMIT = 10.0**7
-"""About four months: anything longer is no limit (say nothing instead)."""
-
-
-class _Choice(enum.StrEnum):
-    """A closed set of names: ``str(member)`` and ``format`` give the name itself."""
-
-    @classmethod
-    def parse(cls, value: Any, what: str) -> Self:
-        if isinstance(value, cls):
-            return value
-        try:
-            if not isinstance(value, str):
-                raise ValueError(value)
-            return cls(value.strip().lower())
-        except ValueError:
-            names = ", ".join(m.value for m in cls)
-            raise ConfigError(f"{what} {value!r} is unknown; choose one of {names}") from None
-
-
-class Backend(_Choice):
-    """The modelling layer a model is built in."""
-
-    HIGHS = "highs"  # highspy direct, from numpy arrays
-    PULP = "pulp"
-    PYOMO = "pyomo"
-    CPSAT = "cpsat"  # OR-Tools' CpModel: the same linear model, for the CP-SAT engine
-
-
-class Solver(_Choice):
-    """The MILP engine: a closed list. A name that is not a member (or an alias
-    of one, :data:`SOLVER_ALIASES`) is refused here, before any modelling layer
-    sees it (Pyomo would look an unknown name up as a program to run, the
-    working folder included)."""
-
-    HIGHS = "highs"
-    CBC = "cbc"
-    GLPK = "glpk"
-    SCIP = "scip"
-    CPSAT = "cpsat"  # OR-Tools CP-SAT: clause learning on the same linear model
-
-
-BACKEND_FOR: dict[Solver, Backend] = {
-    Solver.HIGHS: Backend.HIGHS,  # highspy direct: no modelling layer in between
-    Solver.CBC: Backend.PULP,
-    Solver.GLPK: Backend.PULP,
-    Solver.SCIP: Backend.PULP,    # SCIP_PY (pyscipopt); Pyomo's SCIP needs Pyomo >= 6.10
-    Solver.CPSAT: Backend.CPSAT,  # OR-Tools' own model: neither PuLP nor Pyomo reaches CP-SAT
-}
+BACKEND_FOR: dict[Solver, Backend] = {s: record.default_backend for s, record in ENGINES.items()}
 """The one rule: the modelling layer that drives a solver given alone
-(``--solver cbc`` with no ``--backend``). docs/solvers.md shows this table."""
+(``--solver cbc`` with no ``--backend``), read from each engine's record
+(:data:`thermomilp.core.engines.ENGINES`). docs/solvers.md shows this table."""
 
-MILP_ENGINES: frozenset[Solver] = frozenset({Solver.HIGHS, Solver.CBC, Solver.GLPK, Solver.SCIP})
+MILP_ENGINES: frozenset[Solver] = frozenset(
+    s for s, record in ENGINES.items() if Backend.PULP in record.backends)
 """The LP-based branch-and-bound engines PuLP and Pyomo hand a model to."""
 
 DRIVES: dict[Backend, frozenset[Solver]] = {
-    Backend.HIGHS: frozenset({Solver.HIGHS}),
-    Backend.PULP: MILP_ENGINES,
-    Backend.PYOMO: MILP_ENGINES,
-    Backend.CPSAT: frozenset({Solver.CPSAT}),
-}
-"""Which engines each modelling layer can drive. CP-SAT is reached through OR-Tools'
-own model only: PuLP and Pyomo have no interface to it, so ``--backend pulp --solver
-cpsat`` is refused rather than quietly run elsewhere."""
+    layer: frozenset(s for s, record in ENGINES.items() if layer in record.backends)
+    for layer in Backend}
+"""Which engines each modelling layer can drive (the records' ``backends``). CP-SAT is
+reached through OR-Tools' own model only: PuLP and Pyomo have no interface to it, so
+``--backend pulp --solver cpsat`` is refused rather than quietly run elsewhere."""
 
 SOLVER_ALIASES: dict[str, tuple[Solver, Backend | None]] = {
     # PuLP's solver class names: the engine, driven through PuLP
@@ -208,10 +166,6 @@ RENAMED: dict[str, str] = {
 }
 """Old setting names: refused with the new name, never read as an alias."""
 
-EngineOptionValue = bool | int | float | str
-"""A native engine option's value (HiGHS ``mip_rel_gap=0``, CBC ``threads=2``)."""
-
-EngineOptions = tuple[tuple[str, EngineOptionValue], ...]
 
 
 def engine_option_value(text: str) -> EngineOptionValue:
@@ -412,9 +366,33 @@ class Settings:
         fix(self, "threads", check_threads(self.threads))
         fix(self, "seed", check_seed(self.seed))
         fix(self, "verbose", check_bool(self.verbose))
-        fix(self, "engine_options", check_engine_options(self.engine_options))
+        self._sort_engine_options(origins)
         fix(self, "engine_path", check_engine_path(self.engine_path))
         fix(self, "origins", origins)
+
+    def _sort_engine_options(self, origins: dict[str, str]) -> None:
+        """The engine options by the engine's allowlist (its record): the engine's own
+        options, typed; its native time, threads and seed options folded into the
+        common settings -- the smaller time limit wins, a second, different thread
+        count or seed is a :class:`ConfigError` -- so each reaches the engine once."""
+        source = origins.get("engine_options", "")
+        options, common = ENGINES[self.solver].sort_options(
+            check_engine_options(self.engine_options), source)
+        object.__setattr__(self, "engine_options", options)
+        for key, value in common.items():
+            mine = getattr(self, key)
+            came = f"engine_options ({source})" if source else "engine_options"
+            if key == "time_limit":
+                if mine is None or value < mine:
+                    object.__setattr__(self, key, float(value))
+                    origins[key] = came
+            elif mine is None:
+                object.__setattr__(self, key, value)
+                origins[key] = came
+            elif mine != value:
+                raise ConfigError(
+                    f"{key} is given twice: {mine} ({origins.get(key, 'settings')}) and "
+                    f"{value} as the engine's own option ({came}); give it once")
 
     def replace(self, **changes: Any) -> "Settings":
         """A copy with some fields changed (strings parsed like the constructor's).

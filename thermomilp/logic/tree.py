@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 
+from thermomilp.core.errors import TimeUp
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.mistakes import (
     Completion,
@@ -246,9 +247,12 @@ def probe_fixpoint(t: Trees, state: State, stop: Callable[[], bool] | None = Non
 
 
 def search_solutions(puzzle: Puzzle, limit: int | None = None,
-                     marks: Mapping[Cell, int] | None = None) -> Iterator[Grid]:
+                     marks: Mapping[Cell, int] | None = None,
+                     stop: Callable[[], bool] | None = None) -> Iterator[Grid]:
     """Every solution agreeing with ``marks`` (at most ``limit``): propagation and branching
-    on a layer. Each yielded grid satisfies every clue and the tree order."""
+    on a layer. Each yielded grid satisfies every clue and the tree order. ``stop`` is
+    asked at every node (a :class:`~thermomilp.logic.budget.Work` raises when its budget
+    is spent); its True raises :class:`~thermomilp.core.deadline.TimeUp`."""
     t = Trees(puzzle)
     start = t.state_of(marks or {})
     if start is None:
@@ -257,6 +261,8 @@ def search_solutions(puzzle: Puzzle, limit: int | None = None,
 
     def rec(state: State) -> Iterator[Grid]:
         nonlocal found
+        if stop is not None and stop():
+            raise TimeUp("the deadline passed during the tree search")
         if propagate_conflict(t, state) is not None:
             return
         open_ = [g for g, s in enumerate(state) if s == UNKNOWN]

@@ -133,8 +133,10 @@ def confirm_by_cpsat(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Ite
         for layer in vessel.layers:  # a layer fills as one
             for a, b in pairwise(layer):
                 model.add(x[a] == x[b])
-        for lower, upper in pairwise(vessel.layers):  # filled from the bottom
-            model.add_implication(x[upper[0]], x[lower[0]])
+        for k, layer in enumerate(vessel.layers):  # a layer fills only after the one below
+            above = vessel.parent_of(k)
+            if above is not None:
+                model.add_implication(x[vessel.layers[above][0]], x[layer[0]])
     for cell, value in (fixed or {}).items():
         model.add(x[cell] == int(value))
     for ones, over in cuts:  # every allowed grid differs from the cut one somewhere on `over`
@@ -152,6 +154,21 @@ def confirm_by_cpsat(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Ite
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return grid_from_ones(H, W, (cell for cell, var in x.items() if solver.value(var)))
     return UNDECIDED
+
+
+def _confirm_on_trees(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: list[Cut],
+                      expired, work: int) -> str | Grid:
+    """The exact search on the layer trees of a pool-rule board
+    (:func:`thermomilp.logic.tree.search_solutions`, propagation and branching on
+    layers, sharing no code with the MILP builders or the engines): a grid the cuts
+    allow, or ``CONFIRMED``; OutOfBudget past ``work`` nodes."""
+    from thermomilp.logic.budget import Work
+    from thermomilp.logic.tree import search_solutions as tree_solutions
+
+    for grid in tree_solutions(puzzle, marks=fixed, stop=Work(work, expired)):
+        if not cut_off(ones_of(grid), cuts):
+            return grid
+    return CONFIRMED
 
 
 def _search_hopeless(puzzle: Puzzle, root: list[int]) -> bool:
@@ -188,8 +205,6 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
 
     if clue_sums_disagree(puzzle):
         return CONFIRMED
-    if not puzzle.all_chains:  # a pool-rule tank has no levels: the engine decides
-        return UNDECIDED
     cuts = list(cuts)
     expired = None if deadline is None else deadline.expired
 
@@ -202,6 +217,14 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
         except (ImportError, OSError):  # a broken OR-Tools install: the engine decides
             return UNDECIDED
 
+    if not puzzle.all_chains:  # a pool-rule tank has no levels: the tree search
+        try:
+            return _confirm_on_trees(puzzle, fixed, cuts, expired,
+                                     max_nodes if work is None else work)
+        except TimeUp:
+            return UNDECIDED
+        except (OutOfBudget, RecursionError):
+            return second_method()
     try:
         # the probing fixpoint of the board alone: the presolve's, when it ran; the
         # excluded solution's levels need no probe (no sound rule erases them)

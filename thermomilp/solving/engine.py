@@ -136,10 +136,29 @@ class Engine:
         if self.deadline.expired():
             return Found(Status.TIMEOUT, message="the time limit was reached while confirming "
                                                  "an infeasible verdict")
-        outcome = self._ask(self.session.second_opinion)
+        outcome = self._engine_again()
         if outcome.status == Status.INFEASIBLE:
             return Found(Status.INFEASIBLE, confirmed_by="engine")
         return self._checked(outcome)
+
+    def _engine_again(self) -> Outcome:
+        """The engine's second opinion, never with the user's engine options: with none
+        given, the session's own (another configuration where the engine's record asks
+        for one); otherwise a new session without them, given the same cuts, solved
+        and, if it says "infeasible" too, asked for its second opinion."""
+        clean = self.settings.replace(engine_options=())
+        if clean == self.settings:
+            return self._ask(self.session.second_opinion)
+        session = open_session(self.puzzle, clean, self.fixed, self.deadline)
+        try:
+            for ones, over in self.cuts:
+                session.exclude(ones, over)
+            outcome = self._ask(session.solve)
+            if outcome.status == Status.INFEASIBLE:
+                outcome = self._ask(session.second_opinion)
+            return outcome
+        finally:
+            session.close()
 
     # -- cuts, counting, enumerating -----------------------------------------
 
@@ -245,13 +264,12 @@ def lp_vertex(puzzle: Puzzle, tol: float = 1e-6) -> tuple[tuple[float, ...], ...
 
 def require_available(settings: Settings) -> None:
     """:class:`SolverUnavailable` now, naming the installed pairs, if the settings'
-    pair cannot run, and :class:`ConfigError` for a native option the engine does not
-    know (the logic may decide a board without opening a session)."""
-    from thermomilp.backends.engines import check_engine_options
+    pair cannot run (the logic may decide a board without opening a session; the
+    engine options were checked against the engine's allowlist when the settings
+    were made)."""
     from thermomilp.backends.matrix import require_pair
 
     require_pair(settings.backend, settings.solver, settings.engine_path)
-    check_engine_options(settings)  # an unknown native option is refused up front too
 
 
 def warm_up(settings: Settings) -> None:

@@ -1,0 +1,358 @@
+"""One record per engine: what thermomilp knows about each MILP engine, in one place.
+
+:data:`ENGINES` holds one :class:`EngineRecord` per :class:`Solver`: its label, the
+modelling layers that drive it (and the one that drives it when the solver is
+given alone), its native names for the time limit, threads and seed, the quirks
+the session skeleton acts on (presolve-off retry, second opinion, whole seconds,
+the rival search's error fallbacks) and the **allowlist** of native options a
+user may set, each with its type and range (:class:`Option`).
+
+An engine option is accepted only when its record lists it, with a value of its
+type and range: limits, threads, seeds, gaps, cut and heuristic effort, presolve.
+Nothing else reaches an engine -- not an option that reads or writes a file,
+prints, ends the search early, or changes which grids are feasible (tolerances,
+objective bounds, cutoffs, numerics, solution counting). The check never asks the
+engine's program. The engine's native time, threads and seed options are the
+common settings under another name: :meth:`EngineRecord.sort_options` folds them
+into ``time_limit`` (the smaller limit wins), ``threads`` and ``seed``, so each
+reaches the engine once, through the session skeleton.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Self
+
+from thermomilp.core.errors import ConfigError
+
+EngineOptionValue = bool | int | float | str
+"""A native engine option's value (HiGHS ``mip_rel_gap=0``, CBC ``cuts=off``)."""
+
+EngineOptions = tuple[tuple[str, EngineOptionValue], ...]
+
+
+class _Choice(enum.StrEnum):
+    """A closed set of names: ``str(member)`` and ``format`` give the name itself."""
+
+    @classmethod
+    def parse(cls, value: Any, what: str) -> Self:
+        if isinstance(value, cls):
+            return value
+        try:
+            if not isinstance(value, str):
+                raise ValueError(value)
+            return cls(value.strip().lower())
+        except ValueError:
+            names = ", ".join(m.value for m in cls)
+            raise ConfigError(f"{what} {value!r} is unknown; choose one of {names}") from None
+
+
+class Backend(_Choice):
+    """The modelling layer a model is built in."""
+
+    HIGHS = "highs"  # highspy direct, from numpy arrays
+    PULP = "pulp"
+    PYOMO = "pyomo"
+    CPSAT = "cpsat"  # OR-Tools' CpModel: the same linear model, for the CP-SAT engine
+
+
+class Solver(_Choice):
+    """The MILP engine: a closed list. A name that is not a member (or an alias
+    of one, :data:`thermomilp.core.settings.SOLVER_ALIASES`) is refused before any
+    modelling layer sees it (Pyomo would look an unknown name up as a program to
+    run, the working folder included)."""
+
+    HIGHS = "highs"
+    CBC = "cbc"
+    GLPK = "glpk"
+    SCIP = "scip"
+    CPSAT = "cpsat"  # OR-Tools CP-SAT: clause learning on the same linear model
+
+
+# -- the types of an allowed option ---------------------------------------------------
+
+
+_TRUE = ("true", "on", "yes", "1")
+_FALSE = ("false", "off", "no", "0")
+
+
+@dataclass(frozen=True)
+class Option:
+    """An allowed native option: ``kind`` is ``flag`` (on/off), ``whole`` (an integer
+    from ``low`` to ``high``), ``number`` (a real from ``low`` to ``high``) or ``word``
+    (one of ``words``, written as listed)."""
+
+    kind: str
+    low: float | None = None
+    high: float | None = None
+    words: tuple[str, ...] = ()
+
+    def parse(self, value: EngineOptionValue) -> EngineOptionValue:
+        """The value in this option's type, or ValueError."""
+        if self.kind == "flag":
+            word = str(value).strip().lower() if not isinstance(value, bool) else str(value).lower()
+            if word in _TRUE or word in _FALSE:
+                return word in _TRUE
+            raise ValueError(value)
+        if self.kind == "word":
+            for word in self.words:
+                if isinstance(value, str) and value.strip().lower() == word.lower():
+                    return word
+            raise ValueError(value)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(value)
+        number: int | float = value
+        if self.kind == "whole":
+            if isinstance(value, float) and not value.is_integer():
+                raise ValueError(value)
+            number = int(value)
+        elif not math.isfinite(value):
+            raise ValueError(value)
+        else:
+            number = float(value)
+        if (self.low is not None and number < self.low) or (
+                self.high is not None and number > self.high):
+            raise ValueError(value)
+        return number
+
+    def accepted(self) -> str:
+        """The accepted forms, for a refusal."""
+        if self.kind == "flag":
+            return "on or off (true/false, yes/no, 1/0)"
+        if self.kind == "word":
+            return "one of " + ", ".join(self.words)
+        what = "a whole number" if self.kind == "whole" else "a number"
+        low = "" if self.low is None else f"{self.low:g}"
+        high = "" if self.high is None else f"{self.high:g}"
+        if low and high:
+            return f"{what} from {low} to {high}"
+        return f"{what} of at least {low}" if low else f"{what} of at most {high}"
+
+    def samples(self) -> tuple[EngineOptionValue, ...]:
+        """Values at the edges and inside the range (the allowlist's fuzz test)."""
+        if self.kind == "flag":
+            return (True, False)
+        if self.kind == "word":
+            return self.words
+        low = self.low if self.low is not None else -1e6
+        high = self.high if self.high is not None else 1e6
+        picks = [low, high, (low + high) / 2, low + (high - low) / 7]
+        if self.kind == "whole":
+            return tuple(sorted({int(round(v)) for v in picks}))
+        return tuple(sorted({float(v) for v in picks}))
+
+
+FLAG = Option("flag")
+
+
+def whole(low: int, high: int) -> Option:
+    return Option("whole", low, high)
+
+
+def number(low: float, high: float | None = None) -> Option:
+    return Option("number", low, high)
+
+
+def words(*choices: str) -> Option:
+    return Option("word", words=choices)
+
+
+MAX_THREADS = 256
+"""More engine threads than this is a typo, not a machine (HiGHS would try to start them)."""
+MAX_SEED = 2**31 - 1
+"""Engines take 32-bit seeds (HiGHS ``random_seed``, CBC ``randomCbcSeed``)."""
+MAX_TIME_LIMIT = 10.0**7
+"""About four months: anything longer is no limit (say nothing instead)."""
+GAP = number(0.0, 1e6)
+"""A MIP gap: only a question with an objective reads it (the rival search's, which
+runs without user options); a feasibility question ends at its first grid."""
+
+
+# -- the record ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """One retry of a question the engine ended in its own error state."""
+
+    presolve_off: bool = False
+    """Run with the engine's presolve off (:attr:`EngineRecord.presolve_off`)."""
+    seed_shift: int = 0
+    """Added to the question's random seed."""
+    plain: bool = False
+    """Ask without the objective (any feasible point will do)."""
+
+
+@dataclass(frozen=True)
+class EngineRecord:
+    """Everything about one engine that is not code: read by the settings (the
+    allowlist, the common options), the session skeleton (quirks) and the docs."""
+
+    solver: Solver
+    label: str
+    default_backend: Backend
+    """The layer that drives the engine when the solver is given alone (docs/solvers.md)."""
+    backends: frozenset[Backend]
+    """Every layer that can drive it."""
+    options: Mapping[str, Option] = field(default_factory=dict)
+    """The allowlist: native name -> type and range. Nothing else reaches the engine."""
+    time_options: tuple[str, ...] = ()
+    """Native names of the time limit in seconds: folded into ``time_limit``."""
+    threads_option: str | None = None
+    """Native name of the thread count: folded into ``threads``, and how it is passed."""
+    seed_option: str | None = None
+    """Native name of the random seed: folded into ``seed``, and how it is passed."""
+    presolve_off: tuple[tuple[str, EngineOptionValue], ...] = ()
+    """Native options that turn the engine's presolve off: with them the skeleton
+    retries an engine that ended in its own error state (HiGHS 1.16's "Solve
+    error" after its MIP presolve, benchmarks/highs_solve_error_8x8.json)."""
+    second_opinion: bool = False
+    """An "infeasible" of this engine is worth a re-solve in another configuration
+    (presolve off, another seed) when no independent method decides: HiGHS 1.16 has
+    called a feasible board infeasible (benchmarks/highs_wrong_infeasible_15x15.txt)."""
+    whole_seconds: bool = False
+    """The engine takes its time limit in whole seconds (glpsol ``--tmlim``)."""
+    flags: str = "bool"
+    """How an on/off option is written: ``bool`` (a boolean, in-process engines),
+    ``on/off`` (the words ``on`` and ``off``: CBC) or ``switch`` (a bare ``--name`` for
+    on, nothing for off: glpsol)."""
+    error_fallbacks: tuple[Fallback, ...] = ()
+    """What a question given as numbers (the generator's rival search) tries, in
+    order, when the engine ends it in an error (not a limit); only when every one
+    ends in an error too is the question undecided. HiGHS 1.x on the 15x15 hard
+    boards of ``generate --seed 101`` ended the nearest-rival question in ``Solve
+    error``; presolve off or another seed answered it
+    (tests/test_generate_engine_error.py)."""
+
+    @property
+    def examples(self) -> tuple[str, ...]:
+        """A few allowed option names, for a message."""
+        return tuple(sorted(self.options))[:4]
+
+    def allowed_names(self) -> tuple[str, ...]:
+        """Every name a user may give: the allowlist and the common options' native names."""
+        common = (*self.time_options, self.threads_option, self.seed_option)
+        return tuple(sorted({*self.options, *(n for n in common if n)}))
+
+    def sort_options(self, given: EngineOptions, source: str = ""
+                     ) -> tuple[EngineOptions, dict[str, float | int]]:
+        """``given`` checked against the allowlist: (the engine's own options, typed;
+        the common settings among them: ``time_limit``, ``threads``, ``seed``).
+
+        Raises:
+            ConfigError: a name that is not allowed (with the allowed ones), or a value
+                outside its type or range (with the accepted forms).
+        """
+        options: dict[str, EngineOptionValue] = {}
+        common: dict[str, float | int] = {}
+        for name, value in given:
+            where = f" (engine_options from {source})" if source else ""
+            if name in self.time_options:
+                common["time_limit"] = min(_common(name, value, number(0.0, MAX_TIME_LIMIT),
+                                                   self.label, where, positive=True),
+                                           common.get("time_limit", math.inf))
+            elif name == self.threads_option:
+                common["threads"] = int(_common(name, value, whole(1, MAX_THREADS),
+                                                self.label, where))
+            elif name == self.seed_option:
+                common["seed"] = int(_common(name, value, whole(0, MAX_SEED), self.label, where))
+            elif name in self.options:
+                typed = _common(name, value, self.options[name], self.label, where)
+                if self.options[name].kind == "flag" and self.flags == "on/off":
+                    typed = "on" if typed else "off"
+                if typed is not False or self.flags != "switch":  # an off switch: unsaid
+                    options[name] = typed
+            else:
+                raise ConfigError(
+                    f"option {name} is not one thermomilp lets {self.label} take{where}; "
+                    f"allowed: {', '.join(self.allowed_names())} (docs/solvers.md)")
+        return tuple(sorted(options.items())), common
+
+
+def _common(name: str, value: EngineOptionValue, option: Option, label: str, where: str,
+            positive: bool = False) -> Any:
+    try:
+        parsed = option.parse(value)
+        if positive and not parsed:
+            raise ValueError(value)
+    except ValueError:
+        accepted = option.accepted() + (" (above 0)" if positive else "")
+        raise ConfigError(f"option {name} = {value!r} is refused for {label}: {name} takes "
+                          f"{accepted}{where}") from None
+    return parsed
+
+
+_PULP_PYOMO = frozenset({Backend.PULP, Backend.PYOMO})
+
+ENGINES: dict[Solver, EngineRecord] = {
+    Solver.HIGHS: EngineRecord(
+        Solver.HIGHS, "HiGHS", Backend.HIGHS, frozenset({Backend.HIGHS}) | _PULP_PYOMO,
+        options={
+            "mip_rel_gap": GAP, "mip_abs_gap": GAP,
+            "presolve": words("off", "choose", "on"),
+            "mip_heuristic_effort": number(0.0, 1.0),
+            "mip_detect_symmetry": FLAG,
+            "parallel": words("off", "choose", "on"),
+        },
+        time_options=("time_limit",), threads_option="threads", seed_option="random_seed",
+        presolve_off=(("presolve", "off"),), second_opinion=True,
+        error_fallbacks=(
+            Fallback(presolve_off=True),  # where "Solve error"s came from
+            Fallback(seed_shift=1),       # another seed, same presolve
+            Fallback(presolve_off=True, seed_shift=2),  # both
+            # another question: no distance objective (any rival will do)
+            Fallback(presolve_off=True, seed_shift=3, plain=True))),
+    Solver.CBC: EngineRecord(
+        Solver.CBC, "CBC", Backend.PULP, _PULP_PYOMO,
+        options={
+            "ratioGap": GAP, "allowableGap": GAP,
+            "cuts": words("off", "on", "root", "ifmove", "forceOn"),
+            "gomoryCuts": words("off", "on", "root", "ifmove", "forceOn"),
+            "probingCuts": words("off", "on", "root", "ifmove", "forceOn"),
+            "heuristics": FLAG, "feasibilityPump": FLAG,
+            "presolve": words("on", "off", "more"),
+            "preprocess": words("off", "on", "equal", "sos", "trysos", "equalall"),
+            "strongBranching": whole(0, 1000),
+        },
+        time_options=("sec", "seconds"), threads_option="threads",
+        seed_option="randomCbcSeed", flags="on/off"),
+    Solver.GLPK: EngineRecord(
+        Solver.GLPK, "GLPK", Backend.PULP, _PULP_PYOMO,
+        options={
+            "mipgap": GAP, "cuts": FLAG, "gomory": FLAG, "mir": FLAG, "cover": FLAG,
+            "clique": FLAG, "fpump": FLAG, "nopresol": FLAG,
+        },
+        time_options=("tmlim",), whole_seconds=True, flags="switch"),
+    Solver.SCIP: EngineRecord(
+        Solver.SCIP, "SCIP", Backend.PULP, _PULP_PYOMO,
+        options={
+            "limits/gap": GAP, "limits/absgap": GAP,
+            "presolving/maxrounds": whole(-1, 1000),
+            "separating/maxrounds": whole(-1, 1000),
+            "separating/maxroundsroot": whole(-1, 1000),
+            "randomization/permutevars": FLAG,
+            "randomization/permutationseed": whole(0, MAX_SEED),
+        },
+        time_options=("limits/time",), seed_option="randomization/randomseedshift"),
+    # CP-SAT's "infeasible" is a proof by clause learning, not an LP bound: no known
+    # fault to second-guess (the solve layer still confirms it independently)
+    Solver.CPSAT: EngineRecord(
+        Solver.CPSAT, "CP-SAT", Backend.CPSAT, frozenset({Backend.CPSAT}),
+        options={
+            "linearization_level": whole(0, 2),
+            "cp_model_presolve": FLAG,
+            "cp_model_probing_level": whole(0, 2),
+            "symmetry_level": whole(0, 2),
+            "randomize_search": FLAG,
+        },
+        time_options=("max_time_in_seconds",), threads_option="num_workers",
+        seed_option="random_seed", presolve_off=(("cp_model_presolve", False),)),
+}
+"""The records, one per member of the closed list."""
+
+assert set(ENGINES) == set(Solver), "every engine has its record"
+
+__all__ = ["ENGINES", "Backend", "EngineOptionValue", "EngineOptions", "EngineRecord",
+           "Fallback", "MAX_SEED", "MAX_THREADS", "MAX_TIME_LIMIT", "Option", "Solver"]
