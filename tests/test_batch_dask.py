@@ -14,6 +14,7 @@ import pytest
 
 from thermomilp.batch import BatchJob, run_batch
 from thermomilp.cli.main import main
+from thermomilp.core.install import pip_install
 from thermomilp.formats import dumps
 from thermomilp.generate.random_board import planted_board
 
@@ -21,7 +22,7 @@ if os.environ.get("THERMOMILP_REQUIRE_DASK"):  # set by .ci/run: CI must run thi
     import distributed
 else:
     distributed = pytest.importorskip(
-        "distributed", reason='Dask is not installed; install: pip install "thermomilp[dask]"')
+        "distributed", reason=f"Dask is not installed; install: {pip_install('dask')}")
 
 
 def write_corpus(folder, count, size, seed):

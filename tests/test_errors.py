@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 import inspect
 
+import pytest
+
 import thermomilp
 from thermomilp.core import errors
 
@@ -67,3 +69,16 @@ def test_every_name_of_all_resolves():
     for name in thermomilp.__all__:
         assert getattr(thermomilp, name) is not None, name
     assert len(set(thermomilp.__all__)) == len(thermomilp.__all__)
+
+
+@pytest.mark.parametrize("board", ["instances/thermometers/t01_4x4.txt", b"x", 5])
+def test_solve_given_a_path_or_text_is_a_type_error_naming_load(board):
+    import os
+
+    import thermomilp
+
+    for call in (thermomilp.solve, thermomilp.count_solutions):
+        with pytest.raises(TypeError, match="expected a Puzzle") as raised:
+            call(board)
+        named = "thermomilp.load(path)" in str(raised.value)
+        assert named == isinstance(board, (str, bytes, os.PathLike))

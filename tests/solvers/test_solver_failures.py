@@ -15,6 +15,7 @@ import pytest
 from thermomilp.backends.base import Raw
 from thermomilp.cli.main import main
 from thermomilp.core.errors import SolverUnavailable
+from thermomilp.core.install import pip_install
 from thermomilp.core.status import Status
 from thermomilp.formats import load
 from thermomilp.solving import solve
@@ -138,11 +139,11 @@ def test_solvers_command_shows_install_step_for_missing_pair(monkeypatch, capsys
              and not line.startswith("--solver alone")]
     assert len(lines) == 2
     for line in lines:
-        assert line.split()[2] == "no" and 'pip install "thermomilp[scip]"' in line
+        assert line.split()[2] == "no" and pip_install("scip") in line
     assert main(["solvers", "--format", "json"]) == 0
     pairs = json.loads(capsys.readouterr().out)["pairs"]
     scip = [p for p in pairs if p["solver"] == "scip"]
-    assert all(not p["available"] and p["install"] == 'pip install "thermomilp[scip]"'
+    assert all(not p["available"] and p["install"] == pip_install("scip")
                for p in scip)
 
 

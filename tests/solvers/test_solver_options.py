@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from thermomilp.core.install import pip_install
 from thermomilp.core.settings import Settings
 from thermomilp.formats import load
 from thermomilp.model.formulation import formulate
@@ -51,7 +52,6 @@ def _pulp_cbc_class() -> str:
 
     import pulp
 
-    from thermomilp.backends import matrix
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -60,7 +60,7 @@ def _pulp_cbc_class() -> str:
             if cls is not None and cls(msg=False).available():
                 return name.lower()
     pytest.skip("no CBC that PuLP's COIN_CMD or PULP_CBC_CMD reaches by itself; install: "
-                + matrix.CBC_WHEEL)
+                + pip_install("cbc"))
 
 
 PASS_THROUGH = INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt"
@@ -95,7 +95,7 @@ def test_pyomo_borrows_cbc_from_the_python_layer_when_none_on_path(monkeypatch):
         path = matrix.cbc_executable()
         if path is None:
             pytest.skip("this PuLP brings no CBC of its own (PuLP 4 without pulp[cbc]); "
-                        "install: " + matrix.CBC_WHEEL)
+                        "install: " + pip_install("cbc"))
         assert "pulp" in path or "cbcbox" in path
         puzzle = load(INSTANCES / "thermometers" / "t03_6x6.txt")
         assert solve(puzzle, backend="pyomo", solver="cbc").grid == puzzle.solution

@@ -39,6 +39,7 @@ from thermomilp.backends.executables import (
     engine_executable,
     on_path,
 )
+from thermomilp.core.engines import ENGINES
 from thermomilp.core.errors import SolverUnavailable
 from thermomilp.core.settings import DRIVES, Backend, Settings, Solver
 
@@ -47,17 +48,9 @@ KNOWN_PAIRS: tuple[tuple[Backend, Solver], ...] = tuple(
 """Every pair we wire and test: highspy drives HiGHS, PuLP and Pyomo drive every MILP
 engine, OR-Tools' model drives CP-SAT."""
 
-INSTALL: dict[Solver, str] = {
-    Solver.HIGHS: 'pip install thermomilp  (highspy is a core dependency)',
-    Solver.CBC: 'pip install "thermomilp[cbc]"  or  apt-get install coinor-cbc',
-    Solver.GLPK: "apt-get install glpk-utils",
-    Solver.SCIP: 'pip install "thermomilp[scip]"',
-    Solver.CPSAT: 'pip install "thermomilp[cpsat]"',
-}
-"""How to install each engine (the command a missing pair's row names)."""
-CBC_WHEEL = 'pip install "thermomilp[cbc]"'
-"""The CBC a Python layer brings itself (the cbcbox wheel of ``pulp[cbc]``); the
-Debian package puts a ``cbc`` on PATH instead."""
+def install_hint(engine: Solver) -> str:
+    """How to install an engine (the command a missing pair's row names): its record's."""
+    return ENGINES[engine].install_hint()
 
 
 @dataclass(frozen=True)
@@ -204,7 +197,7 @@ def highs_version() -> str | None:
 def cbc_candidates() -> list[tuple[str, str]]:
     """Every ``cbc`` binary this machine offers, as (absolute path, where it came from),
     in order: Debian's coinor-cbc (or any cbc) on PATH (absolute folders only), the
-    cbcbox wheel (``pip install "thermomilp[cbc]"``, PuLP 4's ``pulp[cbc]``), the
+    cbcbox wheel (the ``cbc`` extra, PuLP 4's ``pulp[cbc]``), the
     binary PuLP 3 bundles."""
     found: list[tuple[str, str]] = []
     path = on_path("cbc")
@@ -423,10 +416,10 @@ def pair_info(backend: Backend | str, solver: Solver | str,
     if version and need is not None and need[0]():
         return PairInfo(layer, engine, False, None, need[1], need[0]())
     if version is None:
-        install = BROKEN if probe.present else INSTALL[engine]
+        install = BROKEN if probe.present else install_hint(engine)
         return PairInfo(layer, engine, False, None, install,
                         probe.detail or f"the {engine} engine was not found")
-    return PairInfo(layer, engine, True, version, INSTALL[engine], "")
+    return PairInfo(layer, engine, True, version, install_hint(engine), "")
 
 
 def matrix() -> list[PairInfo]:

@@ -186,7 +186,8 @@ def run_dask(files: list[str], job: BatchJob, address: Any) -> Iterator[dict[str
         from distributed import Client, as_completed
     except ImportError:
         from thermomilp.core.errors import ConfigError
-        raise ConfigError("--dask needs the dask extra: pip install 'thermomilp[dask]'") from None
+        from thermomilp.core.install import pip_install
+        raise ConfigError(f"--dask needs the dask extra: {pip_install('dask')}") from None
 
     client = address if isinstance(address, Client) else Client(address)
     futures = client.map(solve_file, files, job=job, pure=False)

@@ -7,8 +7,12 @@ import sys
 
 from thermomilp.cli.main import EXIT_OK, EXIT_USAGE, add_solver_flags
 
-INSTALL_HINT = ("`thermomilp serve` needs the web server packages (uvicorn, starlette): "
-                "pip install 'thermomilp[serve]' (in a source checkout: pip install '.[serve]')")
+
+def install_hint() -> str:
+    from thermomilp.core.install import pip_install
+
+    return ("`thermomilp serve` needs the web server packages (uvicorn, starlette): "
+            + pip_install("serve"))
 
 
 def register(sub) -> None:
@@ -17,7 +21,7 @@ def register(sub) -> None:
                                    "Aquarium board, play it, ask for a hint (the rule's name), "
                                    "check, solve with the configured MILP engine and read the "
                                    "LP model. Binds to 127.0.0.1 unless --host says otherwise. "
-                                   "Needs the 'serve' extra: pip install 'thermomilp[serve]'.")
+                                   "Needs the 'serve' extra (uvicorn, starlette).")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 = any free)")
@@ -34,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        print(f"thermomilp: error: {INSTALL_HINT}", file=sys.stderr)
+        print(f"thermomilp: error: {install_hint()}", file=sys.stderr)
         return EXIT_USAGE
     from thermomilp.cli.main import settings_from
     from thermomilp.web.api import Api, server_settings

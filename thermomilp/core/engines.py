@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Self
 
 from thermomilp.core.errors import ConfigError
+from thermomilp.core.install import pip_install
 
 EngineOptionValue = bool | int | float | str
 """A native engine option's value (HiGHS ``mip_rel_gap=0``, CBC ``cuts=off``)."""
@@ -218,6 +219,10 @@ class EngineRecord:
     """How an on/off option is written: ``bool`` (a boolean, in-process engines),
     ``on/off`` (the words ``on`` and ``off``: CBC) or ``switch`` (a bare ``--name`` for
     on, nothing for off: glpsol)."""
+    extra: str | None = None
+    """The pip extra of thermomilp that brings the engine (``cbc``: the cbcbox wheel)."""
+    debian: str | None = None
+    """The Debian package that brings it (its program on PATH)."""
     error_fallbacks: tuple[Fallback, ...] = ()
     """What a question given as numbers (the generator's rival search) tries, in
     order, when the engine ends it in an error (not a limit); only when every one
@@ -225,6 +230,12 @@ class EngineRecord:
     boards of ``generate --seed 101`` ended the nearest-rival question in ``Solve
     error``; presolve off or another seed answered it
     (tests/test_generate_engine_error.py)."""
+
+    def install_hint(self) -> str:
+        """The command(s) that install the engine, from where this copy came from."""
+        ways = ([pip_install(self.extra)] if self.extra else []) + (
+            [f"apt-get install {self.debian}"] if self.debian else [])
+        return "  or  ".join(ways) or "reinstall thermomilp (it depends on highspy)"
 
     @property
     def examples(self) -> tuple[str, ...]:
@@ -317,14 +328,14 @@ ENGINES: dict[Solver, EngineRecord] = {
             "strongBranching": whole(0, 1000),
         },
         time_options=("sec", "seconds"), threads_option="threads",
-        seed_option="randomCbcSeed", flags="on/off"),
+        seed_option="randomCbcSeed", flags="on/off", extra="cbc", debian="coinor-cbc"),
     Solver.GLPK: EngineRecord(
         Solver.GLPK, "GLPK", Backend.PULP, _PULP_PYOMO,
         options={
             "mipgap": GAP, "cuts": FLAG, "gomory": FLAG, "mir": FLAG, "cover": FLAG,
             "clique": FLAG, "fpump": FLAG, "nopresol": FLAG,
         },
-        time_options=("tmlim",), whole_seconds=True, flags="switch"),
+        time_options=("tmlim",), whole_seconds=True, flags="switch", debian="glpk-utils"),
     Solver.SCIP: EngineRecord(
         Solver.SCIP, "SCIP", Backend.PULP, _PULP_PYOMO,
         options={
@@ -335,7 +346,8 @@ ENGINES: dict[Solver, EngineRecord] = {
             "randomization/permutevars": FLAG,
             "randomization/permutationseed": whole(0, MAX_SEED),
         },
-        time_options=("limits/time",), seed_option="randomization/randomseedshift"),
+        time_options=("limits/time",), seed_option="randomization/randomseedshift",
+        extra="scip"),
     # CP-SAT's "infeasible" is a proof by clause learning, not an LP bound: no known
     # fault to second-guess (the solve layer still confirms it independently)
     Solver.CPSAT: EngineRecord(
@@ -348,7 +360,8 @@ ENGINES: dict[Solver, EngineRecord] = {
             "randomize_search": FLAG,
         },
         time_options=("max_time_in_seconds",), threads_option="num_workers",
-        seed_option="random_seed", presolve_off=(("cp_model_presolve", False),)),
+        seed_option="random_seed", presolve_off=(("cp_model_presolve", False),),
+        extra="cpsat"),
 }
 """The records, one per member of the closed list."""
 

@@ -29,17 +29,16 @@ from typing import Any
 from thermomilp.core.errors import SolverUnavailable
 from thermomilp.model.formulation import Formulation, cell_name
 
-INSTALL = 'pip install "thermomilp[cpsat]"'
-"""What brings OR-Tools (the optional ``cpsat`` extra)."""
-
 
 def cp_model_module() -> Any:
     """``ortools.sat.python.cp_model``, or :class:`SolverUnavailable` naming the extra."""
     try:
         from ortools.sat.python import cp_model
     except ImportError:
+        from thermomilp.core.engines import ENGINES, Solver
+
         raise SolverUnavailable(f"the cpsat engine needs OR-Tools, which is not installed; "
-                                f"to install it: {INSTALL}") from None
+                                f"to install it: {ENGINES[Solver.CPSAT].install_hint()}") from None
     return cp_model
 
 
@@ -120,5 +119,5 @@ def build_cpsat_level(form: Any) -> tuple[Any, list[Any]]:
     return model, z
 
 
-__all__ = ["INSTALL", "build_cpsat", "build_cpsat_compact", "build_cpsat_level", "cp_model_module",
+__all__ = ["build_cpsat", "build_cpsat_compact", "build_cpsat_level", "cp_model_module",
            "whole"]

@@ -24,6 +24,7 @@ the result says so (``engine_called`` is false, ``proof`` is ``logic``).
 from __future__ import annotations
 
 import contextlib
+import os
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Unpack
 
@@ -118,24 +119,6 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
     """Solve ``puzzle`` and, unless ``unique=False``, prove whether it is unique; unless
     ``explain=False``, an infeasible board's ``conflict`` names an irreducible set of
     rules that cannot all hold (docs/infeasibility.md), found on the same clock.
-    The settings: see :func:`_decide`."""
-    chosen = settings_from(settings, **given)
-    clock = deadline or Deadline(chosen.time_limit)
-    result = _decide(puzzle, unique=unique, settings=chosen, deadline=clock)
-    if result.status != "infeasible" or not explain:
-        return result
-    with clock.paused():  # the module's import is the process's, not the board's
-        from thermomilp.solving.conflict import find_conflict
-
-    calls: list[int] = []
-    conflict = find_conflict(puzzle, settings=chosen, deadline=clock, engine_calls=calls)
-    return replace(result, conflict=conflict, time_s=clock.elapsed(),
-                   engine_called=result.engine_called or bool(calls))
-
-
-def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = None,
-            deadline: Deadline | None = None, **given: Unpack[SettingsKeywords]) -> SolveResult:
-    """Solve ``puzzle`` and, unless ``unique=False``, prove whether it is unique.
 
     The settings are keyword arguments, exactly the fields of
     :class:`~thermomilp.core.settings.Settings`, on top of an optional whole
@@ -149,7 +132,10 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
         solve(p, engine_options={"mip_rel_gap": 0})
 
     Args:
+        puzzle: the board, a :class:`~thermomilp.core.puzzle.Puzzle`
+            (:func:`thermomilp.load` reads one from a file).
         unique: make the extra no-good solve that decides uniqueness.
+        explain: name the conflicting rules of an infeasible board.
         settings: a base :class:`~thermomilp.core.settings.Settings`.
         deadline: a clock already running for this board (the CLI's), else one
             is started from ``time_limit``.
@@ -181,10 +167,28 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
         when an engine misbehaves.
 
     Raises:
-        TypeError: a keyword that is not a setting.
+        TypeError: a keyword that is not a setting, or a board that is not a Puzzle.
         SolverUnavailable: the (backend, solver) pair is not installed.
         ConfigError: a setting is not one of the known names or is out of range.
     """
+    require_puzzle(puzzle)
+    chosen = settings_from(settings, **given)
+    clock = deadline or Deadline(chosen.time_limit)
+    result = _decide(puzzle, unique=unique, settings=chosen, deadline=clock)
+    if result.status != "infeasible" or not explain:
+        return result
+    with clock.paused():  # the module's import is the process's, not the board's
+        from thermomilp.solving.conflict import find_conflict
+
+    calls: list[int] = []
+    conflict = find_conflict(puzzle, settings=chosen, deadline=clock, engine_calls=calls)
+    return replace(result, conflict=conflict, time_s=clock.elapsed(),
+                   engine_called=result.engine_called or bool(calls))
+
+
+def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = None,
+            deadline: Deadline | None = None, **given: Unpack[SettingsKeywords]) -> SolveResult:
+    """:func:`solve` without the conflict explanation (same settings, same result)."""
     chosen = settings_from(settings, **given)
     clock = deadline or Deadline(chosen.time_limit)
     engine_calls = 0
@@ -337,6 +341,15 @@ def _presolve(puzzle: Puzzle, logic: Logic, clock: Deadline | None = None,
                           search_nodes_for(puzzle) if logic is Logic.PROBING else 0, solution)
 
 
+def require_puzzle(puzzle: object) -> None:
+    """TypeError, naming :func:`thermomilp.load`, for a board that is not a Puzzle
+    (a path or a text would fail deep inside with an AttributeError)."""
+    if not isinstance(puzzle, Puzzle):
+        hint = (" -- read a board with thermomilp.load(path) first"
+                if isinstance(puzzle, (str, bytes, os.PathLike)) else "")
+        raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}{hint}")
+
+
 def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, *,
                         settings: Settings | None = None, deadline: Deadline | None = None,
                         **given: Unpack[SettingsKeywords]) -> Iterator[Grid]:
@@ -349,6 +362,7 @@ def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, *,
         SolveError: an engine timed out or failed before the enumeration ended
             (its ``status`` is ``timeout`` or ``error``).
     """
+    require_puzzle(puzzle)
     chosen = settings_from(settings, **given)
     engine = open_engine(puzzle, chosen, deadline=deadline)
     try:
