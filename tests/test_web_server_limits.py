@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -454,13 +455,14 @@ server.serve_forever()
 """
 SLOW_HEAD = b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
 POLITE = b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+LINUX_LOOPBACK = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                    reason="127.0.0.2... are loopback addresses on Linux")
 
 
 @pytest.fixture
 def child_server():
     import os
     import subprocess
-    import sys
 
     from helpers import ROOT
 
@@ -563,6 +565,7 @@ def polite_requests(address, count: int, every: float = 0.25) -> list[tuple[int 
     return answers
 
 
+@LINUX_LOOPBACK
 def test_six_hundred_slow_sockets_from_six_clients_are_capped_per_client(child_server):
     """600 slow sockets from six loopback addresses: each address gets ``per_client``
     connections, the rest are refused at once, so a polite client on 127.0.0.1 is
@@ -576,6 +579,7 @@ def test_six_hundred_slow_sockets_from_six_clients_are_capped_per_client(child_s
     assert held <= 6 * 20, held
 
 
+@LINUX_LOOPBACK
 def test_the_head_deadline_closes_slow_sockets_whatever_the_client_cap(child_server):
     """With no per-client cap to speak of, 600 slow sockets would fill the 500
     connections: the oldest of them that has not sent its head makes room for a new
