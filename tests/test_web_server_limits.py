@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +24,7 @@ BOARD = {"puzzle": "thermometers", "rows": [1, 1], "cols": [1, 1],
          "thermometers": [[[0, 0], [0, 1]], [[1, 1], [1, 0]]]}
 
 
-QUICK = Limits(idle_seconds=1.0, request_seconds=2.0, drain_seconds=0.5)
+QUICK = Limits(idle_seconds=1.0, head_seconds=2.0, request_seconds=2.0, drain_seconds=0.5)
 """Short client timeouts, so the slow-client tests take seconds."""
 
 
@@ -435,3 +436,161 @@ def test_stopping_the_server_answers_the_requests_stuck_in_an_engine():
         assert all(status == 503 and "stopping" in data["error"] for status, data in answers)
     finally:
         api.release.set()
+
+
+# --------------------------------------------------------------------------
+# Hundreds of slow sockets (slow-loris): per-client cap and the head deadline
+# --------------------------------------------------------------------------
+# The server runs in a child process on a free loopback port; the slow sockets come
+# from 127.0.0.2... (all of 127.0.0.0/8 is loopback on Linux: each socket is bound to
+# its source address before it connects), the polite client from 127.0.0.1. Every
+# socket has a timeout and the child is killed at the end: the test ends by itself.
+
+SERVE_CHILD = """
+import json, sys
+from thermomilp.web.server import Limits, make_server
+server = make_server("127.0.0.1", 0, quiet=True, limits=Limits(**json.loads(sys.argv[1])))
+print(server.url, flush=True)
+server.serve_forever()
+"""
+SLOW_HEAD = b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+POLITE = b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+LINUX_LOOPBACK = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                    reason="127.0.0.2... are loopback addresses on Linux")
+
+
+@pytest.fixture
+def child_server():
+    import os
+    import subprocess
+
+    from helpers import ROOT
+
+    procs = []
+
+    def start(**limits):
+        proc = subprocess.Popen([sys.executable, "-c", SERVE_CHILD, json.dumps(limits)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+        procs.append(proc)
+        line = proc.stdout.readline()  # the child prints its URL once it listens
+        if not line.startswith("http://127.0.0.1:"):
+            proc.kill()
+            pytest.fail(f"the server did not start: {line!r} {proc.communicate(timeout=20)}")
+        return "127.0.0.1", int(line.strip().rsplit(":", 1)[1])
+
+    yield start
+    for proc in procs:
+        proc.kill()
+        proc.communicate(timeout=20)
+
+
+class SlowSockets:
+    """``count`` sockets from 127.0.0.2, 127.0.0.3, ... (``per_address`` each), each
+    sending the start of a request head and then one more byte a second, never the
+    end. :attr:`opened` and :attr:`closed_by_server` say what became of each."""
+
+    def __init__(self, address, count: int, per_address: int):
+        self.address, self.count, self.per_address = address, count, per_address
+        self.socks: list[socket.socket] = []
+        self.opened: list[float] = []
+        self.closed_by_server: dict[int, float] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._trickle, daemon=True)
+
+    def __enter__(self) -> SlowSockets:
+        for i in range(self.count):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.settimeout(5)
+            sock.bind((f"127.0.0.{2 + i // self.per_address}", 0))
+            self.socks.append(sock)
+            self.opened.append(time.monotonic())
+            try:
+                sock.connect(self.address)
+                sock.sendall(SLOW_HEAD)
+            except OSError:
+                self.closed_by_server[i] = time.monotonic()
+        self.thread.start()
+        return self
+
+    def _trickle(self) -> None:
+        while not self.stop.wait(1.0):
+            for i, sock in enumerate(self.socks):
+                if i in self.closed_by_server:
+                    continue
+                try:
+                    sock.sendall(b"a")
+                except OSError:
+                    self.closed_by_server[i] = time.monotonic()
+
+    def open_now(self) -> int:
+        """How many of the sockets the server still holds open (a zero-timeout peek:
+        an answer, an end of file or a reset mean the server let go)."""
+        held = 0
+        for i, sock in enumerate(self.socks):
+            if i in self.closed_by_server:
+                continue
+            sock.setblocking(False)
+            try:
+                sock.recv(1, socket.MSG_PEEK)
+                self.closed_by_server[i] = time.monotonic()  # an answer (408/429) or EOF
+            except BlockingIOError:
+                held += 1
+            except OSError:
+                self.closed_by_server[i] = time.monotonic()
+            finally:
+                sock.settimeout(5)
+        return held
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(10)
+        for sock in self.socks:
+            sock.close()
+
+
+def polite_requests(address, count: int, every: float = 0.25) -> list[tuple[int | None, float]]:
+    """``count`` GET /api/info from 127.0.0.1, one every ``every`` s, each allowed 1 s:
+    (status or None, seconds) per request."""
+    answers: list[tuple[int | None, float]] = []
+    for _ in range(count):
+        start = time.monotonic()
+        try:
+            status, _ = raw(address, POLITE, timeout=1.0)
+        except (OSError, AssertionError):
+            status = None
+        took = time.monotonic() - start
+        answers.append((status if took <= 1.0 else None, took))
+        time.sleep(max(0.0, every - took))
+    return answers
+
+
+@LINUX_LOOPBACK
+def test_six_hundred_slow_sockets_from_six_clients_are_capped_per_client(child_server):
+    """600 slow sockets from six loopback addresses: each address gets ``per_client``
+    connections, the rest are refused at once, so a polite client on 127.0.0.1 is
+    answered within a second every time -- with a head deadline far too long to help."""
+    address = child_server(per_client=20, head_seconds=60.0, idle_seconds=60.0)
+    with SlowSockets(address, 600, per_address=100) as slow:
+        time.sleep(0.5)
+        answers = polite_requests(address, 20)
+        held = slow.open_now()
+    assert [status for status, _ in answers] == [200] * 20, answers
+    assert held <= 6 * 20, held
+
+
+@LINUX_LOOPBACK
+def test_the_head_deadline_closes_slow_sockets_whatever_the_client_cap(child_server):
+    """With no per-client cap to speak of, 600 slow sockets would fill the 500
+    connections: the oldest of them that has not sent its head makes room for a new
+    client at once, and every one is closed when its head deadline passes."""
+    address = child_server(per_client=10_000, head_seconds=3.0, idle_seconds=60.0,
+                           connections=500)
+    with SlowSockets(address, 600, per_address=100) as slow:
+        opened = time.monotonic()
+        answers = polite_requests(address, 8)  # while all 600 are within their deadline
+        time.sleep(max(0.0, opened + 5.0 - time.monotonic()))
+        held = slow.open_now()
+        later = polite_requests(address, 4)
+    assert [status for status, _ in answers + later] == [200] * 12, answers + later
+    assert held == 0, held

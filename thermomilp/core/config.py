@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from thermomilp.core.errors import ConfigError
+from thermomilp.core.files import read_regular
 from thermomilp.core.settings import (
     FIELDS,
     RENAMED,
@@ -182,19 +183,16 @@ def _distrust(path: Path, folder: os.stat_result, user: int) -> str | None:
 
 def _config_text(path: Path) -> str:
     """The file's text, read only when it is a regular file of at most
-    :data:`MAX_CONFIG_BYTES`, never blocking (a FIFO is refused, not waited on)."""
+    :data:`MAX_CONFIG_BYTES`, never blocking (:func:`thermomilp.core.files.read_regular`:
+    a FIFO is refused, not waited on)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        size = path.stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: {size} bytes; a config file may hold at most "
+                              f"{MAX_CONFIG_BYTES} bytes")
+        data = read_regular(path, MAX_CONFIG_BYTES + 1)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ConfigError(f"{path}: not a regular file")
-        if info.st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{path}: {info.st_size} bytes; a config file may hold at most "
-                              f"{MAX_CONFIG_BYTES} bytes")
-        data = handle.read(MAX_CONFIG_BYTES + 1)
     if len(data) > MAX_CONFIG_BYTES:
         raise ConfigError(f"{path}: a config file may hold at most {MAX_CONFIG_BYTES} bytes")
     try:

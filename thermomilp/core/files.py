@@ -1,4 +1,6 @@
-"""Every file thermomilp writes is written whole or not at all: :func:`write_whole`.
+"""Every file thermomilp writes is written whole or not at all: :func:`write_whole`;
+every board file it reads is a regular file, read without blocking and within a
+bound: :func:`read_regular`.
 
 The one way the package puts a file on disk (``convert -o``, ``export -o``,
 ``--svg``, ``generate``, the grader's grades). The text goes to a temporary
@@ -19,13 +21,24 @@ Appending logs (``batch --out``, a class's grades) are not rewritten whole:
 they are only ever appended to, one complete record at a time, with
 :func:`append_whole` -- a record that cannot be written whole (a full disk)
 is cut back off, so the log holds every finished record and nothing torn.
+
+Reading is the mirror rule: a board file named on the command line or found in
+a corpus is read by :func:`read_regular` (``formats.load``, so ``solve``,
+``check``, ``batch`` and every other command; ``batch``'s content hash). Only a
+regular file is read: a FIFO, a device, a socket or a folder -- or a symbolic
+link to one -- is refused with a :class:`NotRegularFile` (an ``OSError``) that
+says what it is, and opening it never waits: the file is looked at first, then
+opened with ``O_NONBLOCK`` (a FIFO with no writer would otherwise block the
+open forever) and looked at again through the open descriptor (it may have been
+swapped in between). At most ``limit`` bytes are read. A symbolic link to a
+regular file is followed, as for writing.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
-import tempfile
 
 from thermomilp.core.errors import WriteError
 
@@ -38,6 +51,8 @@ def write_whole(path: str | os.PathLike[str], data: str | bytes, *,
     writes a lone surrogate (an undecodable byte in a file name, say) escaped,
     as the terminal shows it. Raises :class:`WriteError` naming ``path``.
     """
+    import tempfile  # here: a command that only reads never imports it
+
     shown = os.fspath(path)
     payload = data if isinstance(data, bytes) else data.encode(encoding, errors)
     target = _regular_target(shown)
@@ -94,6 +109,49 @@ def append_whole(fd: int, data: str | bytes, path: str | os.PathLike[str], *,
                          "before this one are kept)") from None
 
 
+class NotRegularFile(OSError):
+    """A path that is not a regular file (a FIFO, a device, a socket, a folder):
+    :func:`read_regular` refuses it before reading a byte. ``strerror`` says what it
+    is, e.g. ``it is a FIFO (named pipe), not a regular file``."""
+
+
+def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
+    """At most ``limit`` bytes of the regular file ``path``; never blocks.
+
+    Raises:
+        NotRegularFile: ``path`` (or what its link points to) is not a regular file.
+        OSError: it cannot be opened or read (missing, permission denied...).
+    """
+    name = os.fspath(path)
+    _require_regular_file(name, os.stat(name))  # a FIFO or a device is not even opened
+    flags = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+             | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+    fd = os.open(name, flags)
+    try:
+        _require_regular_file(name, os.fstat(fd))  # the file we opened, swapped or not
+        chunks: list[bytes] = []
+        left = limit
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _require_regular_file(name: str, info: os.stat_result) -> None:
+    if stat.S_ISREG(info.st_mode):
+        return
+    mode = info.st_mode
+    kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file")
+    raise NotRegularFile(errno.EINVAL, f"it is {kind}, not a regular file", name)
+
+
 def _regular_target(path: str) -> str:
     """The file to replace: ``path``, or where its symbolic link points."""
     try:
@@ -135,4 +193,4 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-__all__ = ["append_whole", "write_whole"]
+__all__ = ["NotRegularFile", "append_whole", "read_regular", "write_whole"]

@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Callable
 
 from thermomilp.core.errors import PuzzleError
+from thermomilp.core.files import read_regular
 from thermomilp.core.puzzle import GENEROUS, STRICT, Puzzle, SizeLimits
 from thermomilp.formats import janko, json_format, native, site
 
@@ -98,9 +99,8 @@ def load(path: str | os.PathLike, fmt: str | None = None,
          limits: SizeLimits = GENEROUS) -> Puzzle:
     """Read a puzzle file in any supported format."""
     name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
+    try:  # a regular file only, never a blocking open (a FIFO), and bounded
+        raw = read_regular(name, MAX_BYTES + 1)
     except OSError as exc:
         raise PuzzleError(f"cannot read the file: {exc.strerror}", file=name) from None
     return load_bytes(raw, name, fmt, limits)

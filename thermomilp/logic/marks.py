@@ -29,6 +29,8 @@ EMPTY_MARKS = {"x": 0, "X": 0, "0": 0, "-": 0}
 UNDECIDED = "."
 """Not decided, in every form (a grid's blank; refused as a list item)."""
 GRID_GLYPHS = {"#": 1, "x": 0, "X": 0, UNDECIDED: None, "?": None}
+MARKS_MAX_BYTES = 5_000_000
+"""The largest marks file read (as ``formats.MAX_BYTES`` for a board file)."""
 _ITEM = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*=\s*(\S)\s*$")
 
 
@@ -37,9 +39,14 @@ def parse_marks(spec: str | None, puzzle: Puzzle) -> dict[Cell, int]:
     if spec is None or not spec.strip():
         return {}
     if os.path.isfile(spec):
-        try:
-            with open(spec, encoding="utf-8") as handle:
-                text = handle.read()
+        from thermomilp.core.files import read_regular
+
+        try:  # a regular file, never a blocking open, bounded like a board file
+            raw = read_regular(spec, MARKS_MAX_BYTES + 1)
+            if len(raw) > MARKS_MAX_BYTES:
+                raise PuzzleError(f"the marks file is larger than "
+                                  f"{MARKS_MAX_BYTES // 1_000_000} MB", file=spec)
+            text = raw.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise PuzzleError(f"cannot read marks file: {exc}", file=spec) from None
         rows = [line.replace(" ", "") for line in text.splitlines() if line.strip()]

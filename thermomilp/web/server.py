@@ -10,10 +10,16 @@ server's own settings (:class:`Limits`) promise on top of it:
   ``--allow-host`` name gets 400 -- a page on another site that rebinds its
   DNS name to 127.0.0.1 cannot reach the API.
 * **Slow clients** (:class:`GuardedH11Protocol`): a request head must arrive
-  within ``request_seconds`` of its first byte (or of the connection), and a
-  client quiet for ``idle_seconds`` before its head is complete gets 408; an
-  idle keep-alive connection is closed after ``keep_alive_seconds``. A slow
-  connection costs a socket and a few objects on the event loop, never a thread.
+  whole within ``head_seconds`` of the connection (or of its first byte on a
+  kept-alive connection), and a client quiet for ``idle_seconds`` before its
+  head is complete gets 408; an idle keep-alive connection is closed after
+  ``keep_alive_seconds``. A slow connection costs a socket and a few objects on
+  the event loop, never a thread.
+* **Greedy clients** (:class:`Clients`): one client (an IPv4 address, an IPv6
+  /64) holds at most ``per_client`` connections (one more is answered 429 and
+  closed); when all ``connections`` are taken, a new connection closes the one
+  that has waited longest for a request head (503), so hundreds of slow
+  sockets cannot keep a polite client out.
 * **Request size** before the body is read: no ``Content-Length`` or a chunked
   body is 411, over ``max_body`` bytes is 413, a wrong ``Content-Type`` 415;
   then the connection is half-closed and what the client still sends is read
@@ -85,8 +91,11 @@ class Limits:
     """Bytes of a request body (``Content-Length``); more is 413 before any is read."""
     idle_seconds: float = 5.0
     """A client quiet this long before its request is in gets 408."""
+    head_seconds: float = 4.0
+    """A request head must be whole within this of the connection (or of its first
+    byte on a kept-alive connection), else 408 and the connection closes."""
     request_seconds: float = 20.0
-    """The request head, and then the body, must each arrive within this (else 408)."""
+    """A request body must arrive within this of the head (else 408)."""
     keep_alive_seconds: float = 5.0
     """An idle keep-alive connection is closed after this."""
     drain_seconds: float = 2.0
@@ -100,7 +109,11 @@ class Limits:
     answer_seconds: float = ANSWER_SOLVES * SOLVE_SECONDS
     """A request's answer (engine waits and solves included) within this, else 503."""
     connections: int = 500
-    """Open connections at once; beyond this uvicorn answers 503."""
+    """Open connections at once. One more closes the connection that has waited
+    longest for a request head (503); when none is waiting, uvicorn answers 503."""
+    per_client: int = 64
+    """Open connections from one client (an IPv4 address, an IPv6 /64) at once; one
+    more is answered 429 and closed."""
     backlog: int = 128
     """The listen backlog (the kernel may cap it at ``net.core.somaxconn``)."""
 
@@ -173,20 +186,95 @@ class _DrainingTransport:
             self._raw.close()
 
 
+def client_key(client: tuple[str, int] | None) -> str:
+    """Whose connection this is, for :attr:`Limits.per_client`: the IPv4 address, or
+    the /64 network of an IPv6 one (one host owns a whole /64); an IPv4-mapped IPv6
+    address is its IPv4 address. No address (a Unix socket): ``""``."""
+    if not client:
+        return ""
+    import ipaddress
+
+    try:
+        address = ipaddress.ip_address(client[0].split("%", 1)[0])
+    except ValueError:
+        return client[0]
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+class Clients:
+    """One server's connections, as :class:`GuardedH11Protocol` counts them: how many
+    each client holds, and which are waiting for a request head, oldest first (the
+    first to go when the server is full). Lives on the event loop: no lock."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, int] = {}
+        self.waiting: dict[GuardedH11Protocol, None] = {}
+        """Insertion-ordered: a connection enters when it starts waiting for a head."""
+
+    def admit(self, key: str, per_client: int) -> bool:
+        """Count one more connection of ``key``, unless it holds ``per_client``."""
+        if self.held.get(key, 0) >= per_client:
+            return False
+        self.held[key] = self.held.get(key, 0) + 1
+        return True
+
+    def release(self, key: str) -> None:
+        left = self.held.get(key, 0) - 1
+        if left > 0:
+            self.held[key] = left
+        else:
+            self.held.pop(key, None)
+
+    def wait(self, connection: GuardedH11Protocol) -> None:
+        self.waiting.pop(connection, None)
+        self.waiting[connection] = None
+
+    def done_waiting(self, connection: GuardedH11Protocol) -> None:
+        self.waiting.pop(connection, None)
+
+    def oldest_waiting(self, but: GuardedH11Protocol) -> GuardedH11Protocol | None:
+        for connection in self.waiting:
+            if connection is not but and not connection.transport.is_closing():
+                return connection
+        return None
+
+
 class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, plus: a request head must arrive within
-    ``limits.request_seconds`` with no silence longer than ``limits.idle_seconds``
-    (else 408 and close), and a refused body is drained briefly (see
-    :class:`_DrainingTransport`). ``limits`` is set per server (:func:`make_server`)."""
+    """uvicorn's h11 protocol, plus: a request head must be whole within
+    ``limits.head_seconds`` with no silence longer than ``limits.idle_seconds``
+    (else 408 and close); a client holds at most ``limits.per_client`` connections
+    (else 429 and close); a new connection beyond ``limits.connections`` closes the
+    one that has waited longest for a head (503); and a refused body is drained
+    briefly (see :class:`_DrainingTransport`). ``limits`` and ``clients`` (the
+    connection counts, :class:`Clients`) are set per server (:class:`Server`)."""
 
     limits: Limits = Limits()
+    clients: Clients = Clients()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.draining = False
         self._drained = 0
         self._timers: list[asyncio.TimerHandle] = []
+        self._counted = False
+        self._head_begun = True  # a new connection owes a head from its first moment
         assert isinstance(transport, asyncio.Transport)
         super().connection_made(_DrainingTransport(transport, self))  # type: ignore[arg-type]
+        self._key = client_key(self.client)
+        if not self.clients.admit(self._key, self.limits.per_client):
+            self._refuse(429, "Too Many Requests",
+                         f"this client already has {self.limits.per_client} connections open; "
+                         "close one and try again")
+            return
+        self._counted = True
+        if len(self.connections) > self.limits.connections:  # full: make room
+            oldest = self.clients.oldest_waiting(but=self)
+            if oldest is not None:
+                oldest._make_room()
+        self.clients.wait(self)
         self._await_head()
 
     # -- the request head's clock ------------------------------------------
@@ -208,8 +296,8 @@ class GuardedH11Protocol(H11Protocol):
         else:
             self._cancel_timers()
             self._timers.append(self.loop.call_later(
-                self.limits.request_seconds, self._too_slow,
-                f"the request did not arrive within {self.limits.request_seconds:g} s"))
+                self.limits.head_seconds, self._too_slow,
+                f"the request head did not arrive within {self.limits.head_seconds:g} s"))
         self._timers.append(self.loop.call_later(
             self.limits.idle_seconds, self._too_slow,
             f"the client was quiet for {self.limits.idle_seconds:g} s "
@@ -218,10 +306,29 @@ class GuardedH11Protocol(H11Protocol):
     def _too_slow(self, why: str) -> None:
         if self.transport.is_closing() or not self._awaiting_head():
             return
+        self._refuse(408, "Request Timeout", why)
+
+    def _make_room(self) -> None:
+        """Closed to make room for a new connection: with a 503 if a request head was
+        owed (a new connection, or bytes of the next request), quietly if the connection
+        was an idle keep-alive one (as its keep-alive timeout would)."""
+        if not self._head_begun:
+            self._cancel_timers()
+            self.clients.done_waiting(self)
+            self.transport.close()
+            return
+        self._refuse(503, "Service Unavailable",
+                     f"the server has {self.limits.connections} connections open and this "
+                     "one had not sent its request; try again")
+
+    def _refuse(self, status: int, phrase: str, why: str) -> None:
+        """Answer ``status`` before any request (``Connection: close``) and close."""
         self._cancel_timers()
-        body = error_body(408, why)
-        self.transport.write(b"HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\n"
-                             b"Connection: close\r\nCache-Control: no-store\r\n"
+        self.clients.done_waiting(self)
+        body = error_body(status, why)
+        self.transport.write(f"HTTP/1.1 {status} {phrase}\r\n".encode()
+                             + b"Content-Type: application/json\r\nConnection: close\r\n"
+                             b"Cache-Control: no-store\r\n"
                              b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
         self.transport.close()
 
@@ -233,19 +340,26 @@ class GuardedH11Protocol(H11Protocol):
             if self._drained > self.limits.drain_bytes:
                 self.transport._raw.close()  # type: ignore[attr-defined]
             return
+        if not self._counted:
+            return  # refused (429): the answer is on its way, the request is not read
         before = self.cycle
         waiting = self._awaiting_head()
         if waiting and not self._timers:  # a new request on a kept-alive connection
+            self._head_begun = True
             self._await_head()
         super().data_received(data)
         if self.cycle is not before or not self._awaiting_head():
             self._cancel_timers()  # the head is in: the application takes over
+            self.clients.done_waiting(self)
         elif self._timers and not self.transport.is_closing():
             self._await_head(idle_only=True)
 
     def on_response_complete(self) -> None:
         self._cancel_timers()  # uvicorn's keep-alive clock runs now
         super().on_response_complete()
+        if self._counted and not self.transport.is_closing() and self._awaiting_head():
+            self._head_begun = False  # idle between requests: the first to go when full
+            self.clients.wait(self)
 
     def start_draining(self) -> None:
         self.draining = True
@@ -255,6 +369,10 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_timers()
+        self.clients.done_waiting(self)
+        if self._counted:
+            self._counted = False
+            self.clients.release(self._key)
         super().connection_lost(exc)
 
 
@@ -564,13 +682,16 @@ class Server:
     def __init__(self, sock: socket.socket, app: ASGIApp, limits: Limits, quiet: bool):
         self.socket = sock
         self.limits = limits
-        protocol = type("ThermomilpH11Protocol", (GuardedH11Protocol,), {"limits": limits})
+        protocol = type("ThermomilpH11Protocol", (GuardedH11Protocol,),
+                        {"limits": limits, "clients": Clients()})
         config = uvicorn.Config(
             app, http=protocol, ws="none", lifespan="off", loop="asyncio", interface="asgi3",
             proxy_headers=False, server_header=False, access_log=not quiet,
             log_config=None if quiet else uvicorn.config.LOGGING_CONFIG,
             log_level="error" if quiet else "info",
-            limit_concurrency=limits.connections, backlog=limits.backlog,
+            # one more than ours: uvicorn counts the new connection itself, which
+            # GuardedH11Protocol has already made room for (limits.connections)
+            limit_concurrency=limits.connections + 1, backlog=limits.backlog,
             timeout_keep_alive=max(1, round(limits.keep_alive_seconds)),
             timeout_graceful_shutdown=3)
         self.uvicorn = uvicorn.Server(config)
@@ -644,6 +765,6 @@ def is_loopback(host: str) -> bool:
     return host in ("localhost", "::1") or host.startswith("127.")
 
 
-__all__ = ["BindError", "GuardedH11Protocol", "HostCheck", "Limits", "Server", "WorkerPool",
-           "allowed_hosts", "bind", "build_app", "climbs", "host_name", "is_loopback",
-           "make_server", "serve_in_thread", "static_files"]
+__all__ = ["BindError", "Clients", "GuardedH11Protocol", "HostCheck", "Limits", "Server",
+           "WorkerPool", "allowed_hosts", "bind", "build_app", "client_key", "climbs",
+           "host_name", "is_loopback", "make_server", "serve_in_thread", "static_files"]
