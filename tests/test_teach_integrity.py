@@ -57,17 +57,20 @@ def test_the_answers_are_out_of_reach_of_build():
     assert all("no answer in reach" in b.findings[0].message for b in graded.boards)
 
 
-def test_the_child_has_an_empty_environment(monkeypatch):
+def test_the_child_has_only_its_own_home_and_tmpdir(monkeypatch):
+    import ast
+
     monkeypatch.setenv("GRADER_SECRET_TOKEN", "hunter2")
     graded = grade_student(str(ATTACKS / "environment.py"), BOARDS[:1], "thermometers")
     message = graded.boards[0].findings[0].message
-    assert "ENVIRONMENT []" in message and "hunter2" not in message, message
+    assert "hunter2" not in message, message
+    env = dict(ast.literal_eval(message.split("ENVIRONMENT ")[1].rsplit(" (", 1)[0]))
+    assert sorted(env) == ["HOME", "TMPDIR"] and env["HOME"] == env["TMPDIR"], message
+    assert os.path.basename(env["HOME"]) == "tmp"  # the box's own folder, emptied per board
 
 
 def test_a_setsid_process_is_gone_when_its_board_ends(tmp_path):
-    folder = tmp_path / "x7setsid"
-    folder.mkdir()
-    student = folder / "daemon.py"
+    student = tmp_path / "x7setsid.py"
     shutil.copy(ATTACKS / "daemon.py", student)
     graded = grade_student(str(student), BOARDS[:2], "thermometers")
     assert graded.score == 0

@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
               "docs/course/grader.md, what holds where)", file=sys.stderr)
     ok = True
     hide = [args.corpus] if args.corpus is not None else []  # its files may hold solutions
+    hide += args.students  # each child reads its own copy, never a classmate's file
 
     def show(grade) -> None:
         nonlocal ok

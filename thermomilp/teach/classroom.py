@@ -18,6 +18,11 @@ Only the grader writes grades:
   it), the grader's own text is put back, the student is flagged
   ``tampered-grades`` and a warning names the student.
 
+No cell is a spreadsheet formula: a cell starting with ``= + - @``, a tab, a
+carriage return or a quote is written with a leading quote (:func:`cell`, in
+:func:`_csv`, the one place the file's text is made), removed when the
+grader reads its own rows back.
+
 A file whose first line is not the header is not a grades file: it is left
 alone with a clear error.
 """
@@ -85,10 +90,25 @@ def seal(key: bytes, fields: Sequence[str]) -> str:
                     hashlib.sha256).hexdigest()
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def cell(text: str) -> str:
+    """A CSV cell no spreadsheet reads as a formula: one starting with ``= + - @``, a tab
+    or a carriage return (the OWASP list) gets a leading single quote -- and so does one
+    starting with a quote, so that :func:`uncell` gives back exactly the text."""
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def uncell(text: str) -> str:
+    return text[1:] if text.startswith("'") else text
+
+
 def _csv(rows: Sequence[Sequence[str]]) -> str:
+    """The one place the grades file's text is made: every cell through :func:`cell`."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerows(rows)
+    writer.writerows([cell(c) for c in row] for row in rows)
     return buf.getvalue()
 
 
@@ -111,7 +131,8 @@ def read_grades(out: str, key: bytes | None = None) -> tuple[str, dict[str, dict
     reader = csv.reader(io.StringIO(text, newline=""))
     next(reader)
     rows: dict[str, dict[str, str]] = {}
-    for fields in reader:
+    for written in reader:
+        fields = [uncell(c) for c in written]
         where = f"{out}, line {reader.line_num}"
         key = key if key is not None else grades_key(create=False)
         if len(fields) != len(HEADER) or not hmac.compare_digest(
@@ -153,8 +174,9 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
         write_whole(out, written.encode("utf-8", "surrogateescape"))
     graded = 0
     for n, student in enumerate(todo, 1):
+        # hidden from the child: the grades, the key and every submission of the class
         grade = grade_student(student, boards, kind, limits,
-                              [*hide, out, str(key_path())])
+                              [*hide, out, str(key_path()), *students])
         now = _read_bytes(out)
         if now != written.encode("utf-8", "surrogateescape"):
             grade.flags.append("tampered-grades")

@@ -5,9 +5,10 @@ student's code runs. Afterwards the process and everything it starts:
 
 * reads everything **except** the hidden paths (the package's boards with
   their solutions, the correct example models, the corpus folder, the
-  grader's key file); a hidden folder's names may be listed, its files not read;
-* writes only below its own working folder (an empty temporary folder) and
-  ``/dev`` -- not the grades file, not the student's file, not your files;
+  grader's key file, the submissions' folders, ``/tmp``, the terminals in
+  ``/dev``); a hidden folder's names may be listed, its files not read;
+* writes only below its own temporary folder and to ``/dev/null`` -- not the
+  grades file, not the student's file, not ``/tmp`` or ``/dev/shm``, not your files;
 * (Landlock ABI 4+) opens no TCP connection and binds no TCP port;
 * (ABI 6+) sends no signal to a process outside its own domain (the grader).
 
@@ -60,8 +61,12 @@ def available() -> int:
     return max(int(abi), 0)
 
 
-def restrict(hidden: Sequence[str], writable: Sequence[str]) -> str:
-    """Apply the rules to this process; returns "" or why it could not."""
+def restrict(hidden: Sequence[str], writable: Sequence[str], readable: Sequence[str] = ()) -> str:
+    """Apply the rules to this process; returns "" or why it could not.
+
+    Everything is readable but the ``hidden`` paths; a ``readable`` path below a hidden
+    one stays readable (the interpreter under a hidden home folder, the process's own
+    folder under a hidden ``/tmp``). Only the ``writable`` paths can be written."""
     if not sys.platform.startswith("linux"):
         return "Landlock needs Linux"
     libc = ctypes.CDLL(None, use_errno=True)
@@ -83,6 +88,7 @@ def restrict(hidden: Sequence[str], writable: Sequence[str]) -> str:
     ruleset = int(ruleset)
     try:
         hide = sorted({os.path.realpath(p) for p in hidden if os.path.exists(p)})
+        keep = sorted({os.path.realpath(p) for p in readable if os.path.exists(p)})
 
         def allow(path: str, access: int) -> None:
             try:
@@ -98,15 +104,23 @@ def restrict(hidden: Sequence[str], writable: Sequence[str]) -> str:
             finally:
                 os.close(fd)
 
+        def depth(path: str, folders: Sequence[str]) -> int:
+            """The length of the longest of ``folders`` that holds ``path``, -1 for none."""
+            return max((len(f) for f in folders
+                        if path == f or path.startswith(f.rstrip("/") + "/")), default=-1)
+
         def walk(folder: str) -> None:
-            """Allow reading all of ``folder`` but the hidden paths below it."""
-            inside = [h for h in hide if h == folder or h.startswith(folder.rstrip("/") + "/")]
-            if not inside:
-                allow(folder, READ)
-                return
-            if folder in inside:
+            """Allow reading all of ``folder`` but the hidden paths below it (and, below
+            a hidden path, the readable ones): the nearer of the two rules wins."""
+            prefix = folder.rstrip("/") + "/"
+            shut = depth(folder, hide) > depth(folder, keep)
+            if shut and not any(p.startswith(prefix) for p in keep):
                 return  # hidden
-            allow(folder, READ_DIR)  # its names may be listed (files are not read through it)
+            if not shut:
+                if not any(p.startswith(prefix) for p in hide):
+                    allow(folder, READ)
+                    return
+                allow(folder, READ_DIR)  # its names may be listed (files are not read through it)
             try:  # a symbolic link is reached through its target, walked on its own
                 entries = [e.path for e in os.scandir(folder) if not e.is_symlink()]
             except OSError:

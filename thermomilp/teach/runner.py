@@ -1,14 +1,19 @@
 """The child process that runs a student's file (``python -I``, see :mod:`sandbox`).
 
 It reads the request on its stdin (the student's path and the boards, which
-carry no solution), closes stdin, imports the student's module, calls
-``build(puzzle)`` on each board and writes one JSON line per step to the
-result pipe (a file descriptor the parent passes; the student's ``print``
-goes to stdout and stderr, which the parent captures apart). Events:
+carry no solution), closes stdin, enters its box (:mod:`confine`: a PID
+namespace, a process limit, no capabilities; :mod:`landlock`), imports the
+student's module, calls ``build(puzzle)`` on each board and writes one JSON
+line per step to the result pipe (a file descriptor the parent passes; the
+student's ``print`` goes to stdout and stderr, which the parent captures
+apart). Before each step it waits for the grader's go on a second pipe: the
+grader gives it once every process the last step started is gone. Events:
 
-``{"event": "imported"}`` then, per board, ``{"event": "board", "k": k,
-"model": ...}`` (the model as numbers) or ``{"event": "board", "k": k,
-"failed": {"kind": "crashed" | "exited" | "error", "message": ..., "line": N}}``.
+``{"event": "sandbox", "missing": [...]}`` (what could not be confined, sent
+before any student code runs), ``{"event": "imported"}`` then, per board,
+``{"event": "board", "k": k, "model": ...}`` (the model as numbers) or
+``{"event": "board", "k": k, "failed": {"kind": "crashed" | "exited" | "error",
+"message": ..., "line": N}}``.
 An import failure is ``{"event": "import-failed", "failed": {...}}``.
 
 No message carries a verdict: the grader computes every verdict from the
@@ -97,16 +102,47 @@ def limit_self(memory_mb: int, cpu_s: int) -> None:
     cap(resource.RLIMIT_CPU, cpu_s)  # a backstop behind the parent's wall clock
 
 
+def _await_turn(control: int) -> None:
+    """Wait until the grader has ended every process the last step started, end at once
+    whatever escaped it (in the box), then collect the ones that were this process's
+    children; the grader's closing the pipe ends us."""
+    from thermomilp.teach.confine import end_step
+
+    try:
+        go = os.read(control, 1)
+    except OSError:
+        go = b""
+    if not go:
+        os._exit(0)
+    end_step()
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        except InterruptedError:
+            continue
+        if pid == 0:
+            return
+
+
 def main(argv: list[str]) -> None:
-    fd = int(argv[0])
+    fd, control, grader = int(argv[0]), int(argv[1]), int(argv[2])
     out = os.fdopen(fd, "w", encoding="utf-8")
     # the request arrives on stdin and nowhere else; stdin is then closed for the student
     request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
+    from thermomilp.teach.confine import drop_privileges, enter
+
+    # a PID namespace with a process limit; the grader's process stays outside and waits
+    missing = enter(int(request["limits"]["tasks"]), grader)
     limit_self(int(request["limits"]["memory_mb"]), int(request["limits"]["cpu_s"]))
+    home = os.getcwd()  # the box's own temporary folder, emptied after every board
     os.environ.clear()  # the parent passes none; this drops what Python itself set (LC_CTYPE)
+    os.environ.update({"HOME": home, "TMPDIR": home})
+    sys.dont_write_bytecode = True
 
     def send(record: dict[str, Any]) -> None:
         out.write(json.dumps(record) + "\n")
@@ -121,9 +157,18 @@ def main(argv: list[str]) -> None:
     boards = [read(text) for text in request["boards"]]
     from thermomilp.teach.landlock import restrict
 
-    # from here on: no reading the hidden paths, no writing outside the working folder
-    restrict(request.get("hidden", []), [os.getcwd(), "/dev"])
+    # from here on: no reading the hidden paths, no writing outside the temporary folder
+    # readable below a hidden folder: the box and the package (the request), and what this
+    # interpreter imports from (sys.path[0] is the package's parent folder, set by the boot)
+    readable = [*request.get("readable", []), *sys.path[1:], sys.prefix, sys.base_prefix,
+                sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))]
+    why = restrict(request.get("hidden", []), [home, os.devnull], readable)
+    if why:
+        missing.append(f"landlock: {why}")
+    missing += drop_privileges()
     del request
+    send({"event": "sandbox", "missing": missing})  # the last message no student code touched
+    _await_turn(control)
     sys.argv = [path]
     try:
         spec = importlib.util.spec_from_file_location("student_model", path)
@@ -144,6 +189,7 @@ def main(argv: list[str]) -> None:
         os._exit(0)
     send({"event": "imported"})
     for k, puzzle in enumerate(boards):
+        _await_turn(control)  # what the last step started is gone
         try:
             model = extract(build(puzzle), puzzle)
         except BaseException as exc:  # noqa: BLE001

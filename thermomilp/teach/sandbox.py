@@ -9,25 +9,41 @@ Trust model (docs/course/grader.md says the same, with what holds where):
   data is validated (:meth:`LinearModel.from_json`) and only accepted in
   order: board ``k`` after board ``k - 1``. A child that forges the runner's
   messages can only send a model -- which is graded like any other.
-* **Nothing to read.** The request (the student's path and the boards,
-  *without* their solutions) reaches the child on its stdin, which the
-  runner reads and closes before the student's code runs; there is no
-  request file and no secret. The child starts with an **empty
-  environment** (``env={}``, ``python -I``) in an empty temporary folder.
-* **Nothing left behind.** The grader is a child subreaper
-  (``PR_SET_CHILD_SUBREAPER``): a process the student's code starts and
-  orphans (``setsid``, a double fork) comes back to the grader, and after
-  every board every process the submission started, in its session, below
-  it or handed back to the grader, is killed (:func:`kill_descendants`).
-  The grader is also non-dumpable (``PR_SET_DUMPABLE`` 0): another process of
+* **Nothing to read.** The request (the path of the child's own copy of the
+  student's file, and the boards *without* their solutions) reaches the child
+  on its stdin, which the runner reads and closes before the student's code
+  runs; there is no request file and no secret. The child starts with an
+  **empty environment** (``env={}``, ``python -I``; the runner sets only
+  ``HOME`` and ``TMPDIR``, both its own empty folder) and no terminal (a new
+  session, stdin from ``/dev/null``, only its pipes inherited).
+* **A box per student** (:mod:`thermomilp.teach.confine`, where the kernel
+  allows it): a PID namespace whose init reaps every orphan at once and whose
+  end kills everything in it, a process limit that holds for root (the
+  namespace's ``pid_max``), private ``/proc`` and ``/dev/shm``, and no
+  capability. What could not be set up is reported by the child before any
+  student code runs; the grader warns, or refuses under
+  ``THERMOMILP_REQUIRE_SANDBOX=1`` (:func:`_unconfined`).
+* **Nothing left behind, step by step.** After the import and after every
+  board the grader kills every process the submission started -- below the
+  child, in its session, or handed back to the grader (a child subreaper,
+  ``PR_SET_CHILD_SUBREAPER``, where there is no namespace) -- waits until each
+  is dead, reaps the ones handed to it, empties the child's folder, and only
+  then lets the runner start the next step (a byte on a second pipe). The
+  grader is also non-dumpable (``PR_SET_DUMPABLE`` 0): another process of
   the same (non-root) user cannot read its ``/proc/<pid>/fd`` or environment.
+* **A safe result pipe.** A result line is read up to :data:`MAX_EVENT` bytes,
+  in linear time, and its nesting is measured without recursion before it is
+  parsed (:func:`parse_event`): a bad line fails that student's board with
+  the reason, never the run.
 * **A file-system sandbox where the kernel has one.** With Landlock
   (:mod:`thermomilp.teach.landlock`) the child cannot read the package's
-  boards, the correct models, the corpus, the grades file or the key
-  (:func:`hidden_paths`), and writes only in its own folder. Without it the
-  child runs with the grader's user and can read and write what that user
-  can; the grades file is then guarded by its seals and the grader's check
-  after each student (:mod:`thermomilp.teach.classroom`), and the recipes in
+  boards, the correct models, the corpus, the grades file, the key, the
+  submissions of the class (it reads its own copy), ``/tmp`` or the terminals
+  (:func:`hidden_paths`), and writes only in its own folder and to
+  ``/dev/null``. Without it the child runs with the grader's user and can
+  read and write what that user can; the grades file is then guarded by its
+  seals and the grader's check after each student
+  (:mod:`thermomilp.teach.classroom`), and the recipes in
   docs/course/grader.md hide the rest.
 
 Limits, set in the child before the student's code runs: an address-space
@@ -42,7 +58,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
@@ -51,8 +69,11 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
+from typing import Any
 
+from thermomilp.core.errors import GradeError
 from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.linear import LinearModel, ModelDataError
 
@@ -72,6 +93,7 @@ class Limits:
     memory_mb: int = 2048  # address space of the child
     output_bytes: int = 1 << 20  # stdout + stderr together; beyond, the child is stopped
     keep_bytes: int = 4000  # how much of each stream the report may quote
+    tasks: int = 301  # processes and threads in the child's box (the smallest pid_max is 301)
 
 
 @dataclass
@@ -99,33 +121,66 @@ class StudentRun:
 
 def hidden_paths(student: str, extra: Sequence[str] = ()) -> list[str]:
     """What the student's process may not read (where Landlock is available): the package's
-    boards with their solutions, the correct example models, and ``extra`` (the corpus
-    folder, the grades file, the grader's key file) -- never a folder holding the student's
-    own file."""
+    boards with their solutions, the correct example models, the folder of the student's
+    file (the child reads its own copy), the shared temporary folders, ``/dev`` (but the
+    few devices of :func:`readable_paths`), and ``extra`` (the corpus folder, the grades
+    file, the grader's key file, the other students' files)."""
     package = Path(PACKAGE_PARENT) / "thermomilp"
     paths = [package / "_instances", package / "_models" / "solutions",
              Path(PACKAGE_PARENT) / "instances", Path(PACKAGE_PARENT) / "models" / "solutions",
-             *(Path(p) for p in extra)]
-    own = os.path.realpath(student)
+             Path(student).resolve().parent, Path(tempfile.gettempdir()), Path("/var/tmp"),
+             Path("/dev"), *(Path(p) for p in extra)]
     out = []
     for p in paths:
         real = os.path.realpath(p)
-        if os.path.exists(real) and own != real and not own.startswith(real.rstrip("/") + "/"):
+        if os.path.exists(real) and real not in out:
             out.append(real)
     return out
 
 
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+
+
+def readable_paths(box: str) -> list[str]:
+    """What stays readable even below a hidden path: the child's own folder (its copy of
+    the student's file), the package and a few devices. The runner adds what its
+    interpreter imports from (its ``sys.path``, never the grader's working folder)."""
+    paths = [box, os.path.join(PACKAGE_PARENT, "thermomilp"), *DEVICES]
+    return sorted({os.path.realpath(p) for p in paths if os.path.exists(p)})
+
+
 def request_of(student: str, boards: Sequence[Puzzle], limits: Limits,
-               hide: Sequence[str] = ()) -> bytes:
-    """What the child reads on its stdin: the path and the boards, never a solution."""
+               hide: Sequence[str] = (), copy: str | None = None) -> bytes:
+    """What the child reads on its stdin: the path of its copy of the student's file and
+    the boards, never a solution."""
     from thermomilp.formats.json_format import write
 
-    return json.dumps({"student": os.path.abspath(student),
+    box = (os.path.dirname(os.path.dirname(copy)) if copy
+           else os.path.dirname(os.path.abspath(student)))
+    return json.dumps({"student": copy or os.path.abspath(student),
                        "hidden": hidden_paths(student, hide),
+                       "readable": readable_paths(box),
                        "boards": [write(p.with_solution(None)) for p in boards],
-                       "limits": {"memory_mb": limits.memory_mb,
+                       "limits": {"memory_mb": limits.memory_mb, "tasks": limits.tasks,
                                   "cpu_s": int(limits.import_s + limits.board_s
                                                * (len(boards) + 1)) + 1}}).encode()
+
+
+REQUIRE_ENV = "THERMOMILP_REQUIRE_SANDBOX"
+_warned: set[str] = set()
+
+
+def _unconfined(missing: Sequence[str]) -> None:
+    """Say once per run what the box lacks; under THERMOMILP_REQUIRE_SANDBOX=1, refuse."""
+    if os.environ.get(REQUIRE_ENV, "") not in ("", "0"):
+        raise GradeError(f"{REQUIRE_ENV}=1, but the student's process could not be confined: "
+                         + "; ".join(missing))
+    new = [m for m in missing if m not in _warned]
+    if new:
+        _warned.update(new)
+        print("thermomilp grade: WARNING: the student's process runs without: "
+              + "; ".join(new) + " (docs/course/grader.md, what holds where)",
+              file=sys.stderr, flush=True)
 
 
 def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = None,
@@ -135,28 +190,87 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
     harden_grader()
     started = time.monotonic()
     result = StudentRun(student, [Built() for _ in boards])
-    request = request_of(student, boards, limits, hide)
     with tempfile.TemporaryDirectory(prefix="thermomilp-grade-") as work:
+        # the child's folder: its own copy of the student's file, and an empty folder to
+        # write in (its HOME and TMPDIR), emptied after every board
+        copy = os.path.join(work, "src", os.path.basename(student))
+        home = os.path.join(work, "tmp")
+        try:
+            os.mkdir(os.path.dirname(copy), 0o700)
+            shutil.copyfile(student, copy)
+        except OSError as exc:
+            for k in range(len(boards)):
+                result.boards[k] = Built(None, "error", f"error: the grader cannot read "
+                                         f"{os.path.basename(student)} ({exc.strerror})")
+            return result
+        os.chmod(copy, 0o444)
+        os.mkdir(home, 0o700)
+        request = request_of(student, boards, limits, hide, copy)
         read_fd, write_fd = os.pipe()
+        go_read, go_write = os.pipe()
         since = _clock_ticks_now()
         try:
             proc = subprocess.Popen(
-                [sys.executable, "-I", "-c", BOOT.format(root=PACKAGE_PARENT), str(write_fd)],
+                [sys.executable, "-I", "-c", BOOT.format(root=PACKAGE_PARENT), str(write_fd),
+                 str(go_read), str(os.getpid())],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=(write_fd,), cwd=work, env={}, start_new_session=True)
+                pass_fds=(write_fd, go_read), cwd=home, env={}, start_new_session=True)
         finally:
             os.close(write_fd)
+            os.close(go_read)
         feeder = threading.Thread(target=_feed, args=(proc, request), daemon=True)
         feeder.start()
+        box = _Box(proc, since, go_write, home)
         try:
-            _watch(proc, read_fd, result, limits, since, [p.shape for p in boards])
+            _watch(proc, read_fd, result, limits, box, [p.shape for p in boards])
         finally:
             os.close(read_fd)
+            os.close(go_write)
             _stop(proc)
             result.killed += kill_descendants(proc.pid, since, include_root=True)
             feeder.join(timeout=5)
     result.time_s = time.monotonic() - started
     return result
+
+
+@dataclass
+class _Box:
+    """The grader's handle on one child: its processes, its go pipe, its folder."""
+
+    proc: subprocess.Popen
+    since: int
+    go: int
+    home: str
+    keep: frozenset[int] = frozenset()  # the box's own init and runner (a PID namespace)
+
+    def next_step(self, result: StudentRun) -> None:
+        """End every process the last step started (and wait until they are gone), empty
+        the child's folder, then let the runner start the next step."""
+        result.killed += kill_descendants(self.proc.pid, self.since, keep=self.keep)
+        _empty(self.home)
+        try:
+            os.write(self.go, b"g")
+        except OSError:
+            pass  # the child is gone: the result pipe says how
+
+
+def _empty(folder: str) -> None:
+    """Remove everything in ``folder``, never following a link (``shutil.rmtree`` works on
+    descriptors). Modes are not changed: a thread of the runner still runs, and could swap
+    a folder for a link to one of yours; what a grader that is not root cannot remove
+    (a folder the student made unreadable) is the student's own, and goes with the box."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            pass
 
 
 def _feed(proc: subprocess.Popen, request: bytes) -> None:
@@ -221,9 +335,21 @@ def _clock_ticks_now() -> int:
         return 0
 
 
-def _processes() -> dict[int, tuple[int, int, int]]:
-    """pid -> (parent pid, session id, start time) of every process we can see."""
-    out: dict[int, tuple[int, int, int]] = {}
+@dataclass(frozen=True)
+class _Proc:
+    ppid: int
+    sid: int
+    start: int  # clock ticks since boot
+    state: str  # "R", "S", "D", "Z" (a zombie), ...
+
+    @property
+    def dead(self) -> bool:
+        return self.state in ("Z", "X", "x")
+
+
+def _processes() -> dict[int, _Proc]:
+    """Every process we can see, by pid."""
+    out: dict[int, _Proc] = {}
     try:
         names = os.listdir("/proc")
     except OSError:
@@ -238,69 +364,100 @@ def _processes() -> dict[int, tuple[int, int, int]]:
             continue
         fields = stat[stat.rfind(")") + 2:].split()
         try:  # state ppid pgrp session tty tpgid flags ... starttime is field 22 (index 19 here)
-            out[int(name)] = (int(fields[1]), int(fields[3]), int(fields[19]))
+            out[int(name)] = _Proc(int(fields[1]), int(fields[3]), int(fields[19]), fields[0])
         except (IndexError, ValueError):
             continue
     return out
 
 
-def kill_descendants(root: int, since: int, include_root: bool = False) -> int:
-    """Kill every process the submission started (its child is ``root``); returns how many.
+def _belonging(procs: dict[int, _Proc], root: int, since: int) -> set[int]:
+    """The processes of the submission whose child is ``root``: below ``root``, in its
+    session, or handed back to this (subreaper) process after ``since`` -- and everything
+    below those."""
+    me = os.getpid()
+    found = {pid for pid, p in procs.items() if pid != me and (
+        p.sid == root or (p.ppid == me and pid != root and p.start >= since))}
+    tops = found | {root}
+    children: dict[int, list[int]] = {}
+    for pid, p in procs.items():
+        children.setdefault(p.ppid, []).append(pid)
+    todo = list(tops)
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in tops and child != me:
+                tops.add(child)
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def descendants(root: int) -> frozenset[int]:
+    """Every process below ``root`` now."""
+    procs = _processes()
+    found: set[int] = set()
+    todo = [root]
+    while todo:
+        parent = todo.pop()
+        for pid, p in procs.items():
+            if p.ppid == parent and pid not in found:
+                found.add(pid)
+                todo.append(pid)
+    return frozenset(found)
+
+
+def kill_descendants(root: int, since: int, include_root: bool = False,
+                     keep: frozenset[int] = frozenset(), wait_s: float = 10.0) -> int:
+    """Kill every process the submission started (its child is ``root``) and wait until
+    each is dead; returns how many were killed.
 
     A process belongs to the submission when it descends from ``root``, is in
-    ``root``'s session, or was handed back to this (subreaper) process after
-    ``since`` and is not a child this process started itself. Repeated until
-    none is left, so a process that forks while it is being killed is caught."""
-    me = os.getpid()
+    ``root``'s session, or was handed back to this (subreaper) process after ``since`` and
+    is not a child this process started itself (:func:`_belonging`); ``keep`` (the
+    box's init and runner) and ``root`` (unless ``include_root``) are spared, not what is
+    below them. Repeated until none is alive, so a process that forks while it is being
+    killed is caught; the dead that are this process's children are reaped."""
     killed: set[int] = set()
-    for _ in range(50):
+    deadline = time.monotonic() + wait_s
+    clean = 0  # scans in a row that found none alive
+    while True:
         procs = _processes()
-        if not procs:
-            break
-        victims = set()
-        for pid, (ppid, sid, start) in procs.items():
-            if pid == me:
-                continue
-            if sid == root or (ppid == me and pid != root and start >= since):
-                victims.add(pid)
-        # everything below the root or below a victim
-        grew = True
-        tops = victims | {root}
-        while grew:
-            grew = False
-            for pid, (ppid, _, _) in procs.items():
-                if ppid in tops and pid not in tops and pid != me:
-                    tops.add(pid)
-                    victims.add(pid)
-                    grew = True
-        if not include_root:
-            victims.discard(root)
-        elif root in procs:
+        victims = _belonging(procs, root, since) - keep
+        if include_root and root in procs:
             victims.add(root)
-        victims = {v for v in victims if v not in killed or v in procs}
-        alive = [v for v in victims if procs.get(v) is not None]
-        if not alive:
+        elif not include_root:
+            victims.discard(root)
+        alive = [v for v in victims if not procs[v].dead]
+        # two clean scans: a child forked while /proc was being read shows in the second
+        clean = 0 if alive else clean + 1
+        if clean >= 2 or time.monotonic() > deadline:
             break
+        if not alive:
+            continue
         for pid in alive:
             try:
                 os.kill(pid, signal.SIGKILL)
                 killed.add(pid)
             except (ProcessLookupError, PermissionError):
                 pass
-        _reap(alive, root)
+        time.sleep(0.002)  # the killed become zombies, then their reaper collects them
+    reap_orphans(root, since)
     return len(killed - {root})
 
 
-def _reap(pids: Sequence[int], root: int) -> None:
-    """Collect the killed orphans handed back to this process (not the Popen child: Popen
-    waits for it); a process that is not this one's child is not waited for."""
-    for pid in pids:
-        if pid == root:
-            continue
-        try:
-            os.waitpid(pid, 0)
-        except (ChildProcessError, OSError):
-            pass
+def reap_orphans(root: int, since: int) -> int:
+    """Collect the dead processes handed back to this (subreaper) process by the
+    submission -- never ``root`` (the Popen child: Popen waits for it) nor a child this
+    process started before ``since``; returns how many."""
+    me = os.getpid()
+    reaped = 0
+    for pid, p in _processes().items():
+        if p.ppid == me and pid != root and p.start >= since and p.dead:
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                    reaped += 1
+            except (ChildProcessError, OSError):
+                pass
+    return reaped
 
 
 # ---------------------------------------------------------------------------
@@ -325,21 +482,57 @@ def _failure(data: object) -> tuple[str, str, int | None]:
         not isinstance(line, bool) and 0 < line < 10**7 else None
 
 
+_ESCAPE = re.compile(rb"\\.", re.S)
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+_DELTA = [0] * 256
+_DELTA[ord("[")] = _DELTA[ord("{")] = 1
+_DELTA[ord("]")] = _DELTA[ord("}")] = -1
+MAX_DEPTH = 32  # nesting of one result line (a model needs 5)
+
+
+def nesting(raw: bytes) -> int:
+    """How deep the arrays and objects of a JSON text nest, in linear time, no recursion.
+
+    Exact for valid JSON (escapes dropped, then every other piece between quotes is a
+    string); for anything else a number json.loads then refuses anyway."""
+    outside = b"".join(_ESCAPE.sub(b"", raw).split(b'"')[0::2])
+    return max(accumulate(map(_DELTA.__getitem__, outside.translate(None, _NOT_BRACKETS))),
+               default=0)
+
+
+def parse_event(raw: bytes) -> Any:
+    """One result line as JSON; ValueError (with the reason) for anything else."""
+    if nesting(raw) > MAX_DEPTH:
+        raise ValueError(f"a result line nested deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(raw)
+    except RecursionError:  # not reached after the depth check; never the grader's end
+        raise ValueError("a result line nested too deep") from None
+    except ValueError:
+        raise ValueError("a result line that is not JSON") from None
+
+
 def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Limits,
-           since: int, shapes: Sequence[tuple[int, int]]) -> None:
+           box: _Box, shapes: Sequence[tuple[int, int]]) -> None:
     sel = selectors.DefaultSelector()
     sel.register(read_fd, selectors.EVENT_READ, "result")
     assert proc.stdout is not None and proc.stderr is not None
     sel.register(proc.stdout, selectors.EVENT_READ, "stdout")
     sel.register(proc.stderr, selectors.EVENT_READ, "stderr")
     kept = {"stdout": bytearray(), "stderr": bytearray()}
-    pending = b""
-    step = "import"  # "import", then the index of the board being built, then "done"
+    pending = bytearray()
+    # "sandbox" (the box is being set up), "import", then the index of the board being
+    # built, then "done"
+    step = "sandbox"
     step_started = time.monotonic()
     deadline = step_started + limits.import_s
+    next_reap = step_started + 0.5
     open_streams = 3
     boards = result.boards
     stopped = False  # the grader stopped the child (timeout)
+
+    def importing() -> bool:
+        return step in ("sandbox", "import")
 
     def finish_board(k: int, built: Built) -> None:
         built.time_s = time.monotonic() - step_started
@@ -348,14 +541,14 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
     def fail_rest(first: int, verdict: str, message: str, line: int | None = None) -> None:
         """The board being built gets the message; the rest are not built, and say why."""
         for k in range(first, len(boards)):
-            if k == first or step == "import":
+            if k == first or importing():
                 finish_board(k, Built(None, verdict, message, line))
             else:
                 boards[k] = Built(None, verdict, "not built (the student's process had "
                                                  f"been stopped): {message}", line)
 
     def current() -> int:
-        return 0 if step == "import" else int(step)
+        return 0 if importing() else int(step)
 
     def protocol_error(what: str) -> None:
         nonlocal step
@@ -365,16 +558,20 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
         step = "done"
 
     while open_streams and step != "done":
-        timeout = deadline - time.monotonic()
+        now = time.monotonic()
+        if now >= next_reap:  # orphans handed back to the grader (where there is no box)
+            reap_orphans(proc.pid, box.since)
+            next_reap = now + 0.5
+        timeout = deadline - now
         if timeout <= 0:
-            what = "importing the file" if step == "import" else "build(puzzle)"
-            limit = limits.import_s if step == "import" else limits.board_s
+            what = "importing the file" if importing() else "build(puzzle)"
+            limit = limits.import_s if importing() else limits.board_s
             fail_rest(current(), "timeout", f"timeout: {what} took longer than {limit:g} s; "
                       "the student's process was stopped (an infinite loop?)")
             _stop(proc)
             stopped = True
             break
-        events = sel.select(timeout)
+        events = sel.select(min(timeout, 0.5))
         for key, _ in events:
             name = key.data
             if name == "result":
@@ -399,35 +596,53 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
                     step = "done"
                     break
                 continue
-            pending += chunk
-            if len(pending) > MAX_EVENT:
+            if len(pending) + len(chunk) > MAX_EVENT and b"\n" not in chunk:
                 protocol_error(f"a result line longer than {MAX_EVENT} bytes")
                 break
-            *lines, pending = pending.split(b"\n")
+            pending += chunk
+            if b"\n" not in chunk:  # only the new bytes are searched: linear in the line
+                continue
+            *lines, rest = bytes(pending).split(b"\n")
+            pending = bytearray(rest)
             for raw in lines:
                 if not raw.strip():
                     continue
+                if len(raw) > MAX_EVENT:
+                    protocol_error(f"a result line longer than {MAX_EVENT} bytes")
+                    break
                 try:
-                    event = json.loads(raw)
-                except ValueError:
-                    protocol_error("a result line that is not JSON")
+                    event = parse_event(raw)
+                except ValueError as exc:
+                    protocol_error(str(exc))
                     break
                 kind = event.get("event") if isinstance(event, dict) else None
-                if step == "import" and kind == "import-failed":
+                if step == "sandbox" and kind == "sandbox":
+                    # sent before any student code ran: the runner's own word
+                    missing = event.get("missing")
+                    missing = ([_clean(m) for m in missing] if isinstance(missing, list)
+                               else ["(an unreadable report)"])
+                    result.notes = missing
+                    box.keep = descendants(proc.pid)  # the box's init and runner, if any
+                    if missing:
+                        _unconfined(missing)
+                    box.next_step(result)
+                    step = "import"
+                elif step == "import" and kind == "import-failed":
                     verdict, message, line = _failure(event.get("failed"))
                     fail_rest(0, verdict, f"{verdict}: importing "
                               f"{os.path.basename(result.student)} failed: {message}", line)
                     step = "done"
                 elif step == "import" and kind == "imported":
-                    result.killed += kill_descendants(proc.pid, since)  # started at import
                     step = "0" if boards else "done"
-                elif step not in ("import", "done") and kind == "board" \
+                    if boards:
+                        box.next_step(result)  # what the import started ends here
+                elif not importing() and step != "done" and kind == "board" \
                         and event.get("k") == int(step):
                     k = int(step)
                     if "model" in event:
                         try:
                             model = LinearModel.from_json(event["model"], shapes[k])
-                        except ModelDataError as exc:
+                        except (ModelDataError, RecursionError) as exc:
                             finish_board(k, Built(None, "error", f"error: the model sent back "
                                                   f"is not a model: {_clean(exc)}"))
                         else:
@@ -435,20 +650,42 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
                     else:
                         verdict, message, line = _failure(event.get("failed"))
                         finish_board(k, Built(None, verdict, message, line))
-                    # what the submission started for this board ends with the board
-                    result.killed += kill_descendants(proc.pid, since)
                     step = str(k + 1) if k + 1 < len(boards) else "done"
+                    if step != "done":
+                        # what the submission started for this board ends with the board
+                        box.next_step(result)
                 else:
+                    waited = ("the sandbox report" if step == "sandbox" else "the import"
+                              if step == "import" else f"board {int(step) + 1}")
                     protocol_error(f"an event out of turn ({_clean(kind)!s} while the grader "
-                                   f"waited for {'the import' if step == 'import' else 'board '}"
-                                   f"{'' if step == 'import' else int(step) + 1})")
+                                   f"waited for {waited})")
                     break
                 step_started = time.monotonic()
-                deadline = step_started + limits.board_s
+                deadline = step_started + (limits.import_s if step == "import"
+                                           else limits.board_s)
                 if step == "done":
                     break
             if step == "done":
                 break
+    if step == "done" and not stopped and proc.stdout is not None and not proc.stdout.closed:
+        # the work is done: what the student printed last is read until the child ends
+        # (a second at most), within the same output cap
+        until = time.monotonic() + 1.0
+        while open_streams and time.monotonic() < until:
+            for key, _ in sel.select(max(until - time.monotonic(), 0)):
+                if key.data == "result":
+                    sel.unregister(key.fileobj)
+                    open_streams -= 1
+                    continue
+                chunk = key.fileobj.read1(1 << 16)  # type: ignore[union-attr]
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    open_streams -= 1
+                    continue
+                result.printed_bytes += len(chunk)
+                room = limits.keep_bytes - len(kept[key.data])
+                if room > 0:
+                    kept[key.data] += chunk[:room]
     if step != "done" and not stopped:
         # the result pipe closed before the work was done: the process ended itself
         code = proc.wait()
@@ -456,6 +693,6 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
                else f"exited with code {code} (sys.exit in a thread, or os._exit?)")
         verdict = "crashed" if code < 0 else "exited"
         fail_rest(current(), verdict, f"{verdict}: the student's process {how} "
-                  f"while {'importing the file' if step == 'import' else 'in build(puzzle)'}")
+                  f"while {'importing the file' if importing() else 'in build(puzzle)'}")
     result.stdout = kept["stdout"].decode("utf-8", "replace")
     result.stderr = kept["stderr"].decode("utf-8", "replace")
