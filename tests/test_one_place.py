@@ -133,3 +133,28 @@ def test_engine_quirks_are_handled_only_by_the_session_skeleton():
     bad = [f"{rel}:{line} {what}" for rel, tree in _sources() if rel not in SKELETON
            for line, what in _quirks(tree)]
     assert bad == []
+
+
+def _code_strings(tree: ast.AST) -> set[str]:
+    """The string constants of a module that are not docstrings."""
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and node.body and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)}
+    return {node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docs}
+
+
+def test_each_engines_program_package_and_extra_are_said_in_its_record_only():
+    """One record per engine (issue 37): its program, Debian package and pip extra are
+    spelled in core/engines.py and read from there by everything else."""
+    from thermomilp.core.engines import ENGINES
+
+    facts = {fact for record in ENGINES.values()
+             for fact in (record.program, record.debian) if fact}
+    facts |= {f"thermomilp[{record.extra}]" for record in ENGINES.values() if record.extra}
+    assert facts >= {"cbc", "glpsol", "coinor-cbc", "glpk-utils", "thermomilp[cbc]"}
+    spelled = {rel: _code_strings(tree) & facts for rel, tree in _sources()
+               if rel != "thermomilp/core/engines.py"}
+    assert {rel: sorted(found) for rel, found in spelled.items() if found} == {}

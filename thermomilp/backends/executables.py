@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import os
 
+from thermomilp.core.engines import ENGINES
 from thermomilp.core.settings import Settings, Solver
 
-PROGRAMS: dict[Solver, str] = {Solver.CBC: "cbc", Solver.GLPK: "glpsol"}
-"""The program each command-line engine runs (HiGHS and SCIP run in-process)."""
+PROGRAMS: dict[Solver, str] = {
+    solver: record.program for solver, record in ENGINES.items() if record.program}
+"""The program each command-line engine runs (its record's ``program``; the others run
+in-process)."""
 
 
 def _runnable(path: str) -> bool:

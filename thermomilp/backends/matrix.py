@@ -200,7 +200,7 @@ def cbc_candidates() -> list[tuple[str, str]]:
     cbcbox wheel (the ``cbc`` extra, PuLP 4's ``pulp[cbc]``), the
     binary PuLP 3 bundles."""
     found: list[tuple[str, str]] = []
-    path = on_path("cbc")
+    path = on_path(PROGRAMS[Solver.CBC])
     if path:
         found.append((path, "cbc on PATH"))
     try:

@@ -3,7 +3,7 @@
 Engines and how the common options reach them (PuLP's own argument names)::
 
     solver  PuLP class                 time limit     native options (engine_options,
-                                                      threads, seed: engines.ENGINES)
+                                                      threads, seed: core/engines.py)
     highs   HiGHS (in-process)         timeLimit      keyword arguments (setOptionValue)
     cbc     COIN_CMD (absolute path)   timeLimit      options ["name value"] -> -name value
     glpk    GLPK_CMD (absolute path)   timeLimit(*)   options ["--name", "value"]
@@ -92,7 +92,7 @@ def _word(value: EngineOptionValue) -> str:
     return str(value)
 
 
-SOLVERS: dict[Solver, Callable[[Settings, dict[str, Any], Options], Any]] = {
+REACH: dict[Solver, Callable[[Settings, dict[str, Any], Options], Any]] = {
     Solver.HIGHS: _highs, Solver.CBC: _cbc, Solver.GLPK: _glpk, Solver.SCIP: _scip}
 """How PuLP reaches each engine, with the time limit, the log switch and native options."""
 
@@ -103,7 +103,7 @@ def pulp_solver(settings: Settings, time_limit: float | None, options: Options |
     common: dict[str, Any] = {"msg": bool(settings.verbose)}
     if time_limit:
         common["timeLimit"] = time_limit
-    return SOLVERS[settings.solver](settings, common, dict(options or {}))
+    return REACH[settings.solver](settings, common, dict(options or {}))
 
 
 # What PuLP 3 ("Undefined") and PuLP 4 (LpSolveStatus.Undefined) call HiGHS's "Solve error"
@@ -219,4 +219,4 @@ class PulpSession(Session):
         self._live, self._cols = model, found
 
 
-__all__ = ["PulpSession", "SOLVERS", "pulp_solver", "read_highs", "read_status"]
+__all__ = ["PulpSession", "REACH", "pulp_solver", "read_highs", "read_status"]

@@ -12,7 +12,7 @@ Two kinds of engine interface:
   folder first). Each solve writes the model to a file.
 
 How the time limit and the native options (``engine_options``, and threads and
-seed under the engine's names: :data:`thermomilp.backends.engines.ENGINES`)
+seed under the engine's names: :data:`thermomilp.core.engines.ENGINES`)
 reach each engine::
 
     solver  time limit             native options                  log
@@ -38,6 +38,7 @@ from typing import Any
 from thermomilp.backends.base import Raw, Session, engine_log_to_stderr, values_or_none
 from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.backends.pyomo_probe import quiet_pyomo
+from thermomilp.core.engines import ENGINES
 from thermomilp.core.errors import SolverUnavailable
 from thermomilp.core.settings import Backend, EngineOptionValue, Settings, Solver
 from thermomilp.core.status import Status
@@ -155,16 +156,18 @@ def _scip(settings: Settings, options: Options) -> _Persistent:
 def _cbc(settings: Settings, options: Options) -> _Shell:
     from thermomilp.backends.matrix import cbc_executable
 
-    return _Shell("cbc", cbc_executable(settings), settings, options, "sec")
+    return _Shell(str(Solver.CBC), cbc_executable(settings), settings, options,
+                  ENGINES[Solver.CBC].time_options[0])
 
 
 def _glpk(settings: Settings, options: Options) -> _Shell:
     from thermomilp.backends.matrix import glpk_executable
 
-    return _Shell("glpk", glpk_executable(settings), settings, options, "tmlim")
+    return _Shell(str(Solver.GLPK), glpk_executable(settings), settings, options,
+                  ENGINES[Solver.GLPK].time_options[0])
 
 
-ENGINES: dict[Solver, Callable[[Settings, Options], _Persistent | _Shell]] = {
+REACH: dict[Solver, Callable[[Settings, Options], _Persistent | _Shell]] = {
     Solver.HIGHS: _highs, Solver.SCIP: _scip, Solver.CBC: _cbc, Solver.GLPK: _glpk}
 """How Pyomo reaches each engine."""
 
@@ -176,7 +179,7 @@ class PyomoSession(Session):
     def _build(self, built: BuiltModel) -> BuiltModel:
         self.model, self.variables = built.model, built.variables
         with PYOMO_CALL:  # asking SolverFactory (available(): a run of the program) too
-            self.engine = ENGINES[self.settings.solver](self.settings, self.options)
+            self.engine = REACH[self.settings.solver](self.settings, self.options)
         return built
 
     def _has_rows(self) -> bool:

@@ -18,13 +18,21 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from thermomilp.backends.matrix import matrix, pulp_version, pyomo_version
+    from thermomilp.core.engines import ENGINES
     from thermomilp.core.settings import BACKEND_FOR
 
     rows = matrix()
     rule = {str(solver): str(backend) for solver, backend in BACKEND_FOR.items()}
+    engines = {str(solver): {"options": {name: option.accepted()
+                                         for name, option in sorted(record.options.items())},
+                             "time_limit": list(record.time_options),
+                             "threads": record.threads_option, "seed": record.seed_option,
+                             "fixed_uses": list(record.fixed_uses)}
+               for solver, record in ENGINES.items()}
     if args.format == "json":
         print(json.dumps({"layers": {"pulp": pulp_version(), "pyomo": pyomo_version()},
-                          "pairs": [row.to_json() for row in rows], "rule": rule}))
+                          "pairs": [row.to_json() for row in rows], "rule": rule,
+                          "engines": engines}))
         return 0
     print(f"layers: PuLP {pulp_version() or 'not installed'}, "
           f"Pyomo {pyomo_version() or 'not installed'}, highs = highspy direct")
@@ -37,4 +45,9 @@ def run(args: argparse.Namespace) -> int:
     print("--solver alone is driven by: "
           + ", ".join(f"{solver} -> {backend}" for solver, backend in rule.items())
           + " (--backend chooses another layer; engines outside this list are refused)")
+    for solver, record in ENGINES.items():
+        print(f"--engine-option for {solver}: {', '.join(record.allowed_names())}")
+    for record in ENGINES.values():
+        for use in record.fixed_uses:
+            print(f"always {record.label}, whatever --solver says: {use}")
     return 0

@@ -219,6 +219,17 @@ class EngineRecord:
     """How an on/off option is written: ``bool`` (a boolean, in-process engines),
     ``on/off`` (the words ``on`` and ``off``: CBC) or ``switch`` (a bare ``--name`` for
     on, nothing for off: glpsol)."""
+    aliases: tuple[tuple[Backend, tuple[str, ...]], ...] = ()
+    """Other spellings of the engine (lower case), each implying the layer it is spelled
+    for: PuLP's class names, Pyomo's ``SolverFactory`` names, OR-Tools' own."""
+    pulp_classes: tuple[str, ...] = ()
+    """PuLP solver classes taken as this engine (``solve(p, solver=pulp.HiGHS())``)."""
+    program: str | None = None
+    """The program a command-line engine runs (found on PATH, never in the working
+    folder, or at the user's ``engine_path``); None: it runs in-process."""
+    fixed_uses: tuple[str, ...] = ()
+    """The questions that run this engine whatever ``--solver`` says, each with its reason:
+    every other engine run goes through the session skeleton with the settings' engine."""
     extra: str | None = None
     """The pip extra of thermomilp that brings the engine (``cbc``: the cbcbox wheel)."""
     debian: str | None = None
@@ -314,7 +325,17 @@ ENGINES: dict[Solver, EngineRecord] = {
             Fallback(seed_shift=1),       # another seed, same presolve
             Fallback(presolve_off=True, seed_shift=2),  # both
             # another question: no distance objective (any rival will do)
-            Fallback(presolve_off=True, seed_shift=3, plain=True))),
+            Fallback(presolve_off=True, seed_shift=3, plain=True)),
+        aliases=((Backend.PULP, ("highs_cmd",)), (Backend.PYOMO, ("appsi_highs",))),
+        pulp_classes=("HiGHS", "HiGHS_CMD"),
+        fixed_uses=(
+            "the generators' rival search (solving.engine.find_other): a node budget, a "
+            "stop at the first improving rival and a distance objective, on the cell "
+            "model as arrays, none of which the other engines take in one form",
+            "the autograder's copy of a student's model (solving.engine.solve_rows): a "
+            "MILP given as numbers that no formulation of ours describes",
+            "the LP relaxation (analyze, the page's LP view: backends/relaxation.py): an "
+            "LP and its vertex, not a MILP")),
     Solver.CBC: EngineRecord(
         Solver.CBC, "CBC", Backend.PULP, _PULP_PYOMO,
         options={
@@ -328,14 +349,20 @@ ENGINES: dict[Solver, EngineRecord] = {
             "strongBranching": whole(0, 1000),
         },
         time_options=("sec", "seconds"), threads_option="threads",
-        seed_option="randomCbcSeed", flags="on/off", extra="cbc", debian="coinor-cbc"),
+        seed_option="randomCbcSeed", flags="on/off", extra="cbc", debian="coinor-cbc",
+        program="cbc",
+        aliases=((Backend.PULP, ("pulp_cbc_cmd", "coin_cmd", "coin")),
+                 (Backend.PYOMO, ("appsi_cbc",))),
+        pulp_classes=("PULP_CBC_CMD", "COIN_CMD", "COINMP_DLL")),
     Solver.GLPK: EngineRecord(
         Solver.GLPK, "GLPK", Backend.PULP, _PULP_PYOMO,
         options={
             "mipgap": GAP, "cuts": FLAG, "gomory": FLAG, "mir": FLAG, "cover": FLAG,
             "clique": FLAG, "fpump": FLAG, "nopresol": FLAG,
         },
-        time_options=("tmlim",), whole_seconds=True, flags="switch", debian="glpk-utils"),
+        time_options=("tmlim",), whole_seconds=True, flags="switch", debian="glpk-utils",
+        program="glpsol", aliases=((Backend.PULP, ("glpk_cmd", "pyglpk")),),
+        pulp_classes=("GLPK_CMD", "PYGLPK")),
     Solver.SCIP: EngineRecord(
         Solver.SCIP, "SCIP", Backend.PULP, _PULP_PYOMO,
         options={
@@ -347,7 +374,10 @@ ENGINES: dict[Solver, EngineRecord] = {
             "randomization/permutationseed": whole(0, MAX_SEED),
         },
         time_options=("limits/time",), seed_option="randomization/randomseedshift",
-        extra="scip"),
+        extra="scip",
+        aliases=((Backend.PULP, ("scip_cmd", "scip_py")),
+                 (Backend.PYOMO, ("scip_persistent", "scip_direct"))),
+        pulp_classes=("SCIP_CMD", "SCIP_PY")),
     # CP-SAT's "infeasible" is a proof by clause learning, not an LP bound: no known
     # fault to second-guess (the solve layer still confirms it independently)
     Solver.CPSAT: EngineRecord(
@@ -361,7 +391,11 @@ ENGINES: dict[Solver, EngineRecord] = {
         },
         time_options=("max_time_in_seconds",), threads_option="num_workers",
         seed_option="random_seed", presolve_off=(("cp_model_presolve", False),),
-        extra="cpsat"),
+        extra="cpsat", aliases=((Backend.CPSAT, ("cp-sat", "cp_sat")),),
+        fixed_uses=(
+            "the confirmation of an engine's \"infeasible\" (solving/confirm.py), where "
+            "OR-Tools is installed and the engine is not CP-SAT: a second method must "
+            "not be the engine it confirms",)),
 }
 """The records, one per member of the closed list."""
 

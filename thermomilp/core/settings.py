@@ -59,38 +59,19 @@ reached through OR-Tools' own model only: PuLP and Pyomo have no interface to it
 ``--backend pulp --solver cpsat`` is refused rather than quietly run elsewhere."""
 
 SOLVER_ALIASES: dict[str, tuple[Solver, Backend | None]] = {
-    # PuLP's solver class names: the engine, driven through PuLP
-    "pulp_cbc_cmd": (Solver.CBC, Backend.PULP),
-    "coin_cmd": (Solver.CBC, Backend.PULP),
-    "coin": (Solver.CBC, Backend.PULP),
-    "highs_cmd": (Solver.HIGHS, Backend.PULP),
-    "glpk_cmd": (Solver.GLPK, Backend.PULP),
-    "pyglpk": (Solver.GLPK, Backend.PULP),
-    "scip_cmd": (Solver.SCIP, Backend.PULP),
-    "scip_py": (Solver.SCIP, Backend.PULP),
-    # Pyomo's SolverFactory names: the engine, driven through Pyomo
-    "appsi_highs": (Solver.HIGHS, Backend.PYOMO),
-    "appsi_cbc": (Solver.CBC, Backend.PYOMO),
-    "scip_persistent": (Solver.SCIP, Backend.PYOMO),
-    "scip_direct": (Solver.SCIP, Backend.PYOMO),
-    # OR-Tools' spellings of CP-SAT
-    "cp-sat": (Solver.CPSAT, Backend.CPSAT),
-    "cp_sat": (Solver.CPSAT, Backend.CPSAT),
-}
-"""Other spellings of the closed list, understood at the boundary only. The
-plain names (``highs``, ``cbc``, ``glpk``, ``scip``, ``cpsat``; PuLP's ``HiGHS``, ``GLPK``
-and ``SCIP``; Pyomo's ``highs``, ``cbc``, ``glpk``, ``scip``) are the members
-themselves and imply no layer; a layer's own spelling implies that layer
-(when no backend is given)."""
+    alias: (solver, layer) for solver, record in ENGINES.items()
+    for layer, names in record.aliases for alias in names}
+"""Other spellings of the closed list (each engine record's ``aliases``), understood at
+the boundary only. The plain names (``highs``, ``cbc``, ``glpk``, ``scip``, ``cpsat``;
+PuLP's ``HiGHS``, ``GLPK`` and ``SCIP``; Pyomo's ``highs``, ``cbc``, ``glpk``, ``scip``)
+are the members themselves and imply no layer; a layer's own spelling implies that
+layer (when no backend is given)."""
 
 PULP_CLASSES: dict[str, Solver] = {
-    "PULP_CBC_CMD": Solver.CBC, "COIN_CMD": Solver.CBC, "COINMP_DLL": Solver.CBC,
-    "HiGHS": Solver.HIGHS, "HiGHS_CMD": Solver.HIGHS,
-    "GLPK_CMD": Solver.GLPK, "PYGLPK": Solver.GLPK,
-    "SCIP_CMD": Solver.SCIP, "SCIP_PY": Solver.SCIP,
-}
-"""PuLP solver classes (and their subclasses) taken as a solver *object*:
-``solve(p, solver=pulp.HiGHS(msg=False))`` means solver highs through PuLP."""
+    name: solver for solver, record in ENGINES.items() for name in record.pulp_classes}
+"""PuLP solver classes (and their subclasses) taken as a solver *object* (each record's
+``pulp_classes``): ``solve(p, solver=pulp.HiGHS(msg=False))`` means solver highs
+through PuLP."""
 
 
 def _closed_list_message(value: Any) -> str:
