@@ -96,19 +96,6 @@ def restrict(puzzle: Puzzle, parts: Iterable[Part]) -> Puzzle:
                   rule=puzzle.rule)
 
 
-def is_feasible(puzzle: Puzzle, parts: Iterable[Part], backend: str | None = None,
-                solver: str | None = None, *, settings: Settings | None = None,
-                deadline: Deadline | None = None) -> bool:
-    """Whether some grid satisfies all of ``parts`` (the facade: exact logic search,
-    then the MILP when the logic cannot finish quickly).
-
-    Raises:
-        SolveError: the engine timed out or failed (``status`` says which).
-    """
-    chosen = settings_from(settings, backend=backend, solver=solver)
-    return decide(restrict(puzzle, parts), chosen, deadline)[0]
-
-
 def find_conflict(puzzle: Puzzle, backend: str | None = None, solver: str | None = None, *,
                   settings: Settings | None = None, deadline: Deadline | None = None,
                   engine_calls: list[int] | None = None) -> tuple[Part, ...] | None:
