@@ -18,8 +18,11 @@ import ast
 from helpers import ROOT
 
 PACKAGE = ROOT / "thermomilp"
-NAMES = {"highs", "cbc", "glpk", "scip", "pulp", "pyomo", "cell", "compact", "level"}
-"""Every solver, backend and formulation name (core/settings.py's enums)."""
+NAMES = {"highs", "cbc", "glpk", "scip", "cpsat", "pulp", "pyomo", "cell", "compact", "level",
+         "none", "intervals", "probing", "gac"}
+"""Every solver, backend, formulation and logic mode name (core/settings.py's and
+core/engines.py's enums) and every propagator of the logic search (logic/search.py's
+``Propagator``): below the boundary they are enum members."""
 SETTINGS = "thermomilp/core/settings.py"
 SKELETON = {"thermomilp/backends/base.py", "thermomilp/backends/engines.py",
             "thermomilp/core/engines.py"}

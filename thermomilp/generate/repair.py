@@ -242,10 +242,11 @@ def _region(tiling: PathTiling, rival: Grid) -> set[Cell]:
 def _logic(tiling: PathTiling) -> tuple[dict[Cell, int] | None, str]:
     """Cells interval propagation decides (sound, so they bound the rival search)."""
     from thermomilp.core.puzzle import thermometers
+    from thermomilp.core.settings import Logic
     from thermomilp.logic.presolve import presolve_cells
 
     rows, cols = tiling.clues()
-    fixed, _, status = presolve_cells(thermometers(rows, cols, tiling.paths()), "intervals")
+    fixed, _, status = presolve_cells(thermometers(rows, cols, tiling.paths()), Logic.INTERVALS)
     return fixed, status
 
 

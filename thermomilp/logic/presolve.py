@@ -26,6 +26,7 @@ from typing import Callable
 
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
+from thermomilp.core.settings import Logic
 from thermomilp.logic.budget import Work
 from thermomilp.logic.domains import (
     UNKNOWN,
@@ -39,7 +40,6 @@ from thermomilp.logic.domains import (
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.probing import Witnesses, inherit, new_witnesses, probe_fixpoint
 
-MODES = ("intervals", "probing")
 KEEP_ROOTS = 2
 """Boards whose probing fixpoint :func:`probed_root` keeps."""
 
@@ -92,7 +92,7 @@ def search_gave_up(puzzle: Puzzle) -> bool:
     return puzzle in _gave_up
 
 
-def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = None,
+def presolve_cells(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] | None = None,
                    search_nodes: int = 0, solution: Grid | None = None
                    ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
     """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp).
@@ -103,14 +103,14 @@ def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = 
     fixed), one with none ``infeasible``. Zero: no search (what the rule set alone fixes).
     ``solution``: a solution already found (an engine's, the caller verified it), whose
     levels the search need not probe (see :func:`search_decides`)."""
-    if mode not in MODES:
-        raise ConfigError(f"presolve mode {mode!r} is unknown; use one of none, "
-                          + ", ".join(MODES))
+    mode = Logic.parse(mode, "logic")
+    if mode is Logic.NONE:
+        raise ConfigError("logic 'none' fixes no cell: there is nothing to presolve")
     if not puzzle.all_chains:  # the pool rule: layer trees
         from thermomilp.logic import tree
         return tree.presolve_cells(puzzle, mode, stop)
     tables = line_tables(puzzle, stop)
-    if mode == "intervals":
+    if mode is Logic.INTERVALS:
         dom: Domains | None = full_domains(tables)
         if not propagate(tables, dom, stop=stop):  # type: ignore[arg-type]
             dom = None
@@ -121,7 +121,7 @@ def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = 
     fixed = {cell: s for cell, s in cell_states(tables, dom).items() if s != UNKNOWN}
     if len(fixed) == puzzle.height * puzzle.width:
         return fixed, grid_of(tables, dom), "solved"
-    if mode == "probing" and search_nodes > 0:
+    if mode is Logic.PROBING and search_nodes > 0:
         decided = search_decides(puzzle, search_nodes, stop, solution=solution)
         if isinstance(decided, str):  # the one word it returns: "infeasible"
             return None, None, "infeasible"
@@ -221,6 +221,6 @@ def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | No
     return found[0] if len(found) == 1 else None
 
 
-def logic_finishes(puzzle: Puzzle, mode: str = "intervals") -> bool:
+def logic_finishes(puzzle: Puzzle, mode: Logic | str = Logic.INTERVALS) -> bool:
     """Does the logic decide every cell? (Then the board has no second solution.)"""
     return presolve_cells(puzzle, mode)[2] == "solved"

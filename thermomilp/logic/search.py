@@ -21,6 +21,7 @@ search from the domains the probing presolve left
 
 from __future__ import annotations
 
+import enum
 from typing import Callable, Iterator, Mapping, Sequence
 
 from thermomilp.core.errors import OutOfBudget
@@ -38,26 +39,39 @@ from thermomilp.logic.gac import gac_fixpoint
 from thermomilp.logic.intervals import propagate
 from thermomilp.logic.probing import Witnesses, inherit, new_witnesses, probe_fixpoint
 
-RULES = ("intervals", "gac", "probing")
+
+class Propagator(enum.StrEnum):
+    """The propagation a search runs at each node (``interval``s of the line sums,
+    generalised arc consistency ``gac``, or ``probing`` on top of intervals)."""
+
+    INTERVALS = "intervals"
+    GAC = "gac"
+    PROBING = "probing"
 
 
-def _propagator(puzzle: Puzzle, tables: LineTables, rule: str,
+RULES = tuple(Propagator)
+
+
+def _propagator(puzzle: Puzzle, tables: LineTables, rule: Propagator | str,
                 stop: Callable[[], bool] | None, known: Domains | None
                 ) -> Callable[[Domains, Witnesses | None, bool], bool]:
     """``run(dom, witnesses, below_root)``: propagate ``dom`` in place; False on a
     contradiction."""
-    if rule == "intervals":
+    try:
+        rule = Propagator(rule)
+    except ValueError:
+        raise ValueError(f"unknown rule {rule!r}; use one of {', '.join(RULES)}") from None
+    if rule is Propagator.INTERVALS:
         return lambda dom, _, __: propagate(tables, dom, stop=stop)
-    if rule == "gac":
+    if rule is Propagator.GAC:
         return lambda dom, _, __: gac_fixpoint(puzzle, dom)
-    if rule == "probing":
-        def run(dom: Domains, wit: Witnesses | None, below_root: bool) -> bool:
-            # the known solution's levels are untestable only while it lies inside dom
-            inside = known is not None and all(k & ~m == 0 for k, m in zip(known, dom, strict=True))
-            return probe_fixpoint(tables, dom, stop, known if inside else None, wit,
-                                  ends_only=below_root)
-        return run
-    raise ValueError(f"unknown rule {rule!r}; use one of {', '.join(RULES)}")
+
+    def run(dom: Domains, wit: Witnesses | None, below_root: bool) -> bool:
+        # the known solution's levels are untestable only while it lies inside dom
+        inside = known is not None and all(k & ~m == 0 for k, m in zip(known, dom, strict=True))
+        return probe_fixpoint(tables, dom, stop, known if inside else None, wit,
+                              ends_only=below_root)
+    return run  # Propagator.PROBING
 
 
 def branch_vessel(dom: Domains, degrees: Sequence[int]) -> int | None:
@@ -99,7 +113,7 @@ def search_solutions(puzzle: Puzzle, rule: str = "intervals", limit: int | None 
     if marks and not clamp_with_marks(tables, dom, marks):
         return
     found = nodes = 0
-    probing = rule == "probing"
+    probing = Propagator(rule) is Propagator.PROBING
     degrees = [len(lines) for lines in tables.vessel_lines]
 
     def rec(dom: Domains, wit: Witnesses | None) -> Iterator[Grid]:

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 from thermomilp.core.errors import TimeUp
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
+from thermomilp.core.settings import Logic
 from thermomilp.logic.mistakes import (
     Completion,
     Mistake,
@@ -353,12 +354,12 @@ def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
     return "search"
 
 
-def presolve_cells(puzzle: Puzzle, mode: str, stop: Callable[[], bool] | None = None
+def presolve_cells(puzzle: Puzzle, mode: Logic, stop: Callable[[], bool] | None = None
                    ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
     """:func:`thermomilp.logic.presolve.presolve_cells` for layer trees."""
     t = Trees(puzzle)
     state = [UNKNOWN] * len(t.cells)
-    ok = (propagate_conflict(t, state) is None if mode == "intervals"
+    ok = (propagate_conflict(t, state) is None if mode is Logic.INTERVALS
           else probe_fixpoint(t, state, stop))
     if not ok:
         return None, None, "infeasible"

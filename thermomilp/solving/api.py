@@ -337,7 +337,7 @@ def _presolve(puzzle: Puzzle, logic: Logic, clock: Deadline | None = None,
 
     stop = None if clock is None or clock.end is None else clock.expired
     # probing: a short exact search where probing leaves cells open (hard boards)
-    return presolve_cells(puzzle, logic.value, stop,
+    return presolve_cells(puzzle, logic, stop,
                           search_nodes_for(puzzle) if logic is Logic.PROBING else 0, solution)
 
 

@@ -21,9 +21,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.settings import Logic
 from thermomilp.model.formulation import formulate
 
-LOGIC_MODES = ("intervals", "probing")
+LOGIC_MODES = (Logic.INTERVALS, Logic.PROBING)
 TOL = 1e-6
 
 
@@ -107,11 +108,11 @@ def logic_fixed(puzzle: Puzzle) -> dict[str, int | str]:
     for mode in LOGIC_MODES:
         fixed, grid, status = presolve_cells(puzzle, mode)
         if status == "infeasible":
-            out[mode] = "proves the board infeasible"
+            out[mode.value] = "proves the board infeasible"
         elif grid is not None:
-            out[mode] = puzzle.height * puzzle.width
+            out[mode.value] = puzzle.height * puzzle.width
         else:
-            out[mode] = len(fixed or {})
+            out[mode.value] = len(fixed or {})
     return out
 
 
