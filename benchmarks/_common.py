@@ -23,19 +23,6 @@ def machine() -> str:
     return f"{cpu}, {cores} cores, Python {platform.python_version()}"
 
 
-def solve_once(puzzle, **settings):
-    """``thermomilp.solve`` as for a board solved once: the logic's per-board caches
-    (probing fixpoints, line tables: ``presolve.forget_roots``) are emptied first, so a
-    repeated run, or another method's run on the same board, pays for its own probing."""
-    from thermomilp import solve
-    from thermomilp.logic import presolve
-
-    forget = getattr(presolve, "forget_roots", None)  # None: code from before the cache
-    if forget is not None:
-        forget()
-    return solve(puzzle, **settings)
-
-
 def timed(fn: Callable[[], object]) -> tuple[float, object]:
     start = time.perf_counter()
     value = fn()

@@ -35,7 +35,9 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import peer_models  # noqa: E402
-from _common import machine, solve_once  # noqa: E402
+from _common import machine  # noqa: E402
+
+from thermomilp import solve  # noqa: E402
 
 JANKO = [HERE.parent.parent / "shared" / "corpus" / "janko-6x6",
          Path("/work/shared/corpus/janko-6x6")]
@@ -56,7 +58,7 @@ def ours(backend: str):
     def run(puzzle):
         # explain=False: the naive model names no conflict of an infeasible board either
         # (the explanation is a feature of its own, not a guard of the verdict)
-        result = solve_once(puzzle, backend=backend, logic="none", explain=False)
+        result = solve(puzzle, backend=backend, logic="none", explain=False)
         return result.status, result.confirmed_by
     return run
 

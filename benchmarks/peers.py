@@ -35,9 +35,9 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]
 import corpora  # noqa: E402
 import machine  # noqa: E402
 import peer_models  # noqa: E402
-from _common import solve_once  # noqa: E402
 from report import replace_block  # noqa: E402
 
+from thermomilp import solve  # noqa: E402
 from thermomilp.core.config import DEFAULTS  # noqa: E402
 
 PRESOLVES = ("none", "intervals", "probing")
@@ -47,7 +47,7 @@ DEFAULT = f"thermomilp highs presolve={DEFAULTS['logic']} (default)"
 def thermomilp_method(backend: str, presolve: str):
     def run(puzzle, time_limit):
         # as for a board solved once: no probing kept from another method's run
-        result = solve_once(puzzle, backend=backend, solver="highs", time_limit=time_limit,
+        result = solve(puzzle, backend=backend, solver="highs", time_limit=time_limit,
                             logic=presolve)
         return result.status
     return run

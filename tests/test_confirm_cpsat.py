@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from thermomilp.core.puzzle import ones_of
 from thermomilp.core.verify import candidate_problems, solution_problems
 from thermomilp.formats import load
-from thermomilp.logic import presolve
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.solving import confirm, solve
 from thermomilp.solving.confirm import (
@@ -83,7 +82,6 @@ def test_cpsat_confirmation_agrees_with_brute_force(seed):
 
 def test_a_hard_board_past_the_search_size_is_confirmed_by_cpsat():
     puzzle = load(H30)
-    presolve.forget_roots()
     result = solve(puzzle)
     assert result.status == "unique" and not solution_problems(puzzle, result.grid)
     assert result.engine_called and result.confirmed_by == "cpsat"
@@ -91,7 +89,6 @@ def test_a_hard_board_past_the_search_size_is_confirmed_by_cpsat():
 
 def test_without_ortools_the_engine_confirms_and_no_hopeless_search_runs(monkeypatch):
     puzzle = load(H30)
-    presolve.forget_roots()
     monkeypatch.setattr(confirm, "cpsat_available", lambda: False)
     import thermomilp.logic.search as search
 
@@ -105,7 +102,6 @@ def test_without_ortools_the_engine_confirms_and_no_hopeless_search_runs(monkeyp
 
 def test_a_cpsat_engine_is_not_confirmed_by_cpsat():
     puzzle = load(H30)
-    presolve.forget_roots()
     grid = solve(puzzle).grid
     cuts = [(ones_of(grid), None)]
     assert confirm_infeasible(puzzle, None, cuts, None, cpsat=False) == UNDECIDED
@@ -115,7 +111,6 @@ def test_a_cpsat_engine_is_not_confirmed_by_cpsat():
 def test_on_the_milp_path_a_board_probing_leaves_open_is_confirmed_by_cpsat():
     """g14 (49 vessels, open after probing): CP-SAT before the logic search."""
     puzzle = load(ROOT / "instances" / "thermometers" / "generated" / "g14_15x15_hard.txt")
-    presolve.forget_roots()
     result = solve(puzzle, backend="highs", logic="none")
     assert result.status == "unique" and result.confirmed_by == "cpsat"
 
@@ -125,7 +120,6 @@ def test_a_small_open_board_is_still_confirmed_by_the_logic():
     from thermomilp.solving.confirm import CONFIRMED
 
     puzzle = load(ROOT / "instances" / "thermometers" / "t07_5x5_two_solutions.txt")
-    presolve.forget_roots()
     both = list(brute_force_solutions(puzzle, 5))
     assert len(both) == 2
     cuts = [(ones_of(g), None) for g in both]
@@ -135,7 +129,6 @@ def test_a_small_open_board_is_still_confirmed_by_the_logic():
 
 def test_cpsat_ends_undecided_past_its_deterministic_budget():
     puzzle = load(ROOT / "benchmarks" / "hard" / "h25x25_s1.txt")
-    presolve.forget_roots()
     grid = solve(puzzle, logic="none").grid
     cuts = [(ones_of(grid), None)]
     assert confirm_by_cpsat(puzzle, None, cuts, work=1e-9) == UNDECIDED

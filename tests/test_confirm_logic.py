@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from thermomilp.core.puzzle import ones_of
 from thermomilp.core.verify import candidate_problems
 from thermomilp.formats import load
-from thermomilp.logic import presolve, search
+from thermomilp.logic import search
+from thermomilp.logic.board import BoardLogic
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.solving.confirm import CONFIRMED, confirm_infeasible
 
@@ -35,9 +36,9 @@ def test_the_logic_confirmation_agrees_with_brute_force(seed, kept_root):
     if len(everything) == 30:
         return  # too many to list
     rng = random.Random(seed)
-    presolve.forget_roots()
+    board = BoardLogic(puzzle)
     if kept_root:  # the presolve probed the board before: its fixpoint is kept
-        presolve.probed_root(puzzle)
+        board.probed_root()
     cuts = [(ones_of(g), None) for g in rng.sample(everything, rng.randint(0, len(everything)))]
     cells = [(r, c) for r in range(puzzle.height) for c in range(puzzle.width)]
     fixed = {cell: rng.randint(0, 1) for cell in rng.sample(cells, rng.randint(0, 3))}
@@ -45,7 +46,7 @@ def test_the_logic_confirmation_agrees_with_brute_force(seed, kept_root):
         g = rng.choice(everything)
         fixed = {(r, c): int(g[r][c] == "#") for r, c in fixed}
     allowed = _allowed(everything, fixed, cuts)
-    answer = confirm_infeasible(puzzle, fixed or None, cuts, None, cpsat=False)
+    answer = confirm_infeasible(puzzle, fixed or None, cuts, None, cpsat=False, board=board)
     if allowed:
         assert answer in allowed
         assert not candidate_problems(puzzle, answer, fixed=fixed, cuts=cuts)
@@ -56,8 +57,7 @@ def test_the_logic_confirmation_agrees_with_brute_force(seed, kept_root):
 @pytest.mark.parametrize("name", ["thermometers/t06_10x10.txt", "aquarium/a06_15x15.txt"])
 def test_a_board_probing_decides_is_confirmed_without_a_search(name, monkeypatch):
     puzzle = load(INSTANCES / name)
-    presolve.forget_roots()
-    root, _ = presolve.probed_root(puzzle)
+    root, _ = BoardLogic(puzzle).probed_root()
     assert root is not None and all(not m & (m - 1) for m in root)  # probing decides it
     [only] = list(search.search_solutions(puzzle, "intervals", 2))  # before the patch
 

@@ -12,6 +12,7 @@ from thermomilp import solve
 from thermomilp.core.errors import OutOfBudget
 from thermomilp.formats import load
 from thermomilp.logic import presolve
+from thermomilp.logic.board import BoardLogic
 from thermomilp.logic.budget import Work
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,7 +34,6 @@ def test_the_deadline_is_asked_first_and_its_answer_passed_on():
 
 
 def _record(board: Path) -> dict:
-    presolve.forget_roots()
     record = solve(load(board), time_limit=None).to_json(str(board))
     record.pop("time_s")
     return record
@@ -49,12 +49,11 @@ def test_a_record_is_the_same_on_a_machine_a_thousand_times_slower(board, monkey
 
 
 def test_the_search_budget_follows_the_work_of_probing_the_board():
-    board = load(BOARDS[2])
-    presolve.forget_roots()
-    presolve.probed_root(board)
-    assert presolve.root_work(board) > 0
-    assert presolve.search_work(board) == (presolve.SEARCH_TIMES_PROBING
-                                           * presolve.root_work(board)
+    puzzle = load(BOARDS[2])
+    board = BoardLogic(puzzle)
+    board.probed_root()
+    assert board.root_work > 0
+    assert presolve.search_work(board) == (presolve.SEARCH_TIMES_PROBING * board.root_work
                                            + presolve.SEARCH_FLOOR_WORK)
-    assert presolve.search_decides(board, 10**6, work=1) is None  # out of work
-    assert presolve.search_gave_up(board)
+    assert presolve.search_decides(puzzle, 10**6, work=1, board=board) is None  # out of work
+    assert board.search_gave_up

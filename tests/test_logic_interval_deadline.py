@@ -86,12 +86,14 @@ def test_table_building_asks_stop():
     assert len(tables.depths) == len(fresh.vessels)
 
 
-def test_tables_are_built_once_per_board_whatever_stop_is_given():
-    fresh = board(12, seed=4042)
-    first = line_tables(fresh, CountingStop(after=10**9))
+def test_a_solves_board_logic_builds_its_tables_once_whatever_stop_is_given():
+    from thermomilp.logic.board import BoardLogic
+
+    fresh = BoardLogic(board(12, seed=4042))
+    first = fresh.tables(CountingStop(after=10**9))
     stop = CountingStop(after=1)  # would raise if the tables were built again
-    assert line_tables(fresh, stop) is first
-    assert line_tables(fresh) is first
+    assert fresh.tables(stop) is first
+    assert fresh.tables() is first
     assert stop.asked == 0
 
 
@@ -106,10 +108,10 @@ def test_a_short_limit_on_a_large_board_ends_near_the_limit():
     assert result.time_s < 5.0
 
 
-def test_forgetting_the_roots_forgets_the_tables_too():
-    from thermomilp.logic.presolve import forget_roots
+def test_no_table_outlives_its_solve():
+    from thermomilp.logic.board import BoardLogic
 
     fresh = board(12, seed=4043)
-    first = line_tables(fresh)
-    forget_roots()  # what a benchmark does between two runs of the same board
+    first = BoardLogic(fresh).tables()
+    assert BoardLogic(fresh).tables() is not first  # a second solve builds its own
     assert line_tables(fresh) is not first

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic import presolve
+from thermomilp.logic.board import BoardLogic
 from thermomilp.logic.brute import brute_force_solutions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,9 +20,10 @@ H20 = ROOT / "benchmarks" / "hard" / "h20x20_s1b.txt"
 
 
 def _run(puzzle, solution):
-    presolve.forget_roots()
-    out = presolve.presolve_cells(puzzle, "probing", search_nodes=10**6, solution=solution)
-    return out, presolve.root_work(puzzle), presolve.search_gave_up(puzzle)
+    board = BoardLogic(puzzle)
+    out = presolve.presolve_cells(puzzle, "probing", search_nodes=10**6, solution=solution,
+                                  board=board)
+    return out, board.root_work, board.search_gave_up
 
 
 @given(st.integers(0, 10**9))

@@ -22,10 +22,11 @@ from thermomilp.core.verify import solution_problems
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic import presolve
+from thermomilp.logic.board import BoardLogic
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.logic.domains import full_domains, line_tables
 from thermomilp.logic.intervals import propagate
-from thermomilp.logic.presolve import presolve_cells, probed_root, search_decides
+from thermomilp.logic.presolve import presolve_cells, search_decides
 from thermomilp.logic.probing import inherit, new_witnesses, probe, probe_fixpoint, refuted
 from thermomilp.logic.search import search_solutions
 from thermomilp.solving import count_solutions, solve
@@ -49,15 +50,15 @@ def test_search_presolve_and_confirmation_agree_with_brute_force_and_milp(seed):
 
 
 def _agree(puzzle):
-    presolve.forget_roots()
+    board = BoardLogic(puzzle)
     everything = set(brute_force_solutions(puzzle, 50))
     n = len(everything)
     assert count_solutions(puzzle, 3) == min(n, 3)  # the MILP
     if n < 50:  # the search enumerates exactly the same grids
         assert set(search_solutions(puzzle, "probing")) == everything
     found = list(search_solutions(puzzle, "probing", 2,
-                                  start=probed_root(puzzle)[0] or full_domains(line_tables(puzzle)),
-                                  witnesses=probed_root(puzzle)[1]))
+                                  start=board.probed_root()[0] or full_domains(line_tables(puzzle)),
+                                  witnesses=board.probed_root()[1]))
     assert len(found) == min(n, 2)
     assert all(not solution_problems(puzzle, g) for g in found)
     # the presolve's search: solved exactly when unique, infeasible exactly when none
@@ -150,16 +151,38 @@ def test_a_witness_from_a_sibling_node_is_never_used():
 
 def test_probed_root_is_the_probing_fixpoint_and_hands_out_copies():
     puzzle = load(G14)
-    presolve.forget_roots()
+    board = BoardLogic(puzzle)
     tables = line_tables(puzzle)
     fresh = full_domains(tables)
     assert probe_fixpoint(tables, fresh)
-    dom, witnesses = probed_root(puzzle)
+    dom, witnesses = board.probed_root()
     assert dom == fresh and witnesses is not None
     dom[0] = 0
     witnesses[0].clear()
-    again, table = probed_root(puzzle)
+    again, table = board.probed_root()
     assert again == fresh and table is not None and table[0] != {}
+
+
+def test_a_second_solve_of_the_same_board_does_the_same_work(monkeypatch):
+    """Per-board state lives in the solve's BoardLogic, not in a module cache: solving a
+    board twice in one process probes it twice, with the same work (issue 37)."""
+    from thermomilp.logic import board as board_module
+
+    probed: list[int] = []
+    real = board_module.BoardLogic.probed_root
+
+    def spy(self, *args, **kwargs):
+        out = real(self, *args, **kwargs)
+        probed.append(self.root_work)
+        return out
+
+    monkeypatch.setattr(board_module.BoardLogic, "probed_root", spy)
+    puzzle = load(G14)
+    first = solve(puzzle, logic="probing")
+    n = len(probed)
+    second = solve(puzzle, logic="probing")
+    assert (first.status, first.grid) == (second.status, second.grid)
+    assert n > 0 and probed[n:] == probed[:n] and probed[0] > 0
 
 
 def test_the_default_path_decides_g14_by_logic_alone(monkeypatch):
@@ -168,7 +191,6 @@ def test_the_default_path_decides_g14_by_logic_alone(monkeypatch):
     Its time budget (8x the probing; 3x used on g14) is lifted: a loaded machine must
     not make this test flaky."""
     monkeypatch.setattr(presolve, "SEARCH_TIMES_PROBING", 1000.0)
-    presolve.forget_roots()
     result = solve(load(G14), backend="highs", logic="probing")
     assert result.status == "unique" and result.proof == "logic"
     assert not result.engine_called
@@ -186,16 +208,19 @@ def test_after_the_presolve_search_gives_up_the_confirmation_leaves_it_to_the_en
 
     monkeypatch.setattr(confirm, "cpsat_available", lambda: False)
     puzzle = load(G14)
-    presolve.forget_roots()
-    assert search_decides(puzzle, max_nodes=1) is None
-    assert presolve.search_gave_up(puzzle)
+    board = BoardLogic(puzzle)
+    assert search_decides(puzzle, max_nodes=1, board=board) is None
+    assert board.search_gave_up
     first = solve(puzzle, backend="highs", logic="none").grid
-    assert confirm_infeasible(puzzle, None, [(ones_of(first), None)], None) == UNDECIDED
-    result = solve(puzzle, backend="highs", logic="none")
+    cut = [(ones_of(first), None)]
+    assert confirm_infeasible(puzzle, None, cut, None, board=board) == UNDECIDED
+    fresh = BoardLogic(puzzle)
+    assert not fresh.search_gave_up
+    assert confirm_infeasible(puzzle, None, cut, None, board=fresh) == CONFIRMED
+    # in one solve: the presolve's search gives up, so its confirmation is the engine's
+    monkeypatch.setattr(presolve, "search_nodes_for", lambda p: 1)
+    result = solve(puzzle, backend="highs", logic="probing")
     assert result.status == "unique" and result.confirmed_by == "engine"
-    presolve.forget_roots()
-    assert not presolve.search_gave_up(puzzle)
-    assert confirm_infeasible(puzzle, None, [(ones_of(first), None)], None) == CONFIRMED
 
 
 @given(st.integers(0, 10**9))

@@ -23,10 +23,8 @@ domains: mercury at rank ``k`` means ``L >= k``, empty at rank ``k`` means
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from threading import Lock
 from typing import Callable, Mapping
 
 from thermomilp.core.deadline import TimeUp
@@ -95,34 +93,11 @@ def _masks(tab: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(at_least), tuple(at_most)
 
 
-KEEP_TABLES = 512
-"""Boards whose contribution tables :func:`line_tables` keeps."""
-_tables: OrderedDict[Puzzle, LineTables] = OrderedDict()
-_tables_lock = Lock()
-
-
 def line_tables(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> LineTables:
-    """The contribution tables, built once for the last :data:`KEEP_TABLES` boards
-    (whoever asks, with whatever ``stop``); ``stop`` is asked every 4096 vessels while
-    they are built (True: TimeUp, nothing kept)."""
-    with _tables_lock:
-        kept = _tables.get(puzzle)
-        if kept is not None:
-            _tables.move_to_end(puzzle)
-            return kept
-    tables = _build_tables(puzzle, stop)
-    with _tables_lock:
-        _tables[puzzle] = tables
-        while len(_tables) > KEEP_TABLES:
-            _tables.popitem(last=False)
-    return tables
-
-
-def forget_tables() -> None:
-    """Drop every kept board's tables (the masks of alike tables stay: they are the
-    process's, not a board's)."""
-    with _tables_lock:
-        _tables.clear()
+    """The contribution tables of ``puzzle``, built anew at each call (a solve keeps
+    its board's in its :class:`~thermomilp.logic.board.BoardLogic`); ``stop`` is asked
+    every 4096 vessels while they are built (True: TimeUp)."""
+    return _build_tables(puzzle, stop)
 
 
 def _build_tables(puzzle: Puzzle, stop: Callable[[], bool] | None) -> LineTables:

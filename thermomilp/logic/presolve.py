@@ -13,89 +13,40 @@ returns
 All deductions are sound, so fixing them removes no solution: presolve can
 change the speed of a solve, never its answer (``tests/test_logic_presolve.py``).
 
-The probing fixpoint of the last few boards is kept (:func:`probed_root`), with
-the witnesses of its probes: the solve layer's confirmation of an engine's
-"infeasible" (:mod:`thermomilp.solving.confirm`) searches on from there instead
-of probing the same board again.
+What the logic learns about the board -- its line tables, its probing fixpoint
+with the witnesses of its probes, whether the search ran out of its budget -- is
+kept in the :class:`~thermomilp.logic.board.BoardLogic` the caller passes
+(``board``), not in a module cache: the solve layer hands the same object to its
+confirmation of an engine's "infeasible" (:mod:`thermomilp.solving.confirm`),
+which searches on from there instead of probing the same board again.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Callable
 
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.core.settings import Logic
+from thermomilp.logic.board import BoardLogic, board_logic
 from thermomilp.logic.budget import Work
 from thermomilp.logic.domains import (
     UNKNOWN,
     Domains,
     cell_states,
-    forget_tables,
     full_domains,
     grid_of,
-    line_tables,
 )
 from thermomilp.logic.intervals import propagate
-from thermomilp.logic.probing import Witnesses, inherit, new_witnesses, probe_fixpoint
-
-KEEP_ROOTS = 2
-"""Boards whose probing fixpoint :func:`probed_root` keeps."""
-
-_roots: OrderedDict[Puzzle, tuple[Domains | None, Witnesses | None]] = OrderedDict()
-_root_work: dict[Puzzle, int] = {}  # what probing each kept board took, in work ticks
-_gave_up: set[Puzzle] = set()  # kept boards whose search ran out of its budget
-
-
-def probed_root(puzzle: Puzzle, stop: Callable[[], bool] | None = None,
-                known: Domains | None = None) -> tuple[Domains | None, Witnesses | None]:
-    """The interval-plus-probing fixpoint from the full domains (None: the board has
-    no solution) and the witnesses of its probes (see :mod:`thermomilp.logic.probing`),
-    both the caller's to change; computed once for the last :data:`KEEP_ROOTS` boards.
-
-    ``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp;
-    nothing is kept then). ``known``: the levels of a verified solution, not probed
-    (:func:`thermomilp.logic.probing.sweep`: the same fixpoint and work ticks)."""
-    if puzzle in _roots:
-        _roots.move_to_end(puzzle)
-        dom, wit = _roots[puzzle]
-    else:
-        work = Work(None, stop)  # counts what the probing costs (logic/budget.py)
-        tables = line_tables(puzzle, stop)
-        dom, wit = full_domains(tables), new_witnesses(tables)
-        if not probe_fixpoint(tables, dom, work, known, witnesses=wit):
-            dom, wit = None, None
-        _roots[puzzle] = dom, wit
-        _root_work[puzzle] = work.used
-        while len(_roots) > KEEP_ROOTS:
-            gone, _ = _roots.popitem(last=False)
-            _root_work.pop(gone, None)
-            _gave_up.discard(gone)
-    return (None if dom is None else list(dom)), (None if wit is None else inherit(wit))
-
-
-def forget_roots() -> None:
-    """Drop every kept probing fixpoint and every board's kept line tables
-    (:func:`thermomilp.logic.domains.line_tables`): what a board solved once pays
-    (benchmarks timing the whole path, tests)."""
-    _roots.clear()
-    _root_work.clear()
-    _gave_up.clear()
-    forget_tables()
-
-
-def search_gave_up(puzzle: Puzzle) -> bool:
-    """Whether :func:`search_decides` ran out of its budget on this (kept) board: then
-    a search for the same question from the same fixpoint, such as the confirmation of
-    an engine's "no other solution", is not worth starting (docs/performance.md)."""
-    return puzzle in _gave_up
 
 
 def presolve_cells(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] | None = None,
-                   search_nodes: int = 0, solution: Grid | None = None
+                   search_nodes: int = 0, solution: Grid | None = None,
+                   board: BoardLogic | None = None
                    ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
     """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp).
+    ``board``: what the logic already learned about ``puzzle``, and where what it
+    learns now is kept (default: a new :class:`~thermomilp.logic.board.BoardLogic`).
 
     ``search_nodes`` (``probing`` only): when probing leaves cells open, search on
     (:func:`search_decides`) for at most this many nodes and its default work; a
@@ -109,20 +60,21 @@ def presolve_cells(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] |
     if not puzzle.all_chains:  # the pool rule: layer trees
         from thermomilp.logic import tree
         return tree.presolve_cells(puzzle, mode, stop)
-    tables = line_tables(puzzle, stop)
+    board = board_logic(puzzle, board)
+    tables = board.tables(stop)
     if mode is Logic.INTERVALS:
         dom: Domains | None = full_domains(tables)
         if not propagate(tables, dom, stop=stop):  # type: ignore[arg-type]
             dom = None
     else:
-        dom = probed_root(puzzle, stop, _levels_of(puzzle, solution))[0]
+        dom = board.probed_root(stop, _levels_of(puzzle, solution))[0]
     if dom is None:
         return None, None, "infeasible"
     fixed = {cell: s for cell, s in cell_states(tables, dom).items() if s != UNKNOWN}
     if len(fixed) == puzzle.height * puzzle.width:
         return fixed, grid_of(tables, dom), "solved"
     if mode is Logic.PROBING and search_nodes > 0:
-        decided = search_decides(puzzle, search_nodes, stop, solution=solution)
+        decided = search_decides(puzzle, search_nodes, stop, solution=solution, board=board)
         if isinstance(decided, str):  # the one word it returns: "infeasible"
             return None, None, "infeasible"
         if decided is not None:
@@ -155,16 +107,11 @@ logic or the engine decides a board never depends on the machine's load."""
 SEARCH_FLOOR_WORK = 200
 
 
-def root_work(puzzle: Puzzle) -> int:
-    """The work ticks :func:`probed_root` spent probing this (kept) board; 0 if not kept."""
-    return _root_work.get(puzzle, 0)
-
-
-def search_work(puzzle: Puzzle) -> int:
+def search_work(board: BoardLogic) -> int:
     """The work budget of a logic search from the board's probing fixpoint: the
     presolve's (:func:`search_decides`) and the confirmation of an engine's
     "infeasible" (:mod:`thermomilp.solving.confirm`) alike."""
-    return SEARCH_TIMES_PROBING * root_work(puzzle) + SEARCH_FLOOR_WORK
+    return SEARCH_TIMES_PROBING * board.root_work + SEARCH_FLOOR_WORK
 
 
 def _levels_of(puzzle: Puzzle, solution: Grid | None) -> Domains | None:
@@ -179,14 +126,15 @@ def _levels_of(puzzle: Puzzle, solution: Grid | None) -> Domains | None:
 
 
 def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,
-                   work: int | None = None, solution: Grid | None = None
-                   ) -> Grid | str | None:
+                   work: int | None = None, solution: Grid | None = None,
+                   board: BoardLogic | None = None) -> Grid | str | None:
     """The board's only solution, ``"infeasible"`` when it has none, or None when it has
     two or more or the search needs more than ``max_nodes`` nodes or ``work`` ticks
-    (default: :data:`SEARCH_TIMES_PROBING` times the probing's, see :func:`probed_root`).
+    (default: :data:`SEARCH_TIMES_PROBING` times the probing's, see
+    :meth:`~thermomilp.logic.board.BoardLogic.probed_root`).
 
     Exact search (:func:`thermomilp.logic.search.search_solutions`, shaving below its
-    first node) from the probing fixpoint of :func:`probed_root`: every erasure is sound and
+    first node) from the board's probing fixpoint: every erasure is sound and
     every leaf is checked against every clue, so "one solution" means one. Which of
     the three it answers never depends on the budget; only whether it answers does --
     and that never on the clock.
@@ -203,18 +151,19 @@ def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | No
     """
     from thermomilp.logic.search import OutOfBudget, search_solutions
 
+    board = board_logic(puzzle, board)
     known = _levels_of(puzzle, solution)
-    root, witnesses = probed_root(puzzle, stop, known)
+    root, witnesses = board.probed_root(stop, known)
     if root is None:
         return "infeasible"
-    halt = Work(search_work(puzzle) if work is None else work, stop)
+    halt = Work(search_work(board) if work is None else work, stop)
 
     try:
         found = list(search_solutions(puzzle, "probing", 2, start=root, stop=halt,
-                                      max_nodes=max_nodes, witnesses=witnesses, known=known))
+                                      max_nodes=max_nodes, witnesses=witnesses, known=known,
+                                      tables=board.tables()))
     except OutOfBudget:
-        if puzzle in _roots:
-            _gave_up.add(puzzle)
+        board.search_gave_up = True
         return None
     if not found:
         return "infeasible"

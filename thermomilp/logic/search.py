@@ -94,7 +94,8 @@ def search_solutions(puzzle: Puzzle, rule: str = "intervals", limit: int | None 
                      marks: Mapping[Cell, int] | None = None, *,
                      start: Domains | None = None, stop: Callable[[], bool] | None = None,
                      max_nodes: int | None = None, known: Domains | None = None,
-                     witnesses: Witnesses | None = None) -> Iterator[Grid]:
+                     witnesses: Witnesses | None = None,
+                     tables: LineTables | None = None) -> Iterator[Grid]:
     """Yield every solution (at most ``limit``) by propagate-and-branch.
 
     ``start``: domains to begin from instead of the full ones (sound deductions
@@ -106,8 +107,9 @@ def search_solutions(puzzle: Puzzle, rule: str = "intervals", limit: int | None 
     checked by :mod:`thermomilp.core.verify` (one bit per vessel), whose levels
     need no probe while it lies inside a node's domains. ``witnesses`` (``probing``
     only): the probes' witnesses from domains containing ``start``
-    (``probed_root`` returns both)."""
-    tables = line_tables(puzzle)
+    (``BoardLogic.probed_root`` returns both). ``tables``: the board's line tables,
+    when the caller has them (default: built here)."""
+    tables = line_tables(puzzle) if tables is None else tables
     run = _propagator(puzzle, tables, rule, stop, known)
     dom = full_domains(tables) if start is None else list(start)
     if marks and not clamp_with_marks(tables, dom, marks):

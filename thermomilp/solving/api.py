@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator, Unpack
+from typing import TYPE_CHECKING, Any, Iterator, Unpack
 
 from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.core.errors import SolveError
@@ -35,6 +35,9 @@ from thermomilp.core.settings import Logic, Settings, SettingsKeywords, settings
 from thermomilp.core.status import PUBLIC, Status
 from thermomilp.core.verify import solution_problems
 from thermomilp.solving.engine import Engine, require_available
+
+if TYPE_CHECKING:
+    from thermomilp.logic.board import BoardLogic
 
 STATUSES: tuple[str, ...] = tuple(PUBLIC)
 
@@ -209,11 +212,14 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
     # solutions (docs/performance.md: 0.8 s at 100x100, 11 s at 200x200, where the
     # whole MILP decision takes 0.4 s / 1.8 s). Run the cheap interval logic first
     # and probe only if the swap finds no second solution.
+    from thermomilp.logic.board import BoardLogic
+
+    board = BoardLogic(puzzle)  # what the logic learns here, handed to the confirmation too
     mode = chosen.logic
     deferred_probing = mode is Logic.PROBING and puzzle.height * puzzle.width >= LARGE_BOARD
     try:
         fixed, logic_grid, logic_status = _presolve(
-            puzzle, Logic.INTERVALS if deferred_probing else mode, clock)
+            puzzle, Logic.INTERVALS if deferred_probing else mode, clock, board=board)
     except TimeUp:
         return result("timeout", error="the time limit was reached in the logic presolve")
     if logic_status == "infeasible":
@@ -225,7 +231,7 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
         return result("timeout", error="the time limit was reached in the logic presolve")
 
     warm_engine(chosen, clock)  # first engine board of the process: off the board's clock
-    engine = open_engine(puzzle, chosen, fixed=fixed, deadline=clock)
+    engine = open_engine(puzzle, chosen, fixed=fixed, deadline=clock, board=board)
     try:
         first = engine.next_solution()
         engine_calls = engine.engine_calls
@@ -250,7 +256,7 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
         if deferred_probing:
             try:
                 _, logic_grid, logic_status = _presolve(puzzle, Logic.PROBING, clock,
-                                                        first.grid)
+                                                        first.grid, board)
             except TimeUp:
                 logic_grid, logic_status = None, "open"  # go on with the MILP, same deadline
             if logic_status == "infeasible":  # sound logic cannot refute a verified solution
@@ -272,9 +278,10 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
 
 
 def open_engine(puzzle: Puzzle, settings: Settings, *, fixed: dict[Cell, int] | None = None,
-                deadline: Deadline | None = None) -> Engine:
-    """The facade for one board (a function of its own so tests can put a fake engine in)."""
-    return Engine(puzzle, settings, fixed=fixed, deadline=deadline)
+                deadline: Deadline | None = None, board: BoardLogic | None = None) -> Engine:
+    """The facade for one board (a function of its own so tests can put a fake engine in);
+    ``board``: what the logic learned about it in this solve."""
+    return Engine(puzzle, settings, fixed=fixed, deadline=deadline, board=board)
 
 
 _WARMED: set[tuple[str, str, str | None]] = set()
@@ -323,7 +330,8 @@ it fails."""
 
 
 def _presolve(puzzle: Puzzle, logic: Logic, clock: Deadline | None = None,
-              solution: Grid | None = None) -> tuple[dict[Cell, int] | None, Grid | None, str]:
+              solution: Grid | None = None, board: BoardLogic | None = None
+              ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
     """Cells fixed by the logic engine, the grid when it decides all, and its status.
 
     A pool-rule board is presolved on its layer trees (:mod:`thermomilp.logic.tree`).
@@ -338,7 +346,8 @@ def _presolve(puzzle: Puzzle, logic: Logic, clock: Deadline | None = None,
     stop = None if clock is None or clock.end is None else clock.expired
     # probing: a short exact search where probing leaves cells open (hard boards)
     return presolve_cells(puzzle, logic, stop,
-                          search_nodes_for(puzzle) if logic is Logic.PROBING else 0, solution)
+                          search_nodes_for(puzzle) if logic is Logic.PROBING else 0, solution,
+                          board)
 
 
 def require_puzzle(puzzle: object) -> None:

@@ -20,7 +20,7 @@ session's no-good cuts removed, and
   ``UNDECIDED``, and the facade asks
   the engine again in another configuration instead -- at once, without a
   search, when the probing presolve's own search of the board already ran
-  out of its budget (:func:`thermomilp.logic.presolve.search_gave_up`; on a
+  out of its budget (``BoardLogic.search_gave_up``; on a
   hard 25x25 board the search would spend 6.6 s to give up, the engine's
   second opinion takes 0.9 s), or when the board is past the presolve's
   search size and probing leaves it open (a hard 30x30 board).
@@ -38,8 +38,8 @@ confirmed is CP-SAT itself. Without OR-Tools the engine's second opinion
 follows as before.
 
 The search starts from the probing fixpoint the logic presolve already
-reached on the board (:func:`thermomilp.logic.presolve.probed_root`, with the
-witnesses of its probes), clamped by the fixed cells -- or reaches that fixpoint
+reached on the board (kept in the solve's :class:`~thermomilp.logic.board.BoardLogic`,
+with the witnesses of its probes), clamped by the fixed cells -- or reaches that fixpoint
 itself when the presolve did not run (``logic="none"``); neither there nor in a
 node does it probe the levels of the excluded solution while that solution lies
 inside the domains (no sound rule erases them: the same fixpoint, about a third
@@ -56,7 +56,8 @@ from typing import Iterable, Mapping
 from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, levels_from_grid, ones_of
 from thermomilp.core.verify import Cut, cut_off
-from thermomilp.logic.domains import clamp_with_marks, grid_of, is_decided, line_tables
+from thermomilp.logic.board import BoardLogic
+from thermomilp.logic.domains import clamp_with_marks, grid_of, is_decided
 
 CONFIRMED = "confirmed"
 CONFIRMED_BY_CPSAT = "confirmed by cpsat"
@@ -171,27 +172,30 @@ def _confirm_on_trees(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: li
     return CONFIRMED
 
 
-def _search_hopeless(puzzle: Puzzle, root: list[int]) -> bool:
+def _search_hopeless(board: BoardLogic, root: list[int]) -> bool:
     """The presolve's search of this board ran out of its budget, or the board is past
     the size where the presolve searches at all (:data:`SEARCH_MAX_VESSELS`) and
     probing left it open: a logic search of the same question would run out too."""
-    from thermomilp.logic.presolve import search_gave_up, search_nodes_for
+    from thermomilp.logic.presolve import search_nodes_for
 
-    if search_gave_up(puzzle):
+    if board.search_gave_up:
         return True
-    return search_nodes_for(puzzle) == 0 and any(m & (m - 1) for m in root)
+    return search_nodes_for(board.puzzle) == 0 and any(m & (m - 1) for m in root)
 
 
 def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Iterable[Cut],
                        deadline: Deadline | None, max_nodes: int = MAX_NODES,
-                       work: int | None = None, cpsat: bool = True) -> str | Grid:
+                       work: int | None = None, cpsat: bool = True,
+                       board: BoardLogic | None = None) -> str | Grid:
     """``CONFIRMED`` (by the logic), ``CONFIRMED_BY_CPSAT``, ``UNDECIDED`` or a grid
     the cuts and ``fixed`` allow (a solution the engine missed; the caller verifies
     it). ``deadline``: the board's clock (the logic stops when it expires, CP-SAT gets
     what remains of it; None: no limit); ``work``:
     the logic's budget in work ticks (default
     :func:`thermomilp.logic.presolve.search_work`); ``cpsat``: False when the engine
-    being confirmed is CP-SAT itself (then it would not be a second method).
+    being confirmed is CP-SAT itself (then it would not be a second method);
+    ``board``: what the logic learned about ``puzzle`` in this solve (its probing
+    fixpoint, whether the presolve's search gave up), a new one when None.
 
     The logic search answers where probing alone decides the board (clamped by
     ``fixed``) or it has fewer than :data:`CPSAT_FIRST_VESSELS` vessels; otherwise
@@ -199,8 +203,9 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
     logic search only when CP-SAT ends undecided and the search is not hopeless
     (:func:`_search_hopeless`); when neither answers, ``UNDECIDED`` (the engine's
     second opinion follows)."""
+    from thermomilp.logic.board import board_logic
     from thermomilp.logic.budget import Work
-    from thermomilp.logic.presolve import probed_root, search_work
+    from thermomilp.logic.presolve import search_work
     from thermomilp.logic.search import OutOfBudget, search_solutions
 
     if clue_sums_disagree(puzzle):
@@ -228,17 +233,18 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
     try:
         # the probing fixpoint of the board alone: the presolve's, when it ran; the
         # excluded solution's levels need no probe (no sound rule erases them)
+        board = board_logic(puzzle, board)
         known = _known_levels(puzzle, cuts)
-        root, witnesses = probed_root(puzzle, expired, known)
+        root, witnesses = board.probed_root(expired, known)
         decided = root is not None and is_decided(root)  # before ``fixed`` clamps it
-        if root is None or (fixed and not clamp_with_marks(line_tables(puzzle), root, fixed)):
+        if root is None or (fixed and not clamp_with_marks(board.tables(), root, fixed)):
             return CONFIRMED
         if decided:
             # one grid left, each clued line at its clue (the propagator's check of a
             # leaf): the search would visit that one leaf
-            grid = grid_of(line_tables(puzzle), root)
+            grid = grid_of(board.tables(), root)
             return CONFIRMED if cut_off(ones_of(grid), cuts) else grid
-        if _search_hopeless(puzzle, root):
+        if _search_hopeless(board, root):
             return second_method()
         if (cpsat and len(root) >= CPSAT_FIRST_VESSELS and any(m & (m - 1) for m in root)
                 and cpsat_available()):
@@ -247,10 +253,10 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
             answer = second_method()
             if answer != UNDECIDED:
                 return answer
-        halt = Work(search_work(puzzle) if work is None else work, expired)
+        halt = Work(search_work(board) if work is None else work, expired)
         for grid in search_solutions(puzzle, "probing", start=root, stop=halt,
                                      max_nodes=max_nodes, known=known,
-                                     witnesses=witnesses):
+                                     witnesses=witnesses, tables=board.tables()):
             if not cut_off(ones_of(grid), cuts):
                 return grid
     except TimeUp:

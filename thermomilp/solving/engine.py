@@ -35,7 +35,7 @@ deadline=Deadline(s))``, then ``engine.exclude(planted, over=cells)`` and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from thermomilp.backends.base import Outcome, Session
 from thermomilp.core.deadline import Deadline
@@ -44,6 +44,9 @@ from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, ones_of
 from thermomilp.core.settings import Settings, Solver
 from thermomilp.core.status import Status
 from thermomilp.core.verify import Cut, candidate_problems, solution_problems
+
+if TYPE_CHECKING:
+    from thermomilp.logic.board import BoardLogic
 
 
 @dataclass(frozen=True)
@@ -71,8 +74,10 @@ class Engine:
     """A session plus the bookkeeping of one board: deadline, verification, confirmation."""
 
     def __init__(self, puzzle: Puzzle, settings: Settings | None = None, *,
-                 fixed: dict[Cell, int] | None = None, deadline: Deadline | None = None):
+                 fixed: dict[Cell, int] | None = None, deadline: Deadline | None = None,
+                 board: BoardLogic | None = None):
         self.puzzle = puzzle
+        self.board = board  # what the logic learned about the board in this solve
         self.settings = settings or Settings()
         self.deadline = deadline or Deadline(self.settings.time_limit)
         self.fixed = dict(fixed or {})
@@ -125,7 +130,8 @@ class Engine:
 
         verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, self.deadline,
                                      # a second method only where it is not the first
-                                     cpsat=self.settings.solver is not Solver.CPSAT)
+                                     cpsat=self.settings.solver is not Solver.CPSAT,
+                                     board=self.board)
         if verdict == CONFIRMED:
             return Found(Status.INFEASIBLE, confirmed_by="logic")
         if verdict == CONFIRMED_BY_CPSAT:
