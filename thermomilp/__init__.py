@@ -32,6 +32,7 @@ from thermomilp.core.errors import (
     GradeError,
     ModelDataError,
     NotMonotoneError,
+    NotRegularFile,
     PuzzleError,
     RuleNotSupported,
     SolveError,
@@ -118,7 +119,8 @@ __all__ = [
     "is_solution", "is_unique", "render_board", "solution_problems", "solve",
     # errors and warnings (thermomilp.core.errors)
     "ApiError", "BindError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
-    "GenerationError", "GradeError", "ModelDataError", "NotMonotoneError", "PuzzleError",
+    "GenerationError", "GradeError", "ModelDataError", "NotMonotoneError", "NotRegularFile",
+    "PuzzleError",
     "RuleNotSupported",
     "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning",
     "WaterlineRuleWarning", "WriteError",

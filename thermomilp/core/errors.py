@@ -18,6 +18,8 @@ escaping to the CLI is a bug (exit 3). The hierarchy::
     ├── GenerationError        no board met the request in the time or attempts allowed
     ├── ExportError            an export that cannot be made
     ├── WriteError             a file that could not be written (the target is left as it was)
+    ├── NotRegularFile         a FIFO, device, socket or folder where a file was to be read
+    │                          (an ``OSError`` too)
     ├── GradeError             the grading cannot start
     │   ├── ContractError      a student's ``build`` broke the grading contract
     │   └── ModelDataError     the student's process sent back data that is not a model
@@ -144,6 +146,13 @@ class ThermomilpWarning(UserWarning):
 
 class WaterlineRuleWarning(ThermomilpWarning):
     """An imported Aquarium was published under a weaker water rule than the one we apply."""
+
+
+class NotRegularFile(ThermomilpError, OSError):
+    """A path that is not a regular file (a FIFO, a device, a socket, a folder):
+    :func:`thermomilp.core.files.read_regular` refuses it before reading a byte. It is
+    an ``OSError`` as well, so a reader's ``except OSError`` takes it; ``strerror``
+    says what it is, e.g. ``it is a FIFO (named pipe), not a regular file``."""
 
 
 class BindError(ThermomilpError):

@@ -40,7 +40,7 @@ import errno
 import os
 import stat
 
-from thermomilp.core.errors import WriteError
+from thermomilp.core.errors import NotRegularFile, WriteError
 
 
 def write_whole(path: str | os.PathLike[str], data: str | bytes, *,
@@ -107,12 +107,6 @@ def append_whole(fd: int, data: str | bytes, path: str | os.PathLike[str], *,
             pass
         raise WriteError(f"cannot write {os.fspath(path)}: {_reason(exc)} (the records "
                          "before this one are kept)") from None
-
-
-class NotRegularFile(OSError):
-    """A path that is not a regular file (a FIFO, a device, a socket, a folder):
-    :func:`read_regular` refuses it before reading a byte. ``strerror`` says what it
-    is, e.g. ``it is a FIFO (named pipe), not a regular file``."""
 
 
 def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
