@@ -106,4 +106,5 @@ def test_the_first_board_is_timed_like_the_others(tmp_path):
         assert done.returncode == 0, done.stderr
         times = [json.loads(line)["time_s"] for line in done.stdout.splitlines()]
         assert len(times) == 3
-        assert times[0] <= 3 * max(times[1:]) + 0.05, (logic, times)
+        # the start-up made it 20-300 times slower; 10 times leaves room for a loaded machine
+        assert times[0] <= 10 * max(times[1:]) + 0.05, (logic, times)
