@@ -12,7 +12,8 @@ import json
 import os
 import subprocess
 import sys
-import time
+
+import pytest
 
 from thermomilp.core.deadline import Deadline
 
@@ -99,30 +100,68 @@ def test_every_public_name_still_resolves_lazily():
     assert "MISSING [] True True" in out
 
 
-def test_a_paused_clock_does_not_count_the_pause():
+class FakeTime:
+    """The deadline module's clock, moved by the test only: no test here times anything."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def fake_time(monkeypatch):
+    import thermomilp.core.deadline as deadline_module
+
+    fake = FakeTime()
+    monkeypatch.setattr(deadline_module, "time", fake)
+    return fake
+
+
+def test_a_paused_clock_does_not_count_the_pause(fake_time):
     clock = Deadline(1.0)
     end = clock.end
+    fake_time.sleep(0.25)  # time that counts
     with clock.paused():
-        time.sleep(0.05)
-    assert clock.elapsed() < 0.04
-    assert clock.end is not None and end is not None and clock.end >= end + 0.05
+        fake_time.sleep(0.5)  # time that does not
+    assert clock.elapsed() == 0.25
+    assert clock.end is not None and end is not None and clock.end == end + 0.5
+    assert clock.remaining() == 0.75
     assert Deadline().remaining() is None
 
 
-def test_the_engine_warm_up_is_off_the_board_clock():
+def test_the_engine_warm_up_is_off_the_board_clock(fake_time, monkeypatch):
     """warm_engine imports the backend and solves a one-cell board once per settings,
     with the board's clock paused: the clock shows none of it."""
     from thermomilp.core.settings import Settings
     from thermomilp.solving import api
+    from thermomilp.solving import engine as engine_module
 
+    real_warm_up = engine_module.warm_up
+
+    def slow_warm_up(settings):  # the real import, and 100 s on the (fake) clock
+        real_warm_up(settings)
+        fake_time.sleep(100.0)
+
+    class SlowEngine(api.Engine):  # the one-cell solve, and 100 s more on the clock
+        def next_solution(self, *args, **kwargs):
+            found = super().next_solution(*args, **kwargs)
+            fake_time.sleep(100.0)
+            return found
+
+    monkeypatch.setattr(engine_module, "warm_up", slow_warm_up)
+    monkeypatch.setattr(api, "Engine", SlowEngine)
     settings = Settings(seed=12345)
     api._WARMED.discard(api._warm_key(settings))
     clock = Deadline(None)
-    start = time.perf_counter()
     api.warm_engine(settings, clock)
-    took = time.perf_counter() - start
+    assert fake_time.now == 1200.0  # the warm-up ran: the import and the solve...
     assert api._warm_key(settings) in api._WARMED
-    assert clock.elapsed() < took / 2 + 0.002, (clock.elapsed(), took)
+    assert clock.elapsed() == 0.0  # ...and the board's clock shows none of it
     # once per engine: another time limit or seed is not another warm-up
     assert api._warm_key(settings.replace(time_limit=3.0, seed=7)) in api._WARMED
 

@@ -97,15 +97,37 @@ def test_a_solves_board_logic_builds_its_tables_once_whatever_stop_is_given():
     assert stop.asked == 0
 
 
+class WatchedDeadline(Deadline):
+    """A real deadline that counts its questions and those answered "time is up"; with
+    ``after``, a work budget too: "time is up" from the ``after``-th question on."""
+
+    def __init__(self, seconds: float, after: int | None = None):
+        super().__init__(seconds)
+        self.after = after
+        self.asked = self.late = 0
+
+    def expired(self) -> bool:
+        self.asked += 1
+        done = super().expired() or (self.after is not None and self.asked >= self.after)
+        self.late += done
+        return done
+
+
 def test_a_short_limit_on_a_large_board_ends_near_the_limit():
-    # Unlimited, tables + propagation on 200x200 take about a second here; with a
-    # 0.05 s deadline the presolve must give up long before (generous bound).
+    # Unlimited, tables + propagation on 200x200 take about a second; with a 0.05 s
+    # deadline the presolve gives up at the first question answered "time is up" --
+    # counted, not timed, so a loaded machine cannot make it fail.
     puzzle = board(200, seed=7)
-    clock = Deadline(0.05)
+    clock = WatchedDeadline(0.05)
     result = solve(puzzle, logic="intervals", deadline=clock)
     assert result.status == "timeout"
     assert result.time_s >= 0.05
-    assert result.time_s < 5.0
+    assert clock.late <= 1, clock.late  # no work went on past the deadline
+    # the same as a work budget: the presolve asks as it goes and ends at the first "yes"
+    budget = WatchedDeadline(3600.0, after=5)
+    result = solve(puzzle, logic="intervals", deadline=budget)
+    assert result.status == "timeout"
+    assert (budget.asked, budget.late) == (5, 1)
 
 
 def test_no_table_outlives_its_solve():

@@ -63,6 +63,7 @@ def _random_boards(count: int, seed: int):
 CAP = 4
 
 
+@pytest.mark.slow  # 200 boards x 3 backends and the brute force: 12-19 s
 def test_backends_agree_with_brute_force_on_200_random_boards():
     disagreements = []
     for k, p in enumerate(_random_boards(200, seed=20261129)):

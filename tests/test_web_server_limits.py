@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import select
 import socket
 import sys
 import threading
@@ -97,12 +98,12 @@ def test_a_null_or_scalar_body_gets_a_400(served):
 def test_a_huge_content_length_is_refused_at_once(served, capfd):
     address = served(limits=QUICK)
     for length in (10**12, MAX_BODY + 1, 10**40):
-        start = time.monotonic()
+        # At once: a server that waited for the body would answer 408 after
+        # QUICK.request_seconds, not 411/413/400 -- the status says it, not a stopwatch.
         status, data = raw(address, (f"POST /api/load HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                                      f"Content-Length: {length}\r\n"
                                      "Content-Type: application/json\r\n\r\n{}").encode(),
                            pause=0.1)
-        assert time.monotonic() - start < 2.0
         # more than 20 digits: h11 refuses the header itself (400)
         assert status in ((411, 413) if length < 10**20 else (400,)), (length, status)
         assert data["error"] if status != 400 else True
@@ -115,26 +116,28 @@ def test_a_body_shorter_than_announced_gets_408_when_the_client_goes_quiet(serve
     status, data = raw(address, b"POST /api/load HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                                 b"Content-Length: 1000\r\nContent-Type: application/json\r\n"
                                 b"\r\n{\"instan")
-    assert status == 408 and "1000" in data["error"]
-    assert time.monotonic() - start < 4.0
+    assert status == 408 and "1000" in data["error"]  # the server's own request limit
+    assert time.monotonic() - start < 10 * QUICK.request_seconds  # generous: a loaded machine
     assert "Traceback" not in capfd.readouterr().err
 
 
 def test_a_client_that_sends_nothing_or_trickles_is_cut_off(served):
     address = served(limits=QUICK, workers=2)
-    start = time.monotonic()
     with socket.create_connection(address, timeout=10) as silent:
         assert silent.recv(4096).startswith(b"HTTP/1.1 408")
     with socket.create_connection(address, timeout=10) as trickle:  # a slow-loris client
+        # 3.3 bytes a second: the whole head would take 40 s, QUICK.request_seconds is 2
         header = b"GET /api/info HTTP/1.1\r\nX-Slow: " + b"a" * 100
         answer = b""
+        sent = 0
         for byte in header:
             try:
                 trickle.sendall(bytes([byte]))
             except OSError:
                 break
+            sent += 1
             time.sleep(0.3)
-            if time.monotonic() - start > 8:
+            if select.select([trickle], [], [], 0)[0]:  # the server has answered
                 break
         trickle.settimeout(5)
         try:
@@ -142,7 +145,7 @@ def test_a_client_that_sends_nothing_or_trickles_is_cut_off(served):
         except OSError:
             pass
     assert answer.startswith(b"HTTP/1.1 408"), answer
-    assert time.monotonic() - start < 8
+    assert sent < len(header), "the server waited for the whole trickled head"
     status, data = raw(address, b"GET /api/info HTTP/1.0\r\n\r\n")  # the workers are free
     assert status == 200 and data["backend"]
 
@@ -308,15 +311,15 @@ def test_forty_slow_connections_do_not_starve_polite_clients(served):
     trickler.start()
     try:
         time.sleep(1.0)
-        start = time.monotonic()
         with ThreadPoolExecutor(10) as pool:
             answers = list(pool.map(lambda _: raw(address, b"GET /api/info HTTP/1.1\r\n"
                                                            b"Host: 127.0.0.1\r\n"
                                                            b"Connection: close\r\n\r\n",
                                                   timeout=15), range(20)))
-        took = time.monotonic() - start
         assert [status for status, _ in answers] == [200] * 20
-        assert took < 10, took
+        # answered while every slow client is still being served: none has been cut off
+        # (408 after Limits().request_seconds) or closed -- no stopwatch needed
+        assert select.select(slow, [], [], 0)[0] == []
         # and the page's own work too: a board loads beside them
         status, data = post(address, "/api/load", LOAD)
         assert status == 200 and data["board"]["height"] == 4
@@ -359,14 +362,15 @@ def test_stuck_engines_cannot_wedge_the_server(served):
             time.sleep(0.5)
             for _ in range(5):  # the event loop answers while every worker is stuck
                 t0 = time.monotonic()
-                status, info = raw(address, b"GET /api/info HTTP/1.0\r\n\r\n", timeout=5)
-                assert status == 200 and info["backend"] and time.monotonic() - t0 < 1.0
-            answers = [c.result(timeout=10) for c in checks]
+                status, info = raw(address, b"GET /api/info HTTP/1.0\r\n\r\n", timeout=15)
+                # generous (a loaded machine); a wedged loop waits for the engines: 60 s
+                assert status == 200 and info["backend"] and time.monotonic() - t0 < 10
+            answers = [c.result(timeout=40) for c in checks]
             took = time.monotonic() - start
         assert all(status == 503 for status, _ in answers), answers
         assert sum("busy" in data["error"] for _, data in answers) >= 6  # refused at once
         assert sum("no answer within 2 s" in data["error"] for _, data in answers) >= 2
-        assert took < 6, took
+        assert took < 30, took  # answer_seconds is 2, the stuck engines hold 60 s: generous
         # The page and bundled boards still load while the workers are stuck...
         assert raw(address, b"GET / HTTP/1.0\r\n\r\n")[0] == 200
         # ...and once the engines come back, so does Check.
@@ -407,9 +411,9 @@ def test_concurrent_checks_on_the_pyomo_backend_leave_the_server_answering():
             time.sleep(0.3)
             for _ in range(3):
                 t0 = time.monotonic()
-                status, info = raw(address, b"GET /api/info HTTP/1.0\r\n\r\n", timeout=5)
+                status, info = raw(address, b"GET /api/info HTTP/1.0\r\n\r\n", timeout=25)
                 assert status == 200 and info["backend"] == "pyomo"
-                assert time.monotonic() - t0 < 2.0
+                assert time.monotonic() - t0 < 20  # generous: "at once" on a loaded machine
             answers = [c.result(timeout=120) for c in checks]
         assert all(status in (200, 503) for status, _ in answers), answers
         assert all(data["consistent"] for status, data in answers if status == 200)
@@ -430,8 +434,8 @@ def test_stopping_the_server_answers_the_requests_stuck_in_an_engine():
             time.sleep(0.5)
             start = time.monotonic()
             server.server_close()
-            answers = [c.result(timeout=15) for c in checks]
-        assert time.monotonic() - start < 10
+            answers = [c.result(timeout=40) for c in checks]
+        assert time.monotonic() - start < 30  # generous; the stuck engines hold 60 s
         assert thread.join(5) is None and not thread.is_alive()
         assert all(status == 503 and "stopping" in data["error"] for status, data in answers)
     finally:
