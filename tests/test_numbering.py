@@ -1,8 +1,10 @@
-"""Numbers and glyphs as the puzzle sites use them (issue 27 part 5).
+"""Numbers and glyphs as the puzzle sites use them (issue 27 part 5, issue 36).
 
-Thermometers are counted from 1 in pictures, hints and explanations, and a janko.at
-file keeps its own numbers; list indices in JSON stay 0-based. ``.`` means undecided in
-every form of ``--marks``. The text picture says which glyph is the bulb.
+Rows, columns, cells and thermometers are counted from 1 in pictures, hints and
+explanations, and a janko.at file keeps its own numbers; list indices in JSON stay
+0-based. Marks are written as the solution grids are: ``#`` filled, ``.`` empty, ``?``
+undecided, in every form of ``--marks`` (thermomilp.core.notation). The text picture
+says which glyph is the bulb.
 """
 
 from __future__ import annotations
@@ -15,7 +17,18 @@ import pytest
 from thermomilp.cli.main import main
 from thermomilp.core.errors import PuzzleError
 from thermomilp.formats import dumps, load, loads
-from thermomilp.logic.marks import parse_marks
+from thermomilp.core.notation import (
+    EMPTY,
+    FILLED,
+    UNDECIDED,
+    cell_name,
+    cells_name,
+    column_name,
+    glyph,
+    line_name,
+    row_name,
+)
+from thermomilp.logic.marks import marks_grid, parse_marks
 from thermomilp.pictures.svg import board_svg
 from thermomilp.pictures.text import GLYPH_LEGEND, render_board
 
@@ -58,7 +71,7 @@ def _run(capsys, *argv) -> tuple[int, str]:
 def test_picture_names_janko_thermometer_k_as_k(janko_file):
     puzzle = load(janko_file)
     legend = render_board(puzzle).splitlines()
-    assert "thermometers (label at bulb):  1 (1,0)  2 (0,0)  3 (2,0)" in legend
+    assert "thermometers (label at bulb):  1 (2,1)  2 (1,1)  3 (3,1)" in legend
     svg = board_svg(puzzle, None)
     labels = {text: float(y) for y, text in
               re.findall(r'class="vessel-label" x="[\d.]+" y="([\d.]+)"[^>]*>(\w+)<', svg)}
@@ -69,15 +82,15 @@ def test_picture_names_janko_thermometer_k_as_k(janko_file):
 def test_hint_names_janko_thermometer_k_as_k(janko_file, capsys):
     # a mark at the middle of the top row: the bookkeeping fills its bulb, in janko's
     # thermometer 2
-    code, out = _run(capsys, "hint", str(janko_file), "--marks", "0,1=#")
+    code, out = _run(capsys, "hint", str(janko_file), "--marks", "1,2=#")
     assert code == 0
-    assert "[bookkeeping] thermometer 2:" in out and "filled (0,0)" in out
-    code, out = _run(capsys, "hint", str(janko_file), "--marks", "1,1=# 1,0=x")
+    assert "[bookkeeping] thermometer 2:" in out and "filled (1,1)" in out
+    code, out = _run(capsys, "hint", str(janko_file), "--marks", "2,2=# 2,1=.")
     assert "nearer the bulb of thermometer 1 " in out  # the middle row
 
 
 def test_explain_names_janko_thermometer_k_as_k(janko_file, capsys):
-    code, out = _run(capsys, "explain", str(janko_file), "--marks", "0,1=#")
+    code, out = _run(capsys, "explain", str(janko_file), "--marks", "1,2=#")
     assert code == 0
     first = next(line for line in out.splitlines() if line.startswith("1. "))
     assert first.startswith("1. [bookkeeping] thermometer 2:")
@@ -94,7 +107,7 @@ def test_json_lists_stay_zero_based(janko_file):
 def test_text_format_counts_from_one_by_bulb_position():
     puzzle = loads("thermometers 2x2\n  ? ?\n? > o\n? > o\n", fmt="text")
     assert [v.label for v in puzzle.vessels] == ["1", "2"]
-    assert "thermometers (label at bulb):  1 (0,0)  2 (1,0)" in render_board(puzzle)
+    assert "thermometers (label at bulb):  1 (1,1)  2 (2,1)" in render_board(puzzle)
 
 
 def test_janko_round_trip_keeps_the_numbers_janko_means(janko_file):
@@ -111,19 +124,66 @@ def test_the_picture_says_which_glyph_is_the_bulb():
     assert picture.splitlines()[2].count("○") == 1  # the bulb is the first cell, not the o
 
 
-def test_dot_means_undecided_in_every_marks_form():
+def test_marks_are_written_as_solution_grids_in_every_form(tmp_path):
     puzzle = loads("thermometers 2x2\n  ? ?\n? > o\n? > o\n", fmt="text")
-    assert parse_marks("#./..", puzzle) == {(0, 0): 1}
-    assert parse_marks("0,0=# 1,1=x", puzzle) == {(0, 0): 1, (1, 1): 0}
-    with pytest.raises(PuzzleError, match=r"'\.' means undecided .* write 0,1=x for empty"):
-        parse_marks("0,0=# 0,1=.", puzzle)
+    assert parse_marks("#./??", puzzle) == {(0, 0): 1, (0, 1): 0}
+    assert parse_marks("1,1=# 2,2=.", puzzle) == {(0, 0): 1, (1, 1): 0}
+    path = tmp_path / "marks.txt"
+    path.write_text("# .\n? ?\n", encoding="utf-8")
+    assert parse_marks(str(path), puzzle) == {(0, 0): 1, (0, 1): 0}
+    # a solution grid is a complete board of marks
+    assert parse_marks("#./##", puzzle) == {(0, 0): 1, (0, 1): 0, (1, 0): 1, (1, 1): 1}
+    # what the program prints reads back as the same marks
+    assert marks_grid(puzzle, {(0, 0): 1, (1, 1): 0}) == ("#?", "?.")
+    assert parse_marks("/".join(marks_grid(puzzle, {(0, 0): 1, (1, 1): 0})), puzzle) == {
+        (0, 0): 1, (1, 1): 0}
 
 
-def test_the_old_list_dot_is_exit_2_with_a_message(janko_file, capsys):
+def test_the_old_spellings_are_read_only_where_unambiguous():
+    puzzle = loads("thermometers 2x2\n  ? ?\n? > o\n? > o\n", fmt="text")
+    # x always meant empty: still read so, in a list and in a grid
+    assert parse_marks("1,1=# 2,2=x 2,1=-", puzzle) == {(0, 0): 1, (1, 1): 0, (1, 0): 0}
+    assert parse_marks("#x/??", puzzle) == {(0, 0): 1, (0, 1): 0}
+    # x beside . is the old grid, where . meant undecided: refused, never misread
+    with pytest.raises(PuzzleError, match=r"both x and \.: in the old notation \. meant "
+                                          r"undecided, now it means empty"):
+        parse_marks("#x/..", puzzle)
+    # ? in a list marks nothing
+    with pytest.raises(PuzzleError, match=r"'\?' means undecided, so it marks nothing; "
+                                          r"write 1,2=\. for empty or 1,2=# for filled"):
+        parse_marks("1,1=# 1,2=?", puzzle)
+    # a 0 was written for the old count from 0
+    with pytest.raises(PuzzleError, match=r"rows and columns count from 1, as the hints print "
+                                          r"them \(the top-left cell is 1,1\)"):
+        parse_marks("0,1=#", puzzle)
+    with pytest.raises(PuzzleError, match=r"cell \(3,1\) is outside the 2x2 grid"):
+        parse_marks("3,1=#", puzzle)
+
+
+def test_a_zero_based_list_item_is_exit_2_with_a_message(janko_file, capsys):
     code = main(["hint", str(janko_file), "--marks", "0,2=."])
     err = capsys.readouterr().err
     assert code == 2
-    assert "means undecided" in err and "0,2=x" in err
+    assert "count from 1" in err and "1,1" in err
+
+
+def test_rows_columns_and_cells_count_from_one_in_every_text(capsys):
+    # the issue's board: the hint about the fourth row names row 4
+    code, out = _run(capsys, "hint", "instances/thermometers/t03_6x6.txt")
+    assert code == 0
+    assert out == ("[line_count] row 4 already has its 0 filled cells: "
+                   "empty (4,1) (4,2) (4,3) (4,4) (4,5) (4,6)\n")
+    code, out = _run(capsys, "solve", "instances/thermometers/t08_4x4_no_solution.txt")
+    assert "conflict: row 1 (clue 3), row 2 (clue 1)," in out and "row 0" not in out
+    assert "column 4 (clue 1) cannot all hold" in out
+
+
+def test_notation_is_the_one_place_of_the_numbers_and_glyphs():
+    assert (FILLED, EMPTY, UNDECIDED) == ("#", ".", "?")
+    assert row_name(0) == "row 1" and column_name(2) == "column 3"
+    assert line_name(3, 6) == "row 4" and line_name(6, 6) == "column 1"
+    assert cell_name((0, 0)) == "(1,1)" and cells_name([(3, 0), (3, 1)]) == "(4,1) (4,2)"
+    assert [glyph(v) for v in (1, 0, None, -1)] == ["#", ".", "?", "?"]
 
 
 def test_a_board_keeps_its_name_beside_the_numbers():
