@@ -16,7 +16,6 @@ import pytest
 
 from thermomilp.cli.main import main
 from thermomilp.core.errors import PuzzleError
-from thermomilp.formats import dumps, load, loads
 from thermomilp.core.notation import (
     EMPTY,
     FILLED,
@@ -28,6 +27,7 @@ from thermomilp.core.notation import (
     line_name,
     row_name,
 )
+from thermomilp.formats import dumps, load, loads
 from thermomilp.logic.marks import marks_grid, parse_marks
 from thermomilp.pictures.svg import board_svg
 from thermomilp.pictures.text import GLYPH_LEGEND, render_board
@@ -189,3 +189,84 @@ def test_notation_is_the_one_place_of_the_numbers_and_glyphs():
 def test_a_board_keeps_its_name_beside_the_numbers():
     puzzle = loads("thermometers 1x2\nname: two cells\n  ? ?\n? > o\n", fmt="text")
     assert puzzle.name == "two cells" and puzzle.vessels[0].label == "1"
+
+
+T03 = "instances/thermometers/t03_6x6.txt"
+A01 = "instances/aquarium/a01_6x6.txt"
+
+
+def test_a_hint_in_json_keeps_indices_and_writes_values_as_marks(capsys):
+    code, out = _run(capsys, "hint", T03, "--format", "json")
+    record = json.loads(out)
+    assert code == 0 and record["line"] == "row 4"
+    assert record["text"].startswith("row 4 already has its 0 filled cells: empty (4,1) (4,2)")
+    assert record["cells"][:2] == [{"cell": [3, 0], "value": "."}, {"cell": [3, 1], "value": "."}]
+
+
+def test_explain_prints_its_board_in_the_marks_notation(capsys):
+    code, out = _run(capsys, "explain", T03, "--marks", "1,3=# 1,1=.", "--format", "json")
+    assert code == 0
+    assert json.loads(out)["grid"] == list(load(T03).solution)
+    # a board left undecided by a wrong mark: ? where nothing is known, as --marks reads it
+    code, out = _run(capsys, "explain", T03, "--marks", "4,1=#")
+    assert code == 1
+    lines = out.splitlines()
+    assert "[mistake] (4,1) is filled but row 4's clue is 0" in lines
+    assert lines[-6:] == ["??????", "??????", "??????", "#?????", "??????", "??????"]
+
+
+def test_the_page_hint_counts_from_one_and_sends_indices():
+    from thermomilp.web.hints import next_hint, page_json
+
+    shown = page_json(next_hint(load(T03), ["??????"] * 6))
+    assert shown["message"].startswith("row 4 already has its 0 filled cells: empty (4,1)")
+    assert shown["cells"][0] == [3, 0] and shown["values"][0] == EMPTY
+
+
+def test_aquarium_hints_name_cells_and_rows_from_one():
+    from thermomilp.logic import aquarium_hints
+
+    puzzle = load(A01)
+    step = aquarium_hints.next_hint(puzzle, {(4, 4): 1})
+    assert step.text == ("gravity in tank 6: water at (5,5) fills every cell of the tank in "
+                         "row 5 and below")
+    step = aquarium_hints.next_hint(puzzle, {(4, 4): 1, (5, 5): 0})
+    assert step.text == ("tank 6: water at (5,5) cannot stand above or level with air at "
+                         "(6,6); one of these marks is wrong")
+    assert step.wrong == ((4, 4), (5, 5))
+    assert "tanks (label at top-left cell):  1 (1,1)  2 (1,5)  3 (3,1)" in render_board(puzzle)
+
+
+def test_the_page_script_uses_the_marks_notation_and_counts_from_one():
+    import shutil
+    import subprocess
+
+    from helpers import ROOT
+
+    script = (ROOT / "thermomilp" / "web" / "static" / "app.js").read_text(encoding="utf-8")
+    assert f'const FILLED = "{FILLED}", EMPTY = "{EMPTY}", UNDECIDED = "{UNDECIDED}";' in script
+    start = script.index("function cellName")
+    body = script[start:script.index("\n}\n", start) + 3]
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    run = subprocess.run(["node", "-e", body + "console.log(cellName([0, 0]), cellName([3, 5]))"],
+                         capture_output=True, text=True, timeout=30, check=True)
+    assert run.stdout.split() == [cell_name((0, 0)), cell_name((3, 5))] == ["(1,1)", "(4,6)"]
+
+
+def test_exports_count_from_one_where_a_person_reads(janko_file):
+    from thermomilp.teach.export import export
+
+    latex = export(load("instances/thermometers/t01_4x4.txt"), "latex")
+    assert "&= 3 && \\text{row 1} \\tag{1.1}\\\\" in latex
+    assert "&= 4 && \\text{column 4} \\tag{2.4}\\\\" in latex
+    assert "x_{1,0} &\\le x_{0,0} && \\text{thermometer 1}" in latex  # the model's indices
+    dat = export(load("instances/thermometers/t01_4x4.txt"), "dat")
+    assert "set T := 1 2 3 4 5 6;" in dat and "param L := 1 3  2 2" in dat
+    assert "# index i is row i+1 as the hints count" in dat
+    assert "set RowsClued := 0 1 2 3;" in dat  # models/thermometers.mod: I := 0..H-1
+    # janko's thermometer 2 is thermometer 2 of the data too
+    janko = export(load(janko_file), "dat")
+    assert "set T := 1 2 3;" in janko and "   2 1 0  2 2 0  2 3 0" in janko
+    aquarium = export(load(A01), "dat")
+    assert "   0  1 1 1 1 2 2" in aquarium  # tanks numbered from 1, rows the model's 0..H-1
