@@ -19,9 +19,9 @@ ROWS2 = [[(0, 0), (0, 1)], [(1, 0), (1, 1)]]
 @pytest.mark.parametrize("rows, cols, therms, message", [
     ([1], [1, 1], ROWS2, "outside the 1x2 grid"),  # too few row clues for the drawn grid
     ([1, 1], [1, 1, 0], ROWS2, "covered by no thermometer"),
-    ([3, 1], [1, 1], ROWS2, "row 0 clue is 3 but the row has 2 cells"),
+    ([3, 1], [1, 1], ROWS2, "row 1 clue is 3 but the row has 2 cells"),
     ([-1, 1], [1, 1], ROWS2, "below 0"),
-    ([1, 1], [1, 5], ROWS2, "column 1 clue is 5"),
+    ([1, 1], [1, 5], ROWS2, "column 2 clue is 5"),
     ([1, 1], [1, 1], [[(0, 0), (1, 1)], [(0, 1), (1, 0)]], "not orthogonally adjacent"),
     ([1, 1], [1, 1], [[(0, 0), (0, 1)], [(0, 1), (1, 0), (1, 1)]], "already used"),
     ([1, 1], [1, 1], [[(0, 0), (0, 1)], [(1, 0), (1, 2)]], "outside the 2x2 grid"),

@@ -58,6 +58,13 @@ def cell_name(cell: tuple[int, int]) -> str:
     return f"({number(cell[0])},{number(cell[1])})"
 
 
+def indexed_cell_name(cell: tuple[int, int]) -> str:
+    """A cell a file gave by its indices, for a message about that file: ``(1,2) (index
+    [0, 1])`` -- counted from 1 as every text, with the 0-based ``[row, col]`` the file
+    (a JSON file) wrote, so the reader finds it in either."""
+    return f"{cell_name(cell)} (index [{cell[0]}, {cell[1]}])"
+
+
 def cells_name(cells: Iterable[tuple[int, int]]) -> str:
     """Cells as :func:`cell_name` writes them, separated by spaces."""
     return " ".join(cell_name(c) for c in cells)
