@@ -270,3 +270,30 @@ def test_exports_count_from_one_where_a_person_reads(janko_file):
     assert "set T := 1 2 3;" in janko and "   2 1 0  2 2 0  2 3 0" in janko
     aquarium = export(load(A01), "dat")
     assert "   0  1 1 1 1 2 2" in aquarium  # tanks numbered from 1, rows the model's 0..H-1
+
+
+def test_rows_columns_and_cells_are_numbered_in_one_place():
+    """One concern, one place: only core/notation.py (and the page script's cellName)
+    turns an index into the number a person reads."""
+    from helpers import ROOT
+
+    cell = re.compile(r"\(\{[^{}]+\},\s?\{[^{}]+\}\)")          # f"({r},{c})"
+    line = re.compile(r"\b(row|column|col) \{(?!row_name|column_name)[^{}]+\}")  # f"row {i}"
+    plus_one = re.compile(r"\{[a-z_\[\]0-9]+ \+ 1\},\{")          # f"{r + 1},{c + 1}"
+    bad = []
+    for path in sorted((ROOT / "thermomilp").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel == "thermomilp/core/notation.py":
+            continue
+        for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            code = text.split("#")[0]
+            if ('f"' in code or "f'" in code) and (cell.search(code) or line.search(code)
+                                                    or plus_one.search(code)):
+                bad.append(f"{rel}:{n}: {text.strip()}")
+    # not a board's row or cell: json's own column (from 1), a model's extra row, and a
+    # cell of the grader's internal model data (its 0-based indices)
+    allowed = ("invalid JSON: {exc.msg} (column {exc.colno})", "it breaks extra row {k}",
+               "cell ({i}, {j}) appears twice")
+    assert [b for b in bad if not any(a in b for a in allowed)] == []
+    script = (ROOT / "thermomilp" / "web" / "static" / "app.js").read_text(encoding="utf-8")
+    assert len(re.findall(r"\+ 1\}", script)) == 2  # the two of cellName
