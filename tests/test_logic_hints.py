@@ -94,14 +94,15 @@ def test_explain_names_a_wrong_mark_before_any_step():
 
 def test_marks_syntax():
     puzzle = thermomilp.load(INSTANCES[0])  # 4x4
-    # ROW,COL counted from 1; # filled, . empty (x and - still read as empty)
-    assert parse_marks("1,2=# 3,4=.;4,4=x 4,3=-", puzzle) == {(0, 1): 1, (2, 3): 0, (3, 3): 0,
+    # ROW,COL counted from 1; # filled, . empty
+    assert parse_marks("1,2=# 3,4=.;4,4=. 4,3=.", puzzle) == {(0, 1): 1, (2, 3): 0, (3, 3): 0,
                                                              (3, 2): 0}
     assert parse_marks("#.??/????/??#?/????", puzzle) == {(0, 0): 1, (0, 1): 0, (2, 2): 1}
     assert parse_marks(None, puzzle) == {}
-    # "?" marks nothing in a list; 0 is no row or column; x beside . is the old grid
+    # "?" marks nothing in a list; 0 is no row or column; x beside . is the old grid; a
+    # list item in the old spelling was written for the old count from 0
     for bad in ("1,2=?", "5,1=#", "1,2=# 1,2=.", "#.??/????", "#.??", "1;2=#", "0,1=#",
-                "#x../????/????/????"):
+                "#x../????/????/????", "1,2=x", "1,2=-", "1,2=0", "1,2=1"):
         with pytest.raises(PuzzleError):
             parse_marks(bad, puzzle)
 

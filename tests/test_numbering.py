@@ -141,9 +141,17 @@ def test_marks_are_written_as_solution_grids_in_every_form(tmp_path):
 
 def test_the_old_spellings_are_read_only_where_unambiguous():
     puzzle = loads("thermometers 2x2\n  ? ?\n? > o\n? > o\n", fmt="text")
-    # x always meant empty: still read so, in a list and in a grid
-    assert parse_marks("1,1=# 2,2=x 2,1=-", puzzle) == {(0, 0): 1, (1, 1): 0, (1, 0): 0}
+    # x always meant empty, and a grid's cells are their places: still read so in a grid
     assert parse_marks("#x/??", puzzle) == {(0, 0): 1, (0, 1): 0}
+    assert parse_marks("#X/x#", puzzle) == {(0, 0): 1, (0, 1): 0, (1, 0): 0, (1, 1): 1}
+    # a list item in the old spelling counted from 0: refused, with the cell it meant
+    with pytest.raises(PuzzleError, match=r"mark '1,0=x' is in the old spelling, written when "
+                                          r"rows and columns counted from 0; .* written for "
+                                          r"the old count it is 2,1=\.$"):
+        parse_marks("1,1=# 1,0=x", puzzle)
+    for old, new in (("0,1=1", "1,2=#"), ("1,1=-", "2,2=."), ("0,0=0", "1,1=.")):
+        with pytest.raises(PuzzleError, match=f"the old count it is {re.escape(new)}$"):
+            parse_marks(old, puzzle)
     # x beside . is the old grid, where . meant undecided: refused, never misread
     with pytest.raises(PuzzleError, match=r"both x and \.: in the old notation \. meant "
                                           r"undecided, now it means empty"):
@@ -165,6 +173,9 @@ def test_a_zero_based_list_item_is_exit_2_with_a_message(janko_file, capsys):
     err = capsys.readouterr().err
     assert code == 2
     assert "count from 1" in err and "1,1" in err
+    # the old docs' example: row 3 of t03 counted from 0
+    code = main(["hint", T03, "--marks", "3,0=x"])
+    assert code == 2 and capsys.readouterr().err.endswith("the old count it is 4,1=.\n")
 
 
 def test_rows_columns_and_cells_count_from_one_in_every_text(capsys):

@@ -12,12 +12,14 @@ empty, ``?`` undecided. Three spellings are accepted:
 * a **grid file**: one line per row, the same glyphs (spaces ignored, blank
   lines skipped).
 
-Older spellings are accepted where they cannot be misread: ``x`` (and, in a
-list, ``-`` and ``0``) always meant empty and ``1`` filled, so they still do.
-A grid that writes both ``x`` and ``.`` is in the old notation, where ``.``
-meant undecided: it is refused with a message (never read with ``.`` silently
-changed to empty). A list item at row or column 0 is refused too: it was
-written for the old count from 0.
+Older spellings are accepted only where they cannot be misread. In a grid a
+cell's place is its position, and ``x`` always meant empty, so ``x`` is still
+read as empty; but a grid that writes both ``x`` and ``.`` is in the old
+notation, where ``.`` meant undecided, and it is refused with a message (never
+read with ``.`` silently changed to empty). A list item names its cell by
+numbers that used to count from 0, so an item in the old spelling (``x``,
+``-``, ``0`` for empty, ``1`` for filled) is refused with a message that says
+which cell it meant then, and so is an item at row or column 0.
 """
 
 from __future__ import annotations
@@ -33,12 +35,14 @@ from thermomilp.core.notation import (
     cell_name,
     glyph,
     index_of,
+    number,
     row_name,
 )
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 
-FILLED_MARKS = {FILLED: 1, "1": 1}
-EMPTY_MARKS = {EMPTY: 0, "x": 0, "X": 0, "0": 0, "-": 0}
+LIST_MARKS = {FILLED: 1, EMPTY: 0}
+OLD_LIST_MARKS = {"1": FILLED, "x": EMPTY, "X": EMPTY, "0": EMPTY, "-": EMPTY}
+"""The old list spelling, written when ROW,COL counted from 0: refused (with its meaning)."""
 OLD_EMPTY = ("x", "X")
 """The old grid glyph for empty: still empty, but beside ``.`` it marks the old notation."""
 GRID_GLYPHS = {FILLED: 1, EMPTY: 0, UNDECIDED: None, "x": 0, "X": 0}
@@ -76,6 +80,12 @@ def parse_marks(spec: str | None, puzzle: Puzzle) -> dict[Cell, int]:
             raise PuzzleError(f"mark {item[:40]!r}...: the cell is outside the "
                               f"{puzzle.height}x{puzzle.width} grid")
         row, col, mark = int(match[1]), int(match[2]), match[3]
+        if mark in OLD_LIST_MARKS:
+            raise PuzzleError(f"mark {item!r} is in the old spelling, written when rows and "
+                              f"columns counted from 0; now they count from 1, as the hints "
+                              f"print them, and {FILLED} is filled, {EMPTY} empty: written for "
+                              f"the old count it is {number(row)},{number(col)}="
+                              f"{OLD_LIST_MARKS[mark]}")
         if row == 0 or col == 0:
             raise PuzzleError(f"mark {item!r}: rows and columns count from 1, as the hints "
                               f"print them (the top-left cell is 1,1)")
@@ -87,10 +97,8 @@ def parse_marks(spec: str | None, puzzle: Puzzle) -> dict[Cell, int]:
             raise PuzzleError(f"mark {item!r}: {mark!r} means undecided, so it marks nothing; "
                               f"write {row},{col}={EMPTY} for empty or {row},{col}={FILLED} "
                               "for filled")
-        if mark in FILLED_MARKS:
-            value = FILLED_MARKS[mark]
-        elif mark in EMPTY_MARKS:
-            value = EMPTY_MARKS[mark]
+        if mark in LIST_MARKS:
+            value = LIST_MARKS[mark]
         else:
             raise PuzzleError(f"mark {item!r}: {mark!r} is neither {FILLED} (filled) nor "
                               f"{EMPTY} (empty)")
