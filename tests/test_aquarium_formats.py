@@ -58,7 +58,7 @@ def test_task_string_missing_clues_and_errors():
     assert puzzle.cols == (None, 1) and puzzle.rows == (None, 1)
     with pytest.raises(PuzzleError, match="not orthogonally connected"):
         loads("1_1_1_1;0,1,1,0")
-    with pytest.raises(PuzzleError, match="row 0 clue is 3"):
+    with pytest.raises(PuzzleError, match="row 1 clue is 3"):
         loads("1_1_3_1;0,0,1,1")
     with pytest.raises(PuzzleError):
         FORMATS["aquarium-task"].read("1_1_1;0,0,1,1")
@@ -136,7 +136,7 @@ def test_cli_solves_a_pool_url_without_a_warning(tmp_path):
     ("aquarium/r/3/2/f/2g1g3", "border part has 1 characters"),
     ("aquarium/r/3/2/eg/-1", "two hex digits"),
     ("aquarium/r/3/2/eg/2Q", "not a clue character"),
-    ("aquarium/r/3/2/eg/9", "column 0 clue is 9"),
+    ("aquarium/r/3/2/eg/9", "column 1 clue is 9"),
     ("aquarium/r/0/2/eg/2", "outside"),
     ("aquarium/r/x/3/2/eg/2", "unexpected URL part"),
     ("aquarium/3", "<cols>/<rows>"),
@@ -212,13 +212,13 @@ def test_cli_solves_every_format_with_the_json_contract(tmp_path, fmt, suffix):
 
 @pytest.mark.parametrize("text, message", [
     ('{"puzzle": "aquarium", "rows": [1, 1], "cols": [1, 1], '
-     '"regions": [[0, 0, 1], [0, 1, 1], [1, 0, 2]]}', "cell (1,1) is in no tank"),
+     '"regions": [[0, 0, 1], [0, 1, 1], [1, 0, 2]]}', "cell (2,2) (index [1, 1]) is in no tank"),
     ('{"puzzle": "aquarium", "rows": [1, 1], "cols": [1, 1], '
      '"regions": [[0, 0, 1], [0, 1, 1], [1, 0, 2], [1, 1, 2], [2, 0, 2]]}', "outside the 2x2"),
     ('{"puzzle": "aquarium", "rows": [1, 1], "cols": [1, 1], '
      '"regions": [[0, 0, 1], [0, 1, 2], [1, 0, 2], [1, 1, 1]]}', "not orthogonally connected"),
     ('{"puzzle": "aquarium", "rows": [1, 3], "cols": [1, 1], '
-     '"regions": [[0, 0, 1], [0, 1, 1], [1, 0, 2], [1, 1, 2]]}', "row 1 clue is 3"),
+     '"regions": [[0, 0, 1], [0, 1, 1], [1, 0, 2], [1, 1, 2]]}', "row 2 clue is 3"),
     ('{"puzzle": "aquarium", "rows": [1, 1], "cols": [1, 1], '
      '"regions": [[0, 0, 1], [0, 0, 1], [1, 0, 2], [1, 1, 2]]}', "listed in two regions"),
     ('{"puzzle": "aquarium", "rows": [1, 1], "cols": [1, 1]}', 'needs a "regions" list'),

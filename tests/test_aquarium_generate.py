@@ -125,7 +125,9 @@ def test_gravity_hint_fills_other_arms_and_below():
     hint = next_hint(puzzle, {(4, 0): 1})  # tank 5: (4,0),(4,1) then row 5, arm up column 1
     assert hint.rule == "gravity"
     assert hint.values == {(4, 1): 1, (5, 0): 1, (5, 1): 1}
-    assert "(4, 0)" in hint.text
+    # the cell and the row counted from 1, as every text a person reads counts them
+    assert hint.text == ("gravity in tank 5: water at (5,1) fills every cell of the tank in "
+                         "row 5 and below")
     hint = next_hint(puzzle, {(3, 1): 0})  # air in the arm: rows 3 and up of tank 5 are air
     assert hint.rule == "gravity"
     assert hint.values == {(1, 1): 0, (2, 1): 0}

@@ -26,8 +26,8 @@ SQUARE = [["a", "a"], ["b", "b"]]
     ([1, 1], [1, 1], [["a", "b"], ["b", "a"]], "not orthogonally connected"),
     ([1, 1], [1, 1], [["a", "a"], ["b"]], "rectangular"),
     ([1, 1], [1, 1], [["a", "a"]], "region grid has 1 rows"),
-    ([3, 1], [1, 1], SQUARE, "row 0 clue is 3 but the row has 2 cells"),
-    ([1, 1], [1, 5], SQUARE, "column 1 clue is 5 but the column has 2 cells"),
+    ([3, 1], [1, 1], SQUARE, "row 1 clue is 3 but the row has 2 cells"),
+    ([1, 1], [1, 5], SQUARE, "column 2 clue is 5 but the column has 2 cells"),
     ([-1, 1], [1, 1], SQUARE, "below 0"),
     ([1.5, 1], [1, 1], SQUARE, "not a whole number"),
     ([True, 1], [1, 1], SQUARE, "not a whole number"),
@@ -42,18 +42,18 @@ def test_constructor_rejects(rows, cols, regions, message):
 
 
 def test_solution_shape_is_checked():
-    with pytest.raises(PuzzleError, match="solution row 1"):
+    with pytest.raises(PuzzleError, match="solution row 2"):
         aquarium([1, 1], [1, 1], SQUARE, solution=["#.", "#"])
 
 
 @pytest.mark.parametrize("text, line, message", [
     ("aquarium\n 1 1\n1 a b\n1 b a\n", 4, None),  # connectivity: no line from the constructor
-    ("aquarium\n 1 1\n1 a b\n1 b\n", 4, "row 1 has 1 cells but there are 2"),
+    ("aquarium\n 1 1\n1 a b\n1 b\n", 4, "row 2 has 1 cells but there are 2"),
     ("aquarium 3x2\n 1 1\n1 a a\n1 b b\n", 1, "header says 3x2"),
     ("aquarium\n 1 x\n1 a a\n1 b b\n", 2, "column clue 'x'"),
     ("aquarium\n 1 1\n1 a a\n1 b! b\n", 4, "tank label 'b!'"),
     ("aquarium\n 1 1\n1 a a\n1 b b\nsolution\n#.\n", 5, "solution has 1 rows"),
-    ("aquarium\n 1 1\n1 a a\n1 b b\nsolution\n#.\n#x\n", 7, "solution row 1"),
+    ("aquarium\n 1 1\n1 a a\n1 b b\nsolution\n#.\n#x\n", 7, "solution row 2"),
     ("aquariums\n 1 1\n1 a a\n1 b b\n", None, "unrecognised"),
 ])
 def test_native_errors_name_file_and_line(text, line, message):
@@ -70,7 +70,7 @@ def test_native_errors_name_file_and_line(text, line, message):
 
 
 def test_native_clue_out_of_range_is_reported():
-    with pytest.raises(PuzzleError, match="row 1 clue is 3 but the row has 2 cells"):
+    with pytest.raises(PuzzleError, match="row 2 clue is 3 but the row has 2 cells"):
         loads("aquarium\n 1 1\n1 a a\n3 b b\n", "x.txt")
 
 

@@ -95,7 +95,8 @@ def test_some_conflict_needs_a_thermometer():
 def test_cli_text_and_json_name_the_conflict(capsys):
     assert main(["solve", str(NO_SOLUTION)]) == 1
     text = capsys.readouterr().out
-    assert "conflict: row 0 (clue 3)" in text and "cannot all hold" in text
+    # the text counts from 1, the JSON index from 0
+    assert "conflict: row 1 (clue 3)" in text and "cannot all hold" in text
     assert main(["solve", str(NO_SOLUTION), "--format", "json"]) == 1
     record = json.loads(capsys.readouterr().out)
     assert record["status"] == "infeasible"

@@ -94,12 +94,12 @@ def test_janko_corpus_reads_with_its_solution(path):
     ("thermometers\n 1 1\n1 > o\n1 o x\n", "expected one of", 4),
     ("thermometers\n 1 1\n1 > >\n1 o o\n", "out of the grid", 3),
     ("thermometers\n 1 1\n1 > v\n1 ^ <\n", "loop", None),
-    ("thermometers\n 1 9\n1 > o\n1 > o\n", "column 1 clue is 9", None),
+    ("thermometers\n 1 9\n1 > o\n1 > o\n", "column 2 clue is 9", None),
     ("thermometers\n 1 1\n1 > o\n1 > o o\n", "has 3 cells", 4),
     ("clabels\n1 1\nrlabels\n1 1\nlabels\n1.1 1.2\n2.1 2.3\n", "no position 2", None),
     ("clabels\n1 1\nrlabels\n1 1\nlabels\n1.1 1.2\n", "'labels' has 1 rows", 6),
     ("clabels\n1 1\nrlabels\n1 1\nlabels\n1.1 1.2\n2.1 x\n", "not T.K", 7),
-    ("1_1_1_1;1,2;1,3", "has length 3; from cell \\(1, 0\\) there is room for 1..2", None),
+    ("1_1_1_1;1,2;1,3", "has length 3; from cell \\(2,1\\) there is room for 1..2", None),
     ("1_1_1_1;1,2;7,2", "must be 'd,len'", 1),
 ])
 def test_bad_input_names_the_problem(text, message, line):

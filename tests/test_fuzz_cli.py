@@ -293,8 +293,8 @@ def test_any_input_in_a_real_process(tmp_path_factory, data, command):
                    describe(argv, name, content))
 
 
-@pytest.mark.parametrize("marks", ["9" * 4400 + ",0=#", "0," + "9" * 4400 + "=x",
-                                   "99999,0=#", "0,0=##"])
+@pytest.mark.parametrize("marks", ["9" * 4400 + ",1=#", "1," + "9" * 4400 + "=.",
+                                   "99999,1=#", "1,1=##", "0,1=#"])
 def test_marks_naming_an_impossible_cell_are_bad_input(worker, marks):
     _kind, suffix, text = SEEDS[0]
     for command in ("hint", "explain"):

@@ -11,7 +11,7 @@ from helpers import ROOT
 # ranks one module of core/, which holds layers 0 and 1.
 LAYERS = {
     "version": 0, "core": 0, "core.errors": 0, "core.deadline": 0, "core.files": 0,
-    "core.status": 0, "core.untrusted": 0, "core.install": 0,
+    "core.status": 0, "core.untrusted": 0, "core.install": 0, "core.notation": 0,
     "core.puzzle": 1, "core.verify": 1, "core.engines": 1, "core.settings": 1, "core.config": 1,
     "formats": 2, "logic": 2, "pictures": 2,
     "model": 3, "backends": 4, "solving": 5, "generate": 6, "teach": 6,

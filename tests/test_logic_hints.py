@@ -38,7 +38,8 @@ def _check_explanation(puzzle, explanation):
             assert all((s[r][c] == "#") == bool(value) for s in solutions), step
     if explanation.status == "solved":
         assert len(solutions) == 1
-        assert explanation.grid == tuple(row.replace(".", "x") for row in solutions[0])
+        # the final board is in the marks notation: a solved board is its solution grid
+        assert explanation.grid == tuple(solutions[0])
     elif explanation.status == "contradiction":
         assert solutions == []
     else:
@@ -77,7 +78,7 @@ def test_hint_follows_from_marks_and_replays_to_the_end():
         assert step.cells and all(cell not in marks for cell, _ in step.cells)
         marks.update(dict(step.cells))
     assert step.rule == "solved"
-    assert marks_grid(puzzle, marks) == tuple(row.replace(".", "x") for row in solution)
+    assert marks_grid(puzzle, marks) == tuple(solution)
 
 
 def test_explain_names_a_wrong_mark_before_any_step():
@@ -87,16 +88,21 @@ def test_explain_names_a_wrong_mark_before_any_step():
     # one empty cell marked filled: the explanation stops at once and names it
     e = explain(puzzle, {(r, c): 1})
     assert e.status == "mistake" and e.steps == ()
-    assert (r, c) in e.final.wrong and f"({r},{c})" in e.final.text
+    # the JSON field is 0-based, the text counts from 1
+    assert (r, c) in e.final.wrong and f"({r + 1},{c + 1})" in e.final.text
 
 
 def test_marks_syntax():
     puzzle = thermomilp.load(INSTANCES[0])  # 4x4
-    assert parse_marks("0,1=# 2,3=x;3,3=-", puzzle) == {(0, 1): 1, (2, 3): 0, (3, 3): 0}
-    assert parse_marks("#x../..../..#./....", puzzle) == {(0, 0): 1, (0, 1): 0, (2, 2): 1}
+    # ROW,COL counted from 1; # filled, . empty
+    assert parse_marks("1,2=# 3,4=.;4,4=. 4,3=.", puzzle) == {(0, 1): 1, (2, 3): 0, (3, 3): 0,
+                                                             (3, 2): 0}
+    assert parse_marks("#.??/????/??#?/????", puzzle) == {(0, 0): 1, (0, 1): 0, (2, 2): 1}
     assert parse_marks(None, puzzle) == {}
-    # "." means undecided in every form: a list item "3,3=." marks nothing and is refused
-    for bad in ("0,1=?", "9,0=#", "0,1=# 0,1=x", "#x../....", "#x..", "0;1=#", "3,3=."):
+    # "?" marks nothing in a list; 0 is no row or column; x beside . is the old grid; a
+    # list item in the old spelling was written for the old count from 0
+    for bad in ("1,2=?", "5,1=#", "1,2=# 1,2=.", "#.??/????", "#.??", "1;2=#", "0,1=#",
+                "#x../????/????/????", "1,2=x", "1,2=-", "1,2=0", "1,2=1"):
         with pytest.raises(PuzzleError):
             parse_marks(bad, puzzle)
 
@@ -104,9 +110,9 @@ def test_marks_syntax():
 def test_marks_file(tmp_path):
     puzzle = thermomilp.load(INSTANCES[0])
     path = tmp_path / "marks.txt"
-    path.write_text("#x..\n....\n\n..#.\n....\n")
+    path.write_text("#.??\n????\n\n??#?\n????\n")
     assert parse_marks(str(path), puzzle) == {(0, 0): 1, (0, 1): 0, (2, 2): 1}
-    path.write_text("#x..\n..?z\n....\n....\n")
+    path.write_text("#.??\n..?z\n....\n....\n")
     with pytest.raises(PuzzleError, match="marks.txt:2"):
         parse_marks(str(path), puzzle)
 
@@ -123,7 +129,7 @@ def test_cli_hint_and_explain(capsys):
     assert [d["status"] for d in lines] == ["solved", "contradiction"]
     assert main(["explain", path]) == 0
     assert "status: solved" in capsys.readouterr().out
-    assert main(["hint", path, "--marks", "0,99=#"]) == 2
+    assert main(["hint", path, "--marks", "1,99=#"]) == 2
     assert "outside" in capsys.readouterr().err
 
 
@@ -141,7 +147,7 @@ def test_janko_boards_finish_by_intervals_or_probing():
         assert grade(puzzle) in ("intervals", "probing"), path.name
         e = explain(puzzle)
         assert e.status == "solved", path.name
-        assert e.grid == tuple(row.replace(".", "x") for row in puzzle.solution), path.name
+        assert e.grid == tuple(puzzle.solution), path.name
 
 
 @needs_corpus

@@ -39,7 +39,7 @@ def test_filled_cell_in_a_zero_row_is_named_with_the_rule():
     step = next_hint(puzzle, {(3, 0): 1})
     assert step.rule == "mistake" and step.cells == ()
     assert step.wrong == ((3, 0),)
-    assert step.text == "(3,0) is filled but row 3's clue is 0"
+    assert step.text == "(4,1) is filled but row 4's clue is 0"  # the texts count from 1
 
 
 def test_a_mark_that_breaks_no_rule_is_named_against_the_solution():
@@ -50,7 +50,7 @@ def test_a_mark_that_breaks_no_rule_is_named_against_the_solution():
                 and find_mistake(puzzle, {(r, c): 0}, complete=lambda m: None) is None)
     step = next_hint(puzzle, {(r, c): 0})
     assert step.rule == "mistake" and step.wrong == ((r, c),)
-    assert step.text == f"({r},{c}) is marked empty but the solution fills it"
+    assert step.text == f"({r + 1},{c + 1}) is marked empty but the solution fills it"
 
 
 def test_a_vessel_out_of_order_is_named():
@@ -101,8 +101,9 @@ def test_no_mark_is_blamed_on_a_board_without_solution():
 
 
 def test_cli_hint_exits_1_and_names_the_mark(capsys):
-    assert main(["hint", str(T03), "--marks", "3,0=#"]) == 1
-    assert capsys.readouterr().out.strip() == "[mistake] (3,0) is filled but row 3's clue is 0"
-    assert main(["hint", str(T03), "--marks", "3,0=#", "--format", "json"]) == 1
+    # the marks and the text count from 1, the JSON indices from 0
+    assert main(["hint", str(T03), "--marks", "4,1=#"]) == 1
+    assert capsys.readouterr().out.strip() == "[mistake] (4,1) is filled but row 4's clue is 0"
+    assert main(["hint", str(T03), "--marks", "4,1=#", "--format", "json"]) == 1
     record = json.loads(capsys.readouterr().out)
     assert record["rule"] == "mistake" and record["wrong"] == [[3, 0]] and record["cells"] == []

@@ -19,9 +19,9 @@ ROWS2 = [[(0, 0), (0, 1)], [(1, 0), (1, 1)]]
 @pytest.mark.parametrize("rows, cols, therms, message", [
     ([1], [1, 1], ROWS2, "outside the 1x2 grid"),  # too few row clues for the drawn grid
     ([1, 1], [1, 1, 0], ROWS2, "covered by no thermometer"),
-    ([3, 1], [1, 1], ROWS2, "row 0 clue is 3 but the row has 2 cells"),
+    ([3, 1], [1, 1], ROWS2, "row 1 clue is 3 but the row has 2 cells"),
     ([-1, 1], [1, 1], ROWS2, "below 0"),
-    ([1, 1], [1, 5], ROWS2, "column 1 clue is 5"),
+    ([1, 1], [1, 5], ROWS2, "column 2 clue is 5"),
     ([1, 1], [1, 1], [[(0, 0), (1, 1)], [(0, 1), (1, 0)]], "not orthogonally adjacent"),
     ([1, 1], [1, 1], [[(0, 0), (0, 1)], [(0, 1), (1, 0), (1, 1)]], "already used"),
     ([1, 1], [1, 1], [[(0, 0), (0, 1)], [(1, 0), (1, 2)]], "outside the 2x2 grid"),
@@ -87,7 +87,8 @@ def test_levels_round_trip(seed, h, w):
 def test_checker_finds_each_broken_rule():
     p = thermometers([1, 1], [2, 0], ROWS2)
     assert solution_problems(p, ("#.", "#.")) == []
-    assert any("column 0" in s for s in solution_problems(p, ("##", "..")))
+    # the sentences count rows and columns from 1
+    assert "column 1 has 1 filled cells, clue 2" in solution_problems(p, ("##", ".."))
     assert any("above a gap" in s for s in solution_problems(p, (".#", "#.")))
-    assert any("row 1" in s for s in solution_problems(p, ("#.", "..")))
+    assert "row 2 has 0 filled cells, clue 1" in solution_problems(p, ("#.", ".."))
     assert solution_problems(p, ("#",)) == ["the grid is not 2x2"]

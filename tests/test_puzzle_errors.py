@@ -20,8 +20,8 @@ TANKS = aquarium([2, 0], [1, 1], [["A", "A"], ["B", "C"]])
     ([2], [1, 2], "1 row clues given but the grid has 2 rows"),        # vessel cells outside
     ([2, 1, 0], [1, 2], "3 row clues given but the grid has 2 rows"),  # a row in no vessel
     ([2, 1], [1, 2, 0], "3 column clues given but the grid has 2 columns"),
-    ([2, "1"], [1, 2], "row 1 clue '1' is not a whole number"),
-    ([2, 1], [1, 5], "column 1 clue is 5 but the column has 2 cells"),
+    ([2, "1"], [1, 2], "row 2 clue '1' is not a whole number"),
+    ([2, 1], [1, 5], "column 2 clue is 5 but the column has 2 cells"),
     ([2, 1.0], [1, 2], "not a whole number"),
     (5, [1, 2], "the row clues must be a list, not int"),
     ([2, 1], "12", "the column clues must be a list, not str"),
@@ -41,11 +41,11 @@ def test_with_clues_keeps_a_good_board_usable():
 
 @pytest.mark.parametrize("solution, message", [
     (("##",), "must have 2 rows"),
-    (("##", "#"), "solution row 1 must be 2 characters"),
-    (("##", "#o"), "solution row 1 must be 2 characters"),
+    (("##", "#"), "solution row 2 must be 2 characters"),
+    (("##", "#o"), "solution row 2 must be 2 characters"),
     ("##.#", "must have 2 rows"),
     (7, "must have 2 rows"),
-    ((1, 2), "solution row 0"),
+    ((1, 2), "solution row 1"),
 ])
 def test_with_solution_refuses_grids_of_another_shape(solution, message):
     with pytest.raises(PuzzleError, match=message):
@@ -61,7 +61,8 @@ def test_with_grade_refuses_an_unknown_grade():
 @pytest.mark.parametrize("call, message", [
     (lambda: thermometers([1, 1], [1, 1], 7), "must be a list of thermometers"),
     (lambda: aquarium([1, 1], [1, 1], 7), "region grid must be a list"),
-    (lambda: aquarium([1, 1], [1, 1], [["A", "A"], ["A", None]]), r"cell \(1,1\) is in no tank"),
+    (lambda: aquarium([1, 1], [1, 1], [["A", "A"], ["A", None]]),
+     r"cell \(2,2\) \(index \[1, 1\]\) is in no tank"),
     (lambda: thermometers(None, [1], [[(0, 0)]]), "the row clues must be a list"),
 ])
 def test_builders_refuse_bad_shapes(call, message):

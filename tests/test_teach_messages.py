@@ -34,7 +34,8 @@ def test_a_cell_outside_0_1_is_named_with_its_value():
     said = _said(graded)
     assert "cells-not-binary" in graded.mistakes
     assert "outside 0..1" in said or "not 0 or 1" in said
-    assert any(f"(cell {i},{j}) = " in said for i in range(6) for j in range(6))
+    # the cell counted from 1, as every text a person reads counts it
+    assert any(f"(cell {i},{j}) = " in said for i in range(1, 7) for j in range(1, 7))
 
 
 def test_a_wrong_big_m_is_quoted():

@@ -272,7 +272,7 @@ def test_a_wrong_mark_is_named_before_any_deduction(browser, site, shots):
     click_cell(browser, (3, 0))  # filled, in a row whose clue is 0
     rule, hint = ask_hint(browser)
     assert rule == "mistake"
-    assert "(3,0) is filled but row 3's clue is 0" in by_id(browser, "message").text
+    assert "(4,1) is filled but row 4's clue is 0" in by_id(browser, "message").text
     assert hint == {}  # nothing to apply: no deduction from a wrong mark
     assert by_id(browser, "apply").get_attribute("disabled")
     assert wrong_highlights(browser) == {(3, 0)}
@@ -288,7 +288,7 @@ def test_a_wrong_mark_is_named_before_any_deduction(browser, site, shots):
     click_cell(browser, cell, 2)  # empty
     rule, hint = ask_hint(browser)
     assert rule == "mistake"
-    assert f"({cell[0]},{cell[1]}) is marked empty but the solution fills it" in \
+    assert f"({cell[0] + 1},{cell[1] + 1}) is marked empty but the solution fills it" in \
         by_id(browser, "message").text
     assert wrong_highlights(browser) == {cell}
 
@@ -319,7 +319,7 @@ def test_gravity_hint_on_a_bundled_aquarium(browser, site, shots):
     click_cell(browser, wet)
     rule, hint = ask_hint(browser)
     assert rule == "mistake", rule
-    assert f"({wet[0]},{wet[1]}) is marked filled but the solution leaves it empty" in \
+    assert f"({wet[0] + 1},{wet[1] + 1}) is marked filled but the solution leaves it empty" in \
         by_id(browser, "message").text
     assert wrong_highlights(browser) == {wet}
 
@@ -480,6 +480,10 @@ def test_the_page_teaches_the_model(browser, site, shots):
             "return Array.from(document.querySelectorAll('#cell-rows math'))"
             ".map(m => m.getAttribute('data-row'))")
         assert set(typeset) == want
+        # the page names the cell counted from 1, beside the model's 0-based variable
+        r, c = cell
+        assert (f"Cell ({r + 1},{c + 1}) is the variable x_{r}_{c} (the model numbers rows "
+                "and columns from 0)") in by_id(browser, "cell-rows").text
         assert all(m.size["height"] > 0
                    for m in browser.find_elements(By.CSS_SELECTOR, "#cell-rows math"))
     browser.save_screenshot(str(shots / "model-rows.png"))

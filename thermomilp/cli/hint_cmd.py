@@ -16,9 +16,10 @@ import json
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
 
-MARKS_HELP = ("cells already decided: a list '0,1=# 2,3=x' (# filled, x empty, 0-based "
-              "ROW,COL), an inline grid '#x../..../...' (rows split by /), or a file "
-              "holding such a grid; '.' means undecided everywhere, never empty")
+MARKS_HELP = ("cells already decided, in the notation of the solution grids: # filled, "
+              ". empty, ? undecided. A list '1,2=# 3,4=.' (ROW,COL counted from 1, as the "
+              "hints print them), an inline grid '#.??/????/...' (rows split by /), or a "
+              "file holding such a grid (a grid may still write x for empty)")
 
 
 def register(sub) -> None:

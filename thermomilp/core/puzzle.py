@@ -23,6 +23,7 @@ from functools import cached_property
 from typing import Iterable, Literal, Mapping, Sequence
 
 from thermomilp.core.errors import BoardTooLarge, NotMonotoneError, PuzzleError, RuleNotSupported
+from thermomilp.core.notation import EMPTY, FILLED, column_name, indexed_cell_name, row_name
 
 Cell = tuple[int, int]
 Grid = tuple[str, ...]
@@ -31,8 +32,8 @@ Grid = tuple[str, ...]
 Kind = Literal["thermometers", "aquarium"]
 KINDS: tuple[str, ...] = ("thermometers", "aquarium")
 
-FILLED = "#"
-EMPTY = "."
+# FILLED "#" and EMPTY "." (imported above): the solution grids' glyphs, which the marks
+# notation shares (core.notation)
 
 GRADES: tuple[str, ...] = ("intervals", "probing", "pairs", "search")
 """The logic grades a generator records (:func:`thermomilp.logic.grade.grade`)."""
@@ -247,18 +248,19 @@ def _check_clues(rows: Sequence[object], cols: Sequence[object], height: int | N
     if width is not None and len(cols) != width:
         raise PuzzleError(f"{len(cols)} column clues given but the grid has {width} columns")
     out = []
-    for what, clues, length in (("row", rows, len(cols)), ("column", cols, len(rows))):
+    for what, clues, length, name in (("row", rows, len(cols), row_name),
+                                      ("column", cols, len(rows), column_name)):
         checked: list[int | None] = []
         for i, clue in enumerate(clues):
             if clue is None:
                 checked.append(None)
                 continue
             if isinstance(clue, bool) or not isinstance(clue, int):
-                raise PuzzleError(f"{what} {i} clue {clue!r} is not a whole number or null")
+                raise PuzzleError(f"{name(i)} clue {clue!r} is not a whole number or null")
             if clue < 0:
-                raise PuzzleError(f"{what} {i} clue is {clue}, below 0")
+                raise PuzzleError(f"{name(i)} clue is {clue}, below 0")
             if clue > length:
-                raise PuzzleError(f"{what} {i} clue is {clue} but the {what} has {length} cells")
+                raise PuzzleError(f"{name(i)} clue is {clue} but the {what} has {length} cells")
             checked.append(clue)
         out.append(tuple(checked))
     return out[0], out[1]
@@ -277,7 +279,8 @@ def _check_cell(cell: object, height: int, width: int, where: str) -> Cell:
         raise PuzzleError(f"{where}: {cell!r} is not a cell [row, col]")
     r, c = cell
     if not (0 <= r < height and 0 <= c < width):
-        raise PuzzleError(f"{where}: cell ({r},{c}) is outside the {height}x{width} grid")
+        raise PuzzleError(f"{where}: cell {indexed_cell_name((r, c))} is outside the "
+                          f"{height}x{width} grid")
     return (r, c)
 
 
@@ -294,7 +297,8 @@ def _check_solution(solution: Sequence[str] | None, height: int, width: int) -> 
     for i, row in enumerate(solution):
         if not isinstance(row, str) or len(row) != width or set(row) - {FILLED, EMPTY}:
             raise PuzzleError(
-                f"solution row {i} must be {width} characters of '#' (filled) and '.' (empty)")
+                f"solution {row_name(i)} must be {width} characters of '#' (filled) and "
+                "'.' (empty)")
     return tuple(solution)
 
 
@@ -329,14 +333,16 @@ def thermometers(rows: Sequence[int | None], cols: Sequence[int | None],
             if cell in owner:
                 other = owner[cell]
                 who = "itself" if other == t else f"thermometer {names[other]}"
-                raise PuzzleError(f"thermometer {tag} uses cell {cell} already used by {who}")
+                raise PuzzleError(f"thermometer {tag} uses cell {indexed_cell_name(cell)} "
+                                  f"already used by {who}")
             owner[cell] = t
             if k:
                 (r0, c0), (r1, c1) = cells[k - 1], cell
                 if abs(r0 - r1) + abs(c0 - c1) != 1:
                     raise PuzzleError(
-                        f"thermometer {tag}: cells {cells[k - 1]} and {cell} are consecutive "
-                        "but not orthogonally adjacent")
+                        f"thermometer {tag}: cells {indexed_cell_name(cells[k - 1])} and "
+                        f"{indexed_cell_name(cell)} are consecutive but not orthogonally "
+                        "adjacent")
         vessels.append(Vessel(tag, tuple((c,) for c in cells)))
     if not vessels:
         raise PuzzleError("the puzzle has no thermometers")
@@ -346,7 +352,8 @@ def thermometers(rows: Sequence[int | None], cols: Sequence[int | None],
     missing = [(r, c) for r in range(height) for c in range(width) if (r, c) not in owner]
     if missing:
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-        raise PuzzleError(f"cell {missing[0]} is covered by no thermometer{more}")
+        raise PuzzleError(f"cell {indexed_cell_name(missing[0])} is covered by no "
+                          f"thermometer{more}")
     return Puzzle("thermometers", rows_t, cols_t, tuple(vessels), name, source,
                   _check_solution(solution, height, width))
 
@@ -379,11 +386,11 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
     for r, line in enumerate(regions):
         if isinstance(line, (str, bytes)) or not isinstance(line, Sequence) or len(line) != width:
             got = len(line) if isinstance(line, Sequence) else "no"
-            raise PuzzleError(f"region grid row {r} has {got} cells but there are "
+            raise PuzzleError(f"region grid {row_name(r)} has {got} cells but there are "
                               f"{width} column clues (the grid must be rectangular)")
         for c, label in enumerate(line):
             if label is None or (isinstance(label, str) and not label.strip()):
-                raise PuzzleError(f"cell ({r},{c}) is in no tank")
+                raise PuzzleError(f"cell {indexed_cell_name((r, c))} is in no tank")
             cells_of.setdefault(region_key(label), []).append((r, c))
     names = tank_labels(list(cells_of))
     vessels = []
@@ -497,8 +504,9 @@ def _check_connected(label: str, cells: list[Cell]) -> None:
                 todo.append(nb)
     if len(seen) != len(members):
         apart = min(members - seen)
-        raise PuzzleError(f"tank {label!r} is not orthogonally connected: cell {apart} "
-                          f"cannot be reached from {cells[0]}")
+        raise PuzzleError(f"tank {label!r} is not orthogonally connected: cell "
+                          f"{indexed_cell_name(apart)} cannot be reached from "
+                          f"{indexed_cell_name(cells[0])}")
 
 
 def require_levels(puzzle: Puzzle, tool: str) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Sequence
 
+from thermomilp.core.notation import cell_name, column_name, row_name
 from thermomilp.core.puzzle import Cell, Puzzle, ones_of
 
 Cut = tuple[frozenset[Cell], "frozenset[Cell] | None"]
@@ -32,11 +33,11 @@ def solution_problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
     for i, clue in enumerate(puzzle.rows):
         got = grid[i].count("#")
         if clue is not None and got != clue:
-            problems.append(f"row {i} has {got} filled cells, clue {clue}")
+            problems.append(f"{row_name(i)} has {got} filled cells, clue {clue}")
     for j, clue in enumerate(puzzle.cols):
         got = sum(row[j] == "#" for row in grid)
         if clue is not None and got != clue:
-            problems.append(f"column {j} has {got} filled cells, clue {clue}")
+            problems.append(f"{column_name(j)} has {got} filled cells, clue {clue}")
     if puzzle.rule == "pool":
         return problems + _pool_problems(puzzle, grid)
     for vessel in puzzle.vessels:
@@ -76,8 +77,8 @@ def _pool_problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
                 continue
             for r2, c2 in ((r, c - 1), (r, c + 1), (r + 1, c)):
                 if same_tank(r, c, r2, c2) and grid[r2][c2] != "#":
-                    return [*problems, f"tank {tank[r][c]}: water at ({r},{c}) would "
-                                       f"run into the air at ({r2},{c2})"]
+                    return [*problems, f"tank {tank[r][c]}: water at {cell_name((r, c))} "
+                                       f"would run into the air at {cell_name((r2, c2))}"]
     seen: set[tuple[int, int]] = set()
     for r in range(H):
         for c in range(W):
@@ -97,7 +98,8 @@ def _pool_problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
             for a, b in body:
                 if a > top and same_tank(a, b, a - 1, b) and grid[a - 1][b] != "#":
                     return [*problems, f"tank {tank[a][b]}: the body of water through "
-                                       f"({r},{c}) is not level (air above ({a},{b}))"]
+                                       f"{cell_name((r, c))} is not level (air above "
+                                       f"{cell_name((a, b))})"]
     return problems
 
 

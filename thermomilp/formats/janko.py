@@ -43,6 +43,7 @@ from __future__ import annotations
 import re
 
 from thermomilp.core.errors import PuzzleError
+from thermomilp.core.notation import cell_name, row_name
 from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits, thermometers
 from thermomilp.formats.tokens import is_whole_number
 
@@ -135,12 +136,13 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     for r, (n, line) in enumerate(labels):
         tokens = line.split()
         if len(tokens) != len(cols):
-            raise PuzzleError(f"labels row {r} has {len(tokens)} cells but 'clabels' has "
+            raise PuzzleError(f"labels {row_name(r)} has {len(tokens)} cells but 'clabels' has "
                               f"{len(cols)} clues", line=n)
         for c, tok in enumerate(tokens):
             m = TOKEN.match(tok)
             if not m:
-                raise PuzzleError(f"cell ({r},{c}) label {tok!r} is not T.K (thermometer.position)",
+                raise PuzzleError(f"cell {cell_name((r, c))} label {tok!r} is not T.K "
+                                  "(thermometer.position)",
                                   line=n)
             t, k = int(m.group(1)), int(m.group(2))
             if k in positions.setdefault(t, {}):
@@ -160,7 +162,8 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
         for r, (n, line) in enumerate(sec["solution"]):
             tokens = line.split()
             if len(tokens) != len(cols) or set(tokens) - {"x", "-"}:
-                raise PuzzleError(f"solution row {r} must be {len(cols)} tokens of 'x' and '-'",
+                raise PuzzleError(f"solution {row_name(r)} must be {len(cols)} tokens of 'x' "
+                                  "and '-'",
                                   line=n)
             solution.append("".join("#" if t == "x" else "." for t in tokens))
         if len(solution) != len(rows):

@@ -20,6 +20,7 @@ import json
 from typing import Any
 
 from thermomilp.core.errors import PuzzleError
+from thermomilp.core.notation import indexed_cell_name
 from thermomilp.core.puzzle import (
     GENEROUS,
     GRADES,
@@ -115,10 +116,11 @@ def _region_grid(regions: list, height: int, width: int) -> list[list[object]]:
             raise PuzzleError(f"region entry {item!r} is not [row, col, id]")
         r, c, label = item
         if not (0 <= r < height and 0 <= c < width):
-            raise PuzzleError(f"region entry {item!r}: cell ({r},{c}) is outside the "
+            raise PuzzleError(f"region entry {item!r}: cell {indexed_cell_name((r, c))} is "
+                              "outside the "
                               f"{height}x{width} grid")
         if grid[r][c] is not None:
-            raise PuzzleError(f"cell ({r},{c}) is listed in two regions")
+            raise PuzzleError(f"cell {indexed_cell_name((r, c))} is listed in two regions")
         grid[r][c] = label  # kept as given: 1 and "1" are two tanks
     return grid
 

@@ -37,6 +37,7 @@ import re
 from itertools import pairwise
 
 from thermomilp.core.errors import PuzzleError
+from thermomilp.core.notation import cell_name, row_name
 from thermomilp.core.puzzle import (
     GENEROUS,
     GRADES,
@@ -113,7 +114,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
         if len(cells) == 1 and len(cells[0]) == width and width > 1:
             cells = list(cells[0])
         if len(cells) != width:
-            raise PuzzleError(f"row {len(grid_rows)} has {len(cells)} cells but there are "
+            raise PuzzleError(f"{row_name(len(grid_rows))} has {len(cells)} cells but there are "
                               f"{width} column clues", line=n)
         grid_rows.append((n, cells))
         i += 1
@@ -131,8 +132,8 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
                               line=solution_line)
         for k, (n, row) in enumerate(lines[i + 1:]):
             if len(row.strip()) != width or set(row.strip()) - {"#", "."}:
-                raise PuzzleError(f"solution row {k} must be {width} characters of '#' and '.'",
-                                  line=n)
+                raise PuzzleError(f"solution {row_name(k)} must be {width} characters of '#' "
+                                  "and '.'", line=n)
         solution = sol
     grade = meta.pop("grade", None)
     if grade is not None and grade not in GRADES:
@@ -172,14 +173,17 @@ def _trace_thermometers(grid_rows: list[tuple[int, list[str]]], width: int) -> l
                 succ[(r, c)] = None
                 continue
             if tok not in ARROWS:
-                raise PuzzleError(f"cell ({r},{c}) has {tok!r}: expected one of > < ^ v o",
+                raise PuzzleError(f"cell {cell_name((r, c))} has {tok!r}: expected one of "
+                                  "> < ^ v o",
                                   line=n)
             dr, dc = ARROWS[tok]
             nxt = (r + dr, c + dc)
             if not (0 <= nxt[0] < height and 0 <= nxt[1] < width):
-                raise PuzzleError(f"cell ({r},{c}) points with {tok!r} out of the grid", line=n)
+                raise PuzzleError(f"cell {cell_name((r, c))} points with {tok!r} out of the "
+                                  "grid", line=n)
             if nxt in pred:
-                raise PuzzleError(f"cells {pred[nxt]} and ({r},{c}) both point into {nxt}",
+                raise PuzzleError(f"cells {cell_name(pred[nxt])} and {cell_name((r, c))} both "
+                                  f"point into {cell_name(nxt)}",
                                   line=n)
             succ[(r, c)] = nxt
             pred[nxt] = (r, c)
@@ -198,7 +202,8 @@ def _trace_thermometers(grid_rows: list[tuple[int, list[str]]], width: int) -> l
             therms.append(chain)
     if len(placed) != height * width:
         loop = min(set(succ) - placed)
-        raise PuzzleError(f"the arrows through cell {loop} go round in a loop with no bulb",
+        raise PuzzleError(f"the arrows through cell {cell_name(loop)} go round in a loop "
+                          "with no bulb",
                           line=grid_rows[loop[0]][0])
     return therms
 

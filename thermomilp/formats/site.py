@@ -22,6 +22,7 @@ import re
 from itertools import pairwise
 
 from thermomilp.core.errors import PuzzleError
+from thermomilp.core.notation import cell_name
 from thermomilp.core.puzzle import GENEROUS, Cell, Puzzle, SizeLimits, thermometers
 from thermomilp.formats.tokens import whole_number
 
@@ -82,7 +83,8 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
             d, length = nums
             room = n - (free[1] if d in (1, 2) else free[0])
             if not 1 <= length <= room:
-                raise PuzzleError(f"thermometer {t} has length {length}; from cell {free} "
+                raise PuzzleError(f"thermometer {t} has length {length}; from cell "
+                                  f"{cell_name(free)} "
                                   f"there is room for 1..{room}", line=1)
             step = (0, 1) if d in (1, 2) else (1, 0)
             cells = [(free[0] + step[0] * k, free[1] + step[1] * k) for k in range(length)]

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, Sequence
 
+from thermomilp.core.notation import column_name, row_name
 from thermomilp.core.puzzle import (
     Grid,
     Puzzle,
@@ -77,7 +78,7 @@ class Line:
 
     @property
     def name(self) -> str:
-        return f"{self.axis} {self.index}"
+        return row_name(self.index) if self.axis == "row" else column_name(self.index)
 
 
 @lru_cache(maxsize=64)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from thermomilp.core.notation import cell_name, row_name, vessel_name
 from thermomilp.core.puzzle import Cell, Puzzle, Vessel, require_levels
 from thermomilp.logic.aquarium_dp import Line, WaterlineDP, filter_line
 from thermomilp.logic.deduction import Deduction
@@ -65,8 +66,9 @@ def _clash(puzzle: Puzzle, vessel: Vessel, marks: Mapping[Cell, int]) -> Deducti
     high_wet = max(wet, key=lambda c: rank[c][1])
     low_dry = min(dry, key=lambda c: rank[c][1])
     return Deduction("gravity", (),
-                     f"tank {vessel.label}: water at {high_wet} cannot stand above or level "
-                     f"with air at {low_dry}; one of these marks is wrong",
+                     f"{vessel_name(puzzle.kind, vessel.label)}: water at {cell_name(high_wet)} "
+                     f"cannot stand above or level with air at {cell_name(low_dry)}; one of "
+                     "these marks is wrong",
                      vessel=vessel.label, wrong=(high_wet, low_dry))
 
 
@@ -85,14 +87,15 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Deduction | None:
             why = []
             if any(new.values()):
                 source = max((c for c in mine if marks[c]), key=lambda c: rank[c][1])
-                why.append(f"water at {source} fills every cell of the tank in row "
-                           f"{source[0]} and below")
+                why.append(f"water at {cell_name(source)} fills every cell of the tank in "
+                           f"{row_name(source[0])} and below")
             if not all(new.values()):
                 source = min((c for c in mine if not marks[c]), key=lambda c: rank[c][1])
-                why.append(f"air at {source} empties every cell of the tank in row "
-                           f"{source[0]} and above")
+                why.append(f"air at {cell_name(source)} empties every cell of the tank in "
+                           f"{row_name(source[0])} and above")
             return Deduction("gravity", tuple(sorted(new.items())),
-                             f"gravity in tank {vessel.label}: " + "; ".join(why),
+                             f"gravity in {vessel_name(puzzle.kind, vessel.label)}: "
+                             + "; ".join(why),
                              vessel=vessel.label)
     dp = WaterlineDP(puzzle)
     for line in dp.lines:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from thermomilp.core.notation import glyph
 from thermomilp.core.puzzle import Cell
 
 MISTAKE_RULES = ("contradiction", "mistake")
@@ -27,7 +28,9 @@ class Deduction:
 
     ``line`` and ``vessel`` name what the rule looked at; ``levels_out`` the
     vessel levels it erased; ``wrong`` the marks to blame (a ``mistake``, or
-    marks that clash).
+    marks that clash). ``text`` counts rows, columns and cells from 1 (a person reads
+    it); the cells in the fields and in :meth:`to_json` are 0-based indices, with the
+    values in the marks notation (``#`` filled, ``.`` empty: core.notation).
     """
 
     rule: str
@@ -50,6 +53,6 @@ class Deduction:
     def to_json(self) -> dict[str, Any]:
         return {"rule": self.rule, "text": self.text, "line": self.line, "vessel": self.vessel,
                 "levels_out": list(self.levels_out),
-                "cells": [{"cell": [r, c], "value": "#" if v else "x"}
+                "cells": [{"cell": [r, c], "value": glyph(v)}
                           for (r, c), v in self.cells],
                 "wrong": [list(c) for c in self.wrong]}

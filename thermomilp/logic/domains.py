@@ -28,6 +28,7 @@ from functools import cached_property, lru_cache
 from typing import Callable, Mapping
 
 from thermomilp.core.deadline import TimeUp
+from thermomilp.core.notation import glyph, line_name
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, require_levels
 
 Domains = list[int]
@@ -66,7 +67,7 @@ class LineTables:
         return tuple(tuple(_masks(tab) for tab in tabs) for tabs in self.line_tables)
 
     def line_name(self, line: int) -> str:
-        return f"row {line}" if line < self.height else f"column {line - self.height}"
+        return line_name(line, self.height)
 
 
 @lru_cache(maxsize=8192)
@@ -198,7 +199,6 @@ def grid_of(tables: LineTables, dom: Domains) -> Grid:
 
 
 def partial_grid(tables: LineTables, states: Mapping[Cell, int]) -> Grid:
-    """``#`` filled, ``x`` empty, ``.`` unknown -- the marks grid syntax."""
-    glyph = {1: "#", 0: "x", UNKNOWN: "."}
-    return tuple("".join(glyph[states.get((r, c), UNKNOWN)] for c in range(tables.width))
+    """``#`` filled, ``.`` empty, ``?`` unknown -- the marks notation (core.notation)."""
+    return tuple("".join(glyph(states.get((r, c))) for c in range(tables.width))
                  for r in range(tables.height))

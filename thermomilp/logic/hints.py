@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from thermomilp.core.notation import vessel_name
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.deduction import Deduction
 from thermomilp.logic.domains import (
@@ -66,8 +67,7 @@ from thermomilp.logic.steps import cells_text as _cells_text
 
 
 def _vessel_name(puzzle: Puzzle, v: int) -> str:
-    word = "thermometer" if puzzle.kind == "thermometers" else "tank"
-    return f"{word} {puzzle.vessels[v].label}"
+    return vessel_name(puzzle.kind, puzzle.vessels[v].label)
 
 
 class _Solver:

@@ -1,19 +1,25 @@
 """User marks: which cells a solver has already decided.
 
-A mark says a cell holds mercury / water (``1``) or is empty (``0``). Three
-spellings are accepted (``docs/logic.md``):
+A mark says a cell holds mercury / water (``1``) or is empty (``0``). The
+notation is the one of every board of marks and of the solution grids
+(:mod:`thermomilp.core.notation`, ``docs/logic.md``): ``#`` filled, ``.``
+empty, ``?`` undecided. Three spellings are accepted:
 
-* a **list**: ``"0,1=# 2,3=x"`` -- items ``ROW,COL=#`` (filled) or
-  ``ROW,COL=x`` (empty), 0-based, separated by spaces or ``;``
-  (``1``/``0`` and ``-`` are accepted for ``#``/``x``);
-* a **grid** inline, rows separated by ``/``: ``"#x../..#./..../...."``;
-* a **grid file**: one line per row, ``#`` filled, ``x`` empty, ``.`` or
-  ``?`` not decided (spaces ignored, blank lines skipped).
+* a **list**: ``"1,2=# 3,4=."`` -- items ``ROW,COL=#`` (filled) or
+  ``ROW,COL=.`` (empty), rows and columns **counted from 1** as the hints
+  print them, separated by spaces or ``;``;
+* a **grid** inline, rows separated by ``/``: ``"#.??/??#?/????/????"``;
+* a **grid file**: one line per row, the same glyphs (spaces ignored, blank
+  lines skipped).
 
-``.`` has one meaning everywhere: *not decided* (a pencil-and-paper board), never
-*empty*. In the list form an item ``0,3=.`` would mark a cell as undecided, which
-says nothing; it was once read as *empty*, so it is refused with a message that
-says to write ``x`` rather than silently changing its meaning.
+Older spellings are accepted only where they cannot be misread. In a grid a
+cell's place is its position, and ``x`` always meant empty, so ``x`` is still
+read as empty; but a grid that writes both ``x`` and ``.`` is in the old
+notation, where ``.`` meant undecided, and it is refused with a message (never
+read with ``.`` silently changed to empty). A list item names its cell by
+numbers that used to count from 0, so an item in the old spelling (``x``,
+``-``, ``0`` for empty, ``1`` for filled) is refused with a message that says
+which cell it meant then, and so is an item at row or column 0.
 """
 
 from __future__ import annotations
@@ -22,13 +28,25 @@ import os
 import re
 
 from thermomilp.core.errors import PuzzleError
+from thermomilp.core.notation import (
+    EMPTY,
+    FILLED,
+    UNDECIDED,
+    cell_name,
+    glyph,
+    index_of,
+    number,
+    row_name,
+)
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 
-FILLED_MARKS = {"#": 1, "1": 1}
-EMPTY_MARKS = {"x": 0, "X": 0, "0": 0, "-": 0}
-UNDECIDED = "."
-"""Not decided, in every form (a grid's blank; refused as a list item)."""
-GRID_GLYPHS = {"#": 1, "x": 0, "X": 0, UNDECIDED: None, "?": None}
+LIST_MARKS = {FILLED: 1, EMPTY: 0}
+OLD_LIST_MARKS = {"1": FILLED, "x": EMPTY, "X": EMPTY, "0": EMPTY, "-": EMPTY}
+"""The old list spelling, written when ROW,COL counted from 0: refused (with its meaning)."""
+OLD_EMPTY = ("x", "X")
+"""The old grid glyph for empty: still empty, but beside ``.`` it marks the old notation."""
+GRID_GLYPHS = {FILLED: 1, EMPTY: 0, UNDECIDED: None, "x": 0, "X": 0}
+NOTATION = "# (filled), . (empty) or ? (undecided)"
 MARKS_MAX_BYTES = 5_000_000
 """The largest marks file read (as ``formats.MAX_BYTES`` for a board file)."""
 _ITEM = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*=\s*(\S)\s*$")
@@ -57,26 +75,35 @@ def parse_marks(spec: str | None, puzzle: Puzzle) -> dict[Cell, int]:
     for item in re.split(r"[;\s]+(?=\d)", spec.strip()):
         match = _ITEM.match(item)
         if not match:
-            raise PuzzleError(f"mark {item!r} is not ROW,COL=# or ROW,COL=x")
+            raise PuzzleError(f"mark {item!r} is not ROW,COL=# (filled) or ROW,COL=. (empty)")
         if len(match[1]) > 9 or len(match[2]) > 9:  # int() refuses 4,300+ digits
             raise PuzzleError(f"mark {item[:40]!r}...: the cell is outside the "
                               f"{puzzle.height}x{puzzle.width} grid")
-        r, c, glyph = int(match[1]), int(match[2]), match[3]
-        if not (0 <= r < puzzle.height and 0 <= c < puzzle.width):
-            raise PuzzleError(f"mark {item!r}: cell ({r},{c}) is outside the "
+        row, col, mark = int(match[1]), int(match[2]), match[3]
+        if mark in OLD_LIST_MARKS:
+            raise PuzzleError(f"mark {item!r} is in the old spelling, written when rows and "
+                              f"columns counted from 0; now they count from 1, as the hints "
+                              f"print them, and {FILLED} is filled, {EMPTY} empty: written for "
+                              f"the old count it is {number(row)},{number(col)}="
+                              f"{OLD_LIST_MARKS[mark]}")
+        if row == 0 or col == 0:
+            raise PuzzleError(f"mark {item!r}: rows and columns count from 1, as the hints "
+                              f"print them (the top-left cell is 1,1)")
+        r, c = index_of(row), index_of(col)
+        if not (r < puzzle.height and c < puzzle.width):
+            raise PuzzleError(f"mark {item!r}: cell {cell_name((r, c))} is outside the "
                               f"{puzzle.height}x{puzzle.width} grid")
-        if glyph in (UNDECIDED, "?"):
-            raise PuzzleError(f"mark {item!r}: {glyph!r} means undecided (as in a marks grid), "
-                              f"so it marks nothing; write {r},{c}=x for empty or {r},{c}=# "
+        if mark == UNDECIDED:
+            raise PuzzleError(f"mark {item!r}: {mark!r} means undecided, so it marks nothing; "
+                              f"write {row},{col}={EMPTY} for empty or {row},{col}={FILLED} "
                               "for filled")
-        if glyph in FILLED_MARKS:
-            value = FILLED_MARKS[glyph]
-        elif glyph in EMPTY_MARKS:
-            value = EMPTY_MARKS[glyph]
+        if mark in LIST_MARKS:
+            value = LIST_MARKS[mark]
         else:
-            raise PuzzleError(f"mark {item!r}: {glyph!r} is neither # (filled) nor x (empty)")
+            raise PuzzleError(f"mark {item!r}: {mark!r} is neither {FILLED} (filled) nor "
+                              f"{EMPTY} (empty)")
         if marks.get((r, c), value) != value:
-            raise PuzzleError(f"cell ({r},{c}) is marked both filled and empty")
+            raise PuzzleError(f"cell {cell_name((r, c))} is marked both filled and empty")
         marks[(r, c)] = value
     return marks
 
@@ -85,24 +112,28 @@ def _grid_marks(rows: list[str], puzzle: Puzzle, file: str | None) -> dict[Cell,
     if len(rows) != puzzle.height:
         raise PuzzleError(f"the marks grid has {len(rows)} rows, the puzzle {puzzle.height}",
                           file=file)
+    if any(g in row for row in rows for g in OLD_EMPTY) and any(EMPTY in row for row in rows):
+        raise PuzzleError(f"the marks grid writes both x and {EMPTY}: in the old notation "
+                          f"{EMPTY} meant undecided, now it means empty (as in a solution "
+                          f"grid); write {UNDECIDED} for an undecided cell and {EMPTY} (or x) "
+                          "for an empty one", file=file)
     marks: dict[Cell, int] = {}
     for r, row in enumerate(rows):
+        line = r + 1 if file else None
         if len(row) != puzzle.width:
-            raise PuzzleError(f"marks row {r} has {len(row)} cells, the puzzle "
-                              f"{puzzle.width} (use # filled, x empty, . undecided)",
-                              file=file, line=r + 1 if file else None)
-        for c, glyph in enumerate(row):
-            if glyph not in GRID_GLYPHS:
-                raise PuzzleError(f"marks row {r}: {glyph!r} is not # (filled), x (empty) "
-                                  "or . (undecided)", file=file, line=r + 1 if file else None)
-            value = GRID_GLYPHS[glyph]
+            raise PuzzleError(f"marks {row_name(r)} has {len(row)} cells, the puzzle "
+                              f"{puzzle.width} (use {NOTATION})", file=file, line=line)
+        for c, mark in enumerate(row):
+            if mark not in GRID_GLYPHS:
+                raise PuzzleError(f"marks {row_name(r)}: {mark!r} is not {NOTATION}",
+                                  file=file, line=line)
+            value = GRID_GLYPHS[mark]
             if value is not None:
                 marks[(r, c)] = value
     return marks
 
 
 def marks_grid(puzzle: Puzzle, marks: dict[Cell, int]) -> Grid:
-    """The marks as an inline-grid-compatible picture (``#``, ``x``, ``.``)."""
-    glyph = {1: "#", 0: "x"}
-    return tuple("".join(glyph.get(marks.get((r, c), -1), ".") for c in range(puzzle.width))
+    """The marks as a grid in the marks notation (``#``, ``.``, ``?``), as ``--marks`` reads it."""
+    return tuple("".join(glyph(marks.get((r, c))) for c in range(puzzle.width))
                  for r in range(puzzle.height))

@@ -8,8 +8,8 @@ is *named* (which cell, and why):
    wet), a line with more filled marks than its clue, or with so many empty
    marks that the clue can no longer be reached;
 2. **the solution** -- marks that break no rule yet but fit no solution: each
-   mark that disagrees with the solution is named ("(2,4) is marked empty but
-   the solution fills it").
+   mark that disagrees with the solution is named ("(3,5) is marked empty but
+   the solution fills it"; cells count from 1, :mod:`thermomilp.core.notation`).
 
 The second pass needs a completion oracle ``complete(marks) -> grid | None``
 (a solution agreeing with the marks, or None). By default it is the logic's
@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
+from thermomilp.core.notation import cell_name, cells_name, line_name, vessel_name
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 
 Completion = Callable[[Mapping[Cell, int]], "Grid | None"]
@@ -40,21 +41,8 @@ class Mistake:
     vessel: str | None = None
 
 
-def _cell(cell: Cell) -> str:
-    return f"({cell[0]},{cell[1]})"
-
-
-def _cells(cells) -> str:
-    return " ".join(_cell(c) for c in cells)
-
-
-def vessel_word(puzzle: Puzzle) -> str:
-    return "thermometer" if puzzle.kind == "thermometers" else "tank"
-
-
 def vessel_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
     """A vessel filled above an empty mark (or, in a tank, a row partly wet)."""
-    word = vessel_word(puzzle)
     for vessel in puzzle.vessels:
         filled = [(k, c) for k, layer in enumerate(vessel.layers) for c in layer
                   if marks.get(c) == 1]
@@ -66,22 +54,18 @@ def vessel_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
         bottom, dry = min(empty)
         if top < bottom:
             continue
-        name = f"{word} {vessel.label}"
+        name = vessel_name(puzzle.kind, vessel.label)
         if puzzle.kind == "thermometers":
-            why = (f"{_cell(wet)} is filled but {_cell(dry)} nearer the bulb of {name} is "
+            why = (f"{cell_name(wet)} is filled but {cell_name(dry)} nearer the bulb of {name} is "
                    "marked empty: mercury fills a thermometer from the bulb with no gap")
         elif top == bottom:
-            why = (f"{_cell(wet)} is water but {_cell(dry)} in the same row of {name} is "
+            why = (f"{cell_name(wet)} is water but {cell_name(dry)} in the same row of {name} is "
                    "marked air: the water in a tank is level")
         else:
-            why = (f"{_cell(wet)} is water but {_cell(dry)} lower in {name} is marked air: "
+            why = (f"{cell_name(wet)} is water but {cell_name(dry)} lower in {name} is marked air: "
                    "water fills a tank from the bottom")
         return Mistake((wet, dry), why + "; one of these marks is wrong", "rules", vessel=name)
     return None
-
-
-def _line_name(puzzle: Puzzle, line: int) -> str:
-    return f"row {line}" if line < puzzle.height else f"column {line - puzzle.height}"
 
 
 def _line_cells(puzzle: Puzzle, line: int) -> list[Cell]:
@@ -99,19 +83,19 @@ def line_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
         cells = _line_cells(puzzle, line)
         filled = [c for c in cells if marks.get(c) == 1]
         empty = [c for c in cells if marks.get(c) == 0]
-        name = _line_name(puzzle, line)
+        name = line_name(line, puzzle.height)
         if len(filled) > clue:
             if clue == 0:
-                text = f"{_cells(filled)} {'is' if len(filled) == 1 else 'are'} filled but " \
+                text = f"{cells_name(filled)} {'is' if len(filled) == 1 else 'are'} filled but " \
                        f"{name}'s clue is 0"
             else:
-                text = (f"{name} has {len(filled)} filled marks ({_cells(filled)}) but its "
+                text = (f"{name} has {len(filled)} filled marks ({cells_name(filled)}) but its "
                         f"clue is {clue}; at least {len(filled) - clue} of them "
                         f"{'is' if len(filled) - clue == 1 else 'are'} wrong")
             return Mistake(tuple(filled), text, "rules", line=name)
         room = len(cells) - len(empty)
         if room < clue:
-            text = (f"{name} has {len(empty)} cells marked empty ({_cells(empty)}), so at "
+            text = (f"{name} has {len(empty)} cells marked empty ({cells_name(empty)}), so at "
                     f"most {room} can be filled, but its clue is {clue}; at least "
                     f"{clue - room} of these marks {'is' if clue - room == 1 else 'are'} wrong")
             return Mistake(tuple(empty), text, "rules", line=name)
@@ -149,7 +133,7 @@ def solution_mistake(puzzle: Puzzle, marks: Mapping[Cell, int], complete: Comple
     for cell in wrong[:6]:
         said = "filled" if marks[cell] else "empty"
         does = "leaves it empty" if marks[cell] else "fills it"
-        parts.append(f"{_cell(cell)} is marked {said} but {the} {does}")
+        parts.append(f"{cell_name(cell)} is marked {said} but {the} {does}")
     text = "; ".join(parts)
     if len(wrong) > 6:
         text += f"; and {len(wrong) - 6} more"

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from thermomilp.core.notation import UNDECIDED, cell_name, line_name
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.deduction import Deduction
 from thermomilp.logic.mistakes import Mistake
@@ -24,12 +25,12 @@ class Explanation:
 
     status: str  # solved | stalled | contradiction | mistake
     steps: tuple[Step, ...]
-    grid: Grid  # '#' filled, 'x' empty, '.' undecided
+    grid: Grid  # the marks notation (core.notation): '#' filled, '.' empty, '?' undecided
     final: Step = field(repr=False, default=None)  # type: ignore[assignment]
 
     @property
     def undecided(self) -> int:
-        return sum(row.count(".") for row in self.grid)
+        return sum(row.count(UNDECIDED) for row in self.grid)
 
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status, "steps": [s.to_json() for s in self.steps],
@@ -39,9 +40,9 @@ class Explanation:
 
 
 def cells_text(cells: tuple[tuple[Cell, int], ...]) -> str:
-    """``filled (r,c) ...; empty (r,c) ...`` for a step's cells."""
-    filled = [f"({r},{c})" for (r, c), v in cells if v]
-    empty = [f"({r},{c})" for (r, c), v in cells if not v]
+    """``filled (r,c) ...; empty (r,c) ...`` for a step's cells (counted from 1)."""
+    filled = [cell_name(cell) for cell, v in cells if v]
+    empty = [cell_name(cell) for cell, v in cells if not v]
     parts = []
     if filled:
         parts.append("filled " + " ".join(filled))
@@ -62,7 +63,7 @@ def line_count_step(puzzle: Puzzle, written: Mapping[Cell, int]) -> Step | None:
         open_cells = [c for c in cells if c not in written]
         if not open_cells:
             continue
-        name = f"row {line}" if line < h else f"column {line - h}"
+        name = line_name(line, h)
         if filled == clue:
             value, why = 0, f"{name} already has its {clue} filled cells"
         elif filled + len(open_cells) == clue:

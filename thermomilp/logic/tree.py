@@ -32,6 +32,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 
 from thermomilp.core.errors import TimeUp
+from thermomilp.core.notation import (
+    EMPTY,
+    UNDECIDED,
+    cell_name,
+    cells_name,
+    glyph,
+    line_name,
+    vessel_name,
+)
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.core.settings import Logic
 from thermomilp.logic.mistakes import (
@@ -83,10 +92,11 @@ class Trees:
                 self.layer_lines[g].append(line)
 
     def line_name(self, line: int) -> str:
-        return f"row {line}" if line < self.height else f"column {line - self.height}"
+        return line_name(line, self.height)
 
     def layer_name(self, g: int) -> str:
-        return f"tank {self.puzzle.vessels[self.vessel[g]].label} {_cells(self.cells[g])}"
+        vessel = self.puzzle.vessels[self.vessel[g]]
+        return f"{vessel_name(self.puzzle.kind, vessel.label)} {cells_name(self.cells[g])}"
 
     def state_of(self, marks: Mapping[Cell, int]) -> State | None:
         """Each layer's value from the marks; None when a layer is marked both ways."""
@@ -99,19 +109,18 @@ class Trees:
         return state
 
     def grid(self, state: State) -> Grid:
-        """'#' wet, 'x' dry, '.' unknown."""
-        board = [["."] * self.width for _ in range(self.height)]
+        """'#' wet, '.' dry, '?' unknown (the marks notation, core.notation)."""
+        board = [[UNDECIDED] * self.width for _ in range(self.height)]
         for g, layer in enumerate(self.cells):
             for r, c in layer:
-                board[r][c] = {1: "#", 0: "x"}.get(state[g], ".")
+                board[r][c] = glyph(state[g])
         return tuple("".join(row) for row in board)
 
     def solution(self, state: State) -> Grid:
-        return tuple(row.replace("x", ".") for row in self.grid(state))
+        """A decided state as a solution grid ('#' filled, '.' empty)."""
+        return tuple(row.replace(UNDECIDED, EMPTY) for row in self.grid(state))
 
 
-def _cells(cells) -> str:
-    return " ".join(f"({r},{c})" for r, c in cells)
 
 
 # --------------------------------------------------------------------------
@@ -296,8 +305,8 @@ def tree_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
         if g in value and value[g][0] != v:
             other = value[g][1]
             wet, dry = (cell, other) if v else (other, cell)
-            name = f"tank {puzzle.vessels[t.vessel[g]].label}"
-            return Mistake((wet, dry), f"({wet[0]},{wet[1]}) is water but ({dry[0]},{dry[1]}) "
+            name = vessel_name(puzzle.kind, puzzle.vessels[t.vessel[g]].label)
+            return Mistake((wet, dry), f"{cell_name(wet)} is water but {cell_name(dry)} "
                            f"in the same body of water of {name} is marked air: a body of "
                            "water is level; one of these marks is wrong", "rules", vessel=name)
         value.setdefault(g, (v, cell))
@@ -309,9 +318,9 @@ def tree_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
             h = todo.pop()
             if h in value and value[h][0] == 0:
                 dry = value[h][1]
-                name = f"tank {puzzle.vessels[t.vessel[g]].label}"
-                return Mistake((cell, dry), f"({cell[0]},{cell[1]}) is water but "
-                               f"({dry[0]},{dry[1]}) below it in {name} is marked air: the "
+                name = vessel_name(puzzle.kind, puzzle.vessels[t.vessel[g]].label)
+                return Mistake((cell, dry), f"{cell_name(cell)} is water but "
+                               f"{cell_name(dry)} below it in {name} is marked air: the "
                                "water would run down into it; one of these marks is wrong",
                                "rules", vessel=name)
             todo.extend(t.children[h])

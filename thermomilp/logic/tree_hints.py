@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from thermomilp.core.notation import glyph, vessel_name
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.mistakes import Completion
 from thermomilp.logic.steps import (
@@ -70,7 +71,7 @@ class _TreeSolver:
             layers = [g for g in range(len(after)) if self.t.vessel[g] == v]
             new = self._new(after, layers)
             if new:
-                name = f"tank {vessel.label}"
+                name = vessel_name(self.puzzle.kind, vessel.label)
                 return self._apply(Step(
                     "bookkeeping", new, f"{name}: a body of water is level, and water rests "
                     f"only on water (never above air it would run into): {_cells_text(new)}",
@@ -111,7 +112,7 @@ class _TreeSolver:
                 text = (f"if the water of {layer} were {'wet' if value else 'dry'}, propagation "
                         f"would break {what}; so it is {'dry' if value else 'wet'}: "
                         f"{_cells_text(new)}")
-                vessel = f"tank {self.puzzle.vessels[self.t.vessel[g]].label}"
+                vessel = vessel_name(self.puzzle.kind, self.puzzle.vessels[self.t.vessel[g]].label)
                 return self._apply(Step("probe", new, text, vessel=vessel,
                                         line=None if broken == TREE_CONFLICT else what))
         return None
@@ -134,8 +135,8 @@ class _TreeSolver:
                     "undecided; the rest needs search (trying a body of water and backtracking)")
 
     def board(self) -> Grid:
-        return tuple("".join({1: "#", 0: "x"}.get(self.written.get((r, c), -1), ".")
-                             for c in range(self.t.width)) for r in range(self.t.height))
+        return tuple("".join(glyph(self.written.get((r, c))) for c in range(self.t.width))
+                     for r in range(self.t.height))
 
 
 def mistake_step(puzzle: Puzzle, marks: Mapping[Cell, int] | None,

@@ -9,9 +9,10 @@ same glyphs as a solution's empty cells.
 
 Below the board a legend gives each vessel's label -- the names the hints
 use ("thermometer 7", "tank B") -- with a cell to find it by: the bulb of a
-thermometer, the top-left cell of a tank. Thermometers are counted from 1, as
-janko.at and the other puzzle sites count them (a janko.at file keeps its own
-numbers); a tank's label is its id in the file.
+thermometer, the top-left cell of a tank, counted from 1 like every row, column
+and cell a person reads (:mod:`thermomilp.core.notation`). Thermometers are counted
+from 1, as janko.at and the other puzzle sites count them (a janko.at file keeps its
+own numbers); a tank's label is its id in the file.
 
 Under a Thermometers picture a glyph line (:data:`GLYPH_LEGEND`) says which
 glyph is which: the drawing's ``○`` is a bulb, while the native text format's
@@ -25,6 +26,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any, Sequence
 
+from thermomilp.core.notation import cell_name, vessel_word
 from thermomilp.core.puzzle import Puzzle
 from thermomilp.core.untrusted import shown
 
@@ -47,11 +49,6 @@ def render_board(puzzle: Puzzle, grid: Sequence[str] | None = None, *,
     return picture + ("\n" + vessel_legend(puzzle) if legend else "")
 
 
-def vessel_word(puzzle: Puzzle) -> str:
-    """What the hints call a vessel of this puzzle: ``thermometer`` or ``tank``."""
-    return "thermometer" if puzzle.kind == "thermometers" else "tank"
-
-
 def anchor_cell(puzzle: Puzzle, index: int) -> tuple[int, int]:
     """Where to find vessel ``index``: a thermometer's bulb, a tank's top-left cell."""
     vessel = puzzle.vessels[index]
@@ -59,12 +56,12 @@ def anchor_cell(puzzle: Puzzle, index: int) -> tuple[int, int]:
 
 
 def vessel_legend(puzzle: Puzzle, width: int = LEGEND_WIDTH) -> str:
-    """``thermometers (label at bulb): 1 (0,0)  2 (1,2) ...`` wrapped to ``width``
-    (Thermometers: then the :data:`GLYPH_LEGEND` line)."""
+    """``thermometers (label at bulb): 1 (1,1)  2 (2,3) ...`` wrapped to ``width``
+    (Thermometers: then the :data:`GLYPH_LEGEND` line); cells count from 1."""
     where = "bulb" if puzzle.kind == "thermometers" else "top-left cell"
-    items = [f"{shown(v.label)} ({r},{c})" for v, (r, c) in
+    items = [f"{shown(v.label)} {cell_name(cell)}" for v, cell in
              ((v, anchor_cell(puzzle, i)) for i, v in enumerate(puzzle.vessels))]
-    lines = [f"{vessel_word(puzzle)}s (label at {where}):"]
+    lines = [f"{vessel_word(puzzle.kind)}s (label at {where}):"]
     for item in items:  # wrap between items, never inside one
         if len(lines[-1]) + 2 + len(item) > width:
             lines.append("")

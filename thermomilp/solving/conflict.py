@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Literal
 
 from thermomilp.core.deadline import Deadline
+from thermomilp.core.notation import column_name, row_name
 from thermomilp.core.puzzle import Puzzle, Vessel
 from thermomilp.core.settings import Settings, settings_from
 from thermomilp.solving.confirm import clue_sums_disagree
@@ -54,9 +55,13 @@ class Part:
     label: str | None = None
 
     def __str__(self) -> str:
-        if self.kind in ("row", "column"):
-            return f"{self.kind} {self.index} (clue {self.clue})"
-        return f"{self.kind} {self.label}"
+        """The part as a person reads it: lines counted from 1, a vessel by its label
+        (``index`` stays 0-based, as in the JSON record)."""
+        if self.kind == "row":
+            return f"{row_name(self.index)} (clue {self.clue})"
+        if self.kind == "column":
+            return f"{column_name(self.index)} (clue {self.clue})"
+        return f"{self.kind} {self.label}"  # a vessel by its label (thermometers from 1)
 
     def to_json(self) -> dict[str, Any]:
         record: dict[str, Any] = {"kind": self.kind, "index": self.index}
@@ -131,7 +136,8 @@ def find_conflict(puzzle: Puzzle, backend: str | None = None, solver: str | None
 
 
 def describe(parts: Iterable[Part]) -> str:
-    """``row 3 (clue 5), column 2 (clue 0) and thermometer 7 cannot all hold``."""
+    """``row 3 (clue 5), column 2 (clue 0) and thermometer 7 cannot all hold`` (lines
+    counted from 1)."""
     names = [str(p) for p in parts]
     if not names:
         return "the board has no solution even without any clue"

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from thermomilp.core.notation import number
 from thermomilp.core.puzzle import Grid, Puzzle
 from thermomilp.teach.linear import INF, LinearModel, accepts, blocking_rows, nogood_row, solve
 from thermomilp.teach.sandbox import Built
@@ -203,7 +204,7 @@ def _cell_name(model: LinearModel, i: int, j: int) -> str:
     """The student's name for cell (i, j): its variable's, or x[i, j] for an expression."""
     terms, const = model.cells[i, j]
     if len(terms) == 1 and const == 0 and next(iter(terms.values())) == 1:
-        return f"{model.names[next(iter(terms))]} (cell {i},{j})"
+        return f"{model.names[next(iter(terms))]} (cell {number(i)},{number(j)})"
     return f"x[{i}, {j}]"
 
 

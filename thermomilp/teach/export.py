@@ -27,6 +27,7 @@ numbers and the names of docs/formulation.md.
 from __future__ import annotations
 
 from thermomilp.core.errors import ExportError, RuleNotSupported
+from thermomilp.core.notation import column_name, number, row_name, vessel_name
 from thermomilp.core.puzzle import Puzzle
 from thermomilp.core.untrusted import comment_text
 from thermomilp.model.formulation import formulate
@@ -167,6 +168,8 @@ def to_dat(puzzle: Puzzle) -> str:
                                "or --to mps, which carry the layer tree")
     out = [f"/* {_name(puzzle)} -- data for models/{model}, "
            "written by thermomilp export */",
+           "# rows and columns are the model's indices, its sets I = 0..H-1 and J = 0..W-1:",
+           "# index i is row i+1 as the hints count, cell (i,j) here is their (i+1,j+1)",
            "data;",
            f"param H := {puzzle.height};",
            f"param W := {puzzle.width};"]
@@ -177,23 +180,36 @@ def to_dat(puzzle: Puzzle) -> str:
         if clued:
             out.append(f"param {param} := {'  '.join(f'{k} {v}' for k, v in clued)};")
     if puzzle.kind == "thermometers":
-        out.append(f"set T := {' '.join(str(t) for t in range(len(puzzle.vessels)))};")
+        ids = _thermometer_ids(puzzle)
+        out.append("# thermometer t is thermometer t of the hints and the picture (from 1)")
+        out.append(f"set T := {' '.join(ids)};")
         out.append("param L := " + "  ".join(
-            f"{t} {v.depth}" for t, v in enumerate(puzzle.vessels)) + ";")
+            f"{t} {v.depth}" for t, v in zip(ids, puzzle.vessels, strict=True)) + ";")
         for name, axis in (("tr", 0), ("tc", 1)):
             out.append(f"param {name} :=")
-            for t, vessel in enumerate(puzzle.vessels):
+            for t, vessel in zip(ids, puzzle.vessels, strict=True):
                 out.append("   " + "  ".join(f"{t} {k} {cell[axis]}"
                                              for k, cell in enumerate(vessel.cells, start=1)))
             out[-1] += ";"
     else:
-        tank = {cell: t for t, v in enumerate(puzzle.vessels) for cell in v.cells}
+        out.append("# reg: the tanks numbered from 1 in order of their first cell, row by row")
+        tank = {cell: number(t) for t, v in enumerate(puzzle.vessels) for cell in v.cells}
         out.append("param reg : " + " ".join(str(j) for j in range(puzzle.width)) + " :=")
         for i in range(puzzle.height):
             out.append(f"   {i}  " + " ".join(str(tank[i, j]) for j in range(puzzle.width)))
         out[-1] += ";"
     out.append("end;")
     return "\n".join(out) + "\n"
+
+
+def _thermometer_ids(puzzle: Puzzle) -> list[str]:
+    """The members of the set ``T``: each thermometer's number as the hints name it
+    (its label, counted from 1; a janko.at file's own numbers), or its position from 1
+    when some label is not a plain number."""
+    labels = [v.label for v in puzzle.vessels]
+    if all(label.isascii() and label.isdigit() for label in labels):
+        return labels
+    return [str(number(t)) for t in range(len(labels))]
 
 
 # --------------------------------------------------------------------------
@@ -215,18 +231,22 @@ def to_latex(puzzle: Puzzle) -> str:
         return f"x_{{{cell[0]},{cell[1]}}}"
 
     lines = [f"% {_name(puzzle)}: the cell formulation of docs/formulation.md",
+             "% x_{i,j} is the cell of row i+1, column j+1: the model's indices count from 0,",
+             "% the rows, columns and cells named in the text count from 1",
              "\\begin{align*}"]
     for i, clue in form.row_clues.items():
         lhs = " + ".join(x((i, j)) for j in range(puzzle.width))
-        lines.append(f"  {lhs} &= {clue} && \\text{{row {i}}} \\tag{{1.{i}}}\\\\")
+        lines.append(f"  {lhs} &= {clue} && \\text{{{row_name(i)}}} "
+                     f"\\tag{{1.{number(i)}}}\\\\")
     for j, clue in form.col_clues.items():
         lhs = " + ".join(x((i, j)) for i in range(puzzle.height))
-        lines.append(f"  {lhs} &= {clue} && \\text{{column {j}}} \\tag{{2.{j}}}\\\\")
+        lines.append(f"  {lhs} &= {clue} && \\text{{{column_name(j)}}} "
+                     f"\\tag{{2.{number(j)}}}\\\\")
     owner = puzzle.rank_of
     for s, p in form.arcs:
-        what = "thermometer" if puzzle.kind == "thermometers" else "tank"
         label = latex_text(puzzle.vessels[owner[s][0]].label)
-        lines.append(f"  {x(s)} &\\le {x(p)} && \\text{{{what} {label}}}\\\\")
+        lines.append(f"  {x(s)} &\\le {x(p)} && "
+                     f"\\text{{{vessel_name(puzzle.kind, label)}}}\\\\")
     for a, b in form.ties:
         label = latex_text(puzzle.vessels[owner[a][0]].label)
         where = "one row" if puzzle.rule == "tank" else "one body of water in one row"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from thermomilp.core.errors import ModelDataError
+from thermomilp.core.notation import cell_name
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 
 Terms = dict[int, float]  # variable index -> coefficient
@@ -215,7 +216,7 @@ def fix_rows(model: LinearModel, grid: Sequence[str]) -> list[Row]:
     rows = []
     for (i, j), (terms, const) in model.cells.items():
         v = (1.0 if grid[i][j] == "#" else 0.0) - const
-        rows.append(Row(terms, v, v, f"grader fixes cell ({i},{j})"))
+        rows.append(Row(terms, v, v, f"grader fixes cell {cell_name((i, j))}"))
     return rows
 
 
@@ -289,7 +290,7 @@ def feasible_grids(model: LinearModel, height: int, width: int, cap: int = 200,
     if plain is not None and height * width <= 16:
         return _evaluate_all(model, plain, height, width), True
     found: set[int] = set()
-    extra = [Row(t, -c, 1.0 - c, f"grader holds cell {cell} in 0..1")
+    extra = [Row(t, -c, 1.0 - c, f"grader holds cell {cell_name(cell)} in 0..1")
              for cell, (t, c) in model.cells.items()]
     while len(found) <= cap:
         run = solve(model, extra, objective=False, integral_cells=True, time_limit=time_limit)

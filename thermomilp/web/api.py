@@ -37,6 +37,7 @@ import threading
 from typing import Any, Callable
 
 from thermomilp.core.errors import ApiError, BoardTooLarge, PuzzleError, ThermomilpError
+from thermomilp.core.notation import EMPTY, FILLED, UNDECIDED
 from thermomilp.core.puzzle import Cell, Puzzle
 from thermomilp.core.settings import Settings
 from thermomilp.formats import FORMATS, SizeLimits, json_format
@@ -110,12 +111,13 @@ def marks_from(payload: dict[str, Any], puzzle: Puzzle) -> tuple[str, ...]:
     """The ``marks`` member: rows of ``#``/``.``/``?``; missing = all unknown."""
     marks = payload.get("marks")
     if marks is None:
-        return tuple("?" * puzzle.width for _ in range(puzzle.height))
+        return tuple(UNDECIDED * puzzle.width for _ in range(puzzle.height))
     if (not isinstance(marks, list) or len(marks) != puzzle.height
             or not all(isinstance(row, str) and len(row) == puzzle.width
-                       and not set(row) - set("#.?") for row in marks)):
+                       and not set(row) - {FILLED, EMPTY, UNDECIDED} for row in marks)):
         raise ApiError(400, f"\"marks\" must be {puzzle.height} strings of {puzzle.width} "
-                            "characters '#' (filled), '.' (empty) or '?' (unknown)")
+                            f"characters '{FILLED}' (filled), '{EMPTY}' (empty) or "
+                            f"'{UNDECIDED}' (unknown)")
     return tuple(marks)
 
 
@@ -262,8 +264,8 @@ class Api:
         """Do the marks so far contradict every solution? Which marks are wrong?"""
         puzzle = puzzle_from(payload)
         marks = marks_from(payload, puzzle)
-        fixed = {(r, c): 1 if ch == "#" else 0 for r, row in enumerate(marks)
-                 for c, ch in enumerate(row) if ch != "?"}
+        fixed = {(r, c): 1 if ch == FILLED else 0 for r, row in enumerate(marks)
+                 for c, ch in enumerate(row) if ch != UNDECIDED}
         todo = puzzle.height * puzzle.width - len(fixed)
         completion = self._one_solution(puzzle, fixed)
         if completion is not None:

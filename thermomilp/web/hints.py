@@ -12,8 +12,10 @@ board needs search), the ``reveal`` rule reads one cell from the MILP
 solution. Every hint is a :class:`~thermomilp.logic.deduction.Deduction`;
 :func:`page_json` is what the page receives.
 
-Marks are rows of ``#`` (filled), ``.`` (empty) and ``?`` (unknown); rows and
-columns are numbered from 0, as everywhere in thermomilp. Marks are checked
+Marks are rows of ``#`` (filled), ``.`` (empty) and ``?`` (unknown), the marks
+notation of :mod:`thermomilp.core.notation`; the cells of the JSON are 0-based
+indices, while a hint's message counts rows, columns and cells from 1, as every
+text a person reads does. Marks are checked
 before any engine deduces anything (``thermomilp.logic.mistakes``: against
 the rules, then against the solution): a wrong mark is named (rule
 ``mistake``) and nothing is deduced from it -- the Aquarium gravity rule
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
+from thermomilp.core.notation import EMPTY, FILLED, cell_name
 from thermomilp.core.puzzle import Cell, Puzzle
 from thermomilp.logic import aquarium_hints, hints
 from thermomilp.logic.deduction import Deduction
@@ -31,7 +34,6 @@ from thermomilp.logic.mistakes import Completion, find_mistake, line_mistake, so
 from thermomilp.logic.search import search_solutions
 from thermomilp.logic.tree import tree_mistake
 
-FILLED, EMPTY, UNKNOWN = "#", ".", "?"
 LOGIC_UNIQUE_CELLS = 225  # boards up to 15x15: the logic's search words "the solution"
 PAIR_PROBE_CELLS = 225  # pair probing (seconds when single probing stalls) up to 15x15
 
@@ -128,5 +130,5 @@ def _reveal(puzzle: Puzzle, marks: Sequence[str],
             if marks[r][c] not in (FILLED, EMPTY):
                 word = "filled" if ch == FILLED else "empty"
                 return Deduction("reveal", (((r, c), int(ch == FILLED)),),
-                                 f"{why} The MILP solution has cell ({r},{c}) {word}.")
+                                 f"{why} The MILP solution has cell {cell_name((r, c))} {word}.")
     return None

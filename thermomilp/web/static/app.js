@@ -1,11 +1,19 @@
 // thermomilp serve: the page. No framework, no build step.
 // State: the board the server sent (kind, clues, vessels by layer, the puzzle
-// to send back) and the player's marks ('?' unknown, '#' filled, '.' empty).
+// to send back) and the player's marks in the marks notation of
+// thermomilp/core/notation.py: '#' filled, '.' empty, '?' undecided.
+// Indices from the server are 0-based; every text shown counts from 1 (cellName).
 "use strict";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 44;
-const CYCLE = { "?": "#", "#": ".", ".": "?" };
+const FILLED = "#", EMPTY = ".", UNDECIDED = "?";
+const CYCLE = { [UNDECIDED]: FILLED, [FILLED]: EMPTY, [EMPTY]: UNDECIDED };
+
+// A cell as a person reads it, counted from 1 (thermomilp.core.notation.cell_name).
+function cellName([r, c]) {
+  return `(${r + 1},${c + 1})`;
+}
 const RULES = {
   thermometers: "Fill some thermometers with mercury from the bulb up, without gaps. " +
     "The numbers say how many cells of each row and column are filled.",
@@ -79,7 +87,7 @@ function lineCount(cells) {
   let filled = 0, unknown = 0;
   for (const [r, c] of cells) {
     const m = state.marks[r][c];
-    if (m === "#") filled++; else if (m === "?") unknown++;
+    if (m === FILLED) filled++; else if (m === UNDECIDED) unknown++;
   }
   return { filled, unknown };
 }
@@ -130,7 +138,7 @@ function drawBoard(container, board, marks, highlight, interactive) {
 
   for (let r = 0; r < H; r++)
     for (let c = 0; c < W; c++)
-      if (marks[r][c] === ".") {
+      if (marks[r][c] === EMPTY) {
         const d = CELL * 0.14;
         el("line", { x1: cx(c) - d, y1: cy(r) - d, x2: cx(c) + d, y2: cy(r) + d, class: "cross" }, svg);
         el("line", { x1: cx(c) - d, y1: cy(r) + d, x2: cx(c) + d, y2: cy(r) - d, class: "cross" }, svg);
@@ -168,12 +176,12 @@ function drawThermometers(svg, board, marks, cx, cy) {
     el("circle", { cx: cx(bc), cy: cy(br), r: CELL * 0.34, class: "bulb" }, svg);
     // Mercury: the bulb, the joins between filled neighbours, a dot in each filled cell.
     cells.forEach(([r, c], k) => {
-      if (marks[r][c] !== "#") return;
+      if (marks[r][c] !== FILLED) return;
       if (k === 0) el("circle", { cx: cx(c), cy: cy(r), r: CELL * 0.27, class: "mercury-bulb" }, svg);
       else el("circle", { cx: cx(c), cy: cy(r), r: CELL * 0.12, class: "mercury-dot" }, svg);
       if (k + 1 < cells.length) {
         const [r2, c2] = cells[k + 1];
-        if (marks[r2][c2] === "#")
+        if (marks[r2][c2] === FILLED)
           el("line", { x1: cx(c), y1: cy(r), x2: cx(c2), y2: cy(r2), class: "mercury",
             "stroke-width": CELL * 0.24 }, svg);
       }
@@ -188,7 +196,7 @@ function drawLabels(svg, board, marks, x, y, cx, cy) {
     if (board.kind === "thermometers") {
       const [r, c] = vessel.layers[0][0];
       const t = el("text", { x: cx(c), y: cy(r) + 4, class: "vessel-label" +
-        (marks[r][c] === "#" ? " on-mercury" : "") }, svg);
+        (marks[r][c] === FILLED ? " on-mercury" : "") }, svg);
       t.textContent = vessel.label;
     } else {
       const [r, c] = vessel.layers.flat().reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
@@ -206,7 +214,7 @@ function drawAquarium(svg, board, marks, x, y) {
   });
   for (let r = 0; r < H; r++)
     for (let c = 0; c < W; c++)
-      if (marks[r][c] === "#")
+      if (marks[r][c] === FILLED)
         el("rect", { x: x(c) + 1, y: y(r) + 1, width: CELL - 2, height: CELL - 2, class: "water" }, svg);
   for (let r = 0; r < H; r++)
     for (let c = 0; c < W; c++) {
@@ -314,7 +322,8 @@ function showCellRows() {
   }
   const head = document.createElement("p");
   head.className = "note";
-  head.textContent = `Cell (${cell[0]},${cell[1]}) is the variable x_${cell[0]}_${cell[1]}; ` +
+  head.textContent = `Cell ${cellName(cell)} is the variable x_${cell[0]}_${cell[1]} ` +
+    "(the model numbers rows and columns from 0); " +
     `it appears in ${rows.length} row${rows.length === 1 ? "" : "s"}:`;
   box.appendChild(head);
   for (const row of rows) box.appendChild(mathRow(row, cell));
@@ -360,7 +369,7 @@ function cycle(r, c) {
 
 function setBoard(board, note) {
   state.board = board;
-  state.marks = Array.from({ length: board.height }, () => Array(board.width).fill("?"));
+  state.marks = Array.from({ length: board.height }, () => Array(board.width).fill(UNDECIDED));
   state.highlight = null;
   state.selected = null;
   state.lp = null;
@@ -454,7 +463,7 @@ function wire() {
       kind: hint.mistake ? "wrong" : "hint" };
     $("rule").textContent = "Rule: " + hint.rule;
     render();
-    const filled = hint.values.filter((v) => v === "#").length;
+    const filled = hint.values.filter((v) => v === FILLED).length;
     const empty = hint.values.length - filled;
     const parts = [];
     if (filled) parts.push(`${filled} → filled`);

@@ -1,0 +1,85 @@
+"""How every text a person reads names a board's parts and writes its marks.
+
+**Numbers.** Rows, columns and cells count from 1 in every text a person reads
+-- hints, explanation steps, conflicts, mistakes, the legend under a board, the
+page, the LaTeX export, the comments of a ``.dat`` file and the grader's
+messages -- as janko.at and the puzzle books count them: the top row is
+``row 1``, the top-left cell ``(1,1)``. Thermometers are counted from 1 as well
+(a file's own numbers, janko.at's, are kept: :func:`thermomilp.core.puzzle.thermometers`),
+and a tank is named by its id in the file. Indices in JSON, in the API and in
+Python stay 0-based (docs/contract.md); the functions here are the one place
+that turns an index into the number a person reads, and :func:`index_of` the one
+place that turns a number a person wrote back into an index.
+
+**Marks.** A board of marks is written as the solution grids are: ``#`` filled,
+``.`` empty, and ``?`` undecided -- the command line's ``--marks``, the page's
+API, ``explain``'s final board and the JSON of a hint all use these three
+glyphs, so a solution grid is a complete board of marks (docs/logic.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+FILLED = "#"
+EMPTY = "."
+UNDECIDED = "?"
+GLYPH = {1: FILLED, 0: EMPTY}
+"""A decided cell's glyph: 1 filled, 0 empty (:data:`UNDECIDED` for the rest)."""
+
+
+def number(index: int) -> int:
+    """The number a person reads for a 0-based ``index`` (row, column, thermometer)."""
+    return index + 1
+
+
+def index_of(number_read: int) -> int:
+    """The 0-based index of a number a person wrote (the inverse of :func:`number`)."""
+    return number_read - 1
+
+
+def row_name(i: int) -> str:
+    """``row 1`` for the top row (index 0)."""
+    return f"row {number(i)}"
+
+
+def column_name(j: int) -> str:
+    """``column 1`` for the leftmost column (index 0)."""
+    return f"column {number(j)}"
+
+
+def line_name(line: int, height: int) -> str:
+    """A line numbered rows first (``0..height-1``), then columns: ``row 3`` or ``column 2``."""
+    return row_name(line) if line < height else column_name(line - height)
+
+
+def cell_name(cell: tuple[int, int]) -> str:
+    """``(1,1)`` for the top-left cell ``(0, 0)``: row, then column."""
+    return f"({number(cell[0])},{number(cell[1])})"
+
+
+def indexed_cell_name(cell: tuple[int, int]) -> str:
+    """A cell a file gave by its indices, for a message about that file: ``(1,2) (index
+    [0, 1])`` -- counted from 1 as every text, with the 0-based ``[row, col]`` the file
+    (a JSON file) wrote, so the reader finds it in either."""
+    return f"{cell_name(cell)} (index [{cell[0]}, {cell[1]}])"
+
+
+def cells_name(cells: Iterable[tuple[int, int]]) -> str:
+    """Cells as :func:`cell_name` writes them, separated by spaces."""
+    return " ".join(cell_name(c) for c in cells)
+
+
+def vessel_word(kind: str) -> str:
+    """What texts call a vessel of a puzzle of ``kind``: ``thermometer`` or ``tank``."""
+    return "thermometer" if kind == "thermometers" else "tank"
+
+
+def vessel_name(kind: str, label: str) -> str:
+    """``thermometer 3`` or ``tank B``: a vessel by its label (thermometers count from 1)."""
+    return f"{vessel_word(kind)} {label}"
+
+
+def glyph(value: int | None) -> str:
+    """The mark glyph of a cell: 1 filled ``#``, 0 empty ``.``, anything else ``?``."""
+    return GLYPH.get(value, UNDECIDED) if value is not None else UNDECIDED
