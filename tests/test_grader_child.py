@@ -76,10 +76,26 @@ def _named(comm: str) -> list[int]:
     return out
 
 
-def _my_zombies() -> list[int]:
+def _zombies_of_this_process() -> set[int]:
     me = os.getpid()
-    return [int(p.name) for p in Path("/proc").iterdir()
-            if p.name.isdigit() and _stat(int(p.name)) == ("Z", me)]
+    return {int(p.name) for p in Path("/proc").iterdir()
+            if p.name.isdigit() and _stat(int(p.name)) == ("Z", me)}
+
+
+_BEFORE: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def zombies_before_the_test():
+    """The zombies this (pytest-xdist worker) process already held when the test began:
+    another test's unreaped child is not the grader's."""
+    _BEFORE.clear()
+    _BEFORE.update(_zombies_of_this_process())
+
+
+def _my_zombies() -> list[int]:
+    """The zombies of this process that the test made."""
+    return sorted(_zombies_of_this_process() - _BEFORE)
 
 
 # --- the result pipe ------------------------------------------------------------------

@@ -227,7 +227,10 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             os.close(read_fd)
             os.close(go_write)
             _stop(proc)
-            result.killed += kill_descendants(proc.pid, since, include_root=True)
+            # what the submission left (the box's own init and runner are not its), then
+            # everything, the box included, uncounted
+            result.killed += kill_descendants(proc.pid, since, keep=box.keep)
+            kill_descendants(proc.pid, since, include_root=True)
             feeder.join(timeout=5)
     result.time_s = time.monotonic() - started
     return result
