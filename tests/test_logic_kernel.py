@@ -11,6 +11,7 @@ Without the extension (no compiler when the package was built) these tests skip;
 
 from __future__ import annotations
 
+import json
 import os
 import random
 
@@ -321,3 +322,13 @@ def test_bad_input_is_refused_not_misread():
         board.propagate(list(full), [len(tables.clues)], None, 256)
     with pytest.raises(TypeError):
         board.probe_fixpoint(list(full), None, None, [{}], False)
+
+
+def test_thermomilp_solvers_names_the_kernel(capsys):
+    from thermomilp.cli.main import main
+
+    assert main(["solvers"]) == 0
+    assert f"logic kernel: {kernel.describe()}" in capsys.readouterr().out.splitlines()
+    assert main(["solvers", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["logic_kernel"] == {"kernel": kernel.KERNEL, "why": kernel.REASON}

@@ -42,8 +42,8 @@ def _load() -> tuple[ModuleType | None, str, str]:
         return None, "python", f"{ENV}=python"
     try:
         module = importlib.import_module("thermomilp.logic._kernel")
-    except ImportError as exc:
-        return None, "python", f"the C extension is not built ({exc})"
+    except ImportError:
+        return None, "python", "the C extension is not built"
     return module, "compiled", "C extension thermomilp.logic._kernel"
 
 
