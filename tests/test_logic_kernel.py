@@ -45,7 +45,7 @@ REQUIRE = "THERMOMILP_REQUIRE_KERNEL"
 def _need_kernel() -> None:
     if kernel.available():
         return
-    why = f"the compiled logic kernel is not built: {kernel.REASON}"
+    why = f"the compiled logic kernel is not loaded: {kernel.REASON}"
     if os.environ.get(REQUIRE) == "1":
         pytest.fail(f"{why} ({REQUIRE}=1)")
     pytest.skip(f"{why}; build it with `python setup.py build_ext --inplace`")

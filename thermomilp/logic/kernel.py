@@ -59,7 +59,8 @@ def describe() -> str:
 
 
 def available() -> bool:
-    """Whether the compiled extension imported (whatever :data:`KERNEL` says)."""
+    """Whether the compiled extension is loaded (not when ``THERMOMILP_KERNEL=python``:
+    then it is not even imported); :data:`KERNEL` may still be set to "python"."""
     return _compiled is not None
 
 
