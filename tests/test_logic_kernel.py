@@ -16,7 +16,7 @@ import os
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import thermomilp.logic.intervals as intervals
@@ -185,6 +185,7 @@ def _random_domain(tables, rng):
 
 
 @given(st.integers(0, 10**9))
+@example(173968)  # a witness that lost levels only on a vessel crossing no clued line
 @settings(max_examples=150, deadline=None)
 def test_the_kernels_agree_on_random_boards(seed):
     with pytest.MonkeyPatch.context() as monkeypatch:

@@ -625,6 +625,7 @@ static int refutes(Probing *p, int v, int level)
 {
     const Board *b = p->b;
     Py_ssize_t n = b->n, u, t, nt = 0;
+    int differs = 0;
     const int *lines;
     Py_ssize_t count;
     int result;
@@ -661,6 +662,7 @@ static int refutes(Probing *p, int v, int level)
             uint64_t a = old[u] & p->dom[u];
             p->trial[u] = a;
             if (a != old[u]) {
+                differs = 1;
                 if (!a) {
                     for (t = 0; t < nt; t++)
                         p->s.mark[p->s.touched[t]] = 0;
@@ -677,8 +679,10 @@ static int refutes(Probing *p, int v, int level)
                 }
             }
         }
-        if (nt == 0)
+        if (!differs)
             return 0; /* nothing lost since: the witness is still a fixpoint */
+        /* (levels lost only by vessels on no clued line: no line to revise, and the
+         * smaller domain is kept as the witness, as the reference keeps it) */
         for (t = 0; t < nt; t++)
             p->s.mark[p->s.touched[t]] = 0;
         lines = p->s.touched;
