@@ -333,3 +333,25 @@ def test_thermomilp_solvers_names_the_kernel(capsys):
     assert main(["solvers", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["logic_kernel"] == {"kernel": kernel.KERNEL, "why": kernel.REASON}
+
+
+@pytest.mark.parametrize("puzzle", [p for p in shipped_level_boards() if "generated" in p.id])
+def test_probes_from_scratch_agree_too(puzzle, monkeypatch):
+    """Past WITNESS_VESSELS a board keeps no witnesses: every probe starts from scratch
+    (``probing.refuted``), in either kernel."""
+    from thermomilp.logic import probing
+
+    monkeypatch.setattr(probing, "WITNESS_VESSELS", 0)
+    revisions = Revisions(monkeypatch)
+    tables = line_tables(puzzle)
+    assert probing.new_witnesses(tables) is None
+    for ends_only in (False, True):
+        ours, theirs = full_domains(tables), full_domains(tables)
+        works = [Work(), Work()]
+        before = kernel.revisions()
+        assert probe_fixpoint(tables, ours, works[0], ends_only=ends_only) == \
+            reference_probe_fixpoint(tables, theirs, works[1], ends_only=ends_only)
+        compiled = kernel.revisions() - before
+        assert compiled > 0 and ours == theirs and works[0].used == works[1].used
+        assert compiled == revisions.count
+        revisions.count = 0
