@@ -355,3 +355,20 @@ def test_probes_from_scratch_agree_too(puzzle, monkeypatch):
         assert compiled > 0 and ours == theirs and works[0].used == works[1].used
         assert compiled == revisions.count
         revisions.count = 0
+
+
+def test_tables_with_a_compiled_board_still_pickle():
+    import pickle
+
+    tables = line_tables(load(INSTANCES / "thermometers" / "t05_8x8.txt"))
+    assert kernel.board(tables) is not None or kernel.KERNEL == "python"
+    again = pickle.loads(pickle.dumps(tables))
+    assert again == tables and "_kernel_board" not in again.__dict__
+    dom = full_domains(again)
+    assert probe_fixpoint(again, dom) and dom == probe_fixpoint_reference_of(tables)
+
+
+def probe_fixpoint_reference_of(tables):
+    dom = full_domains(tables)
+    assert reference_probe_fixpoint(tables, dom)
+    return dom

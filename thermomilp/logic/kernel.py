@@ -50,7 +50,7 @@ def _load() -> tuple[ModuleType | None, str, str]:
 _compiled, KERNEL, REASON = _load()
 """``KERNEL``: ``"compiled"`` or ``"python"``; ``REASON``: why, in a few words."""
 
-_KEY = "_kernel_board"  # where a LineTables keeps its compiled Board (or None)
+_KEY = "_kernel_board"  # where a LineTables keeps its compiled Board (or None); not pickled
 
 
 def describe() -> str:
