@@ -1,16 +1,24 @@
-"""Build hook: ship the repository's ``instances/`` and ``models/`` inside the package.
+"""Build hooks: ship the repository's ``instances/`` and ``models/`` inside the package,
+and compile the logic's probing kernel when a C compiler is at hand.
 
-All metadata lives in ``pyproject.toml``. This file only extends
-``build_py`` so that a plain ``pip install .`` copies the bundled puzzles
-(``instances/**/*.txt`` and ``*.json``) to ``thermomilp/_instances/``, where
-``thermomilp serve`` finds them (see ``thermomilp/web/instances.py``). The
-repository keeps one copy at its root; nothing is duplicated in git.
+All metadata lives in ``pyproject.toml``. This file extends ``build_py`` so
+that a plain ``pip install .`` copies the bundled puzzles (``instances/**/*.txt``
+and ``*.json``) to ``thermomilp/_instances/``, where ``thermomilp serve`` finds
+them (see ``thermomilp/web/instances.py``). The repository keeps one copy at
+its root; nothing is duplicated in git.
+
+``thermomilp.logic._kernel`` (``thermomilp/logic/_kernel.c``, the plain C API,
+no build dependency) is optional: without a compiler or the Python headers the
+build says so and goes on, and the logic runs its pure-Python reference
+(``thermomilp/logic/kernel.py``; ``thermomilp solvers`` says which one runs).
 """
 
-from pathlib import Path
 import shutil
+import sys
+from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 SUFFIXES = (".txt", ".json")
@@ -39,4 +47,29 @@ class BuildPyWithInstances(build_py):
                     shutil.copyfile(path, dest)
 
 
-setup(cmdclass={"build_py": BuildPyWithInstances})
+class OptionalBuildExt(build_ext):
+    """Build the extensions; on any failure (no compiler, no ``Python.h``) warn and go on
+    without them: the package then runs its pure-Python logic kernel."""
+
+    def run(self):
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - setuptools' errors differ between versions
+            self._skip(exc)
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # noqa: BLE001
+            self._skip(exc)
+
+    @staticmethod
+    def _skip(exc):
+        print(f"warning: the compiled logic kernel was not built ({exc}); thermomilp will "
+              "use its pure-Python kernel", file=sys.stderr)
+
+
+KERNEL = Extension("thermomilp.logic._kernel", ["thermomilp/logic/_kernel.c"], optional=True)
+
+setup(cmdclass={"build_py": BuildPyWithInstances, "build_ext": OptionalBuildExt},
+      ext_modules=[KERNEL])

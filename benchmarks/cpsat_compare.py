@@ -36,7 +36,9 @@ Two comparisons (needs ``ortools``: ``pip install 'thermomilp[bench]'``):
    highspy model with one no-good cut (``peer_models.decide_plain_highs``).
    OR-Tools being installed here, the solve layer confirms an engine's "no
    rival" with CP-SAT where the logic search cannot (solving/confirm.py); set
-   ``THERMOMILP_BENCH_NO_CPSAT=1`` to measure the path without it.
+   ``THERMOMILP_BENCH_NO_CPSAT=1`` to measure the path without it. Where the
+   compiled logic kernel is built (``thermomilp.logic.kernel``), the default path
+   with the Python kernel is in the same rounds too: the kernel's speed-up.
 
 Verdicts are compared; a disagreement is printed.
 """
@@ -166,23 +168,42 @@ def hard_boards():
     return [(p.stem, load(p)) for p in paths]
 
 
+def with_kernel(which: str, method):
+    """``method`` with the logic kernel ``which`` ("python" or "compiled")."""
+    def run(puzzle):
+        from thermomilp.logic import kernel
+
+        saved, kernel.KERNEL = kernel.KERNEL, which
+        try:
+            return method(puzzle)
+        finally:
+            kernel.KERNEL = saved
+    return run
+
+
 def hard_table(repeats: int) -> None:
     if os.environ.get("THERMOMILP_BENCH_NO_CPSAT"):
         from thermomilp.solving import confirm
         confirm.cpsat_available = lambda: False  # type: ignore[attr-defined]
+    from thermomilp.logic import kernel
 
     methods = {"default path": on_highs("probing"),
                "CP-SAT 1 worker": lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=1),
                "MILP path": on_highs("none"),
                "naive highspy": peer_models.decide_plain_highs}
+    both = kernel.KERNEL == "compiled"  # then the Python kernel's default path as well
+    if both:
+        methods["default path, Python kernel"] = with_kernel("python", on_highs("probing"))
     boards = hard_boards()
     for method in methods.values():
         method(boards[0][1])  # imports out of the timing
     names = list(methods)
-    print(f"\nThe default path on hard boards vs CP-SAT (1 worker), median of {repeats}:\n")
+    print(f"\nThe default path on hard boards vs CP-SAT (1 worker), median of {repeats}; "
+          f"logic kernel: {kernel.describe()}:\n")
+    extra = " python-kernel default s | kernel speed-up |" if both else ""
     print("| board | verdict | default s | CP-SAT s | ratio (wall) | default CPU s "
-          "| CP-SAT CPU s | ratio (CPU) | MILP path s | naive highspy s | MILP / naive |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| CP-SAT CPU s | ratio (CPU) | MILP path s | naive highspy s | MILP / naive |" + extra)
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|---:|" * both)
     total = {(n, k): 0.0 for n in names for k in ("wall", "cpu")}
     for label, puzzle in boards:
         times = {(n, k): [] for n in names for k in ("wall", "cpu")}
@@ -198,21 +219,26 @@ def hard_table(repeats: int) -> None:
             total[key] += med[key]
         verdict = (verdicts[names[0]] if len(set(verdicts.values())) == 1
                    else "DISAGREE " + str(verdicts))
-        d, c, m, n = names
+        d, c, m, n = names[:4]
+        py = (f" {med[names[4], 'wall']:.3f} | {med[names[4], 'wall'] / med[d, 'wall']:.1f}x |"
+              if both else "")
         print(f"| {label} ({puzzle.height}x{puzzle.width}) | {verdict} "
               f"| {med[d, 'wall']:.3f} | {med[c, 'wall']:.3f} "
               f"| {med[d, 'wall'] / med[c, 'wall']:.1f}x "
               f"| {med[d, 'cpu']:.3f} | {med[c, 'cpu']:.3f} "
               f"| {med[d, 'cpu'] / med[c, 'cpu']:.1f}x "
               f"| {med[m, 'wall']:.3f} | {med[n, 'wall']:.3f} "
-              f"| {med[m, 'wall'] / med[n, 'wall']:.2f}x |")
-    d, c, m, n = names
+              f"| {med[m, 'wall'] / med[n, 'wall']:.2f}x |" + py)
+    d, c, m, n = names[:4]
+    if both:
+        slow = total[names[4], "wall"]
+        py = f" {slow:.3f} | **{slow / total[d, 'wall']:.1f}x** |"
     print(f"| **total, {len(boards)} boards** | | {total[d, 'wall']:.3f} | {total[c, 'wall']:.3f} "
           f"| **{total[d, 'wall'] / total[c, 'wall']:.1f}x** "
           f"| {total[d, 'cpu']:.3f} | {total[c, 'cpu']:.3f} "
           f"| **{total[d, 'cpu'] / total[c, 'cpu']:.1f}x** "
           f"| {total[m, 'wall']:.3f} | {total[n, 'wall']:.3f} "
-          f"| **{total[m, 'wall'] / total[n, 'wall']:.2f}x** |")
+          f"| **{total[m, 'wall'] / total[n, 'wall']:.2f}x** |" + py)
     print("\n(targets: default / CP-SAT total <= 5x; MILP path / naive total <= 1.2x)")
     from thermomilp.solving import confirm
     on = getattr(confirm, "cpsat_available", lambda: False)()

@@ -10,7 +10,8 @@ def register(sub) -> None:
     p = sub.add_parser("solvers", help="list every backend/solver pair and how to install it",
                        description="Print the solver matrix: each (backend, solver) pair, "
                                    "whether it is available here, the engine's version, and "
-                                   "the install step for each missing one.")
+                                   "the install step for each missing one, and which logic "
+                                   "kernel runs (compiled or Python).")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="a table (default) or one JSON object")
     p.set_defaults(func=run)
@@ -20,6 +21,7 @@ def run(args: argparse.Namespace) -> int:
     from thermomilp.backends.matrix import matrix, pulp_version, pyomo_version
     from thermomilp.core.engines import ENGINES
     from thermomilp.core.settings import BACKEND_FOR
+    from thermomilp.logic import kernel
 
     rows = matrix()
     rule = {str(solver): str(backend) for solver, backend in BACKEND_FOR.items()}
@@ -32,10 +34,12 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"layers": {"pulp": pulp_version(), "pyomo": pyomo_version()},
                           "pairs": [row.to_json() for row in rows], "rule": rule,
-                          "engines": engines}))
+                          "engines": engines,
+                          "logic_kernel": {"kernel": kernel.KERNEL, "why": kernel.REASON}}))
         return 0
     print(f"layers: PuLP {pulp_version() or 'not installed'}, "
           f"Pyomo {pyomo_version() or 'not installed'}, highs = highspy direct")
+    print(f"logic kernel: {kernel.describe()}")
     print(f"{'backend':<8} {'solver':<7} {'available':<10} {'version':<26} install")
     for row in rows:
         install = "" if row.available else row.install or ""

@@ -66,6 +66,11 @@ class LineTables:
         vessel's largest contribution) -- the interval revision's cut, by lookup."""
         return tuple(tuple(_masks(tab) for tab in tabs) for tabs in self.line_tables)
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle the tables, not what a process derived from them (the compiled
+        kernel's arrays, :mod:`thermomilp.logic.kernel`, are rebuilt on demand)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_kernel_board"}
+
     def line_name(self, line: int) -> str:
         return line_name(line, self.height)
 

@@ -15,9 +15,13 @@ times (its cells there need not be contiguous): the table, built in
 thermometer order, already accounts for that.
 
 The fixpoint keeps a queue of lines; a line whose vessel changed is revised
-again. Pure Python on bitset domains: at these sizes (<= a few hundred
-table entries) numpy's per-call overhead costs more than it saves
-(``docs/logic.md``).
+again. Bitset domains: at these sizes (<= a few hundred table entries)
+numpy's per-call overhead costs more than it saves (``docs/logic.md``).
+
+Two kernels (:mod:`thermomilp.logic.kernel`): the pure-Python reference below
+(:func:`reference_propagate_conflict`, :func:`revise_line`) and the compiled one
+(``_kernel.c``), which does the same revisions in the same order on flat arrays;
+:func:`propagate_conflict` runs the one :mod:`~thermomilp.logic.kernel` chose.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from collections import deque
 from typing import Callable, Iterable
 
 from thermomilp.core.deadline import TimeUp
+from thermomilp.logic import kernel
 from thermomilp.logic.domains import Domains, LineTables
 
 OK = -1
@@ -87,10 +92,22 @@ def propagate_conflict(tables: LineTables, dom: Domains,
                        stop: Callable[[], bool] | None = None) -> int:
     """Run to the fixpoint in place; ``OK`` (-1) or the line found contradictory.
 
-    ``stop`` is asked every :data:`STOP_EVERY` revisions; when it answers True
-    the run raises :class:`~thermomilp.core.deadline.TimeUp`, leaving ``dom`` with
-    sound (but not yet complete) deductions.
+    ``stop`` is asked before the first revision and every :data:`STOP_EVERY` after;
+    when it answers True the run raises :class:`~thermomilp.core.deadline.TimeUp`,
+    leaving ``dom`` with sound (but not yet complete) deductions. The compiled kernel
+    when :mod:`thermomilp.logic.kernel` chose it for this board, else the reference.
     """
+    fast = kernel.board(tables)
+    if fast is not None:
+        return int(fast.propagate(dom, lines, stop, STOP_EVERY))
+    return reference_propagate_conflict(tables, dom, lines, stop)
+
+
+def reference_propagate_conflict(tables: LineTables, dom: Domains,
+                                 lines: Iterable[int] | None = None,
+                                 stop: Callable[[], bool] | None = None) -> int:
+    """:func:`propagate_conflict` in pure Python: a FIFO queue of lines, each queued once,
+    revised by :func:`revise_line` (the compiled kernel's specification)."""
     if lines is None:
         lines = (line for line, clue in enumerate(tables.clues) if clue is not None)
     queue = deque(lines)
@@ -123,3 +140,9 @@ def propagate(tables: LineTables, dom: Domains, lines: Iterable[int] | None = No
               stop: Callable[[], bool] | None = None) -> bool:
     """Interval fixpoint in place; False when some line is contradictory (``stop``: as above)."""
     return propagate_conflict(tables, dom, lines, stop) == OK
+
+
+def reference_propagate(tables: LineTables, dom: Domains, lines: Iterable[int] | None = None,
+                        stop: Callable[[], bool] | None = None) -> bool:
+    """:func:`propagate` by the Python kernel, whatever :mod:`~thermomilp.logic.kernel` chose."""
+    return reference_propagate_conflict(tables, dom, lines, stop) == OK

@@ -31,6 +31,14 @@ have pushed further. It is what the exact search (:mod:`thermomilp.logic.search`
 does below its first node, where a level left standing only costs a child that
 dies at once: on the hard boards of ``benchmarks/hard/`` the search keeps the
 same branching nodes for less time (docs/performance.md).
+
+**Kernels.** :func:`probe_fixpoint` runs the compiled kernel
+(:mod:`thermomilp.logic.kernel`: the whole sweep, its probes, shaves and witnesses in
+one call per search node) when it was chosen for the board, else
+:func:`reference_probe_fixpoint`, the pure-Python specification below (which, with
+:func:`refuted` and :func:`probe`, runs the Python interval kernel throughout). Both
+take the same witness tables: a witness the compiled kernel stores is ``bytes`` (one
+native 64-bit word per vessel) instead of a list.
 """
 
 from __future__ import annotations
@@ -38,11 +46,13 @@ from __future__ import annotations
 from typing import Callable
 
 from thermomilp.core.deadline import TimeUp
+from thermomilp.logic import kernel
 from thermomilp.logic.domains import Domains, LineTables, high, levels_in, low
-from thermomilp.logic.intervals import propagate
+from thermomilp.logic.intervals import reference_propagate as propagate
 
-Witnesses = list[dict[int, Domains]]
-"""Per vessel: level -> the interval fixpoint its last probe reached (see module doc)."""
+Witnesses = list[dict[int, Domains | bytes]]
+"""Per vessel: level -> the interval fixpoint its last probe reached (see module doc; a
+list from the Python kernel, bytes from the compiled one)."""
 
 
 WITNESS_VESSELS = 1000
@@ -131,17 +141,19 @@ def probe(tables: LineTables, dom: Domains, v: int, level: int,
         trial[v] = 1 << level
         lines: object = tables.vessel_lines[v]
     else:
+        if isinstance(w, bytes):  # stored by the compiled kernel
+            w = _words(w)
         trial = [a & b for a, b in zip(w, dom, strict=True)]
         if trial == w:  # nothing lost since: the witness is still a fixpoint
             return True
         vessel_lines = tables.vessel_lines
-        touched: set[int] = set()
+        touched: dict[int, None] = {}  # in order of first sight, as the compiled kernel
         for u, (a, b) in enumerate(zip(trial, w, strict=True)):
             if a != b:
                 if not a:
                     del mine[level]
                     return False
-                touched.update(vessel_lines[u])
+                touched.update(dict.fromkeys(vessel_lines[u]))
         lines = touched
     if propagate(tables, trial, lines):  # type: ignore[arg-type]
         mine[level] = trial
@@ -150,17 +162,40 @@ def probe(tables: LineTables, dom: Domains, v: int, level: int,
     return False
 
 
+def _words(packed: bytes) -> Domains:
+    """A witness the compiled kernel stored (native 64-bit words) as a domain list."""
+    return list(memoryview(packed).cast("Q"))
+
+
 def probe_fixpoint(tables: LineTables, dom: Domains,
                    stop: Callable[[], bool] | None = None,
                    known: Domains | None = None,
                    witnesses: Witnesses | None = None, ends_only: bool = False) -> bool:
     """Interval fixpoint plus probing, in place; False when the board has no solution.
 
-    ``stop``, ``known``: see :func:`sweep` (``stop`` raises TimeUp at the deadline).
+    ``stop``, ``known``: see :func:`sweep` (``stop`` raises TimeUp at the deadline;
+    it is asked before each vessel the sweep visits: one work tick of
+    :class:`~thermomilp.logic.budget.Work`).
     ``witnesses``: the node's table (module doc), updated in place; a fresh one when
     None (none at all past :data:`WITNESS_VESSELS`). It must come from this node or
     an ancestor: a table filled from a domain that does not contain ``dom`` could
-    erase a level that is in a solution. ``ends_only``: shave instead (module doc)."""
+    erase a level that is in a solution. ``ends_only``: shave instead (module doc).
+    The compiled kernel when :mod:`thermomilp.logic.kernel` chose it, else
+    :func:`reference_probe_fixpoint`: the same domains, answer and calls to ``stop``."""
+    fast = kernel.board(tables)
+    if fast is None:
+        return reference_probe_fixpoint(tables, dom, stop, known, witnesses, ends_only)
+    table = new_witnesses(tables) if witnesses is None else witnesses
+    return bool(fast.probe_fixpoint(dom, stop, known, table, ends_only))
+
+
+def reference_probe_fixpoint(tables: LineTables, dom: Domains,
+                             stop: Callable[[], bool] | None = None,
+                             known: Domains | None = None,
+                             witnesses: Witnesses | None = None,
+                             ends_only: bool = False) -> bool:
+    """:func:`probe_fixpoint` by the Python kernel (its specification), whatever
+    :mod:`~thermomilp.logic.kernel` chose."""
     if not propagate(tables, dom):
         return False
     table = new_witnesses(tables) if witnesses is None else witnesses
