@@ -295,3 +295,34 @@ def test_the_time_limit_bounds_the_final_grade_too(monkeypatch):
     with pytest.raises(GenerationError, match="time limit"):
         generate_thermometers(6, 6, seed=3, time_limit=1.0)
     assert time.perf_counter() - start < 30
+
+
+def test_every_engine_call_of_a_timed_board_gets_the_time_left(monkeypatch):
+    """--time-limit is one Deadline handed down: every rival question (windows, regions,
+    the whole board, the final proof) runs with a HiGHS time limit within it."""
+    from thermomilp.generate import rivals
+
+    limits = []
+    real = rivals.find_other
+
+    def recording(*args, **kwargs):
+        limits.append(kwargs.get("time_limit"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rivals, "find_other", recording)
+    generate_thermometers(12, 12, 5, strategy="repair", missing_clues=2, time_limit=120)
+    assert limits and all(limit is not None and 0 < limit <= 120 for limit in limits)
+
+
+def test_a_repair_past_its_limit_stops_at_the_deadline():
+    """The generator says it stopped at the limit (GenerationTimeUp, naming the step); the
+    wall-clock bound is generous (a loaded machine), the usual overrun is a tenth of a s."""
+    import time
+
+    from thermomilp.core.errors import GenerationTimeUp
+
+    start = time.perf_counter()
+    with pytest.raises(GenerationTimeUp) as caught:
+        generate_thermometers(40, 40, 1, strategy="repair", time_limit=1.5)
+    assert time.perf_counter() - start < 15
+    assert caught.value.where in ("planting", "repair loop", "rival search")

@@ -14,7 +14,7 @@ import re
 import sys
 import time
 
-from thermomilp.cli.main import EXIT_OK
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
 
 SIZE = re.compile(r"^(\d+)\s*[xX]\s*(\d+)$")
 # Largest side the generators accept (a 99999x99999 request would build its
@@ -51,7 +51,7 @@ def register(sub) -> None:
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"),
                    help="grade wanted: easy = intervals, medium = probing, hard = pairs or search")
     p.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
-                   help="give up on a board after S seconds")
+                   help="stop a board after S seconds (exit 1, keeping the boards made)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the board files")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -70,7 +70,7 @@ def _flags_the_puzzle_ignores(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.core.errors import ConfigError
+    from thermomilp.core.errors import ConfigError, GenerationTimeUp
     from thermomilp.formats import dumps
 
     match = SIZE.match(args.size.strip())
@@ -94,7 +94,19 @@ def run(args: argparse.Namespace) -> int:
     bar = Progress(args.count, enabled=not args.quiet)
     grades: dict[str, int] = {}
     for i in range(args.count):
-        board = _one_board(args, height, width, i, bar.status)
+        try:
+            board = _one_board(args, height, width, i, bar.status)
+        except GenerationTimeUp as exc:  # not bad input: out of time (exit 1)
+            bar.done()
+            kept = sum(grades.values())
+            print(f"thermomilp: time limit: board {i + 1} of {args.count} ({height}x{width}) "
+                  f"not made within {args.time_limit:g} s (stopped in the "
+                  f"{exc.where or 'generator'}); {kept} board"
+                  f"{'s' if kept != 1 else ''} written", file=sys.stderr)
+            if kept and not args.quiet:
+                print(summary_line(args, height, width, grades,
+                                   time.perf_counter() - bar.start), file=sys.stderr)
+            return EXIT_NO_SOLUTION
         name = f"{args.puzzle[:5]}_{height}x{width}_s{args.seed}_{i:03d}.txt"
         write_whole(os.path.join(args.out, name), dumps(board, "text"))
         grades[board.grade or "ungraded"] = grades.get(board.grade or "ungraded", 0) + 1

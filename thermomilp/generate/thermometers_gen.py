@@ -41,10 +41,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from thermomilp.core.errors import GenerationError, TimeUp
+from thermomilp.core.deadline import Deadline
+from thermomilp.core.errors import GenerationError, GenerationTimeUp, TimeUp
 from thermomilp.core.puzzle import Cell, Puzzle, thermometers
 from thermomilp.generate.paths import PathTiling
-from thermomilp.generate.rivals import _RivalUndecided
+from thermomilp.generate.rivals import _RivalUndecided, check_time
 
 STRATEGIES = ("peel", "repair", "reroll")
 # From this size on the default strategy is ``peel``: the repair's boards there are graded
@@ -89,12 +90,15 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
     """One unique graded board; ``index`` picks the board of a seeded series.
 
     ``strategy``: None picks :func:`default_strategy` for the size.
-    ``time_limit`` (seconds) bounds the whole board, engine calls included;
-    ``progress`` is called with a short text of what is being done.
+    ``time_limit`` (seconds) bounds the whole board, engine calls included: one
+    :class:`~thermomilp.core.deadline.Deadline` is checked wherever the loops iterate and
+    hands HiGHS the time left; ``progress`` is called with a short text of what is being
+    done.
 
     Raises:
-        GenerationError: bad parameters, the time limit, or ``max_attempts``
-            boards without the wanted difficulty.
+        GenerationTimeUp: the time limit passed (a second or so late at most).
+        GenerationError: bad parameters, or ``max_attempts`` boards without the wanted
+            difficulty.
     """
     from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
 
@@ -102,7 +106,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
         strategy = default_strategy(height, width)
     _check_request(height, width, strategy, max_length, missing_clues, difficulty)
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+    deadline = None if time_limit is None else Deadline(time_limit)
     tag = board_seed(seed, index)
     rng = random.Random(tag)
     # From 30x30 on the default planting already gives `search` boards (docs/generate.md),
@@ -124,8 +128,9 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                                                      straight=straight, depth=depth,
                                                      ordered=ordered, deadline=deadline,
                                                      progress=progress)
-            except (TimeoutError, GenerationError) as exc:  # budget exhausted, HiGHS undecided
-                _check_time(deadline, height, width)
+            except GenerationTimeUp:
+                raise
+            except GenerationError as exc:  # budget exhausted, HiGHS undecided
                 raise GenerationError(f"{height}x{width}: {exc}") from exc
             for key, value in vars(repair_stats).items():
                 if isinstance(value, int):
@@ -141,6 +146,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             milp_proven = False  # unique by construction; the MILP is asked at the end
         else:
             tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
+        check_time(deadline, "planting")
         rows, cols = tiling.clues()
         rows_k: list[int | None] = list(rows)
         cols_k: list[int | None] = list(cols)
@@ -158,7 +164,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             if deleted:
                 milp_proven = proof == "milp"  # the last deletion's proof
             if not minimal_clues and deleted < missing_clues:
-                _check_time(deadline, height, width)
+                check_time(deadline, "clue deletion")
                 continue  # this board cannot lose that many clues: try another
         elif difficulty is not None and difficulty != "easy":
             # full clues rarely make a hard board: delete clues until the grade is reached
@@ -188,28 +194,27 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                                              difficulty))
         if difficulty is None or grades.among((difficulty,), rows_k, cols_k):
             try:
-                _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven)
+                _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven, deadline)
             except _RivalUndecided as exc:  # HiGHS undecided after every fallback: next board
                 stats["undecided"] = stats.get("undecided", 0) + 1
                 last_undecided = exc
                 if progress is not None:
                     progress(f"attempt {attempt} dropped: {exc}")
-                _check_time(deadline, height, width)
+                check_time(deadline, "proof of uniqueness")
                 continue
             # the full grade (pair probing) only for the board kept; its planted grid has
             # just passed the checker, so the sweeps may skip its levels
             # (within the time limit too: the pair sweep of a large hard board takes seconds)
             try:
                 board_grade = grade(puzzle, known=puzzle.solution,
-                                    stop=None if deadline is None
-                                    else lambda: time.perf_counter() > deadline)
+                                    stop=None if deadline is None else deadline.expired)
             except TimeUp:
-                raise GenerationError(f"gave up: no {height}x{width} board within the time "
-                                      "limit (grading the last one)") from None
+                raise GenerationTimeUp(f"gave up: no {height}x{width} board within the time "
+                                       "limit (grading the last one)", "grading") from None
             return Generated(puzzle.with_grade(board_grade), board_grade,
                              GRADE_TO_DIFFICULTY[board_grade], strategy, tag,
                              time.perf_counter() - start, attempt, stats)
-        _check_time(deadline, height, width)
+        check_time(deadline, "next attempt")
     raise GenerationError(f"no {difficulty} {height}x{width} board in {max_attempts} attempts"
                           + (" (hard boards are rare below 15x15: try a larger size)"
                              if difficulty == "hard" else "")
@@ -267,51 +272,46 @@ class _Difficulties:
         return self.seen[key] in difficulties
 
 
-def _timed(deadline: float | None, height: int, width: int) -> Callable[..., Any]:
-    """Call a step; its time-outs (and HiGHS stopped at the limit) become "gave up"."""
+def _timed(deadline: Deadline | None, height: int, width: int) -> Callable[..., Any]:
+    """Call a step; its errors name the size (the time limit passes as it is)."""
     def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (TimeoutError, GenerationError) as exc:
-            _check_time(deadline, height, width)
+        except GenerationTimeUp:
+            raise
+        except GenerationError as exc:
             raise GenerationError(f"{height}x{width}: {exc}") from exc
     return call
 
 
-def _check_time(deadline: float | None, height: int, width: int) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
-        raise GenerationError(f"gave up: no {height}x{width} board within the time limit")
-
-
 def _reroll(height: int, width: int, rng: random.Random, max_length: int, straight: bool,
-            deadline: float | None, stats: dict[str, Any]) -> PathTiling:
+            deadline: Deadline | None, stats: dict[str, Any]) -> PathTiling:
     """The baseline: random tiling and levels until the MILP finds no rival."""
     from thermomilp.generate.random_board import random_partition
     from thermomilp.generate.rivals import find_rival
 
     while True:
-        _check_time(deadline, height, width)
+        check_time(deadline, "reroll")
         stats["rerolls"] = stats.get("rerolls", 0) + 1
         paths = random_partition(height, width, rng, max_length=max_length, straight=straight)
         tiling = PathTiling(height, width, paths, max_length=max_length, straight=straight)
         for path in paths:
             tiling.set_level(path[0], rng.randint(0, len(path)))
-        remaining = None if deadline is None else max(deadline - time.perf_counter(), 0.01)
         try:
-            if find_rival(tiling, time_limit=remaining) is None:
+            if find_rival(tiling, deadline=deadline) is None:
                 return tiling
         except _RivalUndecided:  # HiGHS undecided after every fallback: roll another board
             stats["undecided"] = stats.get("undecided", 0) + 1
             continue
-        except GenerationError as exc:  # HiGHS stopped at the time limit
-            if deadline is not None:  # it stopped at our time limit
-                raise GenerationError(f"gave up: no {height}x{width} board within the time "
-                                      "limit") from None
+        except GenerationTimeUp:
+            raise
+        except GenerationError as exc:  # a rival that is not one
             raise GenerationError(f"{height}x{width}: {exc}") from exc
 
 
 def _prove_unique(puzzle: Puzzle, tiling: PathTiling, rows: list[int | None],
-                  cols: list[int | None], milp_proven: bool) -> None:
+                  cols: list[int | None], milp_proven: bool,
+                  deadline: Deadline | None = None) -> None:
     """The planted grid passes the independent checker, and the MILP finds no rival.
 
     The MILP question ("another solution than the planted one?") was usually
@@ -325,7 +325,7 @@ def _prove_unique(puzzle: Puzzle, tiling: PathTiling, rows: list[int | None],
     problems = solution_problems(puzzle, puzzle.solution or ())
     if problems:
         raise GenerationError(f"internal error: the planted grid breaks a rule: {problems[0]}")
-    if not milp_proven and find_rival(tiling, rows, cols) is not None:
+    if not milp_proven and find_rival(tiling, rows, cols, deadline=deadline) is not None:
         raise GenerationError("internal error: a generated board has a second solution")
 
 
