@@ -326,3 +326,29 @@ def test_a_repair_past_its_limit_stops_at_the_deadline():
         generate_thermometers(40, 40, 1, strategy="repair", time_limit=1.5)
     assert time.perf_counter() - start < 15
     assert caught.value.where in ("planting", "repair loop", "rival search")
+
+
+def test_the_degenerate_rule():
+    from thermomilp.generate.quality import degenerate
+
+    empty_ish = tuple("#......." if r == 0 else "........" for r in range(8))
+    assert "cells filled" in degenerate(empty_ish)
+    half = tuple("####...." for _ in range(8))  # every row half full, columns 0 or 8
+    assert "lines empty or full" in degenerate(half)
+    fine = ("##......", "###.....", "#####...", "####....", "#.......", "###.....",
+            "##......", "######..")
+    assert degenerate(fine) is None
+    assert degenerate(("#...", "....", "....", "....")) is None  # small: never turned away
+
+
+def test_generated_boards_are_never_degenerate():
+    """Seed 0's board 4 planted 16 filled cells of 100 and 6 zero clues: turned away."""
+    from thermomilp.generate.aquarium_gen import generate_aquarium
+    from thermomilp.generate.quality import degenerate
+
+    g = generate_thermometers(10, 10, 0, index=4)
+    assert degenerate(g.puzzle.solution) is None and g.stats.get("degenerate", 0) >= 1
+    for index in range(6):
+        assert degenerate(generate_thermometers(8, 8, 1, index=index).puzzle.solution) is None
+    for seed in range(8):
+        assert degenerate(generate_aquarium(6, 6, seed, minimal_clues=False).solution) is None

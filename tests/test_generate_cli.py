@@ -228,8 +228,7 @@ def test_check_resolves_the_pair_like_every_command(monkeypatch, tmp_path, capsy
 
 
 def test_generate_refuses_flags_the_puzzle_has_no_use_for(tmp_path, capsys):
-    for args in (["--puzzle", "aquarium", "--difficulty", "hard"],
-                 ["--puzzle", "aquarium", "--straight"],
+    for args in (["--puzzle", "aquarium", "--straight"],
                  ["--puzzle", "aquarium", "--strategy", "reroll"],
                  ["--puzzle", "aquarium", "--max-length", "4"],
                  ["--puzzle", "thermometers", "--rule", "pool"]):
@@ -251,3 +250,34 @@ def test_aquarium_takes_the_peel_or_the_repair_but_not_under_the_pool_rule(tmp_p
     assert main(["generate", "--puzzle", "aquarium", "--rule", "pool", "--size", "5x5",
                  "--strategy", "peel", "--quiet", "--out", str(tmp_path / "pool")]) == 2
     assert "tank rule" in capsys.readouterr().err
+
+
+def test_generate_aquarium_takes_difficulty_and_keeps_the_seed(tmp_path, capsys):
+    """--difficulty for Aquarium works as the page's button: drawn until the grade
+    matches; the board is named after the seed given, not a seed derived from it."""
+    from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
+
+    assert main(["generate", "--puzzle", "aquarium", "--size", "6x6", "--seed", "3",
+                 "--difficulty", "medium", "--quiet", "--out", str(tmp_path)]) == 0
+    (path,) = tmp_path.iterdir()
+    board = load(str(path))
+    assert GRADE_TO_DIFFICULTY[board.grade] == "medium" == GRADE_TO_DIFFICULTY[grade(board)]
+    assert board.name == "aquarium 6x6 seed 3:0 minimal clues"
+    assert "--seed 3 " in board.source and "--difficulty medium" in board.source
+    assert brute_force_count(board, 2) == 1
+    # full clues: the name says so, and still the user's seed
+    assert main(["generate", "--puzzle", "aquarium", "--size", "5x5", "--seed", "3",
+                 "--quiet", "--out", str(tmp_path / "full")]) == 0
+    (path,) = (tmp_path / "full").iterdir()
+    assert load(str(path)).name == "aquarium 5x5 seed 3:0 full clues"
+
+
+def test_generate_aquarium_hard_is_a_clear_error_when_out_of_reach(tmp_path, capsys,
+                                                                   monkeypatch):
+    from thermomilp.generate import aquarium_bridge
+
+    monkeypatch.setattr(aquarium_bridge, "DIFFICULTY_ATTEMPTS", 5)
+    assert main(["generate", "--puzzle", "aquarium", "--size", "5x5", "--difficulty", "hard",
+                 "--quiet", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "no hard 5x5 Aquarium in 5 attempts (drawn: " in err and "rare below 10x10" in err

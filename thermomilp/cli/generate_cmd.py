@@ -49,7 +49,8 @@ def register(sub) -> None:
     clues.add_argument("--minimal-clues", action="store_true", dest="minimal_clues",
                        help="delete clues until every remaining clue is needed")
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"),
-                   help="grade wanted: easy = intervals, medium = probing, hard = pairs or search")
+                   help="grade wanted: easy = intervals, medium = probing, hard = pairs or "
+                        "search (Aquarium: boards with minimal clues drawn until one matches)")
     p.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
                    help="stop a board after S seconds (exit 1, keeping the boards made)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the board files")
@@ -59,13 +60,12 @@ def register(sub) -> None:
 
 def _flags_the_puzzle_ignores(args: argparse.Namespace) -> list[str]:
     """The flags given that the chosen puzzle's generator has no use for (refused, not
-    silently dropped): the thermometer shape and strategy flags for Aquarium, the Aquarium
-    rule for Thermometers."""
+    silently dropped): the thermometer shape flags and ``--strategy reroll`` for Aquarium,
+    the Aquarium rule for Thermometers. ``--difficulty`` serves both."""
     if args.puzzle == "thermometers":
         return ["--rule pool"] if args.rule == "pool" else []
     given = [("--strategy reroll", args.strategy == "reroll"), ("--straight", args.straight),
-             ("--curved", args.curved), ("--max-length", args.max_length != 6),
-             ("--difficulty", args.difficulty is not None)]
+             ("--curved", args.curved), ("--max-length", args.max_length != 6)]
     return [flag for flag, on in given if on]
 
 
@@ -136,7 +136,8 @@ def _one_board(args: argparse.Namespace, height: int, width: int, index: int, st
 
         return aquarium_board(height, width, args.seed, index, args.rule,
                               time_limit=args.time_limit, minimal_clues=args.minimal_clues,
-                              missing_clues=args.missing_clues, strategy=args.strategy)
+                              missing_clues=args.missing_clues, strategy=args.strategy,
+                              difficulty=args.difficulty)
     from thermomilp.generate.thermometers_gen import generate_thermometers
 
     return generate_thermometers(

@@ -9,6 +9,8 @@
 3. **Full clues** are read off the planted grid; the board must be unique
    with every clue present, else the levels are redrawn (and after a few
    failures the partition too).
+   A board whose planted solution is degenerate (nearly empty or full, or
+   mostly trivial lines: :mod:`thermomilp.generate.quality`) is planted again.
 4. **Deletions**: clues are visited in random order; a clue is deleted when
    the board stays uniquely solvable without it, else it is kept. The
    survivors are therefore each *load-bearing*: deleting any one of them
@@ -39,11 +41,13 @@ from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels, token_id
 from thermomilp.generate.aquarium_repair import merge_against, relabel
 from thermomilp.generate.aquarium_rivals import RivalSearch
+from thermomilp.generate.quality import degenerate
 from thermomilp.generate.rivals import _RivalUndecided, check_time
 
 MEAN_TANK_CELLS = 5
 LEVEL_TRIES = 8
 PARTITION_TRIES = 500
+DEGENERATE_TRIES = 50  # plantings turned away as degenerate before giving up
 MERGES_PER_RIVAL = 8
 STRATEGIES = ("peel", "repair")
 # The repair's rival questions grow fast with the size (20x20 full clues 12 s CPU,
@@ -263,10 +267,18 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
     rng = random.Random(f"aquarium:{height}x{width}:{seed}")
     deadline = None if time_limit is None else Deadline(time_limit)
     search = RivalSearch()
-    if strategy == "peel":
-        puzzle = peeled_aquarium(height, width, rng)
+    for _ in range(DEGENERATE_TRIES):  # a degenerate board (generate/quality.py): again
+        if strategy == "peel":
+            puzzle = peeled_aquarium(height, width, rng)
+        else:
+            puzzle = planted_aquarium(height, width, rng, rule, deadline, search)
+        why = degenerate(puzzle.solution or ())
+        if why is None:
+            break
+        search.stats["degenerate"] = search.stats.get("degenerate", 0) + 1
     else:
-        puzzle = planted_aquarium(height, width, rng, rule, deadline, search)
+        raise GenerationError(f"no {height}x{width} Aquarium that is not degenerate in "
+                              f"{DEGENERATE_TRIES} plantings (last: {why})")
     # how the last step showed "no rival" for the clues it left: the repair's search, or
     # each deletion's logic or search
     proofs = ["construction" if strategy == "peel" else "search"]

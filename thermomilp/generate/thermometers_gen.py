@@ -14,7 +14,9 @@ Three strategies:
 * ``reroll`` (the published baseline): random tiling, random levels, check
   uniqueness with the MILP, start again until unique.
 
-Then, optionally, clues are deleted while the board stays unique
+A planting whose solution is degenerate (nearly empty or full, or mostly trivial
+lines: the one rule of :mod:`thermomilp.generate.quality`) is turned away and the
+next attempt plants again. Then, optionally, clues are deleted while the board stays unique
 (:mod:`thermomilp.generate.clues`), the board is graded by the logic engine
 (:func:`thermomilp.logic.grade.grade`), and -- whatever the strategy -- it is
 proven unique by the MILP (the cell model plus the no-good cut of the planted
@@ -45,6 +47,7 @@ from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import GenerationError, GenerationTimeUp, TimeUp
 from thermomilp.core.puzzle import Cell, Puzzle, thermometers
 from thermomilp.generate.paths import PathTiling
+from thermomilp.generate.quality import degenerate
 from thermomilp.generate.rivals import _RivalUndecided, check_time
 
 STRATEGIES = ("peel", "repair", "reroll")
@@ -147,6 +150,12 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
         else:
             tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
         check_time(deadline, "planting")
+        why = degenerate(tiling.grid())
+        if why is not None:  # unique but dull (generate/quality.py): plant again
+            stats["degenerate"] = stats.get("degenerate", 0) + 1
+            if progress is not None:
+                progress(f"attempt {attempt} degenerate: {why}")
+            continue
         rows, cols = tiling.clues()
         rows_k: list[int | None] = list(rows)
         cols_k: list[int | None] = list(cols)
@@ -218,6 +227,8 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
     raise GenerationError(f"no {difficulty} {height}x{width} board in {max_attempts} attempts"
                           + (" (hard boards are rare below 15x15: try a larger size)"
                              if difficulty == "hard" else "")
+                          + (f"; {stats['degenerate']} turned away as degenerate "
+                             "(generate/quality.py)" if stats.get("degenerate") else "")
                           + (f"; {stats['undecided']} dropped because HiGHS could not decide "
                              f"whether they are unique ({last_undecided})"
                              if last_undecided is not None else ""))
