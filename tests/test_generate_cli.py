@@ -281,3 +281,18 @@ def test_generate_aquarium_hard_is_a_clear_error_when_out_of_reach(tmp_path, cap
                  "--quiet", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "no hard 5x5 Aquarium in 5 attempts (drawn: " in err and "rare below 10x10" in err
+
+
+def test_generate_aquarium_time_limit_is_honoured(tmp_path, capsys):
+    """The Aquarium generator's loops, its DP (root probing and search nodes) and its
+    MILP questions all ask the board's clock: out of time is exit 1, naming the step."""
+    import time
+
+    start = time.perf_counter()
+    code = main(["generate", "--puzzle", "aquarium", "--size", "40x40", "--seed", "2",
+                 "--missing-clues", "30", "--time-limit", "1.5", "--quiet",
+                 "--out", str(tmp_path)])
+    assert time.perf_counter() - start < 20  # generous: a loaded machine
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert "not made within 1.5 s (stopped in the " in err and "0 boards written" in err

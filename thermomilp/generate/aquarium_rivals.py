@@ -33,10 +33,11 @@ Every rival returned passes the independent checker
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from thermomilp.core.deadline import Deadline
-from thermomilp.core.errors import GenerationError, GenerationTimeUp, SolveError
+from thermomilp.core.errors import GenerationError, GenerationTimeUp, SolveError, TimeUp
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_levels, levels_from_grid, ones_of
 from thermomilp.core.verify import candidate_problems
 from thermomilp.generate.aquarium_moves import move_rival
@@ -89,7 +90,12 @@ class RivalSearch:
                 self.stats["moves"] += 1
                 return _checked(puzzle, grid)
         if puzzle.rule == "tank" and self.stats["dp_gave_up"] < self.dp_give_ups:
-            grid = self._dp_rival(puzzle, planted)
+            try:
+                grid = self._dp_rival(puzzle, planted,
+                                      stop=None if deadline is None else deadline.expired)
+            except TimeUp:
+                raise GenerationTimeUp("gave up: no board within the time limit (rival "
+                                       "search)", "rival search") from None
             if grid is _UNDECIDED:
                 self.stats["dp_gave_up"] += 1
             else:
@@ -98,15 +104,15 @@ class RivalSearch:
         self.stats["milp"] += 1
         return _checked(puzzle, _milp_rival(puzzle, planted, deleted, deadline))
 
-    def _dp_rival(self, puzzle: Puzzle, planted: Grid,
-                  free: set[int] | None = None) -> Grid | None:
+    def _dp_rival(self, puzzle: Puzzle, planted: Grid, free: set[int] | None = None,
+                  stop: Callable[[], bool] | None = None) -> Grid | None:
         avoid = levels_from_grid(puzzle, planted)
         dp = WaterlineDP(puzzle)
         domains = None
         if free is not None:
             domains = [d if v in free else 1 << avoid[v]
                        for v, d in enumerate(dp.full_domains())]
-        found = dp.solutions_within(2, self.dp_nodes, domains, avoid)
+        found = dp.solutions_within(2, self.dp_nodes, domains, avoid, stop)
         if found is None:
             return _UNDECIDED
         for levels in found:
