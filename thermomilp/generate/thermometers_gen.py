@@ -161,7 +161,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
         cols_k: list[int | None] = list(cols)
         # this board's paths, bound now (a closure over the loop's ``tiling`` is late-bound);
         # each clue set is graded once, however many questions below ask about it
-        grades = _Difficulties(tiling.paths())
+        grades = _Difficulties(tiling.paths(), deadline)
         if missing_clues or minimal_clues:
             from thermomilp.generate.clues import delete_clues
 
@@ -190,7 +190,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                 if strategy == "peel" and difficulty == "medium":
                     from thermomilp.generate.peel import medium_first
 
-                    lines = medium_first(tiling, order)
+                    lines = medium_first(tiling, order, deadline)
                 rows_k, cols_k, deleted, proof = _timed(deadline, height, width)(
                     delete_clues, tiling, rows_k, cols_k, rng, until=hard_enough,
                     accept=not_harder, deadline=deadline, lines=lines)
@@ -268,8 +268,9 @@ def _check_request(height: int, width: int, strategy: str, max_length: int,
 class _Difficulties:
     """The difficulty of clue sets on one set of thermometers, each set graded once."""
 
-    def __init__(self, paths: list[list[Cell]]):
+    def __init__(self, paths: list[list[Cell]], deadline: Deadline | None = None):
         self.paths = paths
+        self.deadline = deadline  # the board's clock: grading a large board takes seconds
         self.seen: dict[tuple[tuple[int | None, ...], tuple[int | None, ...]], str] = {}
 
     def among(self, difficulties: tuple[str, ...], rows: list[int | None],
@@ -279,7 +280,12 @@ class _Difficulties:
 
         key = (tuple(rows), tuple(cols))
         if key not in self.seen:
-            self.seen[key] = difficulty_of(thermometers(rows, cols, self.paths))
+            stop = None if self.deadline is None else self.deadline.expired
+            try:
+                self.seen[key] = difficulty_of(thermometers(rows, cols, self.paths), stop)
+            except TimeUp:
+                raise GenerationTimeUp("gave up: no board within the time limit (grading)",
+                                       "grading") from None
         return self.seen[key] in difficulties
 
 
