@@ -57,6 +57,10 @@ COMMANDS = {
                                                 "json", BOARD],
     f"thermomilp solve --logic none {BOARD} (MILP path: numpy + highspy load)":
         ["-m", "thermomilp", "solve", "--logic", "none", BOARD],
+    f"thermomilp solve --solver cbc {BOARD} (the logic decides: PuLP not loaded)":
+        ["-m", "thermomilp", "solve", "--solver", "cbc", BOARD],
+    f"thermomilp solve --solver cbc --logic none {BOARD} (PuLP loads, CBC runs)":
+        ["-m", "thermomilp", "solve", "--solver", "cbc", "--logic", "none", BOARD],
 }
 
 

@@ -172,3 +172,42 @@ def test_globs_match_as_glob_does_on_a_tree_without_links(tmp_path, monkeypatch)
         theirs = sorted(os.path.normpath(p) for p in glob.glob(pattern, recursive=True)
                         if os.path.isfile(p))
         assert found[pattern] == theirs, pattern
+
+
+def test_the_shipped_folder_is_solved_without_its_answer_file(tmp_path, capsys):
+    """instances/ holds expected.json beside the boards: not a board (a JSON object
+    without a "puzzle" key), so no error record and a rerun that resumes cleanly."""
+    import json
+
+    from thermomilp.batch import expand_inputs
+    from thermomilp.cli.main import main
+
+    instances = ROOT / "instances"
+    skipped: list = []
+    files = expand_inputs([str(instances)], skipped)
+    assert skipped == [(str(instances / "expected.json"),
+                        'a JSON object without a "puzzle" key')]
+    assert all(f.endswith(".txt") for f in files) and len(files) >= 20
+    out = tmp_path / "runs.jsonl"
+    for _ in range(2):  # the second run resumes
+        code = main(["batch", str(instances), "--no-progress", "--out", str(out)])
+        err = capsys.readouterr().err
+        assert code == 1  # t08 has no solution: exit 1, never 2
+        assert "batch: skipped" in err and "expected.json: not a board" in err
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert "error" not in {r["status"] for r in records}
+    assert not any(r["file"].endswith("expected.json") for r in records)
+    # a JSON board is still a board, and a broken one still an error record
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "answers.json").write_text('{"t01.txt": {"status": "unique"}}')
+    (tmp_path / "corpus" / "list.json").write_text("[1, 2]")
+    (tmp_path / "corpus" / "broken.json").write_text('{"puzzle": "thermometers"')
+    (tmp_path / "corpus" / "t01.txt").write_text(
+        (instances / "thermometers" / "t01_4x4.txt").read_text())
+    skipped = []
+    files = expand_inputs([str(tmp_path / "corpus")], skipped)
+    assert [os.path.basename(f) for f in files] == ["broken.json", "t01.txt"]
+    assert sorted(os.path.basename(p) for p, _ in skipped) == ["answers.json", "list.json"]
+    # named on its own, the answer file is read (and is an error record)
+    assert expand_inputs([str(instances / "expected.json")]) == [
+        str(instances / "expected.json")]

@@ -325,3 +325,24 @@ def test_course_code_blocks_run_alone(page, scratch):
                      {"__name__": "__docs__"})
         except Exception as exc:
             raise AssertionError(f"{page_id(page)} python block {k} fails alone: {exc!r}") from exc
+
+
+def test_api_md_names_the_real_parameters():
+    """docs/api.md's table called ``thermometers``' third parameter ``paths``: every
+    ``name(a, b, c=...)`` row names the function's own positional parameters."""
+    import inspect
+
+    import thermomilp
+
+    rows = re.findall(r"^\| `(\w+)\(([^`)]*)\)`", (DOCS / "api.md").read_text(), re.M)
+    checked = 0
+    for name, args in rows:
+        function = getattr(thermomilp, name, None)
+        if not callable(function) or not args.strip():
+            continue
+        params = inspect.signature(function).parameters
+        for arg in (a.split("=")[0].strip() for a in args.split(",")):
+            if arg and not arg.startswith("*") and arg != "...":
+                assert arg in params, f"docs/api.md: {name}({args}) -- no parameter {arg!r}"
+        checked += 1
+    assert checked >= 2

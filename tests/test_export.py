@@ -280,3 +280,22 @@ def test_cli_export_of_a_hostile_json_board_is_inert(tmp_path):
     out = tmp_path / "m.lp"
     assert main(["export", str(board), "--to", "lp", "-o", str(out)]) == 0
     assert _structure(out.read_text()) == _structure(export(load(A01), "lp"))
+
+
+def test_formulation_is_honoured_or_refused_by_every_export(capsys):
+    """--formulation level used to be accepted and ignored by latex and dat (the cell
+    model, byte for byte): latex now lists the chosen model, dat refuses it (exit 2)."""
+    cell = export(load(T01), "latex")
+    level = export(load(T01), "latex", formulation="level")
+    compact = export(load(T01), "latex", "highs", "compact")
+    assert level != cell and "level formulation" in level and "z_{0,1}" in level
+    assert "\\text{level\\_0}" in level and "x_{" not in level
+    assert "compact formulation" in compact and compact != cell
+    assert main(["export", str(T01), "--to", "dat", "--formulation", "level"]) == 2
+    assert "--to dat writes the data of the cell model" in capsys.readouterr().err
+    with pytest.raises(ExportError, match="cell model"):
+        export(load(T01), "dat", formulation="compact")
+    assert main(["export", str(T01), "--to", "dat", "--backend", "pyomo"]) == 2
+    assert "--backend pyomo" in capsys.readouterr().err
+    assert main(["export", str(T01), "--to", "latex", "--formulation", "level"]) == 0
+    assert capsys.readouterr().out == level

@@ -300,3 +300,61 @@ def test_the_time_limit_bounds_the_final_grade_too(monkeypatch):
     with pytest.raises(GenerationError, match="time limit"):
         generate_thermometers(6, 6, seed=3, time_limit=1.0)
     assert stopped == [True]  # the grade ended because the generator's deadline said so
+
+
+
+def test_every_engine_call_of_a_timed_board_gets_the_time_left(monkeypatch):
+    """--time-limit is one Deadline handed down: every rival question (windows, regions,
+    the whole board, the final proof) runs with a HiGHS time limit within it."""
+    from thermomilp.generate import rivals
+
+    limits = []
+    real = rivals.find_other
+
+    def recording(*args, **kwargs):
+        limits.append(kwargs.get("time_limit"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rivals, "find_other", recording)
+    generate_thermometers(12, 12, 5, strategy="repair", missing_clues=2, time_limit=120)
+    assert limits and all(limit is not None and 0 < limit <= 120 for limit in limits)
+
+
+def test_a_repair_past_its_limit_stops_at_the_deadline():
+    """The generator says it stopped at the limit (GenerationTimeUp, naming the step); the
+    wall-clock bound is generous (a loaded machine), the usual overrun is a tenth of a s."""
+    import time
+
+    from thermomilp.core.errors import GenerationTimeUp
+
+    start = time.perf_counter()
+    with pytest.raises(GenerationTimeUp) as caught:
+        generate_thermometers(40, 40, 1, strategy="repair", time_limit=1.5)
+    assert time.perf_counter() - start < 60  # 40x the limit: holds on a loaded machine
+    assert caught.value.where in ("planting", "repair loop", "rival search")
+
+
+def test_the_degenerate_rule():
+    from thermomilp.generate.quality import degenerate
+
+    empty_ish = tuple("#......." if r == 0 else "........" for r in range(8))
+    assert "cells filled" in degenerate(empty_ish)
+    half = tuple("####...." for _ in range(8))  # every row half full, columns 0 or 8
+    assert "lines empty or full" in degenerate(half)
+    fine = ("##......", "###.....", "#####...", "####....", "#.......", "###.....",
+            "##......", "######..")
+    assert degenerate(fine) is None
+    assert degenerate(("#...", "....", "....", "....")) is None  # small: never turned away
+
+
+def test_generated_boards_are_never_degenerate():
+    """Seed 0's board 4 planted 16 filled cells of 100 and 6 zero clues: turned away."""
+    from thermomilp.generate.aquarium_gen import generate_aquarium
+    from thermomilp.generate.quality import degenerate
+
+    g = generate_thermometers(10, 10, 0, index=4)
+    assert degenerate(g.puzzle.solution) is None and g.stats.get("degenerate", 0) >= 1
+    for index in range(6):
+        assert degenerate(generate_thermometers(8, 8, 1, index=index).puzzle.solution) is None
+    for seed in range(8):
+        assert degenerate(generate_aquarium(6, 6, seed, minimal_clues=False).solution) is None

@@ -57,18 +57,41 @@ def test_generate_refuses_huge_sizes_and_bad_time_limits(tmp_path, capsys):
 
 
 def test_generate_time_limit_is_honoured(tmp_path, capsys):
-    """The repaired 60x60 board alone takes minutes: with --time-limit 2 the generator's
-    own deadline ends the run (exit 2, "time limit"), not a finished board. The wall clock
-    bound is generous (60 times the limit: a loaded 2-core machine once took 25 s); it
-    only tells a generator that stops from one that runs its minutes before checking."""
+    """Out of time is exit 1 (not 2, bad input), and the run stopped through its deadline:
+    the message names the step the clock stopped. The wall-clock bound is generous (a
+    loaded machine); tests/test_generate.py checks every engine call gets the time left."""
     import time
 
     start = time.perf_counter()
     code = main(["generate", "--size", "60x60", "--strategy", "repair", "--time-limit", "2",
                  "--quiet", "--out", str(tmp_path)])
-    assert code == 2 and "time limit" in capsys.readouterr().err
-    assert not any(tmp_path.iterdir())  # stopped: no board written
-    assert time.perf_counter() - start < 120
+    assert time.perf_counter() - start < 120  # 60x the limit; the board alone takes minutes
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert "time limit: board 1 of 1 (60x60) not made within 2 s (stopped in the " in err
+    assert "0 boards written" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_generate_out_of_time_keeps_the_boards_made(tmp_path, capsys, monkeypatch):
+    from thermomilp.cli import generate_cmd
+    from thermomilp.core.errors import GenerationTimeUp
+
+    made = generate_cmd._one_board
+
+    def second_times_out(args, height, width, index, status):
+        if index == 1:
+            raise GenerationTimeUp("gave up", "repair loop")
+        return made(args, height, width, index, status)
+
+    monkeypatch.setattr(generate_cmd, "_one_board", second_times_out)
+    code = main(["generate", "--size", "5x5", "--count", "3", "--time-limit", "30",
+                 "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "board 2 of 3 (5x5) not made within 30 s (stopped in the repair loop)" in err
+    assert "1 board written" in err and err.count("\n") == 2  # and the summary line
+    assert [f.name for f in tmp_path.iterdir()] == ["therm_5x5_s0_000.txt"]
 
 
 def test_a_large_default_board_comes_in_seconds(tmp_path):
@@ -205,8 +228,7 @@ def test_check_resolves_the_pair_like_every_command(monkeypatch, tmp_path, capsy
 
 
 def test_generate_refuses_flags_the_puzzle_has_no_use_for(tmp_path, capsys):
-    for args in (["--puzzle", "aquarium", "--difficulty", "hard"],
-                 ["--puzzle", "aquarium", "--straight"],
+    for args in (["--puzzle", "aquarium", "--straight"],
                  ["--puzzle", "aquarium", "--strategy", "reroll"],
                  ["--puzzle", "aquarium", "--max-length", "4"],
                  ["--puzzle", "thermometers", "--rule", "pool"]):
@@ -228,3 +250,49 @@ def test_aquarium_takes_the_peel_or_the_repair_but_not_under_the_pool_rule(tmp_p
     assert main(["generate", "--puzzle", "aquarium", "--rule", "pool", "--size", "5x5",
                  "--strategy", "peel", "--quiet", "--out", str(tmp_path / "pool")]) == 2
     assert "tank rule" in capsys.readouterr().err
+
+
+def test_generate_aquarium_takes_difficulty_and_keeps_the_seed(tmp_path, capsys):
+    """--difficulty for Aquarium works as the page's button: drawn until the grade
+    matches; the board is named after the seed given, not a seed derived from it."""
+    from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
+
+    assert main(["generate", "--puzzle", "aquarium", "--size", "6x6", "--seed", "3",
+                 "--difficulty", "medium", "--quiet", "--out", str(tmp_path)]) == 0
+    (path,) = tmp_path.iterdir()
+    board = load(str(path))
+    assert GRADE_TO_DIFFICULTY[board.grade] == "medium" == GRADE_TO_DIFFICULTY[grade(board)]
+    assert board.name == "aquarium 6x6 seed 3:0 minimal clues"
+    assert "--seed 3 " in board.source and "--difficulty medium" in board.source
+    assert brute_force_count(board, 2) == 1
+    # full clues: the name says so, and still the user's seed
+    assert main(["generate", "--puzzle", "aquarium", "--size", "5x5", "--seed", "3",
+                 "--quiet", "--out", str(tmp_path / "full")]) == 0
+    (path,) = (tmp_path / "full").iterdir()
+    assert load(str(path)).name == "aquarium 5x5 seed 3:0 full clues"
+
+
+def test_generate_aquarium_hard_is_a_clear_error_when_out_of_reach(tmp_path, capsys,
+                                                                   monkeypatch):
+    from thermomilp.generate import aquarium_bridge
+
+    monkeypatch.setattr(aquarium_bridge, "DIFFICULTY_ATTEMPTS", 5)
+    assert main(["generate", "--puzzle", "aquarium", "--size", "5x5", "--difficulty", "hard",
+                 "--quiet", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "no hard 5x5 Aquarium in 5 attempts (drawn: " in err and "rare below 10x10" in err
+
+
+def test_generate_aquarium_time_limit_is_honoured(tmp_path, capsys):
+    """The Aquarium generator's loops, its DP (root probing and search nodes) and its
+    MILP questions all ask the board's clock: out of time is exit 1, naming the step."""
+    import time
+
+    start = time.perf_counter()
+    code = main(["generate", "--puzzle", "aquarium", "--size", "40x40", "--seed", "2",
+                 "--missing-clues", "30", "--time-limit", "1.5", "--quiet",
+                 "--out", str(tmp_path)])
+    assert time.perf_counter() - start < 20  # generous: a loaded machine
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert "not made within 1.5 s (stopped in the " in err and "0 boards written" in err

@@ -212,3 +212,45 @@ def test_a_board_hash_is_cached_but_never_pickled():
     assert pickle.loads(pickle.dumps(board)) == board
     other = board.with_clues([None] * board.height, board.cols)
     assert other != board and hash(other) != hash(board)
+
+
+def test_a_board_the_logic_decides_with_another_engine_loads_no_pulp():
+    """--solver cbc|glpk|scip alone: the pair check looks the layer and the engine up
+    (importlib.util.find_spec, PATH) without importing PuLP or running the engine; the
+    engine is probed when a session opens. A board the logic decides loads neither."""
+    import importlib.util
+
+    from thermomilp.backends.matrix import pair_info
+
+    if importlib.util.find_spec("pulp") is None:  # the check needs PuLP installed
+        import pytest
+
+        pytest.skip("PuLP is not installed")
+    engines = [s for s in ("cbc", "glpk", "scip") if pair_info("pulp", s, probe=False).available]
+    assert engines, "no PuLP engine found: the check would prove nothing"
+    for engine in engines:
+        heavy, out = loaded_after(cli("solve", "--format", "json", "--solver", engine,
+                                      str(DECIDED)))
+        record = json.loads(out.splitlines()[0])
+        assert record["proof"] == "logic" and record["solver"] == engine
+        assert "pulp" not in heavy and heavy == [], (engine, heavy)
+    # the engine does the work with --logic none: PuLP loads, the engine is probed and runs
+    heavy, out = loaded_after(cli("solve", "--format", "json", "--solver", engines[0],
+                                  "--logic", "none", str(DECIDED)))
+    assert json.loads(out.splitlines()[0])["proof"] == "milp" and "pulp" in heavy, heavy
+
+
+def test_a_pair_that_is_not_there_is_refused_all_the_same(monkeypatch):
+    """The quick check only short-cuts a pair it finds: a missing one is probed and
+    refused with the same message as before."""
+    import pytest
+
+    from thermomilp.backends import matrix
+    from thermomilp.core.errors import SolverUnavailable
+
+    monkeypatch.setitem(matrix.ENGINE_FOUND, matrix.Solver.GLPK, lambda explicit: False)
+    monkeypatch.setattr(matrix, "glpk_probe", lambda explicit=None: matrix.Probe(
+        False, None, "no glpsol in an absolute folder of PATH"))
+    monkeypatch.setitem(matrix.ENGINE_PROBE, matrix.Solver.GLPK, matrix.glpk_probe)
+    with pytest.raises(SolverUnavailable, match="pulp/glpk is not available"):
+        matrix.require_pair("pulp", "glpk", probe=False)

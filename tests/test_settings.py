@@ -231,3 +231,32 @@ def test_settings_compare_names_only_in_the_settings_module():
                 "thermomilp/solving/api.py", "thermomilp/__init__.py"):
         text = Path(ROOT / rel).read_text()
         assert not pattern.search(text), rel
+
+
+def test_a_backend_alone_picks_the_only_engine_it_drives(tmp_path):
+    """`--backend cpsat` alone used to say it cannot drive highs (the default solver):
+    a backend given without a solver takes the engine it drives when it drives one."""
+    from thermomilp.core.config import resolve
+    from thermomilp.core.settings import DRIVES
+
+    s = Settings(backend="cpsat")
+    assert (s.backend, s.solver, s.solver_chosen) == (Backend.CPSAT, Solver.CPSAT, True)
+    assert "only engine it drives" in s.origins["solver"]
+    s = resolve({"backend": "cpsat"}, env={}, cwd=tmp_path)
+    assert (s.backend, s.solver) == (Backend.CPSAT, Solver.CPSAT)
+    # a backend that drives several engines keeps the default, HiGHS
+    for layer in ("pulp", "pyomo", "highs"):
+        assert len(DRIVES[Backend(layer)]) > 1 or layer == "highs"
+        assert Settings(backend=layer).solver is Solver.HIGHS
+    # the chosen solver is chosen again for another backend; a given one is never replaced
+    assert Settings(backend="cpsat").replace(backend="pulp").solver is Solver.HIGHS
+    assert Settings().replace(backend="cpsat").solver is Solver.CPSAT
+    assert settings_from(backend="cpsat").solver is Solver.CPSAT
+    for given in ({"solver": "highs"}, {"solver": "cbc"}):
+        with pytest.raises(ConfigError, match="backend cpsat cannot drive solver"):
+            Settings(backend="cpsat", **given)
+    with pytest.raises(ConfigError, match="solver from environment THERMOMILP_SOLVER"):
+        resolve({"backend": "cpsat"}, env={"THERMOMILP_SOLVER": "glpk"}, cwd=tmp_path)
+    with pytest.raises(ConfigError, match="cannot drive"):
+        Settings(backend="cpsat", solver="highs").replace(threads=2)
+    assert Settings() == Settings(solver="highs") and Settings().solver_chosen

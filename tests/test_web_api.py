@@ -462,7 +462,7 @@ def test_api_error_is_raised_for_solver_set_up_problems(monkeypatch):
     # glpsol): the request gets a 500 naming the pair, not a traceback
     from thermomilp.backends import matrix
 
-    def missing(backend, solver, engine_path=None):
+    def missing(backend, solver, engine_path=None, probe=True):
         return matrix.PairInfo(str(backend), str(solver), False, None, "apt-get install x",
                                "gone")
 

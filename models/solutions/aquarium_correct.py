@@ -2,6 +2,8 @@
 
 import pyomo.environ as pyo
 
+PUZZLE = "aquarium"  # `thermomilp grade` grades this file on Aquarium boards
+
 
 def build(puzzle):
     m = pyo.ConcreteModel()

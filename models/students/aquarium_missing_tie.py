@@ -2,6 +2,8 @@
 
 import pulp
 
+PUZZLE = "aquarium"  # `thermomilp grade` grades this file on Aquarium boards
+
 
 def build(puzzle):
     prob = pulp.LpProblem("aquarium", pulp.LpMinimize)

@@ -121,6 +121,7 @@ def test_unavailable_pair_names_installed_pairs_and_install_step(monkeypatch, pu
     from thermomilp.backends import matrix
 
     monkeypatch.setitem(matrix.ENGINE_PROBE, "glpk", lambda explicit=None: matrix.Probe(False))
+    monkeypatch.setitem(matrix.ENGINE_FOUND, "glpk", lambda explicit=None: False)
     with pytest.raises(SolverUnavailable) as info:
         solve(puzzle, backend="pyomo", solver="glpk")
     message = str(info.value)
@@ -128,6 +129,18 @@ def test_unavailable_pair_names_installed_pairs_and_install_step(monkeypatch, pu
     assert "apt-get install glpk-utils" in message
     assert "Installed pairs: highs/highs" in message and "glpk" not in message.split(
         "Installed pairs:")[1]
+
+
+def test_an_engine_found_but_broken_is_refused_when_its_session_opens(monkeypatch, puzzle):
+    """The check before a board only looks the engine up (a board the logic decides
+    never runs it); the probe runs when a session opens, and refuses it there."""
+    from thermomilp.backends import matrix
+
+    monkeypatch.setitem(matrix.ENGINE_PROBE, "glpk", lambda explicit=None: matrix.Probe(
+        False, None, "it did not solve a two-variable test model", present=True))
+    monkeypatch.setitem(matrix.ENGINE_FOUND, "glpk", lambda explicit=None: True)
+    with pytest.raises(SolverUnavailable, match="pyomo/glpk is not available.*test model"):
+        solve(puzzle, backend="pyomo", solver="glpk", logic="none")
 
 
 def test_solvers_command_shows_install_step_for_missing_pair(monkeypatch, capsys):

@@ -395,30 +395,82 @@ BROKEN = "it is installed but failed the test solve: repair it, or name a workin
          "with engine_path"
 
 
+def _has_module(name: str) -> bool:
+    """Is ``name`` importable? Found by :func:`importlib.util.find_spec`, not imported."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+LAYER_MODULE: dict[Backend, str] = {Backend.PULP: "pulp", Backend.PYOMO: "pyomo"}
+"""The library of a modelling layer that is not the engine's own."""
+
+
+def _pulp3_cbc() -> bool:
+    """Does the installed PuLP carry its own CBC (PuLP 3's ``solverdir/cbc``)? Looked up
+    in PuLP's folder, without importing PuLP."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("pulp")
+    except (ImportError, ValueError):
+        return False
+    folders = (spec.submodule_search_locations or ()) if spec is not None else ()
+    return any(os.path.isdir(os.path.join(folder, "solverdir", "cbc")) for folder in folders)
+
+
+ENGINE_FOUND: dict[Solver, Callable[[str | None], bool]] = {
+    Solver.HIGHS: lambda explicit: _has_module("highspy"),
+    Solver.CBC: lambda explicit: (bool(absolute_executable(explicit)) if explicit else
+                                  bool(on_path("cbc")) or _has_module("cbcbox")
+                                  or _pulp3_cbc()),
+    Solver.GLPK: lambda explicit: bool(absolute_executable(explicit) if explicit
+                                       else engine_executable(Solver.GLPK)),
+    Solver.SCIP: lambda explicit: _has_module("pyscipopt"),
+    Solver.CPSAT: lambda explicit: _has_module("ortools")}
+"""Is an engine's program or library there? Looked up, never run or imported: the
+check before a board (:func:`require_pair` with ``probe=False``), whose engine may
+never run -- the logic decides most boards. The engine is probed (it solves
+``PROBE_LP``) when a session opens."""
+
+
 def pair_info(backend: Backend | str, solver: Solver | str,
-              engine_path: str | None = None) -> PairInfo:
+              engine_path: str | None = None, probe: bool = True) -> PairInfo:
     """Probe one pair (cheap; results of the engine probes are cached). A name outside
     the closed lists is a :class:`~thermomilp.core.errors.ConfigError`; ``engine_path``
-    probes the program the user named instead of the one on PATH."""
+    probes the program the user named instead of the one on PATH.
+
+    ``probe=False``: when the layer's library and the engine's program or library are
+    found (:data:`ENGINE_FOUND`, :func:`importlib.util.find_spec`), the pair is taken as
+    available without importing the layer or running the engine (``version`` None);
+    otherwise it is probed as usual, so a missing pair says the same either way."""
     layer, engine = Backend.parse(backend, "backend"), Solver.parse(solver, "solver")
     if (layer, engine) not in KNOWN_PAIRS:
         drivers = " or ".join(f"--backend {b}" for b in Backend if engine in DRIVES[b])
         return PairInfo(layer, engine, False, None, None,
                         f"the {layer} backend drives only "
                         f"{', '.join(sorted(DRIVES[layer]))}; use {drivers} for {engine}")
+    if (not probe and (layer not in LAYER_MODULE or _has_module(LAYER_MODULE[layer]))
+            and (layer, engine) not in PAIR_NEEDS and ENGINE_FOUND[engine](engine_path)):
+        # found: taken as available; the session probes it
+        return PairInfo(layer, engine, True, None, install_hint(engine),
+                        "found, not probed: it is probed when a session opens")
     layer_version = LAYER_VERSION.get(layer)
     if layer_version is not None and layer_version() is None:
         return PairInfo(layer, engine, False, None, f"pip install {layer}",
                         f"{layer} is not installed")
-    probe = ENGINE_PROBE[engine](engine_path)
-    version = probe.version
+    probed = ENGINE_PROBE[engine](engine_path)
+    version = probed.version
     need = PAIR_NEEDS.get((layer, engine))
     if version and need is not None and need[0]():
         return PairInfo(layer, engine, False, None, need[1], need[0]())
     if version is None:
-        install = BROKEN if probe.present else install_hint(engine)
+        install = BROKEN if probed.present else install_hint(engine)
         return PairInfo(layer, engine, False, None, install,
-                        probe.detail or f"the {engine} engine was not found")
+                        probed.detail or f"the {engine} engine was not found")
     return PairInfo(layer, engine, True, version, install_hint(engine), "")
 
 
@@ -432,8 +484,10 @@ def available_pairs() -> list[tuple[str, str]]:
 
 
 def require_pair(backend: Backend | str, solver: Solver | str,
-                 engine_path: str | None = None) -> PairInfo:
-    """The pair's info, or :class:`SolverUnavailable` naming the installed pairs."""
+                 engine_path: str | None = None, probe: bool = True) -> PairInfo:
+    """The pair's info, or :class:`SolverUnavailable` naming the installed pairs.
+    ``probe=False``: found is enough (:func:`pair_info`): the check before a board,
+    which must not import PuLP or Pyomo or run an engine the logic may not need."""
     engine = Solver.parse(solver, "solver")
     if engine_path is not None and engine not in PROGRAMS:
         from thermomilp.core.errors import ConfigError
@@ -441,7 +495,7 @@ def require_pair(backend: Backend | str, solver: Solver | str,
         raise ConfigError(f"engine_path = {engine_path!r}: the {engine} engine runs inside "
                           "Python, not as a program; engine_path is for "
                           + " and ".join(str(s) for s in PROGRAMS))
-    info = pair_info(backend, engine, engine_path)
+    info = pair_info(backend, engine, engine_path, probe)
     if info.available:
         return info
     installed = ", ".join(f"{b}/{s}" for b, s in available_pairs()) or "none"

@@ -71,11 +71,18 @@ def error_record(path: str, message: str, job: BatchJob | None = None,
                              job.solver if job else None, puzzle)
 
 
-def expand_inputs(patterns: Iterable[str]) -> list[str]:
+def expand_inputs(patterns: Iterable[str],
+                  skipped: list[tuple[str, str]] | None = None) -> list[str]:
     """Files named by directories (searched recursively for puzzle suffixes), globs
     (``**`` spans folders) or plain paths; sorted, duplicates removed, in the order
-    first seen per pattern. Folders and globs are listed by :func:`walk_inputs`."""
+    first seen per pattern. Folders and globs are listed by :func:`walk_inputs`.
+
+    A file a folder or a glob lists that is not a board by what it holds (an answer
+    file such as ``instances/expected.json``: :func:`thermomilp.formats.not_a_board`)
+    is left out, and ``(path, why)`` appended to ``skipped`` when given; a file named
+    on its own is always read (a bad one gets an error record)."""
     from thermomilp.core.errors import ConfigError
+    from thermomilp.formats import not_a_board
 
     files: list[str] = []
     for pattern in patterns:
@@ -86,6 +93,14 @@ def expand_inputs(patterns: Iterable[str]) -> list[str]:
             found = sorted(walk_inputs(top, parts))
         else:
             found = [pattern]  # a missing plain file becomes an error record, not a crash
+        if found != [pattern]:
+            listed, found = found, []
+            for path in listed:
+                why = not_a_board(path)
+                if why is None:
+                    found.append(path)
+                elif skipped is not None:
+                    skipped.append((os.path.normpath(path), why))
         if not found:
             raise ConfigError(f"{pattern!r} matches no puzzle files")
         files.extend(os.path.normpath(p) for p in found)

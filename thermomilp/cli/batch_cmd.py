@@ -24,6 +24,7 @@ from thermomilp.cli.main import (
     EXIT_USAGE,
     add_solver_flags,
 )
+from thermomilp.core.untrusted import shown
 
 EXIT_INTERRUPTED = 130
 
@@ -62,7 +63,10 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--jobs must be at least 1")
     settings = settings_from(args)
     job = BatchJob(settings, unique=not args.no_unique, explain=not args.no_explain)
-    files = expand_inputs(args.inputs)
+    skipped: list[tuple[str, str]] = []
+    files = expand_inputs(args.inputs, skipped)
+    for path, why in skipped:  # an answer file beside the boards: not a board, not an error
+        print(f"batch: skipped {shown(path)}: not a board ({why})", file=sys.stderr)
     if args.out:  # a directory input may hold the output itself: never a puzzle
         out = os.path.realpath(args.out)
         files = [f for f in files if os.path.realpath(f) != out]

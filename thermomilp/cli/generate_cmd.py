@@ -14,7 +14,7 @@ import re
 import sys
 import time
 
-from thermomilp.cli.main import EXIT_OK
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
 
 SIZE = re.compile(r"^(\d+)\s*[xX]\s*(\d+)$")
 # Largest side the generators accept (a 99999x99999 request would build its
@@ -49,9 +49,10 @@ def register(sub) -> None:
     clues.add_argument("--minimal-clues", action="store_true", dest="minimal_clues",
                        help="delete clues until every remaining clue is needed")
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"),
-                   help="grade wanted: easy = intervals, medium = probing, hard = pairs or search")
+                   help="grade wanted: easy = intervals, medium = probing, hard = pairs or "
+                        "search (Aquarium: boards with minimal clues drawn until one matches)")
     p.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
-                   help="give up on a board after S seconds")
+                   help="stop a board after S seconds (exit 1, keeping the boards made)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the board files")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -59,18 +60,17 @@ def register(sub) -> None:
 
 def _flags_the_puzzle_ignores(args: argparse.Namespace) -> list[str]:
     """The flags given that the chosen puzzle's generator has no use for (refused, not
-    silently dropped): the thermometer shape and strategy flags for Aquarium, the Aquarium
-    rule for Thermometers."""
+    silently dropped): the thermometer shape flags and ``--strategy reroll`` for Aquarium,
+    the Aquarium rule for Thermometers. ``--difficulty`` serves both."""
     if args.puzzle == "thermometers":
         return ["--rule pool"] if args.rule == "pool" else []
     given = [("--strategy reroll", args.strategy == "reroll"), ("--straight", args.straight),
-             ("--curved", args.curved), ("--max-length", args.max_length != 6),
-             ("--difficulty", args.difficulty is not None)]
+             ("--curved", args.curved), ("--max-length", args.max_length != 6)]
     return [flag for flag, on in given if on]
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.core.errors import ConfigError
+    from thermomilp.core.errors import ConfigError, GenerationTimeUp
     from thermomilp.formats import dumps
 
     match = SIZE.match(args.size.strip())
@@ -94,7 +94,19 @@ def run(args: argparse.Namespace) -> int:
     bar = Progress(args.count, enabled=not args.quiet)
     grades: dict[str, int] = {}
     for i in range(args.count):
-        board = _one_board(args, height, width, i, bar.status)
+        try:
+            board = _one_board(args, height, width, i, bar.status)
+        except GenerationTimeUp as exc:  # not bad input: out of time (exit 1)
+            bar.done()
+            kept = sum(grades.values())
+            print(f"thermomilp: time limit: board {i + 1} of {args.count} ({height}x{width}) "
+                  f"not made within {args.time_limit:g} s (stopped in the "
+                  f"{exc.where or 'generator'}); {kept} board"
+                  f"{'s' if kept != 1 else ''} written", file=sys.stderr)
+            if kept and not args.quiet:
+                print(summary_line(args, height, width, grades,
+                                   time.perf_counter() - bar.start), file=sys.stderr)
+            return EXIT_NO_SOLUTION
         name = f"{args.puzzle[:5]}_{height}x{width}_s{args.seed}_{i:03d}.txt"
         write_whole(os.path.join(args.out, name), dumps(board, "text"))
         grades[board.grade or "ungraded"] = grades.get(board.grade or "ungraded", 0) + 1
@@ -124,7 +136,8 @@ def _one_board(args: argparse.Namespace, height: int, width: int, index: int, st
 
         return aquarium_board(height, width, args.seed, index, args.rule,
                               time_limit=args.time_limit, minimal_clues=args.minimal_clues,
-                              missing_clues=args.missing_clues, strategy=args.strategy)
+                              missing_clues=args.missing_clues, strategy=args.strategy,
+                              difficulty=args.difficulty)
     from thermomilp.generate.thermometers_gen import generate_thermometers
 
     return generate_thermometers(

@@ -13,6 +13,7 @@ import os
 import sys
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
+from thermomilp.core.untrusted import shown
 
 
 def register(sub) -> None:
@@ -39,8 +40,9 @@ def register(sub) -> None:
     p.add_argument("--corpus", metavar="DIR", default=None,
                    help="folder of puzzle files (default: the boards shipped with thermomilp)")
     p.add_argument("--puzzle", choices=("thermometers", "aquarium"), default=None,
-                   help="which puzzle the students model (default: the corpus's kind, "
-                        "thermometers for the bundled corpus)")
+                   help="which puzzle the students model (default: what the files declare "
+                        "with PUZZLE = \"aquarium\", else the corpus's kind, thermometers "
+                        "for the bundled corpus)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text report (default) or JSON Lines, one object per (student, board)")
     p.add_argument("--out", metavar="GRADES.csv", default=None,
@@ -52,6 +54,37 @@ def register(sub) -> None:
     p.add_argument("--memory-mb", type=int, default=2048, metavar="MB",
                    help="address-space cap of the student's process (default 2048)")
     p.set_defaults(func=run)
+
+
+PUZZLES = ("thermometers", "aquarium")
+MAX_STUDENT_BYTES = 1 << 20
+
+
+def declared_puzzle(path: str) -> tuple[str | None, str | None]:
+    """(the puzzle a student's file declares, the puzzle its module docstring names).
+
+    Read as text, never run: a module-level ``PUZZLE = "aquarium"`` (or
+    ``"thermometers"``) declares it; otherwise the docstring is looked at for the
+    name of exactly one puzzle (``"Classic mistake (Aquarium): ..."``), which is only
+    used to ask for ``--puzzle``. ``(None, None)`` when neither says (or the file
+    does not parse: grading it will say why)."""
+    import ast
+
+    from thermomilp.core.files import read_regular
+
+    try:
+        tree = ast.parse(read_regular(path, MAX_STUDENT_BYTES).decode("utf-8", "replace"))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None, None
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "PUZZLE"
+                and isinstance(node.value, ast.Constant)
+                and str(node.value.value).lower() in PUZZLES):
+            return str(node.value.value).lower(), None
+    doc = (ast.get_docstring(tree) or "").lower()
+    named = [kind for kind in PUZZLES if kind.rstrip("s") in doc]
+    return None, named[0] if len(named) == 1 else None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,10 +111,29 @@ def run(args: argparse.Namespace) -> int:
     if not args.students:
         raise ThermomilpError("give one or more STUDENT.py files (or --copy-kit DIR)")
     limits = Limits(board_s=args.time_limit, memory_mb=args.memory_mb)
-    kind, boards = corpus_boards(args.corpus, args.puzzle)
     for student in args.students:
         if not os.path.isfile(student):
             raise GradeError(f"{student}: no such file")
+    declared = {student: declared_puzzle(student) for student in args.students}
+    wanted = {kind for kind, _ in declared.values() if kind is not None}
+    if len(wanted) > 1:
+        raise GradeError("the files model different puzzles ("
+                         + ", ".join(f"{shown(s)}: {k}" for s, (k, _) in declared.items() if k)
+                         + "): grade each puzzle's files in a run of its own")
+    puzzle = args.puzzle
+    if puzzle is None and args.corpus is None and wanted:
+        puzzle = next(iter(wanted))  # the bundled boards of the puzzle the files declare
+    kind, boards = corpus_boards(args.corpus, puzzle)
+    for student, (says, mentions) in declared.items():
+        if says is not None and says != kind:
+            raise GradeError(f"{shown(student)} declares PUZZLE = {says!r}, but the boards are "
+                             f"{kind}: give --puzzle {says}" + (" (and a corpus of such "
+                                                               "boards)" if args.corpus else ""))
+        if says is None and args.puzzle is None and mentions not in (None, kind):
+            raise GradeError(f"{shown(student)} speaks of {mentions} but does not say which "
+                             f"puzzle it models: give --puzzle {mentions} (or --puzzle {kind} "
+                             f"to grade it on {kind} boards), or write PUZZLE = {mentions!r} "
+                             "in the file")
     from thermomilp.teach.landlock import available
 
     if not available():

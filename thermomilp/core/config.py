@@ -312,8 +312,9 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
             origins[key] = " + ".join(origin for _, origin in found)
         elif found:
             values[key], origins[key] = found[0]
-        elif key == "backend":
-            values[key] = None  # chosen from the solver by the rule; Settings records why
+        elif key in ("backend", "solver"):
+            values[key] = None  # chosen by the rule (backend from the solver, solver from a
+            # backend that drives only one engine, else the default); Settings records why
         else:
             values[key] = DEFAULTS[key]
             origins[key] = "default"

@@ -16,6 +16,7 @@ escaping to the CLI is a bug (exit 3). The hierarchy::
     ├── TimeUp                 a search loop passed its deadline (caught by its caller)
     ├── OutOfBudget            the logic search spent its node budget (caught by its caller)
     ├── GenerationError        no board met the request in the time or attempts allowed
+    │   └── GenerationTimeUp   the generator stopped at its time limit (exit code 1)
     ├── ExportError            an export that cannot be made
     ├── WriteError             a file that could not be written (the target is left as it was)
     ├── NotRegularFile         a FIFO, device, socket or folder where a file was to be read
@@ -112,6 +113,17 @@ class OutOfBudget(ThermomilpError):
 class GenerationError(ThermomilpError):
     """No board met the request within the attempts or the time allowed, or the
     request itself (size, difficulty, ...) cannot be met."""
+
+
+class GenerationTimeUp(GenerationError):
+    """The generator stopped at its time limit (a :class:`~thermomilp.core.deadline.Deadline`
+    checked where its loops iterate and handed to every engine call): not bad input, so
+    ``thermomilp generate`` exits 1, keeping the boards it finished. ``where``: the step
+    that was running when it stopped (``repair loop``, ``rival search``, ...)."""
+
+    def __init__(self, message: str, where: str = ""):
+        super().__init__(message)
+        self.where = where
 
 
 class WriteError(ThermomilpError):

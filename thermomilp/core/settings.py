@@ -47,6 +47,9 @@ BACKEND_FOR: dict[Solver, Backend] = {s: record.default_backend for s, record in
 (``--solver cbc`` with no ``--backend``), read from each engine's record
 (:data:`thermomilp.core.engines.ENGINES`). docs/solvers.md shows this table."""
 
+SOLVER_DEFAULT = Solver.HIGHS
+"""The engine when neither a solver nor a backend that drives only one engine is given."""
+
 MILP_ENGINES: frozenset[Solver] = frozenset(
     s for s, record in ENGINES.items() if Backend.PULP in record.backends)
 """The LP-based branch-and-bound engines PuLP and Pyomo hand a model to."""
@@ -296,15 +299,18 @@ class Settings:
     ``backend`` left out (None) is chosen from the solver by :data:`BACKEND_FOR`
     (or by the layer its spelling names: ``PULP_CBC_CMD`` -> pulp);
     ``backend_chosen`` says so, and :meth:`replace` with another solver then
-    chooses again. A backend that is given and cannot drive the solver is a
-    :class:`ConfigError`.
+    chooses again. ``solver`` left out (None) is the one engine the given backend
+    drives when it drives only one (``backend="cpsat"`` -> CP-SAT), else HiGHS, the
+    default; ``solver_chosen`` says so, and :meth:`replace` with another backend then
+    chooses again. A solver that is given is never replaced: a backend that is given
+    and cannot drive it is a :class:`ConfigError`.
 
     ``origins`` says where each value came from (``command line``, an
     environment variable, a file, ``default``); it is not part of equality.
     """
 
     backend: Backend = cast(Backend, None)  # None: chosen from the solver
-    solver: Solver = Solver.HIGHS
+    solver: Solver = cast(Solver, None)  # None: the backend's only engine, else HiGHS
     logic: Logic = Logic.PROBING
     formulation: FormulationKind = FormulationKind.CELL
     time_limit: float | None = None
@@ -315,11 +321,22 @@ class Settings:
     engine_path: str | None = None
     origins: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
     backend_chosen: bool = field(default=False, init=False, compare=False, repr=False)
+    solver_chosen: bool = field(default=False, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         fix = object.__setattr__
         origins = dict(self.origins)
         spelling = self.solver
+        if spelling is None:  # not given: never in place of one that was
+            fix(self, "solver_chosen", True)
+            spelling = SOLVER_DEFAULT
+            if self.backend is not None:
+                given = Backend.parse(self.backend, "backend")
+                if len(DRIVES[given]) == 1:
+                    (spelling,) = DRIVES[given]
+                    origins["solver"] = (f"chosen for backend {given}: the only engine it "
+                                         "drives")
+            origins.setdefault("solver", "default")
         solver, implied = solver_identity(spelling)
         fix(self, "solver", solver)
         if self.backend is not None:
@@ -377,12 +394,15 @@ class Settings:
 
     def replace(self, **changes: Any) -> "Settings":
         """A copy with some fields changed (strings parsed like the constructor's).
-        A backend that was chosen by the rule is chosen again for the new solver."""
+        A backend that was chosen by the rule is chosen again for the new solver, a
+        solver that was chosen (not given) again for the new backend."""
         unknown = sorted(set(changes) - set(FIELDS))
         if unknown:
             raise TypeError(_unexpected(unknown[0]))
         if self.backend_chosen and "backend" not in changes:
             changes["backend"] = None
+        if self.solver_chosen and "solver" not in changes:
+            changes["solver"] = None
         origins = {k: v for k, v in self.origins.items() if k not in changes}
         return dataclasses.replace(self, origins=origins, **changes)
 

@@ -95,6 +95,37 @@ def loads(text: str, filename: str | None = None, fmt: str | None = None,
         raise PuzzleError("a number has too many digits", file=filename) from None
 
 
+def not_a_board(path: str | os.PathLike) -> str | None:
+    """Why the file ``path`` is, by what it holds, not a board -- an answer or data file
+    beside the boards of a corpus, such as ``instances/expected.json`` -- or None when it
+    may be one. A JSON document (an object or an array) is a board only as an object with
+    a ``"puzzle"`` key (the interchange JSON, docs/contract.md). A file that cannot be
+    read, or is not valid JSON, gets None: reading it as a board says what is wrong."""
+    import json
+
+    name = os.fspath(path)
+    try:
+        raw = read_regular(name, MAX_BYTES + 1)
+    except OSError:
+        return None
+    if len(raw) > MAX_BYTES:
+        return None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    if not text.lstrip().startswith(("{", "[")):
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(data, dict) and "puzzle" in data:
+        return None
+    return ('a JSON object without a "puzzle" key' if isinstance(data, dict)
+            else "a JSON array, not a board")
+
+
 def load(path: str | os.PathLike, fmt: str | None = None,
          limits: SizeLimits = GENEROUS) -> Puzzle:
     """Read a puzzle file in any supported format."""

@@ -9,6 +9,8 @@
 3. **Full clues** are read off the planted grid; the board must be unique
    with every clue present, else the levels are redrawn (and after a few
    failures the partition too).
+   A board whose planted solution is degenerate (nearly empty or full, or
+   mostly trivial lines: :mod:`thermomilp.generate.quality`) is planted again.
 4. **Deletions**: clues are visited in random order; a clue is deleted when
    the board stays uniquely solvable without it, else it is kept. The
    survivors are therefore each *load-bearing*: deleting any one of them
@@ -33,17 +35,19 @@ solution passed in to order the branches). A minimal 10x10 takes about
 from __future__ import annotations
 
 import random
-import time
 
+from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels, token_id
 from thermomilp.generate.aquarium_repair import merge_against, relabel
 from thermomilp.generate.aquarium_rivals import RivalSearch
-from thermomilp.generate.rivals import _RivalUndecided
+from thermomilp.generate.quality import degenerate
+from thermomilp.generate.rivals import _RivalUndecided, check_time
 
 MEAN_TANK_CELLS = 5
 LEVEL_TRIES = 8
 PARTITION_TRIES = 500
+DEGENERATE_TRIES = 50  # plantings turned away as degenerate before giving up
 MERGES_PER_RIVAL = 8
 STRATEGIES = ("peel", "repair")
 # The repair's rival questions grow fast with the size (20x20 full clues 12 s CPU,
@@ -87,11 +91,6 @@ def random_tanks(height: int, width: int, rng: random.Random,
     return [[order[owner[(r, c)]] for c in range(width)] for r in range(height)]
 
 
-def _check_time(deadline: float | None) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
-        raise GenerationError("gave up: no board within the time limit")
-
-
 def _random_pool_fill(vessel: Vessel, rng: random.Random) -> list[Cell]:
     """A random legal filling of a pool-rule tank: each layer, top down, is
     either full with everything below it, or dry and its children decide."""
@@ -126,7 +125,7 @@ def _full_clues(regions: list[list[str]], grid: Grid, rule: str) -> Puzzle:
 
 
 def planted_aquarium(height: int, width: int, rng: random.Random,
-                     rule: str = "tank", deadline: float | None = None,
+                     rule: str = "tank", deadline: Deadline | None = None,
                      search: RivalSearch | None = None) -> Puzzle:
     """A board with every clue, made unique by merging tanks against its rivals.
 
@@ -137,13 +136,13 @@ def planted_aquarium(height: int, width: int, rng: random.Random,
     """
     search = RivalSearch() if search is None else search
     for _ in range(PARTITION_TRIES):
-        _check_time(deadline)
+        check_time(deadline, "planting")
         regions = random_tanks(height, width, rng)
         grid = _plant(aquarium([0] * height, [0] * width, regions, rule=rule), rng)
         redraws = 0
         clean: set = set()
         while redraws < LEVEL_TRIES:
-            _check_time(deadline)
+            check_time(deadline, "repair loop")
             puzzle = _full_clues(regions, grid, rule)
             rival = search.window_rival(puzzle, clean)
             if rival is None:
@@ -175,7 +174,7 @@ def peeled_aquarium(height: int, width: int, rng: random.Random) -> Puzzle:
     return _full_clues(regions, grid_from_levels(board, levels), "tank")
 
 
-def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = None,
+def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: Deadline | None = None,
                  search: RivalSearch | None = None, count: int | None = None,
                  proofs: list[str] | None = None) -> Puzzle:
     """Delete clues in random order, keeping a deletion only while exactly one solution
@@ -196,7 +195,7 @@ def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = No
     for axis, k in places:
         if count is not None and deleted >= count:
             break
-        _check_time(deadline)
+        check_time(deadline, "clue deletion")
         line = rows if axis == "row" else cols
         saved, line[k] = line[k], None
         trial = puzzle.with_clues(rows, cols)
@@ -218,7 +217,7 @@ def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: float | None = No
     return puzzle.with_clues(rows, cols)
 
 
-def _prove_unique(puzzle: Puzzle, search: RivalSearch, deadline: float | None,
+def _prove_unique(puzzle: Puzzle, search: RivalSearch, deadline: Deadline | None,
                   asked: bool) -> None:
     """The planted grid passes the independent checker; unless the rival search has
     already answered "no rival" for exactly these clues (``asked``), it is asked now --
@@ -248,8 +247,8 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
             (or deletes ``missing_clues`` of them, each keeping the board unique).
         rule: ``tank`` (one waterline per tank) or ``pool`` (one level per
             body of water; uniqueness is then proved by the MILP, slower).
-        time_limit: seconds; past them :class:`~thermomilp.core.errors.GenerationError` is raised
-            (checked between counter calls).
+        time_limit: seconds; past them :class:`~thermomilp.core.errors.GenerationTimeUp` is
+            raised (checked between counter calls; every MILP gets the time left).
         strategy: ``peel`` (tank rule only) or ``repair``; None picks
             :func:`default_strategy` for the size and rule.
     """
@@ -266,12 +265,20 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     rng = random.Random(f"aquarium:{height}x{width}:{seed}")
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    deadline = None if time_limit is None else Deadline(time_limit)
     search = RivalSearch()
-    if strategy == "peel":
-        puzzle = peeled_aquarium(height, width, rng)
+    for _ in range(DEGENERATE_TRIES):  # a degenerate board (generate/quality.py): again
+        if strategy == "peel":
+            puzzle = peeled_aquarium(height, width, rng)
+        else:
+            puzzle = planted_aquarium(height, width, rng, rule, deadline, search)
+        why = degenerate(puzzle.solution or ())
+        if why is None:
+            break
+        search.stats["degenerate"] = search.stats.get("degenerate", 0) + 1
     else:
-        puzzle = planted_aquarium(height, width, rng, rule, deadline, search)
+        raise GenerationError(f"no {height}x{width} Aquarium that is not degenerate in "
+                              f"{DEGENERATE_TRIES} plantings (last: {why})")
     # how the last step showed "no rival" for the clues it left: the repair's search, or
     # each deletion's logic or search
     proofs = ["construction" if strategy == "peel" else "search"]

@@ -33,14 +33,15 @@ Every rival returned passes the independent checker
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from thermomilp.core.errors import GenerationError, SolveError
+from thermomilp.core.deadline import Deadline
+from thermomilp.core.errors import GenerationError, GenerationTimeUp, SolveError, TimeUp
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_levels, levels_from_grid, ones_of
 from thermomilp.core.verify import candidate_problems
 from thermomilp.generate.aquarium_moves import move_rival
-from thermomilp.generate.rivals import _RivalUndecided
+from thermomilp.generate.rivals import _RivalUndecided, check_time
 from thermomilp.logic.aquarium_dp import WaterlineDP
 from thermomilp.model.formulation import formulate
 from thermomilp.solving.engine import find_other
@@ -68,7 +69,7 @@ class RivalSearch:
                       "undecided": 0}
 
     def rival(self, puzzle: Puzzle, deleted: Line | None = None,
-              deadline: float | None = None) -> Grid | None:
+              deadline: Deadline | None = None) -> Grid | None:
         """A solution of ``puzzle`` other than ``puzzle.solution``, or None (proven).
 
         ``deleted``: the line whose clue was just deleted from a board that was
@@ -77,8 +78,8 @@ class RivalSearch:
         Raises:
             _RivalUndecided: HiGHS could not decide, after every fallback of
                 :func:`~thermomilp.solving.engine.find_other`.
-            GenerationError: the MILP could not decide before ``deadline``
-                (a ``time.perf_counter()`` value) or misbehaved.
+            GenerationTimeUp: the MILP could not decide before ``deadline``.
+            GenerationError: the MILP misbehaved.
         """
         planted = puzzle.solution
         if planted is None:
@@ -89,7 +90,12 @@ class RivalSearch:
                 self.stats["moves"] += 1
                 return _checked(puzzle, grid)
         if puzzle.rule == "tank" and self.stats["dp_gave_up"] < self.dp_give_ups:
-            grid = self._dp_rival(puzzle, planted)
+            try:
+                grid = self._dp_rival(puzzle, planted,
+                                      stop=None if deadline is None else deadline.expired)
+            except TimeUp:
+                raise GenerationTimeUp("gave up: no board within the time limit (rival "
+                                       "search)", "rival search") from None
             if grid is _UNDECIDED:
                 self.stats["dp_gave_up"] += 1
             else:
@@ -98,15 +104,15 @@ class RivalSearch:
         self.stats["milp"] += 1
         return _checked(puzzle, _milp_rival(puzzle, planted, deleted, deadline))
 
-    def _dp_rival(self, puzzle: Puzzle, planted: Grid,
-                  free: set[int] | None = None) -> Grid | None:
+    def _dp_rival(self, puzzle: Puzzle, planted: Grid, free: set[int] | None = None,
+                  stop: Callable[[], bool] | None = None) -> Grid | None:
         avoid = levels_from_grid(puzzle, planted)
         dp = WaterlineDP(puzzle)
         domains = None
         if free is not None:
             domains = [d if v in free else 1 << avoid[v]
                        for v, d in enumerate(dp.full_domains())]
-        found = dp.solutions_within(2, self.dp_nodes, domains, avoid)
+        found = dp.solutions_within(2, self.dp_nodes, domains, avoid, stop)
         if found is None:
             return _UNDECIDED
         for levels in found:
@@ -176,7 +182,7 @@ def line_cells(puzzle: Puzzle, line: Line) -> frozenset[Cell]:
 
 
 def _milp_rival(puzzle: Puzzle, planted: Grid, deleted: Line | None,
-                deadline: float | None) -> Grid | None:
+                deadline: Deadline | None) -> Grid | None:
     form, ones = formulate(puzzle), ones_of(planted)
     if deleted is None:
         return _grid(puzzle, _find_other(puzzle, form, ones, None, (), deadline,
@@ -206,9 +212,8 @@ def _milp_rival(puzzle: Puzzle, planted: Grid, deleted: Line | None,
 
 
 def _find_other(puzzle, form, ones, over, rows, deadline, confirm=True, nearest=False):
-    left = None if deadline is None else deadline - time.perf_counter()
-    if left is not None and left <= 0:
-        raise GenerationError("gave up: no board within the time limit")
+    check_time(deadline, "rival search")
+    left = None if deadline is None else deadline.remaining()
 
     def check(grid: Grid) -> list[str]:  # the one checker, with the question's cut
         return candidate_problems(puzzle, grid, cuts=[(frozenset(ones), over)])
@@ -218,7 +223,8 @@ def _find_other(puzzle, form, ones, over, rows, deadline, confirm=True, nearest=
                           confirm=confirm, nearest=nearest)
     except SolveError as exc:
         if exc.status == "timeout":
-            raise GenerationError("gave up: no board within the time limit") from exc
+            raise GenerationTimeUp("gave up: no board within the time limit (rival search)",
+                                   "rival search") from exc
         raise _RivalUndecided(f"the rival question: {exc}") from exc
 
 

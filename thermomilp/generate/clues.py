@@ -17,13 +17,13 @@ it also after further deletions (fewer clues, more rivals).
 from __future__ import annotations
 
 import random
-import time
 from typing import Callable, NamedTuple
 
+from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import thermometers
 from thermomilp.generate.paths import PathTiling
-from thermomilp.generate.rivals import _RivalUndecided, find_rival
+from thermomilp.generate.rivals import _RivalUndecided, check_time, find_rival
 
 Clues = list[int | None]
 
@@ -37,7 +37,8 @@ class Thinned(NamedTuple):
 
 
 def unique_proof(tiling: PathTiling, rows: Clues, cols: Clues,
-                 time_limit: float | None = None) -> str | None:
+                 time_limit: float | None = None,
+                 deadline: Deadline | None = None) -> str | None:
     """ "logic" or "milp" when the planted filling is the clues' only solution, else None
     (also when HiGHS could not decide the question after every fallback: the clue stays).
 
@@ -55,7 +56,8 @@ def unique_proof(tiling: PathTiling, rows: Clues, cols: Clues,
     if status == "infeasible":  # cannot be: the planted filling is a solution
         raise GenerationError("internal error: the logic refuted the planted filling")
     try:
-        rival = find_rival(tiling, rows, cols, fixed=fixed, time_limit=time_limit)
+        rival = find_rival(tiling, rows, cols, fixed=fixed, time_limit=time_limit,
+                           deadline=deadline)
     except _RivalUndecided:
         return None  # not shown unique: the clue stays (the board with it is unique)
     return "milp" if rival is None else None
@@ -65,7 +67,7 @@ def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Rando
                  count: int | None = None,
                  until: Callable[[Clues, Clues], bool] | None = None,
                  accept: Callable[[Clues, Clues], bool] | None = None,
-                 deadline: float | None = None,
+                 deadline: Deadline | None = None,
                  lines: list[tuple[str, int]] | None = None) -> Thinned:
     """Clues with up to ``count`` (None: as many as possible) deleted; how many, and how
     the result was proven unique.
@@ -76,7 +78,8 @@ def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Rando
     (asked before uniqueness; the generator's "not too hard").
     ``lines``: the clues to try, in this order (``("r", i)``/``("c", j)``),
     instead of every clue in a random order.
-    ``deadline`` (a ``time.perf_counter()`` value): past it :class:`TimeoutError`.
+    ``deadline``: the board's clock, checked before each clue and handed to the engine;
+    past it :class:`~thermomilp.core.errors.GenerationTimeUp`.
     """
     rows, cols = list(rows), list(cols)
     if lines is None:
@@ -94,12 +97,10 @@ def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Rando
         target = rows if line == "r" else cols
         kept = target[k]
         target[k] = None
-        left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left <= 0:
-            raise TimeoutError("clue deletion ran out of time")
+        check_time(deadline, "clue deletion")
         shown = None
         if accept is None or accept(rows, cols):
-            shown = unique_proof(tiling, rows, cols, time_limit=left)
+            shown = unique_proof(tiling, rows, cols, deadline=deadline)
         if shown is not None:
             deleted += 1
             proof = shown

@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from thermomilp.core.deadline import Deadline
 from thermomilp.core.puzzle import Cell
 from thermomilp.generate.paths import PathTiling
 from thermomilp.generate.random_board import random_partition
@@ -89,7 +90,8 @@ def plant_peeled(height: int, width: int, rng: random.Random, *, max_length: int
     return tiling, order
 
 
-def medium_first(tiling: PathTiling, order: Sequence[Line]) -> list[Line]:
+def medium_first(tiling: PathTiling, order: Sequence[Line],
+                 deadline: Deadline | None = None) -> list[Line]:
     """The lines in the order to try deleting their clue when a ``medium`` board is wanted.
 
     Deleting the clue of a line late in the walk leaves the board easy (its
@@ -99,15 +101,18 @@ def medium_first(tiling: PathTiling, order: Sequence[Line]) -> list[Line]:
     single deletions, the medium ones sat at walk positions 30 to 50, between
     the hard ones and the easy ones). So: the lines whose deletion interval
     propagation cannot absorb -- a cheap test -- latest in the walk first,
-    then the rest.
+    then the rest. ``deadline``: asked before each line (a 100x100 board's 200 tests
+    take tens of seconds); past it :class:`~thermomilp.core.errors.GenerationTimeUp`.
     """
     from thermomilp.core.puzzle import thermometers
+    from thermomilp.generate.rivals import check_time
     from thermomilp.logic.presolve import logic_finishes
 
     rows, cols = tiling.clues()
     paths = tiling.paths()
 
     def absorbed(line: Line) -> bool:
+        check_time(deadline, "clue deletion")
         kind, index = line
         r: list[int | None] = list(rows)
         c: list[int | None] = list(cols)

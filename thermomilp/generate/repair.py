@@ -42,16 +42,16 @@ enough that it converges in tens of moves even at 30x30.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import Cell, Grid
 from thermomilp.generate.cycles import cycle_rival
 from thermomilp.generate.paths import PathTiling
 from thermomilp.generate.random_board import random_partition
-from thermomilp.generate.rivals import _RivalUndecided, find_rival, windows
+from thermomilp.generate.rivals import _RivalUndecided, check_time, find_rival, windows
 
 WINDOW_SIZE, WINDOW_STEP = 6, 3
 WIDE_SIZE = 12
@@ -138,22 +138,24 @@ def plant(height: int, width: int, rng: random.Random, *, max_length: int,
 
 def repair_unique(height: int, width: int, rng: random.Random, *, max_length: int = 6,
                   straight: bool = False, depth: int = 2, ordered: float = 1.0,
-                  max_plants: int = 50, deadline: float | None = None,
+                  max_plants: int = 50, deadline: Deadline | None = None,
                   progress: Callable[[str], None] | None = None
                   ) -> tuple[PathTiling, RepairStats]:
     """A tiling and planted filling whose clues have exactly one solution (module doc).
 
-    ``deadline`` (a ``time.perf_counter()`` value): past it the loop raises
-    :class:`TimeoutError`. Raises :class:`GenerationError` after ``max_plants``
-    plantings whose move budget ran out (not seen in the benchmarks). A planting whose
-    whole-board rival question the engine cannot decide (:class:`_RivalUndecided`) is
-    dropped like one whose budget ran out: the next planting follows.
+    ``deadline``: the board's clock, checked at every step of the loop (each window,
+    region and whole-board question, each move) and handed to every engine call; past
+    it :class:`~thermomilp.core.errors.GenerationTimeUp`. Raises :class:`GenerationError`
+    after ``max_plants`` plantings whose move budget ran out (not seen in the
+    benchmarks). A planting whose whole-board rival question the engine cannot decide
+    (:class:`_RivalUndecided`) is dropped like one whose budget ran out: the next planting follows.
     """
     counts = {"moves": 0, "level_moves": 0, "window_solves": 0, "board_solves": 0,
               "region_solves": 0, "cycle_rivals": 0, "undecided": 0}
     undecided: _RivalUndecided | None = None
     budget = 4 * (height + width) + 40  # the 30x30 benchmark boards used up to ~95 moves
     for plants in range(1, max_plants + 1):
+        check_time(deadline, "planting")
         tiling, order = plant(height, width, rng, max_length=max_length, straight=straight,
                               depth=depth, ordered=ordered)
         try:
@@ -173,7 +175,7 @@ def repair_unique(height: int, width: int, rng: random.Random, *, max_length: in
 
 
 def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random, budget: int,
-            counts: dict[str, int], deadline: float | None = None,
+            counts: dict[str, int], deadline: Deadline | None = None,
             progress: Callable[[str], None] | None = None) -> str | None:
     """Repair until unique; returns how uniqueness was shown, None when the budget ran out."""
     # small windows first (lower indices are asked first), then wider ones
@@ -185,8 +187,7 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
     # cells where a whole-board rival differed: they often hold several more rivals
     focus: list[set[Cell]] = []
     for _ in range(budget):
-        if deadline is not None and time.perf_counter() > deadline:
-            raise TimeoutError("the repair loop ran out of time")
+        check_time(deadline, "repair loop")
         if progress is not None:
             progress(f"repair, {counts['moves'] + counts['level_moves']} moves")
         rival = None
@@ -194,7 +195,7 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
             k = min(dirty)
             counts["window_solves"] += 1
             rival = find_rival(tiling, window=all_windows[k], nearest=NEAREST,
-                               backward=order.backward(tiling.ones))
+                               backward=order.backward(tiling.ones), deadline=deadline)
             if rival is None:
                 dirty.discard(k)
         if rival is None and CYCLES:
@@ -203,17 +204,17 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
         while focus and rival is None:
             counts["region_solves"] += 1
             rival = find_rival(tiling, region=focus[-1], nearest=True,
-                               backward=order.backward(tiling.ones))
+                               backward=order.backward(tiling.ones), deadline=deadline)
             if rival is None:
                 focus.pop()
         if rival is None:
+            check_time(deadline, "repair loop")
             fixed, status = _logic(tiling)
             if status == "solved":
                 return "logic"  # propagation decided every cell: no rival can exist
             counts["board_solves"] += 1
             rival = find_rival(tiling, nearest=False, fixed=fixed, probe=PROBE,
-                               backward=order.backward(tiling.ones),
-                               time_limit=_remaining(deadline))
+                               backward=order.backward(tiling.ones), deadline=deadline)
             if rival is None:
                 return "milp"
             if FOCUS:
@@ -222,10 +223,6 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
         if not small:
             dirty |= {k for k, w in enumerate(all_windows) if any(c in w for c in touched)}
     return None
-
-
-def _remaining(deadline: float | None) -> float | None:
-    return None if deadline is None else max(deadline - time.perf_counter(), 0.01)
 
 
 def _region(tiling: PathTiling, rival: Grid) -> set[Cell]:

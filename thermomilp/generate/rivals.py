@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from thermomilp.core.errors import GenerationError, SolveError
+from thermomilp.core.deadline import Deadline
+from thermomilp.core.errors import GenerationError, GenerationTimeUp, SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, thermometers
 from thermomilp.core.verify import candidate_problems
 from thermomilp.generate.paths import PathTiling
@@ -33,6 +34,14 @@ class _RivalUndecided(GenerationError):
     fallback of :func:`thermomilp.solving.engine.find_other` (presolve off, other random
     seeds, no distance objective). Not a time limit: the generator drops this board (or
     keeps the clue it wanted to delete) and goes on with the next one."""
+
+
+def check_time(deadline: Deadline | None, where: str) -> None:
+    """Stop a generator loop at its time limit: :class:`GenerationTimeUp` past ``deadline``
+    (``where``: the step that was running, for the message)."""
+    if deadline is not None and deadline.expired():
+        raise GenerationTimeUp(f"gave up: no board within the time limit ({where}, "
+                               f"{deadline.elapsed():.1f} s)", where)
 
 
 @dataclass(frozen=True)
@@ -85,7 +94,8 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
                time_limit: float | None = None, nearest: bool = False,
                fixed: dict[Cell, int] | None = None,
                backward: set[Cell] | None = None,
-               region: set[Cell] | None = None, probe: float | None = None) -> Grid | None:
+               region: set[Cell] | None = None, probe: float | None = None,
+               deadline: Deadline | None = None) -> Grid | None:
     """A solution other than the planted one (within ``window`` if given), or None.
 
     ``fixed``: cells known to hold these values in every solution (the logic
@@ -109,6 +119,10 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     ``x*``); like a window, but any shape -- the cells where the last
     whole-board rival differed, which often hold several independent rivals.
 
+    ``deadline``: the board's clock; HiGHS gets at most the time left on it
+    (``time_limit`` too, when both are given), and a question it stops is
+    :class:`GenerationTimeUp`.
+
     ``rows``/``cols`` default to the clues of the planted filling (all given).
     With a window the model holds only the window's cells: clues lose what the
     fixed cells outside contribute, and an arc crossing the window's edge
@@ -122,9 +136,13 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     Raises:
         _RivalUndecided: HiGHS could not decide the whole-board question (an engine
             error after every fallback).
-        GenerationError: HiGHS stopped at the time limit, or returned a rival that
+        GenerationTimeUp: ``deadline`` had passed, or HiGHS stopped at the time it left.
+        GenerationError: HiGHS stopped at ``time_limit``, or returned a rival that
             is not a solution.
     """
+    if deadline is not None:
+        check_time(deadline, "rival search")
+        time_limit = deadline.within(time_limit)
     if rows is None or cols is None:
         planted_rows, planted_cols = tiling.clues()
         rows, cols = list[int | None](planted_rows), list[int | None](planted_cols)
@@ -171,6 +189,10 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
                        probe_nodes=probe, time_limit=time_limit, confirm=not local)
     except SolveError as exc:
         if exc.status == "timeout":
+            if deadline is not None:  # the limit HiGHS had is (at most) the board's
+                raise GenerationTimeUp(f"gave up: no board within the time limit (rival "
+                                       f"search, {deadline.elapsed():.1f} s)",
+                                       "rival search") from exc
             raise GenerationError(f"the rival question: {exc}") from exc
         if local:
             return None

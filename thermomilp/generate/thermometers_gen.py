@@ -14,7 +14,9 @@ Three strategies:
 * ``reroll`` (the published baseline): random tiling, random levels, check
   uniqueness with the MILP, start again until unique.
 
-Then, optionally, clues are deleted while the board stays unique
+A planting whose solution is degenerate (nearly empty or full, or mostly trivial
+lines: the one rule of :mod:`thermomilp.generate.quality`) is turned away and the
+next attempt plants again. Then, optionally, clues are deleted while the board stays unique
 (:mod:`thermomilp.generate.clues`), the board is graded by the logic engine
 (:func:`thermomilp.logic.grade.grade`), and -- whatever the strategy -- it is
 proven unique by the MILP (the cell model plus the no-good cut of the planted
@@ -41,10 +43,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from thermomilp.core.errors import GenerationError, TimeUp
+from thermomilp.core.deadline import Deadline
+from thermomilp.core.errors import GenerationError, GenerationTimeUp, TimeUp
 from thermomilp.core.puzzle import Cell, Puzzle, thermometers
 from thermomilp.generate.paths import PathTiling
-from thermomilp.generate.rivals import _RivalUndecided
+from thermomilp.generate.quality import degenerate
+from thermomilp.generate.rivals import _RivalUndecided, check_time
 
 STRATEGIES = ("peel", "repair", "reroll")
 # From this size on the default strategy is ``peel``: the repair's boards there are graded
@@ -89,12 +93,15 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
     """One unique graded board; ``index`` picks the board of a seeded series.
 
     ``strategy``: None picks :func:`default_strategy` for the size.
-    ``time_limit`` (seconds) bounds the whole board, engine calls included;
-    ``progress`` is called with a short text of what is being done.
+    ``time_limit`` (seconds) bounds the whole board, engine calls included: one
+    :class:`~thermomilp.core.deadline.Deadline` is checked wherever the loops iterate and
+    hands HiGHS the time left; ``progress`` is called with a short text of what is being
+    done.
 
     Raises:
-        GenerationError: bad parameters, the time limit, or ``max_attempts``
-            boards without the wanted difficulty.
+        GenerationTimeUp: the time limit passed (a second or so late at most).
+        GenerationError: bad parameters, or ``max_attempts`` boards without the wanted
+            difficulty.
     """
     from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
 
@@ -102,7 +109,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
         strategy = default_strategy(height, width)
     _check_request(height, width, strategy, max_length, missing_clues, difficulty)
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+    deadline = None if time_limit is None else Deadline(time_limit)
     tag = board_seed(seed, index)
     rng = random.Random(tag)
     # From 30x30 on the default planting already gives `search` boards (docs/generate.md),
@@ -124,8 +131,9 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                                                      straight=straight, depth=depth,
                                                      ordered=ordered, deadline=deadline,
                                                      progress=progress)
-            except (TimeoutError, GenerationError) as exc:  # budget exhausted, HiGHS undecided
-                _check_time(deadline, height, width)
+            except GenerationTimeUp:
+                raise
+            except GenerationError as exc:  # budget exhausted, HiGHS undecided
                 raise GenerationError(f"{height}x{width}: {exc}") from exc
             for key, value in vars(repair_stats).items():
                 if isinstance(value, int):
@@ -141,12 +149,19 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             milp_proven = False  # unique by construction; the MILP is asked at the end
         else:
             tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
+        check_time(deadline, "planting")
+        why = degenerate(tiling.grid())
+        if why is not None:  # unique but dull (generate/quality.py): plant again
+            stats["degenerate"] = stats.get("degenerate", 0) + 1
+            if progress is not None:
+                progress(f"attempt {attempt} degenerate: {why}")
+            continue
         rows, cols = tiling.clues()
         rows_k: list[int | None] = list(rows)
         cols_k: list[int | None] = list(cols)
         # this board's paths, bound now (a closure over the loop's ``tiling`` is late-bound);
         # each clue set is graded once, however many questions below ask about it
-        grades = _Difficulties(tiling.paths())
+        grades = _Difficulties(tiling.paths(), deadline)
         if missing_clues or minimal_clues:
             from thermomilp.generate.clues import delete_clues
 
@@ -158,7 +173,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             if deleted:
                 milp_proven = proof == "milp"  # the last deletion's proof
             if not minimal_clues and deleted < missing_clues:
-                _check_time(deadline, height, width)
+                check_time(deadline, "clue deletion")
                 continue  # this board cannot lose that many clues: try another
         elif difficulty is not None and difficulty != "easy":
             # full clues rarely make a hard board: delete clues until the grade is reached
@@ -175,7 +190,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                 if strategy == "peel" and difficulty == "medium":
                     from thermomilp.generate.peel import medium_first
 
-                    lines = medium_first(tiling, order)
+                    lines = medium_first(tiling, order, deadline)
                 rows_k, cols_k, deleted, proof = _timed(deadline, height, width)(
                     delete_clues, tiling, rows_k, cols_k, rng, until=hard_enough,
                     accept=not_harder, deadline=deadline, lines=lines)
@@ -188,31 +203,32 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                                              difficulty))
         if difficulty is None or grades.among((difficulty,), rows_k, cols_k):
             try:
-                _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven)
+                _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven, deadline)
             except _RivalUndecided as exc:  # HiGHS undecided after every fallback: next board
                 stats["undecided"] = stats.get("undecided", 0) + 1
                 last_undecided = exc
                 if progress is not None:
                     progress(f"attempt {attempt} dropped: {exc}")
-                _check_time(deadline, height, width)
+                check_time(deadline, "proof of uniqueness")
                 continue
             # the full grade (pair probing) only for the board kept; its planted grid has
             # just passed the checker, so the sweeps may skip its levels
             # (within the time limit too: the pair sweep of a large hard board takes seconds)
             try:
                 board_grade = grade(puzzle, known=puzzle.solution,
-                                    stop=None if deadline is None
-                                    else lambda: time.perf_counter() > deadline)
+                                    stop=None if deadline is None else deadline.expired)
             except TimeUp:
-                raise GenerationError(f"gave up: no {height}x{width} board within the time "
-                                      "limit (grading the last one)") from None
+                raise GenerationTimeUp(f"gave up: no {height}x{width} board within the time "
+                                       "limit (grading the last one)", "grading") from None
             return Generated(puzzle.with_grade(board_grade), board_grade,
                              GRADE_TO_DIFFICULTY[board_grade], strategy, tag,
                              time.perf_counter() - start, attempt, stats)
-        _check_time(deadline, height, width)
+        check_time(deadline, "next attempt")
     raise GenerationError(f"no {difficulty} {height}x{width} board in {max_attempts} attempts"
                           + (" (hard boards are rare below 15x15: try a larger size)"
                              if difficulty == "hard" else "")
+                          + (f"; {stats['degenerate']} turned away as degenerate "
+                             "(generate/quality.py)" if stats.get("degenerate") else "")
                           + (f"; {stats['undecided']} dropped because HiGHS could not decide "
                              f"whether they are unique ({last_undecided})"
                              if last_undecided is not None else ""))
@@ -252,8 +268,9 @@ def _check_request(height: int, width: int, strategy: str, max_length: int,
 class _Difficulties:
     """The difficulty of clue sets on one set of thermometers, each set graded once."""
 
-    def __init__(self, paths: list[list[Cell]]):
+    def __init__(self, paths: list[list[Cell]], deadline: Deadline | None = None):
         self.paths = paths
+        self.deadline = deadline  # the board's clock: grading a large board takes seconds
         self.seen: dict[tuple[tuple[int | None, ...], tuple[int | None, ...]], str] = {}
 
     def among(self, difficulties: tuple[str, ...], rows: list[int | None],
@@ -263,55 +280,55 @@ class _Difficulties:
 
         key = (tuple(rows), tuple(cols))
         if key not in self.seen:
-            self.seen[key] = difficulty_of(thermometers(rows, cols, self.paths))
+            stop = None if self.deadline is None else self.deadline.expired
+            try:
+                self.seen[key] = difficulty_of(thermometers(rows, cols, self.paths), stop)
+            except TimeUp:
+                raise GenerationTimeUp("gave up: no board within the time limit (grading)",
+                                       "grading") from None
         return self.seen[key] in difficulties
 
 
-def _timed(deadline: float | None, height: int, width: int) -> Callable[..., Any]:
-    """Call a step; its time-outs (and HiGHS stopped at the limit) become "gave up"."""
+def _timed(deadline: Deadline | None, height: int, width: int) -> Callable[..., Any]:
+    """Call a step; its errors name the size (the time limit passes as it is)."""
     def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (TimeoutError, GenerationError) as exc:
-            _check_time(deadline, height, width)
+        except GenerationTimeUp:
+            raise
+        except GenerationError as exc:
             raise GenerationError(f"{height}x{width}: {exc}") from exc
     return call
 
 
-def _check_time(deadline: float | None, height: int, width: int) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
-        raise GenerationError(f"gave up: no {height}x{width} board within the time limit")
-
-
 def _reroll(height: int, width: int, rng: random.Random, max_length: int, straight: bool,
-            deadline: float | None, stats: dict[str, Any]) -> PathTiling:
+            deadline: Deadline | None, stats: dict[str, Any]) -> PathTiling:
     """The baseline: random tiling and levels until the MILP finds no rival."""
     from thermomilp.generate.random_board import random_partition
     from thermomilp.generate.rivals import find_rival
 
     while True:
-        _check_time(deadline, height, width)
+        check_time(deadline, "reroll")
         stats["rerolls"] = stats.get("rerolls", 0) + 1
         paths = random_partition(height, width, rng, max_length=max_length, straight=straight)
         tiling = PathTiling(height, width, paths, max_length=max_length, straight=straight)
         for path in paths:
             tiling.set_level(path[0], rng.randint(0, len(path)))
-        remaining = None if deadline is None else max(deadline - time.perf_counter(), 0.01)
         try:
-            if find_rival(tiling, time_limit=remaining) is None:
+            if find_rival(tiling, deadline=deadline) is None:
                 return tiling
         except _RivalUndecided:  # HiGHS undecided after every fallback: roll another board
             stats["undecided"] = stats.get("undecided", 0) + 1
             continue
-        except GenerationError as exc:  # HiGHS stopped at the time limit
-            if deadline is not None:  # it stopped at our time limit
-                raise GenerationError(f"gave up: no {height}x{width} board within the time "
-                                      "limit") from None
+        except GenerationTimeUp:
+            raise
+        except GenerationError as exc:  # a rival that is not one
             raise GenerationError(f"{height}x{width}: {exc}") from exc
 
 
 def _prove_unique(puzzle: Puzzle, tiling: PathTiling, rows: list[int | None],
-                  cols: list[int | None], milp_proven: bool) -> None:
+                  cols: list[int | None], milp_proven: bool,
+                  deadline: Deadline | None = None) -> None:
     """The planted grid passes the independent checker, and the MILP finds no rival.
 
     The MILP question ("another solution than the planted one?") was usually
@@ -325,7 +342,7 @@ def _prove_unique(puzzle: Puzzle, tiling: PathTiling, rows: list[int | None],
     problems = solution_problems(puzzle, puzzle.solution or ())
     if problems:
         raise GenerationError(f"internal error: the planted grid breaks a rule: {problems[0]}")
-    if not milp_proven and find_rival(tiling, rows, cols) is not None:
+    if not milp_proven and find_rival(tiling, rows, cols, deadline=deadline) is not None:
         raise GenerationError("internal error: a generated board has a second solution")
 
 

@@ -42,8 +42,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
+from thermomilp.core.errors import TimeUp
 from thermomilp.core.notation import column_name, row_name
 from thermomilp.core.puzzle import (
     Grid,
@@ -189,13 +190,17 @@ class WaterlineDP:
                     queue.update(self.lines_of[v])
         return True
 
-    def probe(self, domains: list[int]) -> bool:
+    def probe(self, domains: list[int], stop: Callable[[], bool] | None = None) -> bool:
         """Singleton consistency: drop every level whose choice alone makes the line
-        filters fail; repeat until nothing changes. False on a contradiction."""
+        filters fail; repeat until nothing changes. False on a contradiction.
+        ``stop``: asked before each vessel; True raises :class:`TimeUp` (a 40x40
+        board's root probe takes seconds)."""
         changed = True
         while changed:
             changed = False
             for v in range(len(domains)):
+                if stop is not None and stop():
+                    raise TimeUp("the DP's probing passed its deadline")
                 d = domains[v]
                 if not d & (d - 1):
                     continue
@@ -215,7 +220,8 @@ class WaterlineDP:
     def level_solutions(self, limit: int | None = None, domains: list[int] | None = None,
                         avoid: Sequence[int] | None = None,
                         probing: str = "auto",
-                        max_nodes: int | None = None) -> Iterator[tuple[int, ...]]:
+                        max_nodes: int | None = None,
+                        stop: Callable[[], bool] | None = None) -> Iterator[tuple[int, ...]]:
         """Every solution as a tuple of levels, at most ``limit``.
 
         ``avoid`` (a known solution's levels) only orders the branches: levels
@@ -226,6 +232,8 @@ class WaterlineDP:
         (small boards skip the probe's cost, hard ones get its pruning). None
         of them changes the set of solutions. ``max_nodes`` bounds the final
         search (after any probing); use it through :meth:`solutions_within`.
+        ``stop``: asked at each node and by the root probe (:meth:`probe`); True
+        raises :class:`TimeUp`.
         """
         start = list(self.full_domains() if domains is None else domains)
         if not self.propagate(start):
@@ -233,22 +241,26 @@ class WaterlineDP:
         if probing == "auto":
             found: list[tuple[int, ...]] = []
             try:
-                for levels in self._search(list(start), limit, avoid, "none", AUTO_PROBE_NODES):
+                for levels in self._search(list(start), limit, avoid, "none", AUTO_PROBE_NODES,
+                                           stop):
                     found.append(levels)
             except _NodeBudgetSpent:
                 probing = "root"
             else:
                 yield from found
                 return
-        if probing in ("root", "all") and not self.probe(start):
+        if probing in ("root", "all") and not self.probe(start, stop):
             return
-        yield from self._search(start, limit, avoid, probing, max_nodes)
+        yield from self._search(start, limit, avoid, probing, max_nodes, stop)
 
     def _search(self, start: list[int], limit: int | None, avoid: Sequence[int] | None,
-                probing: str, node_budget: int | None) -> Iterator[tuple[int, ...]]:
+                probing: str, node_budget: int | None,
+                stop: Callable[[], bool] | None = None) -> Iterator[tuple[int, ...]]:
         found = nodes = 0
         stack = [start]
         while stack:
+            if stop is not None and stop():
+                raise TimeUp("the DP's search passed its deadline")
             doms = stack.pop()
             nodes += 1
             if node_budget is not None and nodes > node_budget:
@@ -277,11 +289,15 @@ class WaterlineDP:
 
     def solutions_within(self, limit: int | None, max_nodes: int,
                          domains: list[int] | None = None,
-                         avoid: Sequence[int] | None = None) -> list[tuple[int, ...]] | None:
+                         avoid: Sequence[int] | None = None,
+                         stop: Callable[[], bool] | None = None
+                         ) -> list[tuple[int, ...]] | None:
         """Up to ``limit`` solutions, or None when the search needs more than
-        ``max_nodes`` nodes (a caller with another counter to fall back on)."""
+        ``max_nodes`` nodes (a caller with another counter to fall back on).
+        ``stop``: see :meth:`probe` (raises :class:`TimeUp`)."""
         try:
-            return list(self.level_solutions(limit, domains, avoid, max_nodes=max_nodes))
+            return list(self.level_solutions(limit, domains, avoid, max_nodes=max_nodes,
+                                             stop=stop))
         except _NodeBudgetSpent:
             return None
 

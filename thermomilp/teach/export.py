@@ -12,7 +12,14 @@
   Pyomo's ``DataPortal`` (``models/thermometers_abstract.py``).
 * ``latex``: every constraint of the instance written out, for slides;
   refused for boards above :data:`LATEX_MAX_CELLS` cells, whose listing
-  would not fit on a slide anyway.
+  would not fit on a slide anyway. The cell formulation is written by hand
+  (one labelled row per clue, arc and tie); ``compact`` and ``level`` are
+  listed row by row from the model the layer builds (the names of the LP
+  file, ``z_{3,1}``), so ``--formulation`` is honoured here too.
+
+The ``dat`` file is data for the cell model of ``models/*.mod``: it has no
+formulation to choose, and a formulation other than ``cell`` is refused
+(:func:`export`) rather than ignored.
 
 A board's name and its tank labels come from the file and are untrusted: in
 every export they are only ever text inside a comment or a label, never
@@ -38,10 +45,26 @@ LATEX_MAX_CELLS = 64
 
 def export(puzzle: Puzzle, to: str, backend: str = "pulp", formulation: str = "cell") -> str:
     """The text of ``puzzle`` exported to ``to`` (one of :data:`TARGETS`); ``backend``
-    and ``formulation`` choose the model an LP / MPS file holds."""
+    and ``formulation`` choose the model an LP / MPS file holds, ``formulation`` the one
+    a LaTeX listing shows (``backend`` builds it when it is not ``cell``). A ``dat``
+    file is data for the cell model of ``models/*.mod``: another formulation is an
+    :class:`ExportError`."""
+    from thermomilp.core.errors import ConfigError
+    from thermomilp.core.settings import FormulationKind
+
+    try:
+        cell = FormulationKind.parse(formulation, "formulation") is FormulationKind.CELL
+    except ConfigError as exc:
+        raise ExportError(str(exc)) from None
     if to == "dat":
+        if not cell:
+            raise ExportError(f"--to dat writes the data of the cell model "
+                              f"(models/*.mod), not the {comment_text(formulation)} "
+                              "formulation: export --to lp, mps or latex for it")
         return to_dat(puzzle)
     if to == "latex":
+        if not cell:
+            return model_latex(puzzle, backend, formulation)
         return to_latex(puzzle)
     if to in ("lp", "mps"):
         return model_file(puzzle, to, backend, formulation)
@@ -217,14 +240,57 @@ def _thermometer_ids(puzzle: Puzzle) -> list[str]:
 # --------------------------------------------------------------------------
 
 
-def to_latex(puzzle: Puzzle) -> str:
-    """Every constraint of the instance as an amsmath ``align*`` block."""
+def _latex_size(puzzle: Puzzle) -> None:
     cells = puzzle.height * puzzle.width
     if cells > LATEX_MAX_CELLS:
         raise ExportError(
             f"the board has {cells} cells; LaTeX export writes every constraint out and is "
             f"meant for slides, so it is limited to {LATEX_MAX_CELLS} cells (8x8). Export "
             "--to lp for larger boards")
+
+
+def model_latex(puzzle: Puzzle, backend: str = "pulp", formulation: str = "compact") -> str:
+    """Every row of ``formulation`` as ``backend`` builds it (the rows of the LP file, with
+    its names), as an amsmath ``align*`` block."""
+    from thermomilp.model.lpfile import EQ, LE
+
+    _latex_size(puzzle)
+    model = linear_model(puzzle, backend, formulation)
+
+    def var(k: int) -> str:
+        head, *index = model.columns[k].name.split("_")
+        return f"{head}_{{{','.join(index)}}}" if index else head
+
+    def term(k: int, coef: float, first: bool) -> str:
+        sign = "- " if coef < 0 else ("" if first else "+ ")
+        factor = "" if abs(coef) == 1 else f"{abs(coef):g}\\,"
+        return f"{sign}{factor}{var(k)}"
+
+    # the formulation's name was checked by linear_model: one of FormulationKind
+    lines = [f"% {_name(puzzle)}: the {formulation} formulation of "
+             "docs/formulation.md, row by row as in the LP file", "\\begin{align*}"]
+    for row in model.rows:
+        lhs = " ".join(term(k, c, n == 0) for n, (k, c) in enumerate(row.terms)) or "0"
+        sense = "=" if row.sense == EQ else ("\\le" if row.sense == LE else "\\ge")
+        name = row.name.replace("_", "\\_")
+        lines.append(f"  {lhs} &{sense} {row.rhs:g} && \\text{{{name}}}\\\\")
+    domains = dict.fromkeys((c.name.split("_")[0], c.lower, c.upper, c.integer)
+                            for c in model.columns)  # one line per kind of variable
+    for head, lower, upper, integer in domains:
+        if integer and (lower, upper) == (0.0, 1.0):
+            lines.append(f"  {head} &\\in \\{{0,1\\}} && \\text{{every {head}}}\\\\")
+        else:
+            kind = "\\mathbb{Z}" if integer else "\\mathbb{R}"
+            lines.append(f"  {lower:g} \\le {head} &\\le {upper:g},\\ {head} \\in {kind} "
+                         f"&& \\text{{every {head}}}\\\\")
+    lines[-1] = lines[-1].removesuffix("\\\\")
+    lines.append("\\end{align*}")
+    return "\n".join(lines) + "\n"
+
+
+def to_latex(puzzle: Puzzle) -> str:
+    """Every constraint of the instance as an amsmath ``align*`` block."""
+    _latex_size(puzzle)
     form = formulate(puzzle)
 
     def x(cell: tuple[int, int]) -> str:
