@@ -78,8 +78,10 @@ from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.linear import LinearModel, ModelDataError
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent.parent)
-BOOT = ("import sys; sys.path.insert(0, {root!r}); "
-        "from thermomilp.teach.runner import main; main(sys.argv[1:])")
+HERE = Path(__file__).resolve().parent
+# what the child runs, copied into its own folder: the standalone runner and the two
+# modules it loads beside it (none imports thermomilp)
+CHILD_FILES = ("runner.py", "confine.py", "landlock.py")
 FAILURES = ("timeout", "crashed", "exited", "output-limit", "error")
 CHILD_FAILURES = ("crashed", "exited", "error")  # the only failure kinds a child may report
 MAX_MESSAGE = 600  # characters of a child's failure message the report may quote
@@ -120,14 +122,16 @@ class StudentRun:
 
 
 def hidden_paths(student: str, extra: Sequence[str] = ()) -> list[str]:
-    """What the student's process may not read (where Landlock is available): the package's
-    boards with their solutions, the correct example models, the folder of the student's
+    """What the student's process may not read (where Landlock is available): the package
+    (its boards with their solutions, the correct example models, its code) and the checkout
+    it runs from with that checkout's other worktrees, the folder of the student's
     file (the child reads its own copy), the shared temporary folders, ``/dev`` (but the
     few devices of :func:`readable_paths`), and ``extra`` (the corpus folder, the grades
     file, the grader's key file, the other students' files)."""
+    from thermomilp.teach.runner import package_folders
+
     package = Path(PACKAGE_PARENT) / "thermomilp"
-    paths = [package / "_instances", package / "_models" / "solutions",
-             Path(PACKAGE_PARENT) / "instances", Path(PACKAGE_PARENT) / "models" / "solutions",
+    paths = [*(Path(p) for p in package_folders(str(package))),
              Path(student).resolve().parent, Path(tempfile.gettempdir()), Path("/var/tmp"),
              Path("/dev"), *(Path(p) for p in extra)]
     out = []
@@ -143,27 +147,64 @@ DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 
 def readable_paths(box: str) -> list[str]:
     """What stays readable even below a hidden path: the child's own folder (its copy of
-    the student's file), the package and a few devices. The runner adds what its
-    interpreter imports from (its ``sys.path``, never the grader's working folder)."""
-    paths = [box, os.path.join(PACKAGE_PARENT, "thermomilp"), *DEVICES]
+    the student's file, the runner) and a few devices. The runner adds what its
+    interpreter imports from (its ``sys.path``, never the grader's working folder, never
+    thermomilp)."""
+    paths = [box, *DEVICES]
     return sorted({os.path.realpath(p) for p in paths if os.path.exists(p)})
 
 
 def request_of(student: str, boards: Sequence[Puzzle], limits: Limits,
                hide: Sequence[str] = (), copy: str | None = None) -> bytes:
-    """What the child reads on its stdin: the path of its copy of the student's file and
-    the boards, never a solution."""
-    from thermomilp.formats.json_format import write
+    """What the child reads on its stdin: the path of its copy of the student's file, the
+    boards as plain data (:func:`plain`, never a solution) and the package's folders (which
+    the runner hides with the rest)."""
+    from thermomilp.teach.runner import package_folders
 
     box = (os.path.dirname(os.path.dirname(copy)) if copy
            else os.path.dirname(os.path.abspath(student)))
     return json.dumps({"student": copy or os.path.abspath(student),
                        "hidden": hidden_paths(student, hide),
                        "readable": readable_paths(box),
-                       "boards": [write(p.with_solution(None)) for p in boards],
+                       "package": package_folders(os.path.join(PACKAGE_PARENT, "thermomilp")),
+                       "boards": [plain(p) for p in boards],
                        "limits": {"memory_mb": limits.memory_mb, "tasks": limits.tasks,
                                   "cpu_s": int(limits.import_s + limits.board_s
                                                * (len(boards) + 1)) + 1}}).encode()
+
+
+def plain(puzzle: Puzzle) -> dict[str, Any]:
+    """A board as the runner's plain data: the kind, the clues and the vessels (their
+    layers of cells), never the solution (:func:`thermomilp.teach.runner.board_of`)."""
+    return {"kind": puzzle.kind, "rows": list(puzzle.rows), "cols": list(puzzle.cols),
+            "name": puzzle.name, "rule": puzzle.rule,
+            "vessels": [{"label": v.label, "layers": [[list(c) for c in layer]
+                                                      for layer in v.layers],
+                         "region_id": v.region_id} for v in puzzle.vessels]}
+
+
+def child_files() -> dict[str, str]:
+    """The files the child runs, by name (read from the package, copied into the box)."""
+    return {name: (HERE / name).read_text(encoding="utf-8") for name in CHILD_FILES}
+
+
+def _make_run_folder(folder: str) -> str:
+    """Write the child's program into ``folder`` (read-only) with the stub package
+    ``thermomilp`` whose import fails; returns the runner's path."""
+    from thermomilp.teach.runner import STUB
+
+    os.mkdir(folder, 0o700)
+    for name, text in child_files().items():
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    stub = os.path.join(folder, "stub", "thermomilp")
+    os.makedirs(stub, 0o700)
+    with open(os.path.join(stub, "__init__.py"), "w", encoding="utf-8") as f:
+        f.write(STUB)
+    for root, _, files in os.walk(folder):
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o444)
+    return os.path.join(folder, "runner.py")
 
 
 REQUIRE_ENV = "THERMOMILP_REQUIRE_SANDBOX"
@@ -205,14 +246,14 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             return result
         os.chmod(copy, 0o444)
         os.mkdir(home, 0o700)
+        runner = _make_run_folder(os.path.join(work, "run"))
         request = request_of(student, boards, limits, hide, copy)
         read_fd, write_fd = os.pipe()
         go_read, go_write = os.pipe()
         since = _clock_ticks_now()
         try:
             proc = subprocess.Popen(
-                [sys.executable, "-I", "-c", BOOT.format(root=PACKAGE_PARENT), str(write_fd),
-                 str(go_read), str(os.getpid())],
+                [sys.executable, "-I", runner, str(write_fd), str(go_read), str(os.getpid())],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 pass_fds=(write_fd, go_read), cwd=home, env={}, start_new_session=True)
         finally:

@@ -93,14 +93,38 @@ FLAGS = {
 
 
 def imports_thermomilp(source: str) -> bool:
-    """Does the file name the package anywhere in its code (an import, a string, a name)?"""
+    """Does code of the file that runs when it is imported name the package (an import, a
+    string, a name)? What sits under ``if __name__ == "__main__":`` never runs in the
+    grader, and a docstring is no code: neither counts."""
     import ast
 
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return "thermomilp" in source
-    for node in ast.walk(tree):
+
+    def main_guard(node: ast.AST) -> bool:
+        if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
+            return False
+        test = node.test
+        sides = [test.left, *test.comparators]
+        return (len(sides) == 2 and isinstance(test.ops[0], ast.Eq)
+                and any(isinstance(s, ast.Name) and s.id == "__name__" for s in sides)
+                and any(isinstance(s, ast.Constant) and s.value == "__main__" for s in sides))
+
+    def docstring(node: ast.AST) -> bool:
+        return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
+            and isinstance(node.value.value, str)
+
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        if main_guard(node):
+            assert isinstance(node, ast.If)
+            todo.extend(node.orelse)  # the else branch does run on import
+            continue
+        if docstring(node):
+            continue
         if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "thermomilp"
                                                 for a in node.names):
             return True
@@ -109,8 +133,9 @@ def imports_thermomilp(source: str) -> bool:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) \
                 and "thermomilp" in node.value:
             return True
-        if isinstance(node, ast.Name | ast.Attribute) and "thermomilp" in ast.unparse(node):
+        if isinstance(node, ast.Name) and "thermomilp" in node.id:
             return True
+        todo.extend(ast.iter_child_nodes(node))
     return False
 
 
