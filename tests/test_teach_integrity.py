@@ -146,7 +146,7 @@ def test_a_forged_row_is_refused_on_resume(tmp_path):
                          text=True, timeout=300, env=_env(tmp_path), cwd=tmp_path, check=False)
     assert run.returncode == 0, run.stderr
     with out.open("a", encoding="utf-8") as f:
-        f.write("victim.py,8,8,,right:8,,0.1,0\n")
+        f.write("victim.py,,8,8,yes,ok,ok,n/a,4/4,,right:8,,0.1,0\n")
     (tmp_path / "victim.py").write_text("def build(puzzle):\n    return None\n")
     again = subprocess.run([sys.executable, "-m", "thermomilp", "grade", str(CORRECT),
                             "victim.py", "--corpus", str(corpus), "--out", str(out)],
@@ -194,7 +194,7 @@ def test_a_change_made_while_a_student_ran_is_put_back_and_flagged(tmp_path, key
     def tampering(student, *args, **kwargs):
         grade = real(student, *args, **kwargs)
         with out.open("a", encoding="utf-8") as f:
-            f.write("victim.py,8,8,,right:8,,0.1,0\n")
+            f.write("victim.py,,8,8,yes,ok,ok,n/a,4/4,,right:8,,0.1,0\n")
         return grade
 
     monkeypatch.setattr(classroom, "grade_student", tampering)

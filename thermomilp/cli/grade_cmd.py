@@ -47,6 +47,9 @@ def register(sub) -> None:
                    help="grade a class: one CSV row per student, appended as each is graded; "
                         "students already in the file are skipped (resumable); progress on "
                         "stderr")
+    p.add_argument("--hints", action="store_true",
+                   help="after each mistake named, say how to fix it (by default a report "
+                        "says which rule the model breaks, not the code that fixes it)")
     p.add_argument("--time-limit", type=float, default=10.0, metavar="S",
                    help="seconds for one build(puzzle) (default 10; importing the file gets 30)")
     p.add_argument("--memory-mb", type=int, default=2048, metavar="MB",
@@ -101,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             from thermomilp.teach.report import report
 
-            print(report(grade))
+            print(report(grade, hints=args.hints))
         sys.stdout.flush()
 
     if args.out is not None:

@@ -24,8 +24,8 @@ from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.catalogue import MISTAKES
 from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text, picture
 from thermomilp.teach.linear import Run, accepts, blocking_rows, solve
-from thermomilp.teach.probes import EXACT_FITS, grids_obeying, probes
-from thermomilp.teach.rules import Rules, variants
+from thermomilp.teach.probes import grids_obeying, probes
+from thermomilp.teach.rules import CLUES, FILL, TIES, Rules, variants
 from thermomilp.teach.sandbox import Built
 
 
@@ -33,6 +33,9 @@ from thermomilp.teach.sandbox import Built
 class Diagnosis:
     mistakes: list[str] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)  # one line per mistake named, or per oddity
+    # per part of the rules (precedence, clues, ties): "ok", the mistake id, "?" (the
+    # evidence fits combinations that disagree, or none), "-" (no model to look at)
+    checks: dict[str, str] = field(default_factory=dict)
 
 
 def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[Built],
@@ -57,11 +60,16 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
     if not observed:
         _note_failed(failed, found)
         return found
-    fits = [k for k, _ in enumerate(vs) if all(p.obeyed_by[k] == seen for p, seen in observed)]
+    on_probes = [k for k, _ in enumerate(vs)
+                 if all(p.obeyed_by[k] == seen for p, seen in observed)]
+    fits = on_probes
+    # every probe board whose grids are all known is evidence: a combination fits only if
+    # it accepts exactly the model's grids on each of them
     fits = [k for k in fits if all(grids_obeying(kind, b, vs[k]) == found
                                    for b, found in (exact or {}).items()
-                                   if b < EXACT_FITS[kind])]
+                                   if vs[k].predicts(probe_boards[b]))]
     correct = vs.index(Rules())
+    found.checks.update(_families(kind, vs, fits))
     if fits and correct not in fits:
         shared = frozenset.intersection(*(vs[k].mistakes() for k in fits))
         for mistake in MISTAKES:
@@ -85,8 +93,66 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
                                   "grid the rules allow"
                                   + _forbidding(probe_builds[probe.board], probe.grid)
                                   + f"\n{picture(puzzle, probe.grid)}")
+    if not fits and on_probes:
+        found.evidence.append(_unexplained(kind, vs, on_probes, exact or {}, probe_boards,
+                                           probe_builds))
     _note_failed(failed, found)
     return found
+
+
+def _unexplained(kind: str, vs: Sequence[Rules], candidates: Sequence[int],
+                 exact: dict[int, set[int]], boards: Sequence[Puzzle],
+                 builds: Sequence[Built]) -> str:
+    """Why no id is named although the probe grids look like a mistake: a probe board where
+    the model's grids differ from every such combination's, with the student's own rows."""
+    from thermomilp.teach.probes import grid_of_bits
+
+    for k in candidates:
+        for b, found in sorted(exact.items()):
+            if not vs[k].predicts(boards[b]):
+                continue
+            theirs = grids_obeying(kind, b, vs[k])
+            puzzle, model = boards[b], builds[b].model
+            assert model is not None
+            h, w = puzzle.height, puzzle.width
+            like = (", ".join(sorted(vs[k].mistakes())) or "the rules")
+            where = f"probe board {b + 1} ({_describe(puzzle)})"
+            head = (f"no mistake of the catalogue explains your model: its grids on the small "
+                    f"probe grids look like {like}, but on {where}")
+            forbidden = sorted(theirs - found, key=lambda g: (bin(g).count("1"), g))
+            if forbidden:
+                grid = grid_of_bits(forbidden[0], h, w)
+                return (f"{head} it forbids {grid_text(grid)}, which {like} would allow"
+                        + _forbidding(builds[b], grid) + f"\n{picture(puzzle, grid)}")
+            extra = sorted(found - theirs, key=lambda g: (bin(g).count("1"), g))
+            if extra:
+                grid = grid_of_bits(extra[0], h, w)
+                rows = [r.text for r in model.rows if r.terms][:3]
+                quoted = ("; your constraints there include: " + "; ".join(rows)) if rows else ""
+                return (f"{head} it accepts {grid_text(grid)}, which {like} would forbid "
+                        f"({broken_rules(puzzle, grid) or 'the rules allow it'}){quoted}"
+                        f"\n{picture(puzzle, grid)}")
+    return "no mistake of the catalogue explains your model on every probe board"
+
+
+FAMILIES = (("precedence", "fill", FILL), ("clues", "clues", CLUES), ("ties", "ties", TIES))
+
+
+def _families(kind: str, vs: Sequence[Rules], fits: Sequence[int]) -> dict[str, str]:
+    """What the evidence says of each part of the rules: every combination that fits
+    agrees on it (ok, or one mistake's id), or not ("?")."""
+    out = {}
+    for column, attr, ids in FAMILIES:
+        if column == "ties" and kind != "aquarium":
+            out[column] = "n/a"
+            continue
+        ways = {getattr(vs[k], attr) for k in fits}
+        if len(ways) != 1:
+            out[column] = "?"
+        else:
+            way = ways.pop()
+            out[column] = "ok" if way == "correct" else str(ids[way])
+    return out
 
 
 def _note_failed(failed: Sequence[Built], found: Diagnosis) -> None:

@@ -69,7 +69,9 @@ aquarium 3x3
     ],
 }
 # Rectangular boards, both orientations, with missing clues: the model's feasible 0/1
-# grids are compared with the rules' on every probe board (exact_sets), these included.
+# grids are compared with the rules' on every probe board, these included, and a
+# combination of mistakes explains a model only if it accepts exactly the model's grids
+# on every probe board it predicts (diagnose; Rules.predicts).
 # They are not used to tell the variants apart (probes() reads the 3x3 boards only).
 RECTANGULAR = {
     "thermometers": [
@@ -107,12 +109,6 @@ aquarium 4x3
 """,
     ],
 }
-# On the first boards of each kind, a combination of mistakes explains a model only if it
-# accepts exactly the model's grids there (diagnose): their clues are all given but for one
-# line, so a clue mistake shows the same in every style. The later boards (a tank with
-# cells side by side in two rows, rectangles) tell models apart, but styles of one mistake
-# (gravity per column or per tank row) may differ there on grids no variant predicts.
-EXACT_FITS = {"thermometers": 2, "aquarium": 3}
 COVER = 2  # tell every two variants apart on this many grids where possible
 
 
@@ -190,5 +186,5 @@ def undistinguished(kind: str) -> list[tuple[Rules, Rules]]:
             if all(p.obeyed_by[a] == p.obeyed_by[c] for p in ps)]
 
 
-__all__ = ["EXACT_FITS", "PROBE_BOARDS", "RECTANGULAR", "Probe", "grid_of_bits", "grids_obeying",
+__all__ = ["PROBE_BOARDS", "RECTANGULAR", "Probe", "grid_of_bits", "grids_obeying",
            "probe_boards", "probes", "undistinguished"]

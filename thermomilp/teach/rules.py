@@ -32,6 +32,13 @@ class Rules:
     def mistakes(self) -> frozenset[str]:
         return frozenset(m for m in (FILL[self.fill], CLUES[self.clues], TIES[self.ties]) if m)
 
+    def predicts(self, puzzle: Puzzle) -> bool:
+        """Do these rules say which grids a model that makes their mistakes accepts on
+        ``puzzle``? Swapped rows and columns say nothing on a board that is not square
+        (a model that swaps them crashes there, or sums part of a line: it depends on how
+        it is written)."""
+        return self.clues != "swapped" or puzzle.height == puzzle.width
+
 
 def variants(kind: str) -> list[Rules]:
     """Every combination of mistakes a model of ``kind`` may make (the correct rules first)."""

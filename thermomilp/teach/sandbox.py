@@ -268,7 +268,11 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             os.close(read_fd)
             os.close(go_write)
             _stop(proc)
-            result.killed += kill_descendants(proc.pid, since, include_root=True)
+            # the box's own init and runner may still be ending: killed, never counted as
+            # the submission's (a count that depended on that timing made the same file's
+            # report differ from one run to the next)
+            result.killed += kill_descendants(proc.pid, since, include_root=True,
+                                              uncounted=box.keep)
             feeder.join(timeout=5)
     result.time_s = time.monotonic() - started
     return result
@@ -447,7 +451,8 @@ def descendants(root: int) -> frozenset[int]:
 
 
 def kill_descendants(root: int, since: int, include_root: bool = False,
-                     keep: frozenset[int] = frozenset(), wait_s: float = 10.0) -> int:
+                     keep: frozenset[int] = frozenset(), wait_s: float = 10.0,
+                     uncounted: frozenset[int] = frozenset()) -> int:
     """Kill every process the submission started (its child is ``root``) and wait until
     each is dead; returns how many were killed.
 
@@ -456,7 +461,8 @@ def kill_descendants(root: int, since: int, include_root: bool = False,
     is not a child this process started itself (:func:`_belonging`); ``keep`` (the
     box's init and runner) and ``root`` (unless ``include_root``) are spared, not what is
     below them. Repeated until none is alive, so a process that forks while it is being
-    killed is caught; the dead that are this process's children are reaped."""
+    killed is caught; the dead that are this process's children are reaped. ``uncounted``
+    (the box's init and runner, at the end) are killed but not counted."""
     killed: set[int] = set()
     deadline = time.monotonic() + wait_s
     clean = 0  # scans in a row that found none alive
@@ -482,7 +488,7 @@ def kill_descendants(root: int, since: int, include_root: bool = False,
                 pass
         time.sleep(0.002)  # the killed become zombies, then their reaper collects them
     reap_orphans(root, since)
-    return len(killed - {root})
+    return len(killed - {root} - uncounted)
 
 
 def reap_orphans(root: int, since: int) -> int:
