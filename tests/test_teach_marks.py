@@ -241,3 +241,48 @@ def test_the_box_ending_late_is_not_the_students_process(monkeypatch):
     run = sandbox.run_student(str(CORRECT), [THERMO[0][1]])
     assert run.boards[0].model is not None
     assert run.killed == 0
+
+
+AQUA_BASE = '''import pulp
+
+
+def build(puzzle):
+    prob = pulp.LpProblem("aquarium", pulp.LpMinimize)
+    x = {(i, j): prob.add_variable(f"x_{i}_{j}", cat=pulp.LpBinary)
+         for i in range(puzzle.height) for j in range(puzzle.width)}
+    prob += pulp.lpSum([])
+    for i, k in enumerate(puzzle.rows):
+        if k is not None:
+            prob += pulp.lpSum(x[i, j] for j in range(puzzle.width)) == k
+    for j, k in enumerate(puzzle.cols):
+        if k is not None:
+            prob += pulp.lpSum(x[i, j] for i in range(puzzle.height)) == k
+    for tank in puzzle.vessels:
+        for lower, upper in zip(tank.layers, tank.layers[1:]):
+GRAVITY
+    return prob
+'''
+UNTIED = {  # ways of leaving every tank row untied, gravity kept in some form
+    "each cell on the first cell below": "            for c in upper:\n"
+                                         "                prob += x[c] <= x[lower[0]]\n",
+    "each cell on the last cell below": "            for c in upper:\n"
+                                        "                prob += x[c] <= x[lower[-1]]\n",
+    "representatives only": "            prob += x[upper[0]] <= x[lower[0]]\n",
+    "every cell on every cell below": "            for a in upper:\n"
+                                      "                for b in lower:\n"
+                                      "                    prob += x[a] <= x[b]\n",
+    "each cell on some cell below": "            for c in upper:\n"
+                                    "                prob += x[c] <= pulp.lpSum(x[b] for b in "
+                                    "lower)\n",
+}
+
+
+@pytest.mark.parametrize("way", sorted(UNTIED))
+def test_missing_tie_is_named_for_every_way_of_leaving_rows_untied(tmp_path, way):
+    student = tmp_path / "untied.py"
+    student.write_text(AQUA_BASE.replace("GRAVITY\n", UNTIED[way]))
+    boards = [("a01_6x6.txt", load(INSTANCES / "aquarium" / "a01_6x6.txt"))]
+    graded = grade_student(str(student), boards, "aquarium")
+    assert graded.mistakes == ["missing-tie"], graded.evidence
+    assert graded.checks["ties"] == "missing-tie"
+    assert graded.checks["precedence"] == "ok" and graded.checks["clues"] == "ok"

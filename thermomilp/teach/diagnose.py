@@ -24,7 +24,7 @@ from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.catalogue import MISTAKES
 from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text, picture
 from thermomilp.teach.linear import Run, accepts, blocking_rows, solve
-from thermomilp.teach.probes import grids_obeying, probes
+from thermomilp.teach.probes import grids_within, probes
 from thermomilp.teach.rules import CLUES, FILL, TIES, Rules, variants
 from thermomilp.teach.sandbox import Built
 
@@ -61,14 +61,23 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
         _note_failed(failed, found)
         return found
     on_probes = [k for k, _ in enumerate(vs)
-                 if all(p.obeyed_by[k] == seen for p, seen in observed)]
+                 if all(p.allowed(kind, k, seen) for p, seen in observed)]
     fits = on_probes
     # every probe board whose grids are all known is evidence: a combination fits only if
     # it accepts exactly the model's grids on each of them
-    fits = [k for k in fits if all(grids_obeying(kind, b, vs[k]) == found
-                                   for b, found in (exact or {}).items()
+    # (a missing tie, written in any way, accepts at least the grids of the same rules
+    # with their ties, and otherwise only grids with a tank row partly wet: a range)
+    def within(k: int, b: int, grids: set[int]) -> bool:
+        must, may = grids_within(kind, b, vs[k])
+        return must <= grids <= may
+
+    fits = [k for k in fits if all(within(k, b, grids) for b, grids in (exact or {}).items()
                                    if vs[k].predicts(probe_boards[b]))]
     correct = vs.index(Rules())
+    # a combination that fits exactly explains the model better than a range does (a tank
+    # filled as one chain leaves its rows untied in one known way: tank-as-chain, not
+    # missing-tie); the ranges count only when nothing fits exactly
+    fits = [k for k in fits if vs[k].ties != "missing"] or fits
     found.checks.update(_families(kind, vs, fits))
     if fits and correct not in fits:
         shared = frozenset.intersection(*(vs[k].mistakes() for k in fits))
@@ -111,7 +120,7 @@ def _unexplained(kind: str, vs: Sequence[Rules], candidates: Sequence[int],
         for b, found in sorted(exact.items()):
             if not vs[k].predicts(boards[b]):
                 continue
-            theirs = grids_obeying(kind, b, vs[k])
+            must, may = grids_within(kind, b, vs[k])
             puzzle, model = boards[b], builds[b].model
             assert model is not None
             h, w = puzzle.height, puzzle.width
@@ -119,12 +128,12 @@ def _unexplained(kind: str, vs: Sequence[Rules], candidates: Sequence[int],
             where = f"probe board {b + 1} ({_describe(puzzle)})"
             head = (f"no mistake of the catalogue explains your model: its grids on the small "
                     f"probe grids look like {like}, but on {where}")
-            forbidden = sorted(theirs - found, key=lambda g: (bin(g).count("1"), g))
+            forbidden = sorted(must - found, key=lambda g: (bin(g).count("1"), g))
             if forbidden:
                 grid = grid_of_bits(forbidden[0], h, w)
                 return (f"{head} it forbids {grid_text(grid)}, which {like} would allow"
                         + _forbidding(builds[b], grid) + f"\n{picture(puzzle, grid)}")
-            extra = sorted(found - theirs, key=lambda g: (bin(g).count("1"), g))
+            extra = sorted(found - may, key=lambda g: (bin(g).count("1"), g))
             if extra:
                 grid = grid_of_bits(extra[0], h, w)
                 rows = [r.text for r in model.rows if r.terms][:3]
