@@ -16,6 +16,11 @@ Trust model (docs/course/grader.md says the same, with what holds where):
   **empty environment** (``env={}``, ``python -I``; the runner sets only
   ``HOME`` and ``TMPDIR``, both its own empty folder) and no terminal (a new
   session, stdin from ``/dev/null``, only its pipes inherited).
+* **No thermomilp in the child.** The child runs a copy of the standalone
+  :mod:`~thermomilp.teach.runner` (with ``confine.py`` and ``landlock.py``) from its
+  own folder; the boards reach it as plain data (:func:`plain`), the model goes back as
+  numbers. A stub package makes ``import thermomilp`` fail there, and Landlock hides the
+  package and its checkout (:func:`hidden_paths`, ``runner.package_folders``).
 * **A box per student** (:mod:`thermomilp.teach.confine`, where the kernel
   allows it): a PID namespace whose init reaps every orphan at once and whose
   end kills everything in it, a process limit that holds for root (the
