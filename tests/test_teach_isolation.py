@@ -73,6 +73,7 @@ def test_the_package_and_its_checkout_are_unreadable(tmp_path):
         f"TARGETS = {[str(t) for t in targets]!r}\n"
         "def build(puzzle):\n"
         "    sys.path[:] = [p for p in sys.path if not p.endswith('stub')]\n"
+        "    sys.meta_path[:] = [f for f in sys.meta_path if 'NoThermomilp' not in repr(f)]\n"
         "    spec = importlib.util.find_spec('thermomilp')\n"
         "    if spec is not None and spec.origin:\n"
         "        TARGETS.append(spec.origin)\n"
@@ -87,6 +88,29 @@ def test_the_package_and_its_checkout_are_unreadable(tmp_path):
     graded = grade_student(str(student), BOARDS[:1], "thermometers")
     message = _messages(graded)[0]
     assert "READ" not in message and message.count("DENIED") >= len(targets), message
+
+
+@pytest.mark.parametrize("trick", [
+    "sys.path[:] = [p for p in sys.path if not p.endswith('stub')]\n"
+    "    import thermomilp",
+    "importlib.import_module('thermo' + 'milp.solving')",
+    "sys.path[:] = [p for p in sys.path if not p.endswith('stub')]\n"
+    "    sys.meta_path[:] = [f for f in sys.meta_path if 'NoThermomilp' not in repr(f)]\n"
+    "    spec = importlib.util.find_spec('thermomilp')\n"
+    "    module = importlib.util.module_from_spec(spec)\n"
+    "    spec.loader.exec_module(module)",
+])
+def test_importlib_tricks_say_the_package_is_not_available(tmp_path, trick):
+    if "exec_module" in trick and not available() and not REQUIRED:
+        pytest.skip("without Landlock the package's files can be read")
+    student = tmp_path / "trick.py"
+    student.write_text("import importlib, importlib.util, sys\n"
+                       f"def build(puzzle):\n    {trick}\n    return None\n")
+    graded = grade_student(str(student), BOARDS[:1], "thermometers")
+    messages = _messages(graded)
+    assert graded.score == 0
+    assert all(b.verdict == "crashed" for b in graded.boards), messages
+    assert all(UNAVAILABLE in m for m in messages), messages
 
 
 def test_an_import_under_the_main_guard_is_no_flag_and_costs_nothing(tmp_path):

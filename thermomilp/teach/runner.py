@@ -339,6 +339,26 @@ def _student_line(exc: BaseException, path: str) -> int | None:
     return line
 
 
+PACKAGE_FOLDERS: list[str] = []  # where thermomilp is on this machine (set in main)
+
+
+class _NoThermomilp:
+    """First on ``sys.meta_path`` in the child: thermomilp and its modules are not found,
+    with :data:`UNAVAILABLE` as the reason (Landlock stops a way around this one)."""
+
+    @staticmethod
+    def find_spec(name: str, path: Any = None, target: Any = None) -> None:
+        if name.split(".")[0] == "thermomilp":
+            raise ModuleNotFoundError(UNAVAILABLE, name=name)
+
+
+def _unavailable(exc: BaseException) -> bool:
+    """Is ``exc`` the child failing to read thermomilp (a file of a hidden package folder)?"""
+    name = getattr(exc, "filename", None)
+    return isinstance(exc, OSError) and isinstance(name, str) and any(
+        os.path.realpath(name).startswith(f.rstrip("/") + "/") for f in PACKAGE_FOLDERS)
+
+
 def _failure(exc: BaseException, path: str) -> dict[str, Any]:
     line = _student_line(exc, path)
     where = f"{os.path.basename(path)}, line {line}" if line else os.path.basename(path)
@@ -350,6 +370,8 @@ def _failure(exc: BaseException, path: str) -> dict[str, Any]:
         return {"kind": "error", "line": line, "message": str(exc)}
     text = f"{type(exc).__name__}: {exc.msg if isinstance(exc, SyntaxError) else exc}"
     text += pulp4_hint(exc)
+    if _unavailable(exc):
+        text += f" -- {UNAVAILABLE}"
     return {"kind": "crashed", "line": line, "message": f"{text} ({where})"}
 
 
@@ -509,6 +531,8 @@ def main(argv: list[str]) -> None:
     # PYTHONPATH: a program the student starts meets the same stub
     os.environ.update({"HOME": home, "TMPDIR": home, "PYTHONPATH": stub})
     sys.path.insert(0, stub)
+    sys.meta_path.insert(0, _NoThermomilp)
+    PACKAGE_FOLDERS[:] = package
     sys.dont_write_bytecode = True
 
     def send(record: dict[str, Any]) -> None:
