@@ -286,3 +286,21 @@ def test_missing_tie_is_named_for_every_way_of_leaving_rows_untied(tmp_path, way
     assert graded.mistakes == ["missing-tie"], graded.evidence
     assert graded.checks["ties"] == "missing-tie"
     assert graded.checks["precedence"] == "ok" and graded.checks["clues"] == "ok"
+
+
+def test_an_extra_grid_on_one_probe_board_gets_no_id_and_the_rows_on_its_cells(tmp_path):
+    """missing-precedence on the small probe grids, but column 0's clue left out on the 3x4
+    probe board: the model accepts grids no combination allows there -- no id, and the
+    evidence quotes the student's rows on the cells of such a grid."""
+    student = tmp_path / "extra.py"
+    source = (HERE / "thermo_pulp_missing-precedence.py").read_text()
+    old = "        if k is not None:\n            prob += pulp.lpSum(x[i, j] for i in"
+    assert old in source
+    student.write_text(source.replace(
+        old, "        if k is not None and not (puzzle.width == 4 and j == 0):\n"
+             "            prob += pulp.lpSum(x[i, j] for i in"))
+    graded = grade_student(str(student), THERMO[:1], "thermometers")
+    assert graded.mistakes == [], graded.evidence
+    said = "\n".join(graded.evidence)
+    assert "no mistake of the catalogue explains your model" in said, said
+    assert "no constraint of yours forbids it" in said and "x_0_" in said, said

@@ -126,8 +126,8 @@ def _unexplained(kind: str, vs: Sequence[Rules], candidates: Sequence[int],
             h, w = puzzle.height, puzzle.width
             like = (", ".join(sorted(vs[k].mistakes())) or "the rules")
             where = f"probe board {b + 1} ({_describe(puzzle)})"
-            head = (f"no mistake of the catalogue explains your model: its grids on the small "
-                    f"probe grids look like {like}, but on {where}")
+            head = (f"no mistake of the catalogue explains your model: on the small probe "
+                    f"grids it behaves like {like}, but on {where}")
             forbidden = sorted(must - found, key=lambda g: (bin(g).count("1"), g))
             if forbidden:
                 grid = grid_of_bits(forbidden[0], h, w)
@@ -136,8 +136,16 @@ def _unexplained(kind: str, vs: Sequence[Rules], candidates: Sequence[int],
             extra = sorted(found - may, key=lambda g: (bin(g).count("1"), g))
             if extra:
                 grid = grid_of_bits(extra[0], h, w)
-                rows = [r.text for r in model.rows if r.terms][:3]
-                quoted = ("; your constraints there include: " + "; ".join(rows)) if rows else ""
+                # none of the student's rows forbids it: quote those on its filled cells
+                cell_of = model.cell_var()
+                filled = {(i, j) for i, line in enumerate(grid) for j, ch in enumerate(line)
+                          if ch == "#"}
+                near = sorted((r for r in model.rows
+                               if any(cell_of.get(v) in filled for v in r.terms)),
+                              key=lambda r: -sum(cell_of.get(v) in filled for v in r.terms))
+                rows = [r.text for r in near[:3]]
+                quoted = ("; no constraint of yours forbids it -- those on its filled cells: "
+                          + "; ".join(rows)) if rows else ""
                 return (f"{head} it accepts {grid_text(grid)}, which {like} would forbid "
                         f"({broken_rules(puzzle, grid) or 'the rules allow it'}){quoted}"
                         f"\n{picture(puzzle, grid)}")
