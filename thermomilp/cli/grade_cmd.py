@@ -94,6 +94,9 @@ def run(args: argparse.Namespace) -> int:
     ok = True
     hide = [args.corpus] if args.corpus is not None else []  # its files may hold solutions
     hide += args.students  # each child reads its own copy, never a classmate's file
+    from thermomilp.teach.classroom import key_path
+
+    hide.append(str(key_path()))  # with --out or not: the same box alone and in a class
 
     def show(grade) -> None:
         nonlocal ok
