@@ -168,3 +168,25 @@ def test_the_attack_files_are_where_the_tests_say(tmp_path):
     for name in ("board_class_solver.py", "subprocess_solve.py", "package_model_plus_row.py",
                  "patch_serialiser.py"):
         shutil.copy(ATTACKS / name, tmp_path / name)  # the files exist and are readable
+
+
+@pytest.mark.parametrize("kind", ["thermometers", "aquarium"])
+def test_the_plain_board_answers_as_the_puzzle_does(kind):
+    """The student-facing API is the same: every attribute the handout names (and a few
+    more a model may use) gives what thermomilp.Puzzle gives."""
+    from thermomilp.teach.corpus import corpus_boards
+    from thermomilp.teach.runner import board_of
+
+    for _, puzzle in corpus_boards(None, kind)[1]:
+        board = board_of(sandbox.plain(puzzle))
+        for name in ("kind", "height", "width", "shape", "rows", "cols", "rank_of",
+                     "all_chains", "rule", "name"):
+            assert getattr(board, name) == getattr(puzzle, name), name
+        assert board.solution is None and board.region_grid() == puzzle.region_grid()
+        assert len(board.vessels) == len(puzzle.vessels)
+        for mine, theirs in zip(board.vessels, puzzle.vessels, strict=True):
+            for name in ("label", "layers", "cells", "depth", "is_chain", "region_id"):
+                assert getattr(mine, name) == getattr(theirs, name), name
+            assert [mine.parent_of(k) for k in range(mine.depth)] == \
+                [theirs.parent_of(k) for k in range(theirs.depth)]
+            assert mine.filled_cells(1) == theirs.filled_cells(1)

@@ -81,6 +81,12 @@ class Vessel:
     def is_chain(self) -> bool:
         return True
 
+    def parent_of(self, k: int) -> int | None:
+        return k + 1 if k + 1 < len(self.layers) else None
+
+    def filled_cells(self, level: int) -> tuple[tuple[int, int], ...]:
+        return tuple(c for layer in self.layers[:level] for c in layer)
+
     def __repr__(self) -> str:
         return f"Vessel(label={self.label!r}, layers={self.layers!r})"
 
@@ -116,6 +122,18 @@ class Board:
         """cell -> (vessel index, 1-based rank)."""
         return {c: (v, k + 1) for v, vessel in enumerate(self.vessels)
                 for k, layer in enumerate(vessel.layers) for c in layer}
+
+    @property
+    def all_chains(self) -> bool:
+        return True
+
+    def region_grid(self) -> tuple[tuple[str, ...], ...]:
+        """The label of the vessel covering each cell, row by row."""
+        labels = [[""] * self.width for _ in range(self.height)]
+        for vessel in self.vessels:
+            for r, c in vessel.cells:
+                labels[r][c] = vessel.label
+        return tuple(tuple(row) for row in labels)
 
     def __repr__(self) -> str:
         return (f"Board({self.kind}, {self.height}x{self.width}, rows={self.rows}, "
