@@ -14,7 +14,8 @@ Trust model (docs/course/grader.md says the same, with what holds where):
   on its stdin, which the runner reads and closes before the student's code
   runs; there is no request file and no secret. The child starts with an
   **empty environment** (``env={}``, ``python -I``; the runner sets only
-  ``HOME`` and ``TMPDIR``, both its own empty folder) and no terminal (a new
+  ``HOME`` and ``TMPDIR``, both its own empty folder, and ``PYTHONPATH``, the
+  stub package below) and no terminal (a new
   session, stdin from ``/dev/null``, only its pipes inherited).
 * **No thermomilp in the child.** The child runs a copy of the standalone
   :mod:`~thermomilp.teach.runner` (with ``confine.py`` and ``landlock.py``) from its
