@@ -134,15 +134,21 @@ def test_a_deep_line_fails_its_board_and_the_class_goes_on(tmp_path, key):
 # --- processes ------------------------------------------------------------------------
 
 
-NO_BOX = ("import sys; sys.path.insert(0, {root!r}); import thermomilp.teach.confine as c; "
-          "c.enter = lambda tasks, grader: ['pid namespace: left out by the test']; "
-          "from thermomilp.teach.runner import main; main(sys.argv[1:])")
+def _no_box() -> dict[str, str]:
+    """The child's files with a confine.py that sets up no namespace."""
+    files = dict(CHILD_FILES)
+    files["confine.py"] += ("\n\ndef enter(max_tasks, grader):\n"
+                            "    return ['pid namespace: left out by the test']\n")
+    return files
+
+
+CHILD_FILES = sandbox.child_files()
 
 
 @pytest.mark.parametrize("box", ["box", "no namespace"])
 def test_a_fork_chain_leaves_no_zombie_and_no_process(tmp_path, monkeypatch, box):
     if box != "box":  # where the kernel gives no namespace: the grader reaps and kills alone
-        monkeypatch.setattr(sandbox, "BOOT", NO_BOX)
+        monkeypatch.setattr(sandbox, "child_files", _no_box)
         monkeypatch.delenv("THERMOMILP_REQUIRE_SANDBOX", raising=False)
     student = _attack(tmp_path, "fork_chain.py", "q9chain.py")
     graded = grade_student(str(student), BOARDS[:1], "thermometers", Limits(board_s=10))

@@ -188,8 +188,12 @@ def test_contract_errors_are_clear(tmp_path):
     graded = grade_student(str(nobuild), THERMO[:1], "thermometers")
     assert graded.boards[0].verdict == "error" and "build" in graded.boards[0].findings[0].message
     levels = tmp_path / "levels_pulp.py"
-    levels.write_text("from thermomilp.model.level_pulp import build_level_pulp\n\n"
-                      "def build(puzzle):\n    return build_level_pulp(puzzle)[0]\n")
+    levels.write_text("import pulp\n\n"
+                      "def build(puzzle):\n"
+                      "    prob = pulp.LpProblem('levels', pulp.LpMinimize)\n"
+                      "    z = prob.add_variable('z_0_1', cat=pulp.LpBinary)\n"
+                      "    prob += z <= 1, 'one'\n"
+                      "    return prob\n")
     graded = grade_student(str(levels), THERMO[:1], "thermometers")
     assert "no variable named x_i_j" in graded.boards[0].findings[0].message
     assert main(["grade", str(tmp_path / "missing.py")]) == 2

@@ -65,7 +65,10 @@ def test_the_child_has_only_its_own_home_and_tmpdir(monkeypatch):
     message = graded.boards[0].findings[0].message
     assert "hunter2" not in message, message
     env = dict(ast.literal_eval(message.split("ENVIRONMENT ")[1].rsplit(" (", 1)[0]))
-    assert sorted(env) == ["HOME", "TMPDIR"] and env["HOME"] == env["TMPDIR"], message
+    assert sorted(env) == ["HOME", "PYTHONPATH", "TMPDIR"], message
+    assert env["HOME"] == env["TMPDIR"], message
+    # the stub package whose import says thermomilp is not available while grading
+    assert env["PYTHONPATH"].endswith(os.path.join("run", "stub")), message
     assert os.path.basename(env["HOME"]) == "tmp"  # the box's own folder, emptied per board
 
 
@@ -97,13 +100,30 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.parametrize(("attack", "flags"), [
-    ("copies_package.py", ["imports-thermomilp", "package-model"]),
-    ("copies_package_hidden.py", ["package-model"]),
+    ("copies_package.py", ["imports-thermomilp"]),
+    ("copies_package_hidden.py", []),
 ])
-def test_the_package_model_is_flagged(attack, flags):
+def test_the_package_model_is_out_of_reach(attack, flags):
+    """thermomilp cannot be imported in the child (tests/test_teach_isolation.py): the
+    copy crashes on every board; the import that shows in the text is flagged."""
     graded = grade_student(str(ATTACKS / attack), BOARDS[:1], "thermometers")
     assert graded.flags == flags
-    assert not graded.ok
+    assert graded.score == 0 and not graded.ok
+    assert all(b.verdict == "crashed" for b in graded.boards)
+
+
+def test_the_package_model_itself_is_flagged():
+    """A model equal to one thermomilp builds (written out by hand, say) is flagged."""
+    from thermomilp.model import build_model
+    from thermomilp.teach.extract import extract
+    from thermomilp.teach.probes import probe_boards
+    from thermomilp.teach.sandbox import Built
+    from thermomilp.teach.student import flags_of, package_models
+
+    probes = probe_boards("thermometers")
+    builds = [Built(extract(build_model(p, backend="pulp"), p)) for p in probes]
+    assert package_models(probes[0])
+    assert flags_of(str(CORRECT), probes, builds) == ["package-model"]
 
 
 def test_an_honest_model_is_not_flagged():
@@ -126,7 +146,7 @@ def test_a_forged_row_is_refused_on_resume(tmp_path):
                          text=True, timeout=300, env=_env(tmp_path), cwd=tmp_path, check=False)
     assert run.returncode == 0, run.stderr
     with out.open("a", encoding="utf-8") as f:
-        f.write("victim.py,8,8,,right:8,,0.1,0\n")
+        f.write("victim.py,,8,8,yes,ok,ok,n/a,4/4,,right:8,,0.1,0\n")
     (tmp_path / "victim.py").write_text("def build(puzzle):\n    return None\n")
     again = subprocess.run([sys.executable, "-m", "thermomilp", "grade", str(CORRECT),
                             "victim.py", "--corpus", str(corpus), "--out", str(out)],
@@ -174,7 +194,7 @@ def test_a_change_made_while_a_student_ran_is_put_back_and_flagged(tmp_path, key
     def tampering(student, *args, **kwargs):
         grade = real(student, *args, **kwargs)
         with out.open("a", encoding="utf-8") as f:
-            f.write("victim.py,8,8,,right:8,,0.1,0\n")
+            f.write("victim.py,,8,8,yes,ok,ok,n/a,4/4,,right:8,,0.1,0\n")
         return grade
 
     monkeypatch.setattr(classroom, "grade_student", tampering)
@@ -191,7 +211,10 @@ def test_the_package_files_and_the_corpus_are_out_of_reach():
     graded = grade_student(str(ATTACKS / "reads_package_files.py"), BOARDS, "thermometers",
                            hide=[str(INSTANCES)])
     assert graded.score == 0
-    assert all("no answer in reach" in b.findings[0].message for b in graded.boards)
+    # it cannot even import thermomilp to find the files (tests/test_teach_isolation.py
+    # reads them by their paths: denied)
+    assert all("thermomilp is not available while grading" in b.findings[0].message
+               for b in graded.boards)
 
 
 def test_limits_still_hold_under_the_new_protocol(tmp_path):

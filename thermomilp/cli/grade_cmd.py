@@ -49,6 +49,9 @@ def register(sub) -> None:
                    help="grade a class: one CSV row per student, appended as each is graded; "
                         "students already in the file are skipped (resumable); progress on "
                         "stderr")
+    p.add_argument("--hints", action="store_true",
+                   help="after each mistake named, say how to fix it (by default a report "
+                        "says which rule the model breaks, not the code that fixes it)")
     p.add_argument("--time-limit", type=float, default=10.0, metavar="S",
                    help="seconds for one build(puzzle) (default 10; importing the file gets 30)")
     p.add_argument("--memory-mb", type=int, default=2048, metavar="MB",
@@ -143,6 +146,9 @@ def run(args: argparse.Namespace) -> int:
     ok = True
     hide = [args.corpus] if args.corpus is not None else []  # its files may hold solutions
     hide += args.students  # each child reads its own copy, never a classmate's file
+    from thermomilp.teach.classroom import key_path
+
+    hide.append(str(key_path()))  # with --out or not: the same box alone and in a class
 
     def show(grade) -> None:
         nonlocal ok
@@ -153,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             from thermomilp.teach.report import report
 
-            print(report(grade))
+            print(report(grade, hints=args.hints))
         sys.stdout.flush()
 
     if args.out is not None:

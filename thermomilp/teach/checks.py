@@ -6,7 +6,8 @@
 2. **accepts the real solutions**: with its cells fixed to each true solution
    (at most two, from :func:`thermomilp.solving.enumerate_solutions`), the
    model is feasible -- if not, the constraints of the student's that the
-   solution breaks are quoted;
+   solution breaks are quoted (the solution itself never is: no message shows
+   a corpus board's answer, only grids the student's model accepts);
 3. **second solution**: with a no-good cut on the grid it found, the model
    finds no grid the rules forbid;
 4. **size and LP relaxation** beside the reference cell model.
@@ -102,13 +103,12 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
     if first.status in ("error", "timeout", "unbounded"):
         fail("error", "solve", first.message)
     elif first.status == "infeasible" and truths:
-        fail("infeasible", "solve", "your model has no solution, but the board has one: "
-             + grid_text(truths[0]))
+        fail("infeasible", "solve", "your model has no solution, but the board has one")
     elif first.cells_out_of_range():
         cells = ", ".join(f"{_cell_name(model, i, j)} = {v:.3g}"
                           for (i, j), v in first.cells_out_of_range()[:4])
         fail("wrong", "solve", f"your model's optimum gives cells values outside 0..1 ({cells}): "
-             "a cell variable is binary (missing bounds?)")
+             "a cell is either filled (1) or empty (0)")
     elif fractional:
         cells = ", ".join(f"x_{i}_{j} = {v:.3g}" for (i, j), v in first.fractional_cells()[:4])
         fail("fractional", "solve", f"your model's optimum fills cells by a fraction ({cells}): "
@@ -127,23 +127,27 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
             detail = (" These constraints of yours forbid it: "
                       + "; ".join(r.text for r in broken[:3]) + "." if broken else "")
             fail("rejects-solution", "real-solution",
-                 f"your model forbids the real solution {grid_text(truth)}.{detail}")
+                 f"your model forbids a real solution of this board.{detail}")
             break
 
     # 3. a second grid must be a real solution too
     if grid is not None and not fractional and not first.cells_out_of_range():
+        # a grid the model found that is a real solution is never shown (the report would
+        # give the board's answer away); a grid the rules forbid may be
+        found_first = ("the grid your model found first (a solution)"
+                       if not solution_problems(puzzle, grid) else grid_text(grid))
         second = solve(model, [nogood_row(model, grid)], objective=False, time_limit=time_limit)
         other = second.grid(puzzle) if second.status == "feasible" else None
         if second.cells_out_of_range():
             cells = ", ".join(f"{_cell_name(model, i, j)} = {v:.3g}"
                               for (i, j), v in second.cells_out_of_range()[:4])
             fail("accepts-forbidden", "second-solution",
-                 f"after excluding {grid_text(grid)}, your model accepts a point whose cells are "
-                 f"not 0 or 1 ({cells}): a cell variable is binary (missing bounds?)")
+                 f"after excluding {found_first}, your model accepts a point whose cells are "
+                 f"not 0 or 1 ({cells}): a cell is either filled (1) or empty (0)")
         elif other is not None and not second.fractional_cells() and \
                 solution_problems(puzzle, other):
             fail("accepts-forbidden", "second-solution",
-                 f"after excluding {grid_text(grid)}, your model accepts {grid_text(other)}, "
+                 f"after excluding {found_first}, your model accepts {grid_text(other)}, "
                  f"which the rules forbid: {broken_rules(puzzle, other)}")
 
     # 4. size and LP relaxation beside the reference

@@ -1,8 +1,9 @@
 """Grade a class: many student files, one sealed CSV row each, resumable.
 
 ``thermomilp grade submissions/*.py --out grades.csv`` writes one row per
-student (score, boards, mistakes named, verdicts, flags, time, seal) as soon
-as that student is graded. Run it again and the students already in the
+student (review -- "needs reading" for a flagged student --, score, boards, one
+column per check, mistakes named, verdicts, flags, time, seal) as soon as that
+student is graded. Run it again and the students already in the
 file are skipped, so an interrupted run picks up where it stopped.
 
 Only the grader writes grades:
@@ -46,7 +47,11 @@ from thermomilp.teach.corpus import GradeError
 from thermomilp.teach.sandbox import Limits
 from thermomilp.teach.student import StudentGrade, grade_student
 
-HEADER = ["student", "score", "boards", "mistakes", "verdicts", "flags", "time_s", "seal"]
+# review: "needs reading" when the student is flagged (the score is then not a mark);
+# binary .. probes_exact: the checks of StudentGrade.checks (teach.student.CHECKS)
+CHECK_COLUMNS = ["binary", "precedence", "clues", "ties", "probes_exact"]
+HEADER = ["student", "review", "score", "boards", *CHECK_COLUMNS, "mistakes", "verdicts",
+          "flags", "time_s", "seal"]
 KEY_ENV = "THERMOMILP_GRADES_KEY"
 
 
@@ -152,7 +157,9 @@ def row_of(grade: StudentGrade) -> list[str]:
     verdicts: dict[str, int] = {}
     for b in grade.boards:
         verdicts[b.verdict] = verdicts.get(b.verdict, 0) + 1
-    return [grade.student, str(grade.score), str(len(grade.boards)), " ".join(grade.mistakes),
+    return [grade.student, "needs reading" if grade.needs_reading else "",
+            str(grade.score), str(len(grade.boards)),
+            *(grade.checks.get(c, "-") for c in CHECK_COLUMNS), " ".join(grade.mistakes),
             " ".join(f"{v}:{n}" for v, n in sorted(verdicts.items())), " ".join(grade.flags),
             f"{grade.time_s:.1f}"]
 
@@ -190,9 +197,10 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
         if on_grade is not None:
             on_grade(grade)
         named = ", ".join(grade.mistakes) or "-"
-        flagged = f", FLAGGED: {', '.join(grade.flags)}" if grade.flags else ""
-        print(f"[{n}/{len(todo)}] {student}: {grade.score}/{len(grade.boards)} right, "
-              f"mistakes: {named}{flagged} ({grade.time_s:.1f} s)", file=progress, flush=True)
+        marks = (f"flagged ({', '.join(grade.flags)}): needs reading" if grade.needs_reading
+                 else f"{grade.score}/{len(grade.boards)} right")
+        print(f"[{n}/{len(todo)}] {student}: {marks}, mistakes: {named} "
+              f"({grade.time_s:.1f} s)", file=progress, flush=True)
     if done.keys() & set(students):
         print(f"skipped {len(done.keys() & set(students))} already in {out}", file=progress)
     return graded, len(students) - len(todo)
@@ -210,4 +218,4 @@ def all_right(out: str, students: Sequence[str]) -> bool:
     """Every student of this run has a full score, no mistake and no flag in ``out``."""
     rows = read_grades(out)[1]
     return all(s in rows and rows[s]["score"] == rows[s]["boards"] and not rows[s]["mistakes"]
-               and not rows[s]["flags"] for s in students)
+               and not rows[s]["flags"] and not rows[s]["review"] for s in students)

@@ -1,6 +1,7 @@
 """The student's process in a box of its own: a PID namespace, a process limit, no privileges.
 
-The runner (:mod:`thermomilp.teach.runner`) calls :func:`enter` after it has read
+The runner (:mod:`thermomilp.teach.runner`, a copy beside this file in the child's
+folder: this module imports nothing of thermomilp) calls :func:`enter` after it has read
 its request and before any student code runs. On Linux, where the kernel allows it:
 
 * **a PID namespace** (``CLONE_NEWPID``; for a grader that is not root, inside a new

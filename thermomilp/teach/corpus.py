@@ -10,6 +10,7 @@ from thermomilp.core.puzzle import Puzzle
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 KINDS = ("thermometers", "aquarium")
+LARGE = "large"  # the bundled corpus's folder of boards larger than 10x10
 
 
 def default_corpus(kind: str) -> Path:
@@ -84,14 +85,20 @@ def corpus_boards(corpus: str | os.PathLike | None, kind: str | None = None
     if not folder.is_dir():
         raise GradeError(f"{folder}: no such folder (give a corpus with --corpus DIR)")
     found: dict[str, list[tuple[str, Puzzle]]] = {}
-    for path in sorted(folder.iterdir()):
+    paths = sorted(folder.iterdir())
+    if bundled and (folder / LARGE).is_dir():
+        # boards wider and taller than 10, square and not (made by thermomilp generate): a
+        # model that keys cells by 10 * i + j, or mixes up height and width, fails there
+        paths += sorted((folder / LARGE).iterdir())
+    for path in paths:
         if path.is_file() and not path.name.startswith(".") and path.suffix != ".json":
             puzzle = load(path)
             if getattr(puzzle, "rule", "tank") != "tank":
                 raise GradeError(f"{path}: an Aquarium board under the {puzzle.rule} rule; the "
                                  "grading contract (one waterline per tank, vessel.layers = "
                                  "the tank's rows) is the tank rule")
-            name = f"{folder.name}/{path.name}" if bundled else str(path)
+            name = (f"{folder.name}/{path.relative_to(folder).as_posix()}" if bundled
+                    else str(path))
             found.setdefault(puzzle.kind, []).append((name, puzzle))
     if kind is None:
         if len(found) > 1:

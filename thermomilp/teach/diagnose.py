@@ -24,8 +24,8 @@ from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.catalogue import MISTAKES
 from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text, picture
 from thermomilp.teach.linear import Run, accepts, blocking_rows, solve
-from thermomilp.teach.probes import EXACT_FITS, grids_obeying, probes
-from thermomilp.teach.rules import Rules, variants
+from thermomilp.teach.probes import grids_within, probes
+from thermomilp.teach.rules import CLUES, FILL, TIES, Rules, variants
 from thermomilp.teach.sandbox import Built
 
 
@@ -33,6 +33,9 @@ from thermomilp.teach.sandbox import Built
 class Diagnosis:
     mistakes: list[str] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)  # one line per mistake named, or per oddity
+    # per part of the rules (precedence, clues, ties): "ok", the mistake id, "?" (the
+    # evidence fits combinations that disagree, or none), "-" (no model to look at)
+    checks: dict[str, str] = field(default_factory=dict)
 
 
 def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[Built],
@@ -57,11 +60,25 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
     if not observed:
         _note_failed(failed, found)
         return found
-    fits = [k for k, _ in enumerate(vs) if all(p.obeyed_by[k] == seen for p, seen in observed)]
-    fits = [k for k in fits if all(grids_obeying(kind, b, vs[k]) == found
-                                   for b, found in (exact or {}).items()
-                                   if b < EXACT_FITS[kind])]
+    on_probes = [k for k, _ in enumerate(vs)
+                 if all(p.allowed(kind, k, seen) for p, seen in observed)]
+    fits = on_probes
+    # every probe board whose grids are all known is evidence: a combination fits only if
+    # it accepts exactly the model's grids on each of them
+    # (a missing tie, written in any way, accepts at least the grids of the same rules
+    # with their ties, and otherwise only grids with a tank row partly wet: a range)
+    def within(k: int, b: int, grids: set[int]) -> bool:
+        must, may = grids_within(kind, b, vs[k])
+        return must <= grids <= may
+
+    fits = [k for k in fits if all(within(k, b, grids) for b, grids in (exact or {}).items()
+                                   if vs[k].predicts(probe_boards[b]))]
     correct = vs.index(Rules())
+    # a combination that fits exactly explains the model better than a range does (a tank
+    # filled as one chain leaves its rows untied in one known way: tank-as-chain, not
+    # missing-tie); the ranges count only when nothing fits exactly
+    fits = [k for k in fits if vs[k].ties != "missing"] or fits
+    found.checks.update(_families(kind, vs, fits))
     if fits and correct not in fits:
         shared = frozenset.intersection(*(vs[k].mistakes() for k in fits))
         for mistake in MISTAKES:
@@ -85,8 +102,74 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
                                   "grid the rules allow"
                                   + _forbidding(probe_builds[probe.board], probe.grid)
                                   + f"\n{picture(puzzle, probe.grid)}")
+    if not fits and on_probes:
+        found.evidence.append(_unexplained(kind, vs, on_probes, exact or {}, probe_boards,
+                                           probe_builds))
     _note_failed(failed, found)
     return found
+
+
+def _unexplained(kind: str, vs: Sequence[Rules], candidates: Sequence[int],
+                 exact: dict[int, set[int]], boards: Sequence[Puzzle],
+                 builds: Sequence[Built]) -> str:
+    """Why no id is named although the probe grids look like a mistake: a probe board where
+    the model's grids differ from every such combination's, with the student's own rows."""
+    from thermomilp.teach.probes import grid_of_bits
+
+    for k in candidates:
+        for b, found in sorted(exact.items()):
+            if not vs[k].predicts(boards[b]):
+                continue
+            must, may = grids_within(kind, b, vs[k])
+            puzzle, model = boards[b], builds[b].model
+            assert model is not None
+            h, w = puzzle.height, puzzle.width
+            like = (", ".join(sorted(vs[k].mistakes())) or "the rules")
+            where = f"probe board {b + 1} ({_describe(puzzle)})"
+            head = (f"no mistake of the catalogue explains your model: on the small probe "
+                    f"grids it behaves like {like}, but on {where}")
+            forbidden = sorted(must - found, key=lambda g: (bin(g).count("1"), g))
+            if forbidden:
+                grid = grid_of_bits(forbidden[0], h, w)
+                return (f"{head} it forbids {grid_text(grid)}, which {like} would allow"
+                        + _forbidding(builds[b], grid) + f"\n{picture(puzzle, grid)}")
+            extra = sorted(found - may, key=lambda g: (bin(g).count("1"), g))
+            if extra:
+                grid = grid_of_bits(extra[0], h, w)
+                # none of the student's rows forbids it: quote those on its filled cells
+                cell_of = model.cell_var()
+                filled = {(i, j) for i, line in enumerate(grid) for j, ch in enumerate(line)
+                          if ch == "#"}
+                near = sorted((r for r in model.rows
+                               if any(cell_of.get(v) in filled for v in r.terms)),
+                              key=lambda r: -sum(cell_of.get(v) in filled for v in r.terms))
+                rows = [r.text for r in near[:3]]
+                quoted = ("; no constraint of yours forbids it -- those on its filled cells: "
+                          + "; ".join(rows)) if rows else ""
+                return (f"{head} it accepts {grid_text(grid)}, which {like} would forbid "
+                        f"({broken_rules(puzzle, grid) or 'the rules allow it'}){quoted}"
+                        f"\n{picture(puzzle, grid)}")
+    return "no mistake of the catalogue explains your model on every probe board"
+
+
+FAMILIES = (("precedence", "fill", FILL), ("clues", "clues", CLUES), ("ties", "ties", TIES))
+
+
+def _families(kind: str, vs: Sequence[Rules], fits: Sequence[int]) -> dict[str, str]:
+    """What the evidence says of each part of the rules: every combination that fits
+    agrees on it (ok, or one mistake's id), or not ("?")."""
+    out = {}
+    for column, attr, ids in FAMILIES:
+        if column == "ties" and kind != "aquarium":
+            out[column] = "n/a"
+            continue
+        ways = {getattr(vs[k], attr) for k in fits}
+        if len(ways) != 1:
+            out[column] = "?"
+        else:
+            way = ways.pop()
+            out[column] = "ok" if way == "correct" else str(ids[way])
+    return out
 
 
 def _note_failed(failed: Sequence[Built], found: Diagnosis) -> None:

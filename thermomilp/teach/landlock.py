@@ -1,10 +1,12 @@
 """Landlock (Linux 5.13+): what the student's process may read and write, set on itself.
 
-The runner (:mod:`thermomilp.teach.runner`) calls :func:`restrict` before the
+The runner (:mod:`thermomilp.teach.runner`, a copy beside this file in the child's
+folder) calls :func:`restrict` before the
 student's code runs. Afterwards the process and everything it starts:
 
-* reads everything **except** the hidden paths (the package's boards with
-  their solutions, the correct example models, the corpus folder, the
+* reads everything **except** the hidden paths (the thermomilp package and
+  the checkout it runs from, with the boards' solutions and the correct
+  example models, the corpus folder, the
   grader's key file, the submissions' folders, ``/tmp``, the terminals in
   ``/dev``); a hidden folder's names may be listed, its files not read;
 * writes only below its own temporary folder and to ``/dev/null`` -- not the

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from thermomilp.core.puzzle import Grid, Puzzle
-from thermomilp.teach.rules import Rules, obeys, variants
+from thermomilp.teach.rules import Rules, allows, obeys, variants
 
 PROBE_BOARDS = {  # the native text format (docs/formats.md); ? is a missing clue
     "thermometers": [
@@ -69,7 +69,9 @@ aquarium 3x3
     ],
 }
 # Rectangular boards, both orientations, with missing clues: the model's feasible 0/1
-# grids are compared with the rules' on every probe board (exact_sets), these included.
+# grids are compared with the rules' on every probe board, these included, and a
+# combination of mistakes explains a model only if it accepts exactly the model's grids
+# on every probe board it predicts (diagnose; Rules.predicts).
 # They are not used to tell the variants apart (probes() reads the 3x3 boards only).
 RECTANGULAR = {
     "thermometers": [
@@ -107,12 +109,6 @@ aquarium 4x3
 """,
     ],
 }
-# On the first boards of each kind, a combination of mistakes explains a model only if it
-# accepts exactly the model's grids there (diagnose): their clues are all given but for one
-# line, so a clue mistake shows the same in every style. The later boards (a tank with
-# cells side by side in two rows, rectangles) tell models apart, but styles of one mistake
-# (gravity per column or per tank row) may differ there on grids no variant predicts.
-EXACT_FITS = {"thermometers": 2, "aquarium": 3}
 COVER = 2  # tell every two variants apart on this many grids where possible
 
 
@@ -121,6 +117,11 @@ class Probe:
     board: int  # index into probe_boards(kind)
     grid: Grid
     obeyed_by: tuple[bool, ...]  # one per variant of rules.variants(kind)
+
+    def allowed(self, kind: str, k: int, seen: bool) -> bool:
+        """May a model that makes variant ``k``'s mistakes do ``seen`` on this grid?"""
+        must, may = _allows(kind, self.board, self.grid, k)
+        return (seen or not must) and (may or not seen)
 
 
 def probe_boards(kind: str) -> list[Puzzle]:
@@ -143,6 +144,25 @@ def grid_of_bits(bits: int, h: int, w: int) -> Grid:
 
 def _all_grids(h: int, w: int) -> list[Grid]:
     return [grid_of_bits(bits, h, w) for bits in range(1 << (h * w))]
+
+
+@lru_cache(maxsize=1 << 16)
+def _allows(kind: str, board: int, grid: Grid, k: int) -> tuple[bool, bool]:
+    return allows(_probe_boards(kind)[board], grid, variants(kind)[k])
+
+
+@lru_cache(maxsize=256)
+def grids_within(kind: str, board: int, rules: Rules) -> tuple[frozenset[int], frozenset[int]]:
+    """(every grid a model that makes ``rules``' mistakes must accept on probe board
+    ``board``, every grid it may accept), as bit sets (:func:`thermomilp.teach.rules.allows`;
+    the two are :func:`grids_obeying` but for a missing tie)."""
+    if rules.ties != "missing":
+        exact = grids_obeying(kind, board, rules)
+        return exact, exact
+    puzzle = _probe_boards(kind)[board]
+    bounds = [allows(puzzle, g, rules) for g in _all_grids(puzzle.height, puzzle.width)]
+    return (frozenset(b for b, (must, _) in enumerate(bounds) if must),
+            frozenset(b for b, (_, may) in enumerate(bounds) if may))
 
 
 @lru_cache(maxsize=64)
@@ -190,5 +210,5 @@ def undistinguished(kind: str) -> list[tuple[Rules, Rules]]:
             if all(p.obeyed_by[a] == p.obeyed_by[c] for p in ps)]
 
 
-__all__ = ["EXACT_FITS", "PROBE_BOARDS", "RECTANGULAR", "Probe", "grid_of_bits", "grids_obeying",
-           "probe_boards", "probes", "undistinguished"]
+__all__ = ["PROBE_BOARDS", "RECTANGULAR", "Probe", "grid_of_bits", "grids_obeying",
+           "grids_within", "probe_boards", "probes", "undistinguished"]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from thermomilp.teach.catalogue import MISTAKES
+from thermomilp.teach.catalogue import HINTS, MISTAKES
 from thermomilp.teach.student import StudentGrade
 
 
-def report(grade: StudentGrade) -> str:
+def report(grade: StudentGrade, hints: bool = False) -> str:
+    """``hints``: after each mistake's rule, how to fix it (``--hints``)."""
     lines = [f"{grade.student} ({grade.kind})"]
     for g in grade.boards:
         lines.append(f"{g.verdict.upper():18s} {g.file}")
@@ -24,17 +25,24 @@ def report(grade: StudentGrade) -> str:
         lines.append("mistakes found: " + ", ".join(grade.mistakes))
         for m in grade.mistakes:
             lines.append(f"    {m}: {MISTAKES[m]}")
+            if hints:
+                lines.append(f"        hint: {HINTS[m]}")
     if grade.evidence:
         lines.append("evidence:")
         lines.extend(f"    {e}" for e in grade.evidence)  # a picture's lines are indented
     if grade.flags:
         from thermomilp.teach.student import FLAGS
 
-        lines.append("FLAGGED for the instructor: " + ", ".join(grade.flags))
+        lines.append("FLAGGED for the instructor (needs reading): " + ", ".join(grade.flags))
         lines.extend(f"    {f}: {FLAGS[f]}" for f in grade.flags)
     if grade.printed_bytes:
         lines.append(f"(the student's code printed {grade.printed_bytes} bytes; not shown)")
-    lines.append(f"{grade.score}/{len(grade.boards)} boards right")
+    if grade.checks:
+        lines.append("checks: " + ", ".join(f"{k} {v}" for k, v in grade.checks.items()))
+    if grade.needs_reading:  # no score to read off: the instructor reads the file first
+        lines.append(f"flagged ({', '.join(grade.flags)}): needs reading")
+    else:
+        lines.append(f"{grade.score}/{len(grade.boards)} boards right")
     return "\n".join(lines)
 
 

@@ -32,6 +32,13 @@ class Rules:
     def mistakes(self) -> frozenset[str]:
         return frozenset(m for m in (FILL[self.fill], CLUES[self.clues], TIES[self.ties]) if m)
 
+    def predicts(self, puzzle: Puzzle) -> bool:
+        """Do these rules say which grids a model that makes their mistakes accepts on
+        ``puzzle``? Swapped rows and columns say nothing on a board that is not square
+        (a model that swaps them crashes there, or sums part of a line: it depends on how
+        it is written)."""
+        return self.clues != "swapped" or puzzle.height == puzzle.width
+
 
 def variants(kind: str) -> list[Rules]:
     """Every combination of mistakes a model of ``kind`` may make (the correct rules first)."""
@@ -40,6 +47,29 @@ def variants(kind: str) -> list[Rules]:
     # model is right (combined with another mistake it explains nothing: no id is named)
     return [Rules(f, c, t) for f, c, t in product(FILL, CLUES, ties)
             if t != "chain" or (f, c) == ("correct", "correct")]
+
+
+def allows(puzzle: Puzzle, grid: Sequence[str], rules: Rules = Rules()) -> tuple[bool, bool]:
+    """(must, may): must a model that makes ``rules``' mistakes accept ``grid``, and may it?
+
+    Most mistakes are written one way, and :func:`obeys` says exactly what such a model
+    accepts (must == may). A missing tie is not: a model may leave its tank rows untied by
+    linking each cell to the one below it, or to one representative cell of the row below,
+    or its rows' representatives only (the right model without its ties), or ... Each such
+    model accepts every grid the same rules with the ties accept (must), and besides those
+    only grids that keep its clues and have a tank row partly wet -- or that the
+    column-by-column way (:func:`obeys`) accepts (may)."""
+    if rules.ties != "missing":
+        ok = obeys(puzzle, grid, rules)
+        return ok, ok
+    must = obeys(puzzle, grid, Rules(rules.fill, rules.clues, "correct"))
+    if must:
+        return True, True
+    filled = {(i, j) for i, line in enumerate(grid) for j, ch in enumerate(line) if ch == "#"}
+    untied = any(any(c in filled for c in layer) and not all(c in filled for c in layer)
+                 for v in puzzle.vessels for layer in v.layers)
+    return False, (_clues_ok(puzzle, filled, rules.clues) and untied) \
+        or obeys(puzzle, grid, rules)
 
 
 def obeys(puzzle: Puzzle, grid: Sequence[str], rules: Rules = Rules()) -> bool:

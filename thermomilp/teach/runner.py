@@ -1,13 +1,23 @@
-"""The child process that runs a student's file (``python -I``, see :mod:`sandbox`).
+"""The program the student's child process runs: a standalone script, not part of the package.
 
-It reads the request on its stdin (the student's path and the boards, which
-carry no solution), closes stdin, enters its box (:mod:`confine`: a PID
-namespace, a process limit, no capabilities; :mod:`landlock`), imports the
-student's module, calls ``build(puzzle)`` on each board and writes one JSON
-line per step to the result pipe (a file descriptor the parent passes; the
-student's ``print`` goes to stdout and stderr, which the parent captures
-apart). Before each step it waits for the grader's go on a second pipe: the
-grader gives it once every process the last step started is gone. Events:
+The grader (:mod:`sandbox`) copies this file, ``confine.py`` and ``landlock.py`` into the
+child's own folder and runs ``python -I runner.py``: nothing here imports thermomilp
+(the standard library only; PuLP and Pyomo inside the functions that read a model),
+so the package is never loaded in the child -- and where Landlock is available the
+package's folder and the repository it was installed from are unreadable there. A
+stub package ``thermomilp`` first on the child's ``sys.path`` (and ``PYTHONPATH``, for
+the programs it starts) makes ``import thermomilp`` and ``python -m thermomilp`` fail
+with a message that says so.
+
+It reads the request on its stdin (the student's path, the boards as plain data --
+rows, cols, vessels; never a solution -- and the limits), closes stdin, enters its box
+(``confine``: a PID namespace, a process limit, no capabilities; ``landlock``), imports
+the student's module, calls ``build(board)`` on each board (a :class:`Board`, built here
+from the data, with the attribute names of ``thermomilp.Puzzle``) and writes one JSON line
+per step to the result pipe (a file descriptor the parent passes; the student's
+``print`` goes to stdout and stderr, which the parent captures apart). Before each step
+it waits for the grader's go on a second pipe: the grader gives it once every process the
+last step started is gone. Events:
 
 ``{"event": "sandbox", "missing": [...]}`` (what could not be confined, sent
 before any student code runs), ``{"event": "imported"}`` then, per board,
@@ -24,10 +34,314 @@ send a model, graded like any other.
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import sys
 import traceback
 from typing import Any
+
+CONTRACT = "docs/course/exercise.md"
+INF = float("inf")
+MAX_NONZEROS = 2_000_000  # the same cap as thermomilp.teach.linear
+UNAVAILABLE = ("thermomilp is not available while grading: build(board) gets the board as "
+               "plain data (board.height, board.width, board.rows, board.cols, board.vessels) "
+               "and builds its model with PuLP or Pyomo alone")
+
+
+class ContractError(Exception):
+    """What ``build`` returned breaks the grading contract."""
+
+
+# --------------------------------------------------------------------------
+# The board, as plain data
+# --------------------------------------------------------------------------
+
+
+class Vessel:
+    """A thermometer (layers of one cell, bulb first) or a tank (its rows, lowest first)."""
+
+    def __init__(self, label: str, layers: tuple[tuple[tuple[int, int], ...], ...],
+                 region_id: int | str | None = None) -> None:
+        self.label = label
+        self.layers = layers
+        self.region_id = region_id
+        self.parent = None
+
+    @property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        """All cells in fill order (a thermometer: bulb first)."""
+        return tuple(c for layer in self.layers for c in layer)
+
+    @property
+    def depth(self) -> int:
+        return len(self.layers)
+
+    @property
+    def is_chain(self) -> bool:
+        return True
+
+    def parent_of(self, k: int) -> int | None:
+        return k + 1 if k + 1 < len(self.layers) else None
+
+    def filled_cells(self, level: int) -> tuple[tuple[int, int], ...]:
+        return tuple(c for layer in self.layers[:level] for c in layer)
+
+    def __repr__(self) -> str:
+        return f"Vessel(label={self.label!r}, layers={self.layers!r})"
+
+
+class Board:
+    """What ``build(board)`` gets: the attributes of ``thermomilp.Puzzle`` a model uses."""
+
+    def __init__(self, kind: str, rows: tuple[int | None, ...], cols: tuple[int | None, ...],
+                 vessels: tuple[Vessel, ...], name: str | None = None,
+                 rule: str = "tank") -> None:
+        self.kind = kind
+        self.rows = rows
+        self.cols = cols
+        self.vessels = vessels
+        self.name = name
+        self.rule = rule
+        self.solution = None  # never given: the grader finds the solutions itself
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    @property
+    def width(self) -> int:
+        return len(self.cols)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.height, self.width)
+
+    @property
+    def rank_of(self) -> dict[tuple[int, int], tuple[int, int]]:
+        """cell -> (vessel index, 1-based rank)."""
+        return {c: (v, k + 1) for v, vessel in enumerate(self.vessels)
+                for k, layer in enumerate(vessel.layers) for c in layer}
+
+    @property
+    def all_chains(self) -> bool:
+        return True
+
+    def region_grid(self) -> tuple[tuple[str, ...], ...]:
+        """The label of the vessel covering each cell, row by row."""
+        labels = [[""] * self.width for _ in range(self.height)]
+        for vessel in self.vessels:
+            for r, c in vessel.cells:
+                labels[r][c] = vessel.label
+        return tuple(tuple(row) for row in labels)
+
+    def __repr__(self) -> str:
+        return (f"Board({self.kind}, {self.height}x{self.width}, rows={self.rows}, "
+                f"cols={self.cols}, {len(self.vessels)} vessels)")
+
+
+def board_of(data: dict[str, Any]) -> Board:
+    """A :class:`Board` from the grader's plain data (:func:`thermomilp.teach.sandbox.plain`)."""
+    def clue(c: Any) -> int | None:
+        return None if c is None else int(c)
+
+    vessels = tuple(Vessel(str(v["label"]), tuple(tuple((int(i), int(j)) for i, j in layer)
+                                                  for layer in v["layers"]),
+                           v.get("region_id")) for v in data["vessels"])
+    return Board(str(data["kind"]), tuple(clue(c) for c in data["rows"]),
+                 tuple(clue(c) for c in data["cols"]), vessels, data.get("name"),
+                 str(data.get("rule", "tank")))
+
+
+# --------------------------------------------------------------------------
+# The model, as numbers (what thermomilp.teach.linear.LinearModel.from_json reads)
+# --------------------------------------------------------------------------
+
+
+def _num(v: float) -> float | str:
+    return v if abs(v) != INF else ("inf" if v > 0 else "-inf")
+
+
+def _bound(v: Any, default: float) -> float:
+    if v is None:
+        return default
+    v = float(v)
+    return v if math.isfinite(v) else (INF if v > 0 else -INF)
+
+
+def _terms(terms: dict[int, float]) -> list[list[float]]:
+    return [[k, a] for k, a in terms.items()]
+
+
+def serialise(built: Any, board: Any) -> dict[str, Any]:
+    """The model ``build(board)`` returned, as the numbers the grader reads."""
+    module = type(built).__module__
+    if module.startswith(("pulp", "pyomo")):
+        data = (_from_pulp if module.startswith("pulp") else _from_pyomo)(built, board)
+        nonzeros = sum(len(r[0]) for r in data["rows"])
+        if nonzeros > MAX_NONZEROS:
+            raise ContractError(f"the model has {nonzeros} non-zeros, more than the grader takes "
+                                f"({MAX_NONZEROS}) for a {board.height}x{board.width} board")
+        return data
+    raise ContractError(f"build(puzzle) returned a {type(built).__name__}; the contract asks for "
+                        f"a pulp.LpProblem or a Pyomo model ({CONTRACT})")
+
+
+def _model(names: list[str], lower: list[float], upper: list[float], integer: list[bool],
+           rows: list[tuple[dict[int, float], float, float, str]], objective: dict[int, float],
+           maximize: bool, cells: dict[tuple[int, int], tuple[dict[int, float], float]]
+           ) -> dict[str, Any]:
+    return {"names": names, "lower": [_num(v) for v in lower],
+            "upper": [_num(v) for v in upper], "integer": integer,
+            "rows": [[_terms(t), _num(lo), _num(up), text] for t, lo, up, text in rows],
+            "objective": _terms(objective), "maximize": maximize,
+            "cells": [[i, j, _terms(t), c] for (i, j), (t, c) in cells.items()]}
+
+
+def _from_pulp(prob: Any, board: Any) -> dict[str, Any]:
+    variables = list(prob.variables())
+    index = {v.name: k for k, v in enumerate(variables)}
+    names = [v.name for v in variables]
+    lower = [_bound(v.lowBound, -INF) for v in variables]
+    upper = [_bound(v.upBound, INF) for v in variables]
+    integer = [str(v.cat) in ("Integer", "Binary") for v in variables]
+    _check_cell_names(names, board)
+    cells = {}
+    declared = len(names)
+    for i in range(board.height):
+        for j in range(board.width):
+            name = next((n for n in (f"x_{i}_{j}", f"x_({i},_{j})") if n in index), None)
+            if name is None:
+                # PuLP lists only variables some constraint or the objective uses: a cell
+                # no constraint mentions is a free binary, so a fresh one stands for it.
+                name = f"x_{i}_{j}"
+                index[name] = len(names)
+                names.append(name)
+                lower.append(0.0)
+                upper.append(1.0)
+                integer.append(True)
+            cells[i, j] = ({index[name]: 1.0}, 0.0)
+    if all(next(iter(terms)) >= declared for terms, _ in cells.values()):
+        raise ContractError("the model has no variable named x_i_j: the contract asks for one "
+                            "binary variable x_i_j per cell (row i, column j, 0-based), "
+                            f"1 = filled ({CONTRACT})")
+    cons = prob.constraints
+    rows = []
+    for con in (list(cons()) if callable(cons) else list(cons.values())):
+        terms = {index[v.name]: float(a) for v, a in con.items() if a}
+        rhs = -float(con.constant)
+        sense = int(con.sense)  # -1 <=, 0 ==, 1 >=
+        lo, up = (-INF, rhs) if sense < 0 else (rhs, INF) if sense > 0 else (rhs, rhs)
+        rows.append((terms, lo, up, f"{con.name}: {con}" if con.name else str(con)))
+    objective = {}
+    if prob.objective is not None:
+        objective = {index[v.name]: float(a) for v, a in prob.objective.items() if a}
+    return _model(names, lower, upper, integer, rows, objective, int(prob.sense) == -1, cells)
+
+
+CELL_NAME = re.compile(r"x_(?:(\d+)_(\d+)|\((\d+),_(\d+)\))")
+
+
+def _check_cell_names(names: list[str], board: Any) -> None:
+    """Cell variables named from 1, or beyond the board: a clear message, not a shifted model."""
+    h, w = board.height, board.width
+    cells = set()
+    for name in names:
+        m = CELL_NAME.fullmatch(name)
+        if m:
+            i, j = (int(v) for v in (m.group(1) or m.group(3), m.group(2) or m.group(4)))
+            cells.add((i, j))
+    outside = sorted(c for c in cells if c[0] >= h or c[1] >= w)
+    if not outside:
+        return
+    i, j = outside[0]
+    from_one = (h, w) in cells or (not any(c[0] == 0 for c in cells)
+                                   and not any(c[1] == 0 for c in cells))
+    hint = (" -- your names start at 1: the contract numbers rows and columns from 0 "
+            f"(x_0_0 is the top-left cell, x_{h - 1}_{w - 1} the bottom-right one)"
+            if from_one else "")
+    raise ContractError(f"the model has a variable x_{i}_{j}, but this board is {h}x{w}: "
+                        f"rows 0..{h - 1}, columns 0..{w - 1} (0-based){hint} ({CONTRACT})")
+
+
+def _from_pyomo(m: Any, board: Any) -> dict[str, Any]:
+    import pyomo.environ as pyo
+    from pyomo.repn import generate_standard_repn
+
+    x = m.component("x")
+    if x is None:
+        raise ContractError("the Pyomo model has no component named x: the contract asks for "
+                            f"x[i, j], one per cell (row i, column j) ({CONTRACT})")
+    names: list[str] = []
+    lower: list[float] = []
+    upper: list[float] = []
+    integer: list[bool] = []
+    index: dict[int, int] = {}
+
+    def var_index(v: Any) -> int:
+        key = id(v)
+        if key not in index:
+            index[key] = len(names)
+            names.append(v.name)
+            lower.append(_bound(v.lb, -INF))
+            upper.append(_bound(v.ub, INF))
+            integer.append(bool(v.is_integer() or v.is_binary()))
+        return index[key]
+
+    def linear(expr: Any, what: str) -> tuple[dict[int, float], float]:
+        repn = generate_standard_repn(expr, compute_values=True)
+        if not repn.is_linear():
+            raise ContractError(f"{what} is not linear: {expr}")
+        terms: dict[int, float] = {}
+        for v, a in zip(repn.linear_vars, repn.linear_coefs, strict=True):
+            if v.fixed:
+                continue
+            k = var_index(v)
+            terms[k] = terms.get(k, 0.0) + float(a)
+        pairs = zip(repn.linear_vars, repn.linear_coefs, strict=True)
+        const = float(repn.constant or 0.0) + sum(float(a) * float(v.value)
+                                                  for v, a in pairs if v.fixed)
+        return {k: a for k, a in terms.items() if a}, const
+
+    cells = {}
+    for i in range(board.height):
+        for j in range(board.width):
+            try:
+                item = x[i, j]
+            except (KeyError, IndexError):
+                h, w = board.height, board.width
+                hint = ""
+                try:
+                    x[h, w]
+                    hint = (f" -- your x is numbered from 1: the contract numbers rows and "
+                            f"columns from 0 (x[0, 0] is the top-left cell, x[{h - 1}, {w - 1}] "
+                            "the bottom-right one)")
+                except (KeyError, IndexError, TypeError):
+                    pass
+                raise ContractError(f"the Pyomo model's x has no entry x[{i}, {j}]; the "
+                                    f"contract asks for one per cell{hint}") from None
+            cells[i, j] = linear(item, f"x[{i}, {j}]")
+    rows = []
+    for con in m.component_data_objects(pyo.Constraint, active=True):
+        terms, const = linear(con.body, f"constraint {con.name}")
+        lo = _bound(pyo.value(con.lower) if con.has_lb() else None, -INF) - const
+        up = _bound(pyo.value(con.upper) if con.has_ub() else None, INF) - const
+        rows.append((terms, lo, up, f"{con.name}: {con.expr}"))
+    objective: dict[int, float] = {}
+    maximize = False
+    objs = list(m.component_data_objects(pyo.Objective, active=True))
+    if objs:
+        objective, _ = linear(objs[0].expr, "the objective")
+        maximize = objs[0].sense == pyo.maximize
+    # variables that appear nowhere but belong to the model still count as declared
+    for v in m.component_data_objects(pyo.Var, descend_into=True):
+        var_index(v)
+    return _model(names, lower, upper, integer, rows, objective, maximize, cells)
+
+
+# --------------------------------------------------------------------------
+# Failures, as the student can act on them
+# --------------------------------------------------------------------------
 
 
 def _student_line(exc: BaseException, path: str) -> int | None:
@@ -43,9 +357,27 @@ def _student_line(exc: BaseException, path: str) -> int | None:
     return line
 
 
-def _failure(exc: BaseException, path: str) -> dict[str, Any]:
-    from thermomilp.teach.extract import ContractError
+PACKAGE_FOLDERS: list[str] = []  # where thermomilp is on this machine (set in main)
 
+
+class _NoThermomilp:
+    """First on ``sys.meta_path`` in the child: thermomilp and its modules are not found,
+    with :data:`UNAVAILABLE` as the reason (Landlock stops a way around this one)."""
+
+    @staticmethod
+    def find_spec(name: str, path: Any = None, target: Any = None) -> None:
+        if name.split(".")[0] == "thermomilp":
+            raise ModuleNotFoundError(UNAVAILABLE, name=name)
+
+
+def _unavailable(exc: BaseException) -> bool:
+    """Is ``exc`` the child failing to read thermomilp (a file of a hidden package folder)?"""
+    name = getattr(exc, "filename", None)
+    return isinstance(exc, OSError) and isinstance(name, str) and any(
+        os.path.realpath(name).startswith(f.rstrip("/") + "/") for f in PACKAGE_FOLDERS)
+
+
+def _failure(exc: BaseException, path: str) -> dict[str, Any]:
     line = _student_line(exc, path)
     where = f"{os.path.basename(path)}, line {line}" if line else os.path.basename(path)
     if isinstance(exc, SystemExit):
@@ -56,6 +388,8 @@ def _failure(exc: BaseException, path: str) -> dict[str, Any]:
         return {"kind": "error", "line": line, "message": str(exc)}
     text = f"{type(exc).__name__}: {exc.msg if isinstance(exc, SyntaxError) else exc}"
     text += pulp4_hint(exc)
+    if _unavailable(exc):
+        text += f" -- {UNAVAILABLE}"
     return {"kind": "crashed", "line": line, "message": f"{text} ({where})"}
 
 
@@ -84,6 +418,63 @@ def pulp4_hint(exc: BaseException) -> str:
     return ""
 
 
+# --------------------------------------------------------------------------
+# What the child may not read: the package and its checkouts
+# --------------------------------------------------------------------------
+
+
+def package_folders(package: str) -> list[str]:
+    """The folders that give thermomilp away, from its package folder ``package``: the
+    package itself and, when it sits in a checkout of the repository (a folder with
+    ``pyproject.toml``, ``setup.py`` or ``.git``: the boards with their solutions, the
+    correct models), that checkout and the other worktrees of its git repository."""
+    package = os.path.realpath(package)
+    out = [package]
+    clone = os.path.dirname(package)
+    if not any(os.path.exists(os.path.join(clone, f)) for f in ("pyproject.toml", "setup.py",
+                                                                ".git")):
+        return out
+    out.append(clone)
+    git = os.path.join(clone, ".git")
+    try:
+        if os.path.isfile(git):  # a worktree: "gitdir: <repo>/.git/worktrees/<name>"
+            with open(git, encoding="utf-8") as f:
+                line = f.read().strip()
+            if line.startswith("gitdir:"):
+                git = os.path.dirname(os.path.dirname(line.split(":", 1)[1].strip()))
+                out.append(os.path.dirname(os.path.realpath(git)))
+        for name in os.listdir(os.path.join(git, "worktrees")):
+            with open(os.path.join(git, "worktrees", name, "gitdir"), encoding="utf-8") as f:
+                out.append(os.path.dirname(os.path.realpath(f.read().strip())))
+    except OSError:
+        pass
+    return sorted({p for p in out if os.path.isdir(p)})
+
+
+def _installed_package() -> list[str]:
+    """Where this interpreter would import thermomilp from (found, never imported)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("thermomilp")
+    except (ImportError, ValueError):
+        return []
+    if spec is None:
+        return []
+    found = [os.path.dirname(spec.origin)] if spec.origin else []
+    found += list(spec.submodule_search_locations or [])
+    return sorted({p for folder in found for p in package_folders(folder)})
+
+
+STUB = f"raise ImportError({UNAVAILABLE!r})\n"
+"""The ``__init__.py`` of the stub package ``thermomilp`` the grader puts beside this script."""
+
+
+# --------------------------------------------------------------------------
+# The child's life
+# --------------------------------------------------------------------------
+
+
 def limit_self(memory_mb: int, cpu_s: int) -> None:
     """Caps on this process, set before any student code runs (the parent holds the clock)."""
     import resource
@@ -102,19 +493,31 @@ def limit_self(memory_mb: int, cpu_s: int) -> None:
     cap(resource.RLIMIT_CPU, cpu_s)  # a backstop behind the parent's wall clock
 
 
-def _await_turn(control: int) -> None:
+def _sibling(name: str) -> Any:
+    """``confine`` or ``landlock``, loaded from this script's own folder (never the package)."""
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(os.path.realpath(__file__)), f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"_grader_{name}", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"the grader's {name}.py is missing beside the runner")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _await_turn(control: int, confine: Any) -> None:
     """Wait until the grader has ended every process the last step started, end at once
     whatever escaped it (in the box), then collect the ones that were this process's
     children; the grader's closing the pipe ends us."""
-    from thermomilp.teach.confine import end_step
-
     try:
         go = os.read(control, 1)
     except OSError:
         go = b""
     if not go:
         os._exit(0)
-    end_step()
+    confine.end_step()
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
@@ -134,14 +537,20 @@ def main(argv: list[str]) -> None:
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    from thermomilp.teach.confine import drop_privileges, enter
+    confine, landlock = _sibling("confine"), _sibling("landlock")
 
     # a PID namespace with a process limit; the grader's process stays outside and waits
-    missing = enter(int(request["limits"]["tasks"]), grader)
+    missing = confine.enter(int(request["limits"]["tasks"]), grader)
     limit_self(int(request["limits"]["memory_mb"]), int(request["limits"]["cpu_s"]))
     home = os.getcwd()  # the box's own temporary folder, emptied after every board
+    stub = os.path.join(os.path.dirname(os.path.realpath(__file__)), "stub")  # made by the grader
+    package = sorted({*request.get("package", []), *_installed_package()})
     os.environ.clear()  # the parent passes none; this drops what Python itself set (LC_CTYPE)
-    os.environ.update({"HOME": home, "TMPDIR": home})
+    # PYTHONPATH: a program the student starts meets the same stub
+    os.environ.update({"HOME": home, "TMPDIR": home, "PYTHONPATH": stub})
+    sys.path.insert(0, stub)
+    sys.meta_path.insert(0, _NoThermomilp)
+    PACKAGE_FOLDERS[:] = package
     sys.dont_write_bytecode = True
 
     def send(record: dict[str, Any]) -> None:
@@ -150,25 +559,28 @@ def main(argv: list[str]) -> None:
 
     import importlib.util
 
-    from thermomilp.formats.json_format import read
-    from thermomilp.teach.extract import extract
-
     path = request["student"]
-    boards = [read(text) for text in request["boards"]]
-    from thermomilp.teach.landlock import restrict
+    boards = [board_of(b) for b in request["boards"]]
 
-    # from here on: no reading the hidden paths, no writing outside the temporary folder
-    # readable below a hidden folder: the box and the package (the request), and what this
-    # interpreter imports from (sys.path[0] is the package's parent folder, set by the boot)
-    readable = [*request.get("readable", []), *sys.path[1:], sys.prefix, sys.base_prefix,
-                sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))]
-    why = restrict(request.get("hidden", []), [home, os.devnull], readable)
+    def inside(p: str, folders: list[str]) -> bool:
+        return any(p == f or p.startswith(f.rstrip("/") + "/") for f in folders)
+
+    # from here on: no reading the hidden paths (the package and its checkouts among them),
+    # no writing outside the temporary folder. Readable below a hidden folder: the box (the
+    # request) and what this interpreter imports from -- never the package itself
+    readable = [os.path.realpath(p) for p in
+                [*request.get("readable", []), *sys.path[1:], sys.prefix, sys.base_prefix,
+                 sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))]]
+    packages = [f for f in package if os.path.basename(f) == "thermomilp"]
+    readable = [p for p in readable if p not in package and not inside(p, packages)]
+    why = landlock.restrict([*request.get("hidden", []), *package], [home, os.devnull],
+                            readable)
     if why:
         missing.append(f"landlock: {why}")
-    missing += drop_privileges()
+    missing += confine.drop_privileges()
     del request
     send({"event": "sandbox", "missing": missing})  # the last message no student code touched
-    _await_turn(control)
+    _await_turn(control, confine)
     sys.argv = [path]
     try:
         spec = importlib.util.spec_from_file_location("student_model", path)
@@ -188,18 +600,18 @@ def main(argv: list[str]) -> None:
         send({"event": "import-failed", "failed": _failure(exc, path)})
         os._exit(0)
     send({"event": "imported"})
-    for k, puzzle in enumerate(boards):
-        _await_turn(control)  # what the last step started is gone
+    for k, board in enumerate(boards):
+        _await_turn(control, confine)  # what the last step started is gone
         try:
-            model = extract(build(puzzle), puzzle)
+            model = serialise(build(board), board)
         except BaseException as exc:  # noqa: BLE001
             send({"event": "board", "k": k, "failed": _failure(exc, path)})
             continue
-        send({"event": "board", "k": k, "model": model.to_json()})
+        send({"event": "board", "k": k, "model": model})
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)  # no student atexit handler runs after the report
 
 
-if __name__ == "__main__":  # pragma: no cover - run by sandbox.py
+if __name__ == "__main__":  # pragma: no cover - run by sandbox.py in the child
     main(sys.argv[1:])

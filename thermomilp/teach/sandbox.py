@@ -14,8 +14,14 @@ Trust model (docs/course/grader.md says the same, with what holds where):
   on its stdin, which the runner reads and closes before the student's code
   runs; there is no request file and no secret. The child starts with an
   **empty environment** (``env={}``, ``python -I``; the runner sets only
-  ``HOME`` and ``TMPDIR``, both its own empty folder) and no terminal (a new
+  ``HOME`` and ``TMPDIR``, both its own empty folder, and ``PYTHONPATH``, the
+  stub package below) and no terminal (a new
   session, stdin from ``/dev/null``, only its pipes inherited).
+* **No thermomilp in the child.** The child runs a copy of the standalone
+  :mod:`~thermomilp.teach.runner` (with ``confine.py`` and ``landlock.py``) from its
+  own folder; the boards reach it as plain data (:func:`plain`), the model goes back as
+  numbers. A stub package makes ``import thermomilp`` fail there, and Landlock hides the
+  package and its checkout (:func:`hidden_paths`, ``runner.package_folders``).
 * **A box per student** (:mod:`thermomilp.teach.confine`, where the kernel
   allows it): a PID namespace whose init reaps every orphan at once and whose
   end kills everything in it, a process limit that holds for root (the
@@ -78,8 +84,10 @@ from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.linear import LinearModel, ModelDataError
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent.parent)
-BOOT = ("import sys; sys.path.insert(0, {root!r}); "
-        "from thermomilp.teach.runner import main; main(sys.argv[1:])")
+HERE = Path(__file__).resolve().parent
+# what the child runs, copied into its own folder: the standalone runner and the two
+# modules it loads beside it (none imports thermomilp)
+CHILD_FILES = ("runner.py", "confine.py", "landlock.py")
 FAILURES = ("timeout", "crashed", "exited", "output-limit", "error")
 CHILD_FAILURES = ("crashed", "exited", "error")  # the only failure kinds a child may report
 MAX_MESSAGE = 600  # characters of a child's failure message the report may quote
@@ -120,14 +128,16 @@ class StudentRun:
 
 
 def hidden_paths(student: str, extra: Sequence[str] = ()) -> list[str]:
-    """What the student's process may not read (where Landlock is available): the package's
-    boards with their solutions, the correct example models, the folder of the student's
+    """What the student's process may not read (where Landlock is available): the package
+    (its boards with their solutions, the correct example models, its code) and the checkout
+    it runs from with that checkout's other worktrees, the folder of the student's
     file (the child reads its own copy), the shared temporary folders, ``/dev`` (but the
     few devices of :func:`readable_paths`), and ``extra`` (the corpus folder, the grades
     file, the grader's key file, the other students' files)."""
+    from thermomilp.teach.runner import package_folders
+
     package = Path(PACKAGE_PARENT) / "thermomilp"
-    paths = [package / "_instances", package / "_models" / "solutions",
-             Path(PACKAGE_PARENT) / "instances", Path(PACKAGE_PARENT) / "models" / "solutions",
+    paths = [*(Path(p) for p in package_folders(str(package))),
              Path(student).resolve().parent, Path(tempfile.gettempdir()), Path("/var/tmp"),
              Path("/dev"), *(Path(p) for p in extra)]
     out = []
@@ -143,27 +153,64 @@ DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 
 def readable_paths(box: str) -> list[str]:
     """What stays readable even below a hidden path: the child's own folder (its copy of
-    the student's file), the package and a few devices. The runner adds what its
-    interpreter imports from (its ``sys.path``, never the grader's working folder)."""
-    paths = [box, os.path.join(PACKAGE_PARENT, "thermomilp"), *DEVICES]
+    the student's file, the runner) and a few devices. The runner adds what its
+    interpreter imports from (its ``sys.path``, never the grader's working folder, never
+    thermomilp)."""
+    paths = [box, *DEVICES]
     return sorted({os.path.realpath(p) for p in paths if os.path.exists(p)})
 
 
 def request_of(student: str, boards: Sequence[Puzzle], limits: Limits,
                hide: Sequence[str] = (), copy: str | None = None) -> bytes:
-    """What the child reads on its stdin: the path of its copy of the student's file and
-    the boards, never a solution."""
-    from thermomilp.formats.json_format import write
+    """What the child reads on its stdin: the path of its copy of the student's file, the
+    boards as plain data (:func:`plain`, never a solution) and the package's folders (which
+    the runner hides with the rest)."""
+    from thermomilp.teach.runner import package_folders
 
     box = (os.path.dirname(os.path.dirname(copy)) if copy
            else os.path.dirname(os.path.abspath(student)))
     return json.dumps({"student": copy or os.path.abspath(student),
                        "hidden": hidden_paths(student, hide),
                        "readable": readable_paths(box),
-                       "boards": [write(p.with_solution(None)) for p in boards],
+                       "package": package_folders(os.path.join(PACKAGE_PARENT, "thermomilp")),
+                       "boards": [plain(p) for p in boards],
                        "limits": {"memory_mb": limits.memory_mb, "tasks": limits.tasks,
                                   "cpu_s": int(limits.import_s + limits.board_s
                                                * (len(boards) + 1)) + 1}}).encode()
+
+
+def plain(puzzle: Puzzle) -> dict[str, Any]:
+    """A board as the runner's plain data: the kind, the clues and the vessels (their
+    layers of cells), never the solution (:func:`thermomilp.teach.runner.board_of`)."""
+    return {"kind": puzzle.kind, "rows": list(puzzle.rows), "cols": list(puzzle.cols),
+            "name": puzzle.name, "rule": puzzle.rule,
+            "vessels": [{"label": v.label, "layers": [[list(c) for c in layer]
+                                                      for layer in v.layers],
+                         "region_id": v.region_id} for v in puzzle.vessels]}
+
+
+def child_files() -> dict[str, str]:
+    """The files the child runs, by name (read from the package, copied into the box)."""
+    return {name: (HERE / name).read_text(encoding="utf-8") for name in CHILD_FILES}
+
+
+def _make_run_folder(folder: str) -> str:
+    """Write the child's program into ``folder`` (read-only) with the stub package
+    ``thermomilp`` whose import fails; returns the runner's path."""
+    from thermomilp.teach.runner import STUB
+
+    os.mkdir(folder, 0o700)
+    for name, text in child_files().items():
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    stub = os.path.join(folder, "stub", "thermomilp")
+    os.makedirs(stub, 0o700)
+    with open(os.path.join(stub, "__init__.py"), "w", encoding="utf-8") as f:
+        f.write(STUB)
+    for root, _, files in os.walk(folder):
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o444)
+    return os.path.join(folder, "runner.py")
 
 
 REQUIRE_ENV = "THERMOMILP_REQUIRE_SANDBOX"
@@ -205,14 +252,14 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             return result
         os.chmod(copy, 0o444)
         os.mkdir(home, 0o700)
+        runner = _make_run_folder(os.path.join(work, "run"))
         request = request_of(student, boards, limits, hide, copy)
         read_fd, write_fd = os.pipe()
         go_read, go_write = os.pipe()
         since = _clock_ticks_now()
         try:
             proc = subprocess.Popen(
-                [sys.executable, "-I", "-c", BOOT.format(root=PACKAGE_PARENT), str(write_fd),
-                 str(go_read), str(os.getpid())],
+                [sys.executable, "-I", runner, str(write_fd), str(go_read), str(os.getpid())],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 pass_fds=(write_fd, go_read), cwd=home, env={}, start_new_session=True)
         finally:
@@ -227,10 +274,11 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             os.close(read_fd)
             os.close(go_write)
             _stop(proc)
-            # what the submission left (the box's own init and runner are not its), then
-            # everything, the box included, uncounted
-            result.killed += kill_descendants(proc.pid, since, keep=box.keep)
-            kill_descendants(proc.pid, since, include_root=True)
+            # the box's own init and runner may still be ending: killed, never counted as
+            # the submission's (a count that depended on that timing made the same file's
+            # report differ from one run to the next)
+            result.killed += kill_descendants(proc.pid, since, include_root=True,
+                                              uncounted=box.keep)
             feeder.join(timeout=5)
     result.time_s = time.monotonic() - started
     return result
@@ -409,7 +457,8 @@ def descendants(root: int) -> frozenset[int]:
 
 
 def kill_descendants(root: int, since: int, include_root: bool = False,
-                     keep: frozenset[int] = frozenset(), wait_s: float = 10.0) -> int:
+                     keep: frozenset[int] = frozenset(), wait_s: float = 10.0,
+                     uncounted: frozenset[int] = frozenset()) -> int:
     """Kill every process the submission started (its child is ``root``) and wait until
     each is dead; returns how many were killed.
 
@@ -418,7 +467,8 @@ def kill_descendants(root: int, since: int, include_root: bool = False,
     is not a child this process started itself (:func:`_belonging`); ``keep`` (the
     box's init and runner) and ``root`` (unless ``include_root``) are spared, not what is
     below them. Repeated until none is alive, so a process that forks while it is being
-    killed is caught; the dead that are this process's children are reaped."""
+    killed is caught; the dead that are this process's children are reaped. ``uncounted``
+    (the box's init and runner, at the end) are killed but not counted."""
     killed: set[int] = set()
     deadline = time.monotonic() + wait_s
     clean = 0  # scans in a row that found none alive
@@ -444,7 +494,7 @@ def kill_descendants(root: int, since: int, include_root: bool = False,
                 pass
         time.sleep(0.002)  # the killed become zombies, then their reaper collects them
     reap_orphans(root, since)
-    return len(killed - {root})
+    return len(killed - {root} - uncounted)
 
 
 def reap_orphans(root: int, since: int) -> int:

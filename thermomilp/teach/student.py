@@ -27,10 +27,18 @@ class StudentGrade:
     printed_bytes: int = 0
     time_s: float = 0.0
     flags: list[str] = field(default_factory=list)  # for the instructor: see FLAGS
+    # per check (CHECKS): "ok", a mistake id, "?" (not proven either way), "-" (nothing
+    # built), "n/a"; probes_exact is "N/M" probe boards whose grids are exactly the rules'
+    checks: dict[str, str] = field(default_factory=dict)
 
     @property
     def score(self) -> int:
         return sum(b.ok for b in self.boards)
+
+    @property
+    def needs_reading(self) -> bool:
+        """Any flag: the instructor reads the file before any mark is given."""
+        return bool(self.flags)
 
     @property
     def ok(self) -> bool:
@@ -43,7 +51,8 @@ class StudentGrade:
         for b in self.boards:
             record = {"student": self.student, "puzzle": self.kind, **b.to_json(),
                       "mistakes": list(self.mistakes), "evidence": list(self.evidence),
-                      "flags": list(self.flags)}
+                      "flags": list(self.flags), "needs_reading": self.needs_reading,
+                      "checks": dict(self.checks)}
             out.append(record)
         return out
 
@@ -72,16 +81,35 @@ def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
     if all(b.model is None for b in run.boards):
         found_mistakes: list[str] = []
         evidence: list[str] = []
+        families: dict[str, str] = {}
     else:
         d = diagnose(kind, probes, probe_builds,
                      list(zip(corpus_builds, grades[:len(boards)], strict=True)), exact)
-        found_mistakes, evidence = d.mistakes, d.evidence
+        found_mistakes, evidence, families = d.mistakes, d.evidence, d.checks
     flags = flags_of(student, probes, probe_builds)
     if run.killed:
         evidence.append(f"your code started {run.killed} process(es) that were still running "
                         "when its board ended; the grader killed them")
+    probe_grades = grades[len(boards):]
+    checks = {"binary": "-" if all(b.model is None for b in run.boards) else
+              "no" if {"continuous-variables", "cells-not-binary"} & set(found_mistakes)
+              or any(g.verdict == "fractional" for g in grades) else "yes",
+              **{c: families.get(c, "n/a" if c == "ties" and kind != "aquarium" else "-")
+                 for c in ("precedence", "clues", "ties")},
+              "probes_exact": f"{sum(g.ok for g in probe_grades)}/{len(probe_grades)}"}
     return StudentGrade(student, kind, grades, found_mistakes, evidence, run.printed_bytes,
-                        time.monotonic() - started, flags)
+                        time.monotonic() - started, flags, checks)
+
+
+CHECKS = {
+    "binary": "yes: the cell variables are 0/1 (no continuous-variables, no cells-not-binary, "
+              "no fractional optimum); no: one of those",
+    "precedence": "ok: the fill order is right; else the mistake's id; ?: not proven",
+    "clues": "ok: the clues are right; else the mistake's id; ?: not proven",
+    "ties": "(Aquarium) ok: tank rows are level; else the mistake's id; ?: not proven",
+    "probes_exact": "N/M: the probe boards on which the model accepts exactly the grids the "
+                    "rules accept",
+}
 
 
 FLAGS = {
@@ -93,14 +121,38 @@ FLAGS = {
 
 
 def imports_thermomilp(source: str) -> bool:
-    """Does the file name the package anywhere in its code (an import, a string, a name)?"""
+    """Does code of the file that runs when it is imported name the package (an import, a
+    string, a name)? What sits under ``if __name__ == "__main__":`` never runs in the
+    grader, and a docstring is no code: neither counts."""
     import ast
 
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return "thermomilp" in source
-    for node in ast.walk(tree):
+
+    def main_guard(node: ast.AST) -> bool:
+        if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
+            return False
+        test = node.test
+        sides = [test.left, *test.comparators]
+        return (len(sides) == 2 and isinstance(test.ops[0], ast.Eq)
+                and any(isinstance(s, ast.Name) and s.id == "__name__" for s in sides)
+                and any(isinstance(s, ast.Constant) and s.value == "__main__" for s in sides))
+
+    def docstring(node: ast.AST) -> bool:
+        return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
+            and isinstance(node.value.value, str)
+
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        if main_guard(node):
+            assert isinstance(node, ast.If)
+            todo.extend(node.orelse)  # the else branch does run on import
+            continue
+        if docstring(node):
+            continue
         if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "thermomilp"
                                                 for a in node.names):
             return True
@@ -109,8 +161,9 @@ def imports_thermomilp(source: str) -> bool:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) \
                 and "thermomilp" in node.value:
             return True
-        if isinstance(node, ast.Name | ast.Attribute) and "thermomilp" in ast.unparse(node):
+        if isinstance(node, ast.Name) and "thermomilp" in node.id:
             return True
+        todo.extend(ast.iter_child_nodes(node))
     return False
 
 
