@@ -37,8 +37,12 @@ def test_no_module_defines_a_public_exception_outside_errors_py():
     """A class deriving from an exception (by the look of its bases) outside errors.py
     must be private (a leading underscore): internal control flow, never raised to a user."""
     bad = []
+    # the grader's runner runs in the student's child as a standalone script, where the
+    # package cannot be imported (issue 35): its one error is its own, caught by
+    # teach/extract.py and raised again as core.errors.ContractError
+    standalone = {ROOT / "thermomilp" / "teach" / "runner.py"}
     for path in sorted((ROOT / "thermomilp").rglob("*.py")):
-        if path.name == "errors.py" and path.parent.name == "core":
+        if (path.name == "errors.py" and path.parent.name == "core") or path in standalone:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.ClassDef) or node.name.startswith("_"):

@@ -29,6 +29,7 @@ from thermomilp.core.errors import (
     ContractError,
     ExportError,
     GenerationError,
+    GenerationTimeUp,
     GradeError,
     ModelDataError,
     NotMonotoneError,
@@ -119,8 +120,8 @@ __all__ = [
     "is_solution", "is_unique", "render_board", "solution_problems", "solve",
     # errors and warnings (thermomilp.core.errors)
     "ApiError", "BindError", "BoardTooLarge", "ConfigError", "ContractError", "ExportError",
-    "GenerationError", "GradeError", "ModelDataError", "NotMonotoneError", "NotRegularFile",
-    "PuzzleError",
+    "GenerationError", "GenerationTimeUp", "GradeError", "ModelDataError", "NotMonotoneError",
+    "NotRegularFile", "PuzzleError",
     "RuleNotSupported",
     "SolveError", "SolverUnavailable", "ThermomilpError", "ThermomilpWarning",
     "WaterlineRuleWarning", "WriteError",

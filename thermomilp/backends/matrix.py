@@ -419,13 +419,14 @@ def _pulp3_cbc() -> bool:
     except (ImportError, ValueError):
         return False
     folders = (spec.submodule_search_locations or ()) if spec is not None else ()
-    return any(os.path.isdir(os.path.join(folder, "solverdir", "cbc")) for folder in folders)
+    return any(os.path.isdir(os.path.join(folder, "solverdir", PROGRAMS[Solver.CBC]))
+               for folder in folders)
 
 
 ENGINE_FOUND: dict[Solver, Callable[[str | None], bool]] = {
     Solver.HIGHS: lambda explicit: _has_module("highspy"),
     Solver.CBC: lambda explicit: (bool(absolute_executable(explicit)) if explicit else
-                                  bool(on_path("cbc")) or _has_module("cbcbox")
+                                  bool(on_path(PROGRAMS[Solver.CBC])) or _has_module("cbcbox")
                                   or _pulp3_cbc()),
     Solver.GLPK: lambda explicit: bool(absolute_executable(explicit) if explicit
                                        else engine_executable(Solver.GLPK)),
