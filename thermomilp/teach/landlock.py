@@ -4,11 +4,13 @@ The runner (:mod:`thermomilp.teach.runner`, a copy beside this file in the child
 folder) calls :func:`restrict` before the
 student's code runs. Afterwards the process and everything it starts:
 
-* reads everything **except** the hidden paths (the thermomilp package and
-  the checkout it runs from, with the boards' solutions and the correct
-  example models, the corpus folder, the
-  grader's key file, the submissions' folders, ``/tmp``, the terminals in
-  ``/dev``); a hidden folder's names may be listed, its files not read;
+* reads **only** the readable paths -- its own folder, what its interpreter
+  imports from, the system's shared libraries, the engine programs, a few
+  devices (``sandbox.readable_paths``) -- and none of the hidden paths below
+  them (the thermomilp package and the checkout it runs from, with the boards'
+  solutions and the correct example models, the corpus folder, the grader's
+  key file, the submissions' folders, ``/tmp``, the terminals in ``/dev``); a
+  hidden folder's names may be listed, its files not read;
 * writes only below its own temporary folder and to ``/dev/null`` -- not the
   grades file, not the student's file, not ``/tmp`` or ``/dev/shm``, not your files;
 * (Landlock ABI 4+) opens no TCP connection and binds no TCP port;
@@ -66,7 +68,8 @@ def available() -> int:
 def restrict(hidden: Sequence[str], writable: Sequence[str], readable: Sequence[str] = ()) -> str:
     """Apply the rules to this process; returns "" or why it could not.
 
-    Everything is readable but the ``hidden`` paths; a ``readable`` path below a hidden
+    Only the ``readable`` paths (and what is below them) can be read -- an allowlist --
+    and none of the ``hidden`` paths below them, though a ``readable`` path below a hidden
     one stays readable (the interpreter under a hidden home folder, the process's own
     folder under a hidden ``/tmp``). Only the ``writable`` paths can be written."""
     if not sys.platform.startswith("linux"):
@@ -130,7 +133,8 @@ def restrict(hidden: Sequence[str], writable: Sequence[str], readable: Sequence[
             for entry in entries:
                 walk(entry)
 
-        walk("/")
+        for root in keep:  # nothing outside the readable paths is walked, so none is read
+            walk(root)
         for path in writable:
             allow(path, handled)
         if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:

@@ -149,14 +149,24 @@ def hidden_paths(student: str, extra: Sequence[str] = ()) -> list[str]:
 
 
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+SYSTEM = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache",
+          "/etc/localtime", "/usr/share/zoneinfo", "/sys/devices/system/cpu")
+"""What a model's engines need of the system: shared libraries, the loader's cache, the
+time zone, the processor count (OpenBLAS)."""
+ENGINE_PROGRAMS = ("cbc", "glpsol")
+"""The command-line engines a student's ``prob.solve()`` may start, where they are on PATH."""
 
 
 def readable_paths(box: str) -> list[str]:
-    """What stays readable even below a hidden path: the child's own folder (its copy of
-    the student's file, the runner) and a few devices. The runner adds what its
-    interpreter imports from (its ``sys.path``, never the grader's working folder, never
-    thermomilp)."""
-    paths = [box, *DEVICES]
+    """The only paths the student's process may read (an allowlist; where Landlock is
+    available): the child's own folder (its copy of the student's file, the runner), a
+    few devices, the system's shared libraries and data (:data:`SYSTEM`) and the engine
+    programs on PATH. The runner adds what its interpreter imports from (its
+    ``sys.path`` and prefixes, never the grader's working folder, never thermomilp);
+    :func:`hidden_paths` stays unreadable even below these."""
+    programs = [found for name in ENGINE_PROGRAMS
+                for found in (shutil.which(name), shutil.which(name, path=os.defpath)) if found]
+    paths = [box, *DEVICES, *SYSTEM, *programs]
     return sorted({os.path.realpath(p) for p in paths if os.path.exists(p)})
 
 
