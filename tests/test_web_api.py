@@ -162,6 +162,21 @@ def test_the_catalogue_skips_symlinks_and_non_puzzles(tmp_path):
     assert sorted(catalogue(root)) == ["thermometers/mine.txt"]
 
 
+def test_the_listed_names_are_distinct(client, tmp_path):
+    """Generated boards share a name (``thermomilp 12x12 seed inst:0``): the list the page
+    shows names each one once."""
+    names = [item["name"] for item in client.get("/api/instances")[1]["instances"]]
+    assert names and len(names) == len(set(names)), sorted(names)
+    root = tmp_path / "instances"
+    (root / "a").mkdir(parents=True)
+    (root / "b").mkdir()
+    text = (ROOT / "instances" / "thermometers" / "t01_4x4.txt").read_text()
+    for where in ("a/one.txt", "a/two.txt", "b/one.txt"):
+        (root / where).write_text(text)
+    listed = [entry.name for entry in catalogue(root).values()]
+    assert len(listed) == 3 == len(set(listed)), listed
+
+
 def test_instance_ids_cannot_reach_other_files(client):
     for ident in ("../pyproject.toml", "/etc/passwd", "thermometers/../../pyproject.toml",
                   "thermometers/%2e%2e/expected.json", "expected.json", "", 3, None):

@@ -461,7 +461,7 @@ def test_the_page_teaches_the_model(browser, site, shots):
     text = by_id(browser, "model-text").text
     assert "__dummy" not in text
     # the algebra is typeset by the browser (MathML), with nothing fetched from elsewhere
-    maths = browser.find_elements(By.CSS_SELECTOR, "#algebra > math")  # (4) is Aquarium's
+    maths = browser.find_elements(By.CSS_SELECTOR, "#algebra > .eq > math")  # (4) is Aquarium's
     assert len(maths) == 4 and all(m.size["width"] > 0 and m.size["height"] > 0 for m in maths)
     scripts = browser.execute_script(
         "return Array.from(document.scripts).map(s => s.src)")
@@ -504,3 +504,128 @@ def test_the_page_teaches_the_model(browser, site, shots):
     browser.save_screenshot(str(shots / "lp-relaxation.png"))
     by_id(browser, "lp-toggle").click()
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#board rect.lp"))
+
+
+class screen:
+    """The page at ``width`` x ``height`` CSS pixels (a phone below 600 px)."""
+
+    def __init__(self, driver, width: int, height: int):
+        self.driver, self.width, self.height = driver, width, height
+
+    def __enter__(self):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": self.width, "height": self.height, "deviceScaleFactor": 1,
+            "mobile": self.width < 600})
+        return self.driver
+
+    def __exit__(self, *exc):
+        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_hint_check_and_solve_are_in_reach_at_1280x800(browser, site, shots):
+    """A 15x15 board on a laptop: Hint, Check and Solve sit inside the window as the page
+    opens, no scrolling -- and stay there after a hint has written its message."""
+    with screen(browser, 1280, 800):
+        browser.get(site + "/")
+        open_instance(browser, "thermometers/generated/g12_15x15")
+        wait(browser, lambda d: len(cells(d)) == 225)
+        wait(browser, idle)
+        for when in ("loaded", "after a hint"):
+            seen = browser.execute_script("""
+                return {inner: window.innerHeight, scrolled: window.scrollY,
+                        buttons: ['hint', 'check', 'solve'].map((id) => {
+                            const r = document.getElementById(id).getBoundingClientRect();
+                            return {id, top: r.top, bottom: r.bottom}; })};""")
+            assert seen["scrolled"] == 0, seen
+            for button in seen["buttons"]:
+                assert 0 <= button["top"] and button["bottom"] <= seen["inner"], (when, seen)
+            if when == "loaded":
+                press(browser, "hint")
+                wait(browser, lambda d: by_id(d, "rule").text)
+        browser.save_screenshot(str(shots / "actions-1280x800.png"))
+
+
+def test_bulb_numbers_stay_readable_after_solve(browser, site, shots):
+    """After Solve the empty thermometers carry a ✕ in every cell; the number in the bulb
+    is not drawn over: no ✕ touches a label, and the label is what is at its centre."""
+    browser.get(site + "/")
+    open_instance(browser, "thermometers/t03_6x6")
+    press(browser, "solve")
+    wait(browser, lambda d: by_id(d, "solve-status").text)
+    empty_bulbs = browser.execute_script(
+        "return state.board.vessels.filter((v) => { const [r, c] = v.layers[0][0];"
+        " return state.marks[r][c] === '.'; }).length")
+    assert empty_bulbs > 0  # the case that matters: a ✕ in a numbered cell
+    found = browser.execute_script("""
+        const box = (e) => e.getBoundingClientRect();
+        const meets = (a, b) => a.left < b.right && b.left < a.right
+                                && a.top < b.bottom && b.top < a.bottom;
+        const crosses = Array.from(document.querySelectorAll('#board line.cross')).map(box);
+        const style = document.createElement('style');
+        style.textContent = '#board .hit { pointer-events: none !important; }'
+            + ' #board .vessel-label { pointer-events: auto !important; }';
+        document.head.appendChild(style);
+        const out = Array.from(document.querySelectorAll('#board text.vessel-label')).map((t) => {
+            const b = box(t);
+            const at = document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
+            return {label: t.textContent, covered: crosses.filter((c) => meets(b, c)).length,
+                    top: at === t || t.contains(at)};
+        });
+        style.remove();
+        return {labels: out, crosses: crosses.length};""")
+    assert found["crosses"] > 0 and found["labels"], found
+    for label in found["labels"]:
+        assert label["covered"] == 0 and label["top"], found
+    browser.save_screenshot(str(shots / "solved-labels.png"))
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (390, 844)], ids=["1280x800", "390x844"])
+def test_the_model_panel_never_clips(browser, site, shots, width, height):
+    """The algebra, a clicked cell's long row (15 terms) and the model file all fit the
+    Model panel's width: they wrap, nothing is cut off or left to a sideways scroll."""
+    with screen(browser, width, height):
+        browser.get(site + "/")
+        open_instance(browser, "thermometers/generated/g12_15x15")
+        wait(browser, lambda d: len(cells(d)) == 225)
+        press(browser, "model")
+        wait(browser, lambda d: "Subject To" in by_id(d, "model-text").text)
+        click_cell(browser, (7, 7))
+        wait(browser, lambda d: d.execute_script(
+            "return document.querySelectorAll('#cell-rows math').length") > 15)
+        seen = browser.execute_script("""
+            const panel = document.getElementById('model-panel');
+            const right = panel.getBoundingClientRect().right;
+            const parts = [panel, ...panel.querySelectorAll(
+                '#algebra, #cell-rows, #model-text, .eq, .math-row')];
+            return {width: panel.clientWidth,
+                    overflowing: parts.filter((e) => e.offsetParent !== null
+                        && e.scrollWidth > e.clientWidth + 1)
+                        .map((e) => [e.id || e.className, e.scrollWidth, e.clientWidth]),
+                    outside: Array.from(panel.querySelectorAll('math'))
+                        .filter((m) => m.getBoundingClientRect().width > 0
+                                && m.getBoundingClientRect().right > right + 1).length};""")
+        assert seen["overflowing"] == [] and seen["outside"] == 0, seen
+        browser.execute_script("document.getElementById('model-panel').scrollIntoView()")
+        browser.save_screenshot(str(shots / f"model-fits-{width}x{height}.png"))
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (390, 844)], ids=["1280x800", "390x844"])
+def test_the_page_does_not_say_left_or_right(browser, site, width, height):
+    """On a phone the panels are below the board, on a laptop beside it: the page's words
+    name them ("the Model panel", "the Bundled puzzle list") instead of a side."""
+    import re
+
+    side = re.compile(r"\b(left|right)\b", re.IGNORECASE)
+    with screen(browser, width, height):
+        browser.get(site + "/")
+        wait(browser, lambda d: len(cells(d)) > 0)
+        wait(browser, idle)
+        said = [by_id(browser, "message").text]
+        press(browser, "model")
+        wait(browser, lambda d: "Subject To" in by_id(d, "model-text").text)
+        said.append(by_id(browser, "message").text)
+        said.append(browser.execute_script(
+            "const copy = document.body.cloneNode(true);"
+            "copy.querySelector('#model-text').remove(); return copy.innerText"))
+        assert "Model panel" in said[1]
+        assert not [text for text in said if side.search(text)], said

@@ -16,13 +16,22 @@ ends when:
   kernel sends the worker SIGTERM (``PR_SET_PDEATHSIG``), elsewhere a watchdog
   thread notices the parent is gone within :data:`WATCH_INTERVAL` seconds; the
   worker then kills its own group (:func:`_end_group`).
+
+A group killed with SIGKILL runs no cleanup, so the files the engines were
+writing (PuLP's model, solution and ``glpsol`` report, each call in a
+``TemporaryDirectory`` of its own) would stay in ``$TMPDIR``. So the workers of
+a pool write their temporary files under one scratch folder of the run, which
+the parent removes once the workers are gone (:func:`_pool_round`), and which a
+worker that ends its group because the parent died removes first.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 from typing import Any, Callable, Iterator
 
@@ -32,10 +41,19 @@ WATCH_INTERVAL = 0.5
 """Seconds between a worker's checks that its parent is alive."""
 
 
-def _worker_init(job: BatchJob, parent: int) -> None:
-    """Pool worker start-up: a process group of its own, ended with the parent, and
-    the solver stack imported now, so the first file's ``time_s`` measures the
-    solve alone."""
+_scratch: str | None = None
+"""In a pool worker: the run's scratch folder, its temporary folder (module doc)."""
+
+
+def _worker_init(job: BatchJob, parent: int, scratch: str | None = None) -> None:
+    """Pool worker start-up: a process group of its own, ended with the parent,
+    temporary files under the run's ``scratch`` folder, and the solver stack
+    imported now, so the first file's ``time_s`` measures the solve alone."""
+    global _scratch
+    if scratch is not None:
+        _scratch = scratch
+        os.environ["TMPDIR"] = scratch  # the engine programs' too
+        tempfile.tempdir = scratch
     if hasattr(os, "setpgid"):  # POSIX; on Windows the pool's own terminate() is all
         try:
             os.setpgid(0, 0)
@@ -47,7 +65,10 @@ def _worker_init(job: BatchJob, parent: int) -> None:
 
 
 def _end_group(signum: int = signal.SIGTERM, frame: Any = None) -> None:
-    """Kill this worker's process group: the worker and the engine programs it runs."""
+    """Kill this worker's process group: the worker and the engine programs it runs,
+    after removing the run's scratch folder (the parent that would have is gone)."""
+    if _scratch is not None:
+        shutil.rmtree(_scratch, ignore_errors=True)
     try:
         if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
             os.killpg(os.getpid(), signal.SIGKILL)
@@ -125,8 +146,10 @@ def _pool_round(pending: list[str], job: BatchJob, jobs: int, work: Callable[...
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
+    scratch = tempfile.mkdtemp(prefix="thermomilp-batch-")
     executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_worker_init, initargs=(job, os.getpid()))
+                                   initializer=_worker_init,
+                                   initargs=(job, os.getpid(), scratch))
     flight: dict[Any, str] = {}
     broken = False
     try:
@@ -155,6 +178,7 @@ def _pool_round(pending: list[str], job: BatchJob, jobs: int, work: Callable[...
                 break
     finally:
         _stop(executor)
+        shutil.rmtree(scratch, ignore_errors=True)  # the workers are gone: nothing writes
 
 
 def _stop(executor: Any) -> None:

@@ -16,7 +16,7 @@ joined onto a path, so ``../`` and absolute paths cannot reach anything else.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -72,7 +72,28 @@ def catalogue(root: Path | None = None) -> dict[str, Instance]:
         ident = path.relative_to(root).as_posix()
         found[ident] = Instance(ident, puzzle.kind, puzzle.name or path.stem,
                                 puzzle.height, puzzle.width, path)
-    return found
+    return _distinct_names(found)
+
+
+def _distinct_names(found: dict[str, Instance]) -> dict[str, Instance]:
+    """Every listed name once: a name two files share (generated boards all called
+    ``thermomilp 12x12 seed inst:0``) gets the file's path after it, and a number if
+    even that repeats."""
+    counts: dict[str, int] = {}
+    for entry in found.values():
+        counts[entry.name] = counts.get(entry.name, 0) + 1
+    taken: set[str] = set()
+    out: dict[str, Instance] = {}
+    for ident, entry in found.items():
+        name = entry.name
+        if counts[name] > 1:
+            name = f"{name} ({entry.path.stem})"
+        base, k = name, 2
+        while name in taken:
+            name, k = f"{base} [{k}]", k + 1
+        taken.add(name)
+        out[ident] = replace(entry, name=name)
+    return out
 
 
 def load_instance(ident: str) -> Puzzle:

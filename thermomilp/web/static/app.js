@@ -134,15 +134,21 @@ function drawBoard(container, board, marks, highlight, interactive) {
 
   if (board.kind === "thermometers") drawThermometers(svg, board, marks, cx, cy);
   else drawAquarium(svg, board, marks, x, y);
-  drawLabels(svg, board, marks, x, y, cx, cy);
 
+  // An empty cell's ✕ sits in the middle of the cell -- except in a bulb, whose middle
+  // holds the thermometer's number: there a smaller ✕ goes to the bottom-right corner.
+  const bulbs = new Set(board.kind === "thermometers"
+    ? board.vessels.map((v) => v.layers[0][0].join(",")) : []);
   for (let r = 0; r < H; r++)
     for (let c = 0; c < W; c++)
       if (marks[r][c] === EMPTY) {
-        const d = CELL * 0.14;
-        el("line", { x1: cx(c) - d, y1: cy(r) - d, x2: cx(c) + d, y2: cy(r) + d, class: "cross" }, svg);
-        el("line", { x1: cx(c) - d, y1: cy(r) + d, x2: cx(c) + d, y2: cy(r) - d, class: "cross" }, svg);
+        const corner = bulbs.has(`${r},${c}`);
+        const d = CELL * (corner ? 0.08 : 0.14);
+        const mx = corner ? x(c) + CELL * 0.82 : cx(c), my = corner ? y(r) + CELL * 0.82 : cy(r);
+        el("line", { x1: mx - d, y1: my - d, x2: mx + d, y2: my + d, class: "cross" }, svg);
+        el("line", { x1: mx - d, y1: my + d, x2: mx + d, y2: my - d, class: "cross" }, svg);
       }
+  drawLabels(svg, board, marks, x, y, cx, cy);  // after the marks: the numbers stay readable
 
   if (highlight) {
     for (const [r, c] of highlight.reasons || [])
@@ -259,14 +265,27 @@ function mathVar(r, c, parent) {
   mathEl("mn", String(c), idx);
 }
 
-// One row of the model typeset as MathML: name: x_{r,c} + ... (=|≤) rhs.
+// One row of the model typeset as MathML: name: x_{r,c} + ... (=|≤) rhs. Each term is
+// its own small <math>, so a long row (15 terms) wraps between terms inside a narrow
+// panel instead of running out of it (MathML itself does not break lines).
 function mathRow(row, cell) {
-  const math = document.createElementNS(MATHML_NS, "math");
-  math.setAttribute("display", "block");
-  math.setAttribute("data-row", row.name);
-  const body = mathEl("mrow", undefined, math);
-  mathEl("mtext", row.name + ":\u2003", body);
+  const line = document.createElement("div");
+  line.className = "math-row";
+  line.setAttribute("data-row", row.name);
+  const piece = () => {
+    const math = document.createElementNS(MATHML_NS, "math");
+    math.setAttribute("data-row", row.name);
+    line.appendChild(math);
+    line.appendChild(document.createTextNode(" "));
+    return mathEl("mrow", undefined, math);
+  };
+  const name = document.createElement("span");
+  name.className = "row-name";
+  name.textContent = row.name + ":";
+  line.appendChild(name);
+  line.appendChild(document.createTextNode(" "));
   row.terms.forEach((term, k) => {
+    const body = piece();
     if (k > 0 || term.coef < 0) mathEl("mo", term.coef < 0 ? "\u2212" : "+", body);
     const [r, c] = term.cell;
     if (cell && r === cell[0] && c === cell[1]) {
@@ -277,9 +296,10 @@ function mathRow(row, cell) {
       mathVar(r, c, body);
     }
   });
-  mathEl("mo", row.sense === "<=" ? "\u2264" : "=", body);
-  mathEl("mn", String(row.rhs), body);
-  return math;
+  const tail = piece();
+  mathEl("mo", row.sense === "<=" ? "\u2264" : "=", tail);
+  mathEl("mn", String(row.rhs), tail);
+  return line;
 }
 
 function rowsOf(cell) {
@@ -530,7 +550,7 @@ function wire() {
     state.rows = data.rows || null;
     showModelText(data.text);
     showCellRows();
-    say(`The ${FORMAT_NAMES[data.format] || data.format} model of this board is shown on the right.`);
+    say(`The ${FORMAT_NAMES[data.format] || data.format} model of this board is in the Model panel.`);
   });
   $("model").addEventListener("click", showModel);
   $("lp-toggle").addEventListener("change", toggleRelaxation);
@@ -549,7 +569,7 @@ run("Loading the puzzle list", async () => {
   const first = $("instance").value;
   if (first) {
     const data = await api("load", { instance: first });
-    setBoard(data.board, "Click cells to mark them, or ask for a hint. Pick another puzzle on the left.");
+    setBoard(data.board, "Click cells to mark them, or ask for a hint. Pick another from the Bundled puzzle list.");
   } else {
     say("Upload a puzzle or make a new one to start.");
   }
