@@ -85,5 +85,6 @@ def test_the_bubblewrap_recipe_grades_and_hides_the_answers(tmp_path):
     # the package's boards (with their solutions) are hidden: nothing to pin a model to
     for cheat in ("reads_package_files.py", "reads_answers.py"):
         assert not any(r["verdict"] == "right" for r in by_student[cheat]), cheat
-    assert any("0 files seen" in f["message"] for r in by_student["reads_package_files.py"]
-               for f in r["findings"])
+    # it finds no package file to read: the package is not even importable in the child
+    assert any("0 files seen" in f["message"] or "not available while grading" in f["message"]
+               for r in by_student["reads_package_files.py"] for f in r["findings"])

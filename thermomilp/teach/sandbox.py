@@ -153,8 +153,6 @@ SYSTEM = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld
           "/etc/localtime", "/usr/share/zoneinfo", "/sys/devices/system/cpu")
 """What a model's engines need of the system: shared libraries, the loader's cache, the
 time zone, the processor count (OpenBLAS)."""
-ENGINE_PROGRAMS = ("cbc", "glpsol")
-"""The command-line engines a student's ``prob.solve()`` may start, where they are on PATH."""
 
 
 def readable_paths(box: str) -> list[str]:
@@ -164,7 +162,9 @@ def readable_paths(box: str) -> list[str]:
     programs on PATH. The runner adds what its interpreter imports from (its
     ``sys.path`` and prefixes, never the grader's working folder, never thermomilp);
     :func:`hidden_paths` stays unreadable even below these."""
-    programs = [found for name in ENGINE_PROGRAMS
+    from thermomilp.backends.executables import PROGRAMS  # the engines' records say them
+
+    programs = [found for name in PROGRAMS.values()
                 for found in (shutil.which(name), shutil.which(name, path=os.defpath)) if found]
     paths = [box, *DEVICES, *SYSTEM, *programs]
     return sorted({os.path.realpath(p) for p in paths if os.path.exists(p)})
