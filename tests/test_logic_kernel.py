@@ -26,6 +26,7 @@ from thermomilp.core.puzzle import levels_from_grid, thermometers
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic import kernel, presolve
+from thermomilp.logic.board import BoardLogic
 from thermomilp.logic.budget import Work
 from thermomilp.logic.domains import full_domains, line_tables
 from thermomilp.logic.probing import (
@@ -158,18 +159,17 @@ def test_the_kernels_agree_on_every_shipped_board(puzzle, monkeypatch):
 def _search(puzzle, which, monkeypatch):
     """The probing search's solutions (at most 2) and work ticks under one kernel."""
     monkeypatch.setattr(kernel, "KERNEL", which)
-    presolve.forget_roots()
     work = Work()
     grids = list(search_solutions(puzzle, "probing", 2, stop=work))
-    decided = presolve.search_decides(puzzle, 2 * len(puzzle.vessels) + 20)
-    return grids, work.used, decided, presolve.root_work(puzzle)
+    board = BoardLogic(puzzle)  # a new one: nothing learned under the other kernel
+    found = presolve.search_finds(puzzle, 2 * len(puzzle.vessels) + 20, board=board)
+    return grids, work.used, found, board.root_work, board.search_gave_up
 
 
 @pytest.mark.parametrize("puzzle", [p for p in shipped_level_boards()
                                     if "hard" in p.id or "t0" in p.id or "a0" in p.id])
 def test_the_search_decides_alike_under_both_kernels(puzzle, monkeypatch):
     assert _search(puzzle, "compiled", monkeypatch) == _search(puzzle, "python", monkeypatch)
-    presolve.forget_roots()
 
 
 def _random_domain(tables, rng):
@@ -223,7 +223,6 @@ def test_a_search_ends_alike_on_random_boards(seed):
     puzzle = varied_board(seed)
     with pytest.MonkeyPatch.context() as monkeypatch:
         assert _search(puzzle, "compiled", monkeypatch) == _search(puzzle, "python", monkeypatch)
-    presolve.forget_roots()
 
 
 def test_a_deadline_stops_both_kernels_at_the_same_tick_with_the_same_deductions():
