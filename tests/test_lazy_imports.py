@@ -21,7 +21,8 @@ from helpers import INSTANCES, ROOT
 
 HEAVY = ("highspy", "pyomo", "pulp", "numpy")
 DECIDED = INSTANCES / "thermometers" / "t06_10x10.txt"  # probing fixes every cell
-OPEN = INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt"  # two solutions: the engine
+TWO = INSTANCES / "thermometers" / "t07_5x5_two_solutions.txt"  # the logic's search finds both
+OPEN = ROOT / "benchmarks" / "hard" / "h30x30_s1.txt"  # past the search's size: the engine
 
 
 def loaded_after(code: str) -> tuple[list[str], str]:
@@ -53,10 +54,19 @@ def test_a_board_the_logic_decides_loads_no_engine_through_the_cli():
 
 def test_a_board_the_logic_leaves_open_loads_the_engine():
     heavy, out = loaded_after(cli("solve", "--format", "json", str(OPEN)))
-    assert json.loads(out.splitlines()[0])["status"] == "multiple"
+    record = json.loads(out.splitlines()[0])
+    assert record["status"] == "unique" and record["engine_called"] is True
     assert "highspy" in heavy and "numpy" in heavy, heavy
     heavy, _ = loaded_after(cli("solve", "--logic", "none", str(DECIDED)))
     assert "highspy" in heavy, heavy
+
+
+def test_two_solutions_the_search_finds_load_no_engine():
+    heavy, out = loaded_after(cli("solve", "--format", "json", str(TWO)))
+    record = json.loads(out.splitlines()[0])
+    assert record["status"] == "multiple" and record["proof"] == "logic"
+    assert record["engine_called"] is False and record["second"] != record["grid"]
+    assert heavy == [], heavy
 
 
 def test_the_api_solves_a_decided_board_without_an_engine():

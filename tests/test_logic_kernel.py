@@ -161,9 +161,9 @@ def _search(puzzle, which, monkeypatch):
     monkeypatch.setattr(kernel, "KERNEL", which)
     work = Work()
     grids = list(search_solutions(puzzle, "probing", 2, stop=work))
-    board = BoardLogic(puzzle)  # what one solve learns: made anew under each kernel
-    decided = presolve.search_decides(puzzle, 2 * len(puzzle.vessels) + 20, board=board)
-    return grids, work.used, decided, board.root_work
+    board = BoardLogic(puzzle)  # a new one: nothing learned under the other kernel
+    found = presolve.search_finds(puzzle, 2 * len(puzzle.vessels) + 20, board=board)
+    return grids, work.used, found, board.root_work, board.search_gave_up
 
 
 @pytest.mark.parametrize("puzzle", [p for p in shipped_level_boards()

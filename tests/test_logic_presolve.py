@@ -81,3 +81,61 @@ def test_presolve_fixes_only_what_every_solution_shares(mode):
 def test_unknown_mode_is_a_config_error():
     with pytest.raises(ConfigError):
         presolve_cells(thermomilp.load(INSTANCES[0]), "magic")
+
+
+def _many_solutions_board():
+    """A planted 15x15 board of several solutions the presolve's search tells apart."""
+    return planted_board(15, 15, random.Random(0))
+
+
+def test_the_search_finds_multiple_with_two_verified_grids():
+    from thermomilp.logic.board import BoardLogic
+    from thermomilp.logic.presolve import search_nodes_for
+
+    puzzle = _many_solutions_board()
+    board = BoardLogic(puzzle)
+    fixed, grid, status = presolve_cells(puzzle, "probing", search_nodes=search_nodes_for(puzzle),
+                                         board=board)
+    assert status == "multiple"
+    assert fixed is not None and grid == board.solutions[0]
+    first, second = board.solutions
+    assert first != second
+    assert solution_problems(puzzle, first) == [] == solution_problems(puzzle, second)
+    # no search: the same board stays open
+    assert presolve_cells(puzzle, "probing")[2] == "open"
+
+
+def test_multiple_from_the_search_needs_no_engine():
+    puzzle = _many_solutions_board()
+    result = solve(puzzle)
+    assert result.status == "multiple" and result.proof == "logic"
+    assert not result.engine_called
+    assert result.grid != result.second
+    assert solution_problems(puzzle, result.grid) == [] == solution_problems(puzzle, result.second)
+    record = result.to_json()
+    assert record["engine_called"] is False and record["proof"] == "logic"
+    assert record["second"] == list(result.second)
+    solved = solve(puzzle, unique=False)
+    assert solved.status == "solved" and solved.proof == "logic" and not solved.engine_called
+    # the engine agrees
+    assert solve(puzzle, logic="none").status == "multiple"
+
+
+def test_a_search_grid_the_checker_refuses_goes_to_the_engine(monkeypatch):
+    """The checker guards the search's grids too: a rival that breaks a rule is not
+    taken as the second solution; the engine decides."""
+    from thermomilp.logic import presolve
+
+    puzzle = _many_solutions_board()
+    real = presolve.search_finds
+
+    def broken(*args, **kwargs):
+        found = real(*args, **kwargs)
+        assert found is not None and len(found) == 2
+        bad = tuple("#" * len(row) for row in found[1])
+        return [found[0], bad]
+
+    monkeypatch.setattr(presolve, "search_finds", broken)
+    result = solve(puzzle)
+    assert result.status == "multiple" and result.engine_called and result.proof is None
+    assert solution_problems(puzzle, result.second) == []

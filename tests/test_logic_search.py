@@ -61,16 +61,25 @@ def _agree(puzzle):
                                   witnesses=board.probed_root()[1]))
     assert len(found) == min(n, 2)
     assert all(not solution_problems(puzzle, g) for g in found)
-    # the presolve's search: solved exactly when unique, infeasible exactly when none
+    # the presolve's search: solved exactly when unique, infeasible exactly when none,
+    # multiple (two distinct solutions, kept on the board) exactly when more
     decided = search_decides(puzzle, 10**6)
-    fixed, grid, status = presolve_cells(puzzle, "probing", search_nodes=10**6)
+    presolved = BoardLogic(puzzle)
+    fixed, grid, status = presolve_cells(puzzle, "probing", search_nodes=10**6,
+                                         board=presolved)
     if n == 0:
         assert decided == "infeasible" and status == "infeasible"
     elif n == 1:
         (only,) = everything
         assert decided == only and grid == only and status == "solved"
+        assert presolved.solutions == ()
     else:
-        assert decided is None and status == "open" and grid is None
+        assert decided is None and status == "multiple"
+        first, second = presolved.solutions
+        assert grid == first != second
+        assert solution_problems(puzzle, first) == [] == solution_problems(puzzle, second)
+        if n < 50:  # the brute force listed them all
+            assert {first, second} <= everything
         for (r, c), value in (fixed or {}).items():  # open cells: only what all agree on
             assert all((g[r][c] == "#") == bool(value) for g in everything)
     # the confirmation of "no other solution" after one is cut off

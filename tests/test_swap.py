@@ -72,9 +72,10 @@ def test_large_planted_board_is_decided_by_the_swap():
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10**6))
-def test_deferred_probing_gives_the_same_verdicts(seed):
-    """Boards at or above LARGE_BOARD probe only after the swap fails; force that
-    path on small boards (brute-forceable) and compare with counting."""
+def test_the_swap_path_gives_the_same_verdicts(seed):
+    """Boards of SWAP_MIN_CELLS cells or more try the swap after the engine's first
+    solution; force that path on small boards (brute-forceable; no logic, so the engine
+    runs) and compare with counting."""
     import thermomilp.solving.api as solve_module
 
     rng = random.Random(seed)
@@ -84,16 +85,20 @@ def test_deferred_probing_gives_the_same_verdicts(seed):
         rows = list(puzzle.rows)
         rows[0] = min(n, (rows[0] or 0) + 1)
         puzzle = puzzle.with_clues(rows, puzzle.cols)
-    saved = solve_module.LARGE_BOARD
-    solve_module.LARGE_BOARD = 1
+    saved = solve_module.SWAP_MIN_CELLS
+    solve_module.SWAP_MIN_CELLS = 1
     try:
-        result = solve(puzzle, logic="probing")
+        result = solve(puzzle, logic="none")
     finally:
-        solve_module.LARGE_BOARD = saved
+        solve_module.SWAP_MIN_CELLS = saved
     count = brute_force_count(puzzle, 2)
     assert result.status == {0: "infeasible", 1: "unique", 2: "multiple"}[count]
+    assert result.engine_called
     if result.grid is not None:
         assert solution_problems(puzzle, result.grid) == []
+    if result.status == "multiple":
+        assert result.second != result.grid
+        assert solution_problems(puzzle, result.second) == []
 
 
 def _hidden_clues(puzzle, rng):

@@ -1,7 +1,7 @@
 """One clock per board: every step of a solve asks it how much time is left.
 
 A :class:`Deadline` starts when a board's work starts and is handed down to
-the engine, the logic confirmation, deferred probing and the conflict search
+the logic presolve, the engine, the logic confirmation and the conflict search
 alike, so ``--time-limit`` bounds them all together and ``time_s`` is the
 time the board really took. A one-time cost of the process that a board
 happens to trigger (importing and warming up an engine,

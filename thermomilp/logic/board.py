@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.puzzle import Grid, Puzzle
 from thermomilp.logic.budget import Work
 from thermomilp.logic.domains import Domains, LineTables, full_domains, line_tables
 from thermomilp.logic.probing import Witnesses, inherit, new_witnesses, probe_fixpoint
@@ -36,6 +36,9 @@ class BoardLogic:
         """The presolve's search of this board ran out of its budget: a search for the
         same question from the same fixpoint (the confirmation of an engine's "no other
         solution") is not worth starting (docs/performance.md)."""
+        self.solutions: tuple[Grid, ...] = ()
+        """Two distinct verified solutions when the presolve's search found them (the
+        board is ``multiple``: :func:`thermomilp.logic.presolve.presolve_cells`)."""
 
     def tables(self, stop: Callable[[], bool] | None = None) -> LineTables:
         """The board's line tables, built at the first call (``stop``: see

@@ -7,6 +7,10 @@ returns
 * ``(None, None, "infeasible")`` when the logic proves there is no solution;
 * ``(fixed, grid, "solved")`` when every cell is decided (``grid`` is the
   only candidate; :func:`thermomilp.solving.solve` still verifies it);
+* ``(fixed, grid, "multiple")`` when the search (``probing`` with ``search_nodes``)
+  found two distinct solutions, each checked by :mod:`thermomilp.core.verify`:
+  ``grid`` is the first, and both are in the ``board``'s
+  :attr:`~thermomilp.logic.board.BoardLogic.solutions`;
 * ``(fixed, None, "open")`` otherwise, ``fixed`` mapping each decided cell
   to 0/1 -- the builders turn it into variable bounds.
 
@@ -51,7 +55,10 @@ def presolve_cells(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] |
     ``search_nodes`` (``probing`` only): when probing leaves cells open, search on
     (:func:`search_decides`) for at most this many nodes and its default work; a
     board the search proves to have exactly one solution is ``solved`` (every cell
-    fixed), one with none ``infeasible``. Zero: no search (what the rule set alone fixes).
+    fixed), one with none ``infeasible``, one where it finds two distinct solutions
+    (both checked by :mod:`thermomilp.core.verify`) ``multiple``, the two kept in
+    ``board.solutions`` (pass a ``board`` to read them). Zero: no search (what the rule
+    set alone fixes).
     ``solution``: a solution already found (an engine's, the caller verified it), whose
     levels the search need not probe (see :func:`search_decides`)."""
     mode = Logic.parse(mode, "logic")
@@ -74,12 +81,16 @@ def presolve_cells(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] |
     if len(fixed) == puzzle.height * puzzle.width:
         return fixed, grid_of(tables, dom), "solved"
     if mode is Logic.PROBING and search_nodes > 0:
-        decided = search_decides(puzzle, search_nodes, stop, solution=solution, board=board)
-        if isinstance(decided, str):  # the one word it returns: "infeasible"
+        found = search_finds(puzzle, search_nodes, stop, solution=solution, board=board)
+        if found is not None and not found:
             return None, None, "infeasible"
-        if decided is not None:
+        if found is not None and len(found) == 1:
+            (decided,) = found
             return {(r, c): int(ch == "#") for r, row in enumerate(decided)
                     for c, ch in enumerate(row)}, decided, "solved"
+        if found is not None and _two_solutions(puzzle, found):
+            board.solutions = (found[0], found[1])
+            return fixed, found[0], "multiple"
     return fixed, None, "open"
 
 
@@ -98,7 +109,7 @@ def search_nodes_for(puzzle: Puzzle) -> int:
     return 0 if n > SEARCH_MAX_VESSELS else 2 * n + 20
 
 
-SEARCH_TIMES_PROBING = 8
+SEARCH_TIMES_PROBING = 128
 """The presolve's search may do this many times the work probing the board took (plus
 :data:`SEARCH_FLOOR_WORK`), in the ticks of :class:`thermomilp.logic.budget.Work`:
 the hard 15x15-20x20 boards of ``benchmarks/hard/`` that it decides take less; where
@@ -125,6 +136,14 @@ def _levels_of(puzzle: Puzzle, solution: Grid | None) -> Domains | None:
     return [1 << level for level in levels_from_grid(puzzle, solution)]
 
 
+def _two_solutions(puzzle: Puzzle, grids: list[Grid]) -> bool:
+    """Two distinct grids, each a solution by :mod:`thermomilp.core.verify`."""
+    from thermomilp.core.verify import solution_problems
+
+    return (len(grids) == 2 and grids[0] != grids[1]
+            and not any(solution_problems(puzzle, grid) for grid in grids))
+
+
 def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,
                    work: int | None = None, solution: Grid | None = None,
                    board: BoardLogic | None = None) -> Grid | str | None:
@@ -143,8 +162,24 @@ def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | No
     :mod:`thermomilp.core.verify`; ignored if it does not). No sound rule erases its
     levels, so the search does not probe them while it lies inside a node's domains:
     the same erasures, nodes and work ticks -- the same answer -- for fewer line
-    revisions (the boards of 400 cells and more, where the engine's first solution
-    comes before the probing presolve: ``thermomilp.solving.api``).
+    revisions.
+
+    Raises:
+        TimeUp: ``stop`` said so.
+    """
+    found = search_finds(puzzle, max_nodes, stop, work, solution, board)
+    if found is None or len(found) > 1:
+        return None
+    return found[0] if found else "infeasible"
+
+
+def search_finds(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,
+                 work: int | None = None, solution: Grid | None = None,
+                 board: BoardLogic | None = None) -> list[Grid] | None:
+    """The solutions :func:`search_decides`'s search finds, at most two (none: the board
+    has no solution; one: it is the only one; two: two distinct ones), or None when it
+    ran out of ``max_nodes`` nodes or ``work`` ticks (then ``board.search_gave_up``).
+    Same arguments as :func:`search_decides`; the caller checks the grids it keeps.
 
     Raises:
         TimeUp: ``stop`` said so.
@@ -155,19 +190,16 @@ def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | No
     known = _levels_of(puzzle, solution)
     root, witnesses = board.probed_root(stop, known)
     if root is None:
-        return "infeasible"
+        return []
     halt = Work(search_work(board) if work is None else work, stop)
 
     try:
-        found = list(search_solutions(puzzle, "probing", 2, start=root, stop=halt,
-                                      max_nodes=max_nodes, witnesses=witnesses, known=known,
-                                      tables=board.tables()))
+        return list(search_solutions(puzzle, "probing", 2, start=root, stop=halt,
+                                     max_nodes=max_nodes, witnesses=witnesses, known=known,
+                                     tables=board.tables()))
     except OutOfBudget:
         board.search_gave_up = True
         return None
-    if not found:
-        return "infeasible"
-    return found[0] if len(found) == 1 else None
 
 
 def logic_finishes(puzzle: Puzzle, mode: Logic | str = Logic.INTERVALS) -> bool:

@@ -12,7 +12,6 @@ longer share a name, so ``import thermomilp.solving.engine as engine`` works.
 """
 
 from thermomilp.solving.api import (
-    LARGE_BOARD,
     STATUSES,
     SolveError,
     SolveResult,
@@ -24,5 +23,5 @@ from thermomilp.solving.api import (
     solve,
 )
 
-__all__ = ["LARGE_BOARD", "STATUSES", "SolveError", "SolveResult", "Status", "count_solutions",
+__all__ = ["STATUSES", "SolveError", "SolveResult", "Status", "count_solutions",
            "enumerate_solutions", "is_unique", "open_engine", "solve"]

@@ -6,19 +6,17 @@ canonical no-good cut
     sum_{c : x*_c = 1} (1 - x_c) + sum_{c : x*_c = 0} x_c >= 1
 
 removes exactly ``x*`` (every other 0/1 vector differs from it in at least
-one cell); the puzzle is unique iff the cut model is infeasible. On boards of
-:data:`LARGE_BOARD` cells or more, before that solve,
-:func:`thermomilp.solving.swap.swap_rival` looks for a second solution one
-four-vessel swap away (a verified witness of ``multiple``, found in
-milliseconds); only when there is none does the cut model run. Counting
+one cell); the puzzle is unique iff the cut model is infeasible. Counting
 repeats the cut until the model is infeasible or the limit is reached.
 
 Every engine run goes through the facade :class:`thermomilp.solving.engine.Engine`:
 one deadline for the whole call, every grid checked by :mod:`thermomilp.core.verify`
 (a grid that breaks a rule turns the result into status ``error`` -- a solver
 bug never becomes a printed answer), every "infeasible" confirmed by a second
-method. When the logic presolve decides the board, no engine is called and
-the result says so (``engine_called`` is false, ``proof`` is ``logic``).
+method. The logic runs first on every board: when it decides the board -- the
+only solution, no solution, or two distinct solutions its search found (each
+checked by the checker) -- no engine is called and the result says so
+(``engine_called`` is false, ``proof`` is ``logic``).
 """
 
 from __future__ import annotations
@@ -151,10 +149,9 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
             (OR-Tools CP-SAT; PuLP's and Pyomo's names for the others, and PuLP
             solver objects, are understood).
         logic (str): ``probing`` (the default), ``intervals`` or ``none``: fix the
-            cells the logic engine decides before the MILP sees the board. On
-            boards of :data:`LARGE_BOARD` cells or more, ``probing`` fixes by
-            intervals first and probes only when no four-vessel swap shows a
-            second solution (same answers, less time on boards with many solutions).
+            cells the logic engine decides before the MILP sees the board;
+            ``probing`` also searches a little where probing leaves cells open,
+            which may decide the board (one, none or two solutions) without an engine.
         formulation (str): ``cell`` (one binary per cell), ``compact`` (one per tank
             row / vessel layer) or ``level`` (one per vessel and level); all give
             the same solutions.
@@ -208,25 +205,25 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
                            clock.elapsed(), error, proof, puzzle, None, engine_calls > 0,
                            confirmed_by)
 
-    # Large boards: probing costs more than it saves when the board has several
-    # solutions (docs/performance.md: 0.8 s at 100x100, 11 s at 200x200, where the
-    # whole MILP decision takes 0.4 s / 1.8 s). Run the cheap interval logic first
-    # and probe only if the swap finds no second solution.
     from thermomilp.logic.board import BoardLogic
 
     board = BoardLogic(puzzle)  # what the logic learns here, handed to the confirmation too
-    mode = chosen.logic
-    deferred_probing = mode is Logic.PROBING and puzzle.height * puzzle.width >= LARGE_BOARD
     try:
-        fixed, logic_grid, logic_status = _presolve(
-            puzzle, Logic.INTERVALS if deferred_probing else mode, clock, board=board)
+        fixed, logic_grid, logic_status = _presolve(puzzle, chosen.logic, clock, board=board)
     except TimeUp:
         return result("timeout", error="the time limit was reached in the logic presolve")
     if logic_status == "infeasible":
         return result("infeasible", proof="logic")
     if logic_grid is not None and solution_problems(puzzle, logic_grid) == []:
-        # The logic fixed every cell: the board is unique without a MILP solve.
-        return result("unique" if unique else "solved", logic_grid, proof="logic")
+        if logic_status == "solved":
+            # The logic fixed every cell: the board is unique without a MILP solve.
+            return result("unique" if unique else "solved", logic_grid, proof="logic")
+        rival = board.solutions[1] if len(board.solutions) == 2 else None
+        if (logic_status == "multiple" and rival is not None and rival != logic_grid
+                and solution_problems(puzzle, rival) == []):
+            # Two distinct verified solutions from the logic's search: multiple.
+            return (result("multiple", logic_grid, rival, proof="logic") if unique
+                    else result("solved", logic_grid, proof="logic"))
     if clock.expired():  # building a large model takes a while too: do not start it late
         return result("timeout", error="the time limit was reached in the logic presolve")
 
@@ -242,27 +239,13 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
                           confirmed_by=first.confirmed_by)
         if not unique:
             return result("solved", first.grid)
-        from thermomilp.solving.swap import swap_rival  # numpy: kept out of `thermomilp --help`
+        if puzzle.height * puzzle.width >= SWAP_MIN_CELLS:
+            from thermomilp.solving.swap import swap_rival  # numpy: out of `thermomilp --help`
 
-        # Large boards only: there the no-good re-solve can stall (200x200: 85 s), while
-        # on small boards it takes milliseconds and the swap search would cost as much.
-        large = puzzle.height * puzzle.width >= LARGE_BOARD
-        rival = swap_rival(puzzle, first.grid) if large else None
-        if rival is not None:  # a verified second solution without a second solve
-            return result("multiple", first.grid, rival)
-        if clock.expired():  # the engine and swap search used it all: no late probing
-            return result("timeout", first.grid,
-                          error="the time limit was reached before uniqueness was decided")
-        if deferred_probing:
-            try:
-                _, logic_grid, logic_status = _presolve(puzzle, Logic.PROBING, clock,
-                                                        first.grid, board)
-            except TimeUp:
-                logic_grid, logic_status = None, "open"  # go on with the MILP, same deadline
-            if logic_status == "infeasible":  # sound logic cannot refute a verified solution
-                return result("error", error="the probing logic refuted a verified solution")
-            if logic_grid is not None and logic_grid == first.grid:
-                return result("unique", first.grid, proof="logic")
+            # a verified second solution one swap away, without the cut model's solve
+            rival = swap_rival(puzzle, first.grid)
+            if rival is not None:
+                return result("multiple", first.grid, rival)
         engine.exclude(first.grid)
         second = engine.next_solution()
         engine_calls = engine.engine_calls
@@ -324,9 +307,11 @@ def warm_engine(settings: Settings, clock: Deadline | None = None) -> None:
             pass
 
 
-LARGE_BOARD = 400
-"""Cells from which the swap search runs, and ``logic="probing"`` probes only after
-it fails."""
+SWAP_MIN_CELLS = 400
+"""Cells from which, after the engine's first solution, the four-vessel swap
+(:func:`thermomilp.solving.swap.swap_rival`) looks for a second solution before the
+cut model's solve: on planted 20x20-60x60 boards it halves the time to ``multiple``
+(docs/performance.md); below, the cut model's solve takes milliseconds."""
 
 
 def _presolve(puzzle: Puzzle, logic: Logic, clock: Deadline | None = None,
@@ -404,5 +389,5 @@ def is_unique(puzzle: Puzzle, *, settings: Settings | None = None,
     return result.status == "unique"
 
 
-__all__ = ["LARGE_BOARD", "STATUSES", "SolveError", "SolveResult", "count_solutions",
+__all__ = ["STATUSES", "SolveError", "SolveResult", "count_solutions",
            "enumerate_solutions", "is_unique", "open_engine", "solve", "warm_engine"]
