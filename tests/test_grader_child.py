@@ -76,26 +76,36 @@ def _named(comm: str) -> list[int]:
     return out
 
 
-def _zombies_of_this_process() -> set[int]:
-    me = os.getpid()
-    return {int(p.name) for p in Path("/proc").iterdir()
-            if p.name.isdigit() and _stat(int(p.name)) == ("Z", me)}
+def _started(pid: int) -> int:
+    """A process's start time in clock ticks since boot (0 when it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0
+    return int(stat[stat.rfind(")") + 2:].split()[19])
 
 
-_BEFORE: set[int] = set()
+def _now_ticks() -> int:
+    return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
+
+
+_SINCE = [0]
 
 
 @pytest.fixture(autouse=True)
-def zombies_before_the_test():
-    """The zombies this (pytest-xdist worker) process already held when the test began:
-    another test's unreaped child is not the grader's."""
-    _BEFORE.clear()
-    _BEFORE.update(_zombies_of_this_process())
+def processes_before_the_test():
+    """When the test began: a process another test started earlier in this (pytest-xdist
+    worker) process, which may end as this process's zombie meanwhile (the grader makes
+    it a subreaper), is not the grader's."""
+    _SINCE[0] = _now_ticks()
 
 
 def _my_zombies() -> list[int]:
-    """The zombies of this process that the test made."""
-    return sorted(_zombies_of_this_process() - _BEFORE)
+    """The zombies of this process that were started during the test."""
+    me = os.getpid()
+    return sorted(int(p.name) for p in Path("/proc").iterdir()
+                  if p.name.isdigit() and _stat(int(p.name)) == ("Z", me)
+                  and _started(int(p.name)) >= _SINCE[0])
 
 
 # --- the result pipe ------------------------------------------------------------------

@@ -162,10 +162,11 @@ def readable_paths(box: str) -> list[str]:
     programs on PATH. The runner adds what its interpreter imports from (its
     ``sys.path`` and prefixes, never the grader's working folder, never thermomilp);
     :func:`hidden_paths` stays unreadable even below these."""
-    from thermomilp.backends.executables import PROGRAMS  # the engines' records say them
+    from thermomilp.core.engines import ENGINES  # the engines' records name their programs
 
-    programs = [found for name in PROGRAMS.values()
-                for found in (shutil.which(name), shutil.which(name, path=os.defpath)) if found]
+    programs = [found for record in ENGINES.values() if record.program
+                for found in (shutil.which(record.program),
+                              shutil.which(record.program, path=os.defpath)) if found]
     paths = [box, *DEVICES, *SYSTEM, *programs]
     return sorted({os.path.realpath(p) for p in paths if os.path.exists(p)})
 
