@@ -16,8 +16,8 @@ from __future__ import annotations
 import pytest
 
 import thermomilp.backends.highs_arrays as highs_arrays
-from thermomilp.backends.engines import ENGINES
 from thermomilp.backends.highs_arrays import ArrayOutcome
+from thermomilp.core.engines import ENGINES
 from thermomilp.core.errors import SolveError
 from thermomilp.core.puzzle import thermometers
 from thermomilp.core.settings import Solver

@@ -39,8 +39,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterator
 
-from thermomilp.backends.engines import ENGINES, native_options
+from thermomilp.backends.engines import native_options
 from thermomilp.core.deadline import Deadline
+from thermomilp.core.engines import ENGINES
 from thermomilp.core.puzzle import Cell, Grid, grid_from_ones
 from thermomilp.core.settings import Backend, EngineOptionValue, Settings
 from thermomilp.core.status import Status

@@ -1,7 +1,7 @@
 """How the session skeleton passes an engine its native options.
 
-Everything known about an engine is its record, :data:`thermomilp.core.engines.ENGINES`
-(re-exported here for the skeleton): the allowlist of native options, checked and
+Everything known about an engine is its record, :data:`thermomilp.core.engines.ENGINES`:
+the allowlist of native options, checked and
 typed when the :class:`~thermomilp.core.settings.Settings` are made, and the quirks the
 skeleton acts on. :func:`native_options` puts the common options under the engine's
 names beside the user's; :func:`set_parameter` types a CP-SAT parameter by its field.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from thermomilp.core.engines import ENGINES, EngineRecord, Fallback
+from thermomilp.core.engines import ENGINES
 from thermomilp.core.settings import EngineOptionValue, Settings
 
 
@@ -68,4 +68,4 @@ def _repeated(field: Any) -> bool:
     return bool(is_repeated) if is_repeated is not None else field.label == field.LABEL_REPEATED
 
 
-__all__ = ["ENGINES", "EngineRecord", "Fallback", "native_options", "set_parameter"]
+__all__ = ["native_options", "set_parameter"]

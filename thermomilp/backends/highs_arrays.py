@@ -5,7 +5,7 @@
   (presolve off, random seed, time limit, node cap, stop at the first improving
   solution), run once.
 * :func:`ask_cell_model` -- the same question with HiGHS's quirks handled, from
-  the data of :mod:`thermomilp.backends.engines` (as the session skeleton reads
+  the data of :mod:`thermomilp.core.engines` (as the session skeleton reads
   it): on an error, its ``error_fallbacks`` in order; when asked, an
   "infeasible" confirmed in its second-opinion configuration (presolve off).
   The generator's rival search asks it through
@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from thermomilp.backends.engines import ENGINES
+from thermomilp.core.engines import ENGINES
 from thermomilp.core.settings import Solver
 from thermomilp.model.formulation import Formulation
 

@@ -248,11 +248,6 @@ class EngineRecord:
             [f"apt-get install {self.debian}"] if self.debian else [])
         return "  or  ".join(ways) or "reinstall thermomilp (it depends on highspy)"
 
-    @property
-    def examples(self) -> tuple[str, ...]:
-        """A few allowed option names, for a message."""
-        return tuple(sorted(self.options))[:4]
-
     def allowed_names(self) -> tuple[str, ...]:
         """Every name a user may give: the allowlist and the common options' native names."""
         common = (*self.time_options, self.threads_option, self.seed_option)

@@ -318,7 +318,7 @@ def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=N
     (:func:`thermomilp.backends.highs_arrays.ask_cell_model`); without it a "none" is
     believed at once (the generator's windows: a missed rival costs time only).
     An engine error is asked again with the engine's fallbacks
-    (``error_fallbacks`` of :mod:`thermomilp.backends.engines`).
+    (``error_fallbacks`` of :mod:`thermomilp.core.engines`).
 
     ``check``: the caller's translation to the one checker -- it gets the grid of
     the vector (``form.height`` x ``form.width``) and returns
