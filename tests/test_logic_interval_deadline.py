@@ -9,8 +9,8 @@ import pytest
 from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.domains import full_domains, line_tables
-from thermomilp.logic.intervals import STOP_EVERY, propagate
 from thermomilp.logic.presolve import presolve_cells
+from thermomilp.logic.propagation import STOP_EVERY, propagate
 from thermomilp.solving import solve
 
 

@@ -18,7 +18,7 @@ from typing import Callable
 from thermomilp.core.puzzle import Grid, Puzzle
 from thermomilp.logic.budget import Work
 from thermomilp.logic.domains import Domains, LineTables, full_domains, line_tables
-from thermomilp.logic.probing import Witnesses, inherit, new_witnesses, probe_fixpoint
+from thermomilp.logic.propagation import Witnesses, inherit, new_witnesses, probe_fixpoint
 
 _UNPROBED = object()
 
@@ -53,9 +53,9 @@ class BoardLogic:
         has no solution) and the witnesses of its probes, both the caller's to change;
         probed at the first call.
 
-        ``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp;
+        ``stop``: see :func:`thermomilp.logic.propagation.probe_fixpoint` (raises TimeUp;
         nothing is kept then). ``known``: the levels of a verified solution, not probed
-        (:func:`thermomilp.logic.probing.sweep`: the same fixpoint and work ticks)."""
+        (:func:`thermomilp.logic.propagation.sweep`: the same fixpoint and work ticks)."""
         if self._root is _UNPROBED:
             work = Work(None, stop)  # counts what the probing costs (logic/budget.py)
             tables = self.tables(stop)

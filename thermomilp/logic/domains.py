@@ -68,7 +68,7 @@ class LineTables:
 
     def __getstate__(self) -> dict[str, object]:
         """Pickle the tables, not what a process derived from them (the compiled
-        kernel's arrays, :mod:`thermomilp.logic.kernel`, are rebuilt on demand)."""
+        kernel's arrays, :mod:`thermomilp.logic.propagation`, are rebuilt on demand)."""
         return {k: v for k, v in self.__dict__.items() if k != "_kernel_board"}
 
     def line_name(self, line: int) -> str:

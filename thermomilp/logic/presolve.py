@@ -41,14 +41,14 @@ from thermomilp.logic.domains import (
     full_domains,
     grid_of,
 )
-from thermomilp.logic.intervals import propagate
+from thermomilp.logic.propagation import propagate
 
 
 def presolve_cells(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] | None = None,
                    search_nodes: int = 0, solution: Grid | None = None,
                    board: BoardLogic | None = None
                    ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
-    """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp).
+    """``stop``: see :func:`thermomilp.logic.propagation.probe_fixpoint` (raises TimeUp).
     ``board``: what the logic already learned about ``puzzle``, and where what it
     learns now is kept (default: a new :class:`~thermomilp.logic.board.BoardLogic`).
 
