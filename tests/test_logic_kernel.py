@@ -26,9 +26,9 @@ from thermomilp.core.puzzle import levels_from_grid, thermometers
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic import presolve
-from thermomilp.logic.board import BoardLogic
 from thermomilp.logic.budget import Work
 from thermomilp.logic.domains import full_domains, line_tables
+from thermomilp.logic.presolve import BoardLogic
 from thermomilp.logic.propagation import (
     inherit,
     new_witnesses,

@@ -22,10 +22,9 @@ from thermomilp.core.verify import solution_problems
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic import presolve
-from thermomilp.logic.board import BoardLogic
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.logic.domains import full_domains, line_tables
-from thermomilp.logic.presolve import presolve_cells, search_decides
+from thermomilp.logic.presolve import BoardLogic, presolve_cells, search_decides
 from thermomilp.logic.propagation import (
     inherit,
     new_witnesses,
@@ -181,7 +180,7 @@ def test_probed_root_is_the_probing_fixpoint_and_hands_out_copies():
 def test_a_second_solve_of_the_same_board_does_the_same_work(monkeypatch):
     """Per-board state lives in the solve's BoardLogic, not in a module cache: solving a
     board twice in one process probes it twice, with the same work (issue 37)."""
-    from thermomilp.logic import board as board_module
+    from thermomilp.logic import presolve as board_module
 
     probed: list[int] = []
     real = board_module.BoardLogic.probed_root

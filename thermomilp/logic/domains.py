@@ -101,7 +101,7 @@ def _masks(tab: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def line_tables(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> LineTables:
     """The contribution tables of ``puzzle``, built anew at each call (a solve keeps
-    its board's in its :class:`~thermomilp.logic.board.BoardLogic`); ``stop`` is asked
+    its board's in its :class:`~thermomilp.logic.presolve.BoardLogic`); ``stop`` is asked
     every 4096 vessels while they are built (True: TimeUp)."""
     return _build_tables(puzzle, stop)
 
