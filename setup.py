@@ -10,7 +10,7 @@ its root; nothing is duplicated in git.
 ``thermomilp.logic._kernel`` (``thermomilp/logic/_kernel.c``, the plain C API,
 no build dependency) is optional: without a compiler or the Python headers the
 build says so and goes on, and the logic runs its pure-Python reference
-(``thermomilp/logic/kernel.py``; ``thermomilp solvers`` says which one runs).
+(``thermomilp/logic/propagation.py``; ``thermomilp solvers`` says which one runs).
 """
 
 import shutil

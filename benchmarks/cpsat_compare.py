@@ -37,7 +37,7 @@ Two comparisons (needs ``ortools``: ``pip install 'thermomilp[bench]'``):
    OR-Tools being installed here, the solve layer confirms an engine's "no
    rival" with CP-SAT where the logic search cannot (solving/confirm.py); set
    ``THERMOMILP_BENCH_NO_CPSAT=1`` to measure the path without it. Where the
-   compiled logic kernel is built (``thermomilp.logic.kernel``), the default path
+   compiled logic kernel is built (``thermomilp.logic.propagation``), the default path
    with the Python kernel is in the same rounds too: the kernel's speed-up.
 
 Verdicts are compared; a disagreement is printed.
@@ -171,13 +171,13 @@ def hard_boards():
 def with_kernel(which: str, method):
     """``method`` with the logic kernel ``which`` ("python" or "compiled")."""
     def run(puzzle):
-        from thermomilp.logic import kernel
+        from thermomilp.logic import propagation
 
-        saved, kernel.KERNEL = kernel.KERNEL, which
+        saved, propagation.KERNEL = propagation.KERNEL, which
         try:
             return method(puzzle)
         finally:
-            kernel.KERNEL = saved
+            propagation.KERNEL = saved
     return run
 
 
@@ -185,13 +185,13 @@ def hard_table(repeats: int) -> None:
     if os.environ.get("THERMOMILP_BENCH_NO_CPSAT"):
         from thermomilp.solving import confirm
         confirm.cpsat_available = lambda: False  # type: ignore[attr-defined]
-    from thermomilp.logic import kernel
+    from thermomilp.logic import propagation
 
     methods = {"default path": on_highs("probing"),
                "CP-SAT 1 worker": lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=1),
                "MILP path": on_highs("none"),
                "naive highspy": peer_models.decide_plain_highs}
-    both = kernel.KERNEL == "compiled"  # then the Python kernel's default path as well
+    both = propagation.KERNEL == "compiled"  # then the Python kernel's default path as well
     if both:
         methods["default path, Python kernel"] = with_kernel("python", on_highs("probing"))
     boards = hard_boards()
@@ -199,7 +199,7 @@ def hard_table(repeats: int) -> None:
         method(boards[0][1])  # imports out of the timing
     names = list(methods)
     print(f"\nThe default path on hard boards vs CP-SAT (1 worker), median of {repeats}; "
-          f"logic kernel: {kernel.describe()}:\n")
+          f"logic kernel: {propagation.describe()}:\n")
     extra = " python-kernel default s | kernel speed-up |" if both else ""
     print("| board | verdict | default s | CP-SAT s | ratio (wall) | default CPU s "
           "| CP-SAT CPU s | ratio (CPU) | MILP path s | naive highspy s | MILP / naive |" + extra)

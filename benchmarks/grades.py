@@ -38,9 +38,11 @@ from stats import roll_until_unique  # noqa: E402
 
 from thermomilp.formats import load  # noqa: E402
 from thermomilp.logic.domains import full_domains, is_decided, line_tables  # noqa: E402
-from thermomilp.logic.intervals import propagate  # noqa: E402
 from thermomilp.logic.pairs import pair_fixpoint  # noqa: E402
-from thermomilp.logic.probing import probe_fixpoint  # noqa: E402
+from thermomilp.logic.propagation import (
+    probe_fixpoint,  # noqa: E402
+    propagate,  # noqa: E402
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 JANKO = ROOT.parent.parent / "shared" / "corpus" / "janko-6x6"

@@ -1,7 +1,7 @@
 """Is numpy worth it for the interval fixpoint? A measured answer.
 
 Times the production propagator (pure Python, a queue of lines, bitset
-domains: ``thermomilp.logic.intervals``) against a vectorised numpy variant
+domains: ``thermomilp.logic.propagation``) against a vectorised numpy variant
 written here for the comparison only (Jacobi rounds over all lines at once:
 contribution tensor ``T[v, l, L]``, ``cmin``/``cmax`` by gather, line sums,
 ``needMin``/``needMax`` by broadcasting, new bounds by a masked argmax) on
@@ -20,7 +20,7 @@ import numpy as np
 
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.domains import full_domains, high, line_tables, low
-from thermomilp.logic.intervals import propagate
+from thermomilp.logic.propagation import propagate
 
 
 def tensor(puzzle):

@@ -256,7 +256,7 @@ def confirm_skipping_known(puzzle, grid) -> tuple[str, int]:
     probed (no sound rule erases a level of a solution). (verdict, nodes)."""
     from thermomilp.core.puzzle import ones_of
     from thermomilp.logic.domains import full_domains, grid_of, levels_in, line_tables
-    from thermomilp.logic.probing import probe_fixpoint
+    from thermomilp.logic.propagation import probe_fixpoint
 
     tables = line_tables(puzzle)
     ones = ones_of(grid)

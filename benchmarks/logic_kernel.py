@@ -6,7 +6,7 @@ What the default path's presolve does on each board of ``benchmarks/hard/`` (and
 g14_15x15_hard): the probing fixpoint from the full domains, then the presolve's
 search (``presolve_cells(puzzle, "probing", search_nodes_for(puzzle))``), the
 logic's caches emptied before every run (``presolve.forget_roots``: the line tables
-too). The two kernels (``thermomilp.logic.kernel``) run interleaved, board by board,
+too). The two kernels (``thermomilp.logic.propagation``) run interleaved, board by board,
 in one process; per board the median of the repeats, wall and CPU time; their
 answers and work ticks must be the same (a difference is printed).
 """
@@ -34,26 +34,26 @@ def boards():
 
 def logic_once(puzzle, which: str):
     """The presolve of the default path under kernel ``which``: (status, work ticks)."""
-    from thermomilp.logic import kernel, presolve
+    from thermomilp.logic import presolve, propagation
 
-    saved, kernel.KERNEL = kernel.KERNEL, which
+    saved, propagation.KERNEL = propagation.KERNEL, which
     try:
         presolve.forget_roots()
         _, _, status = presolve.presolve_cells(puzzle, "probing",
                                                search_nodes=presolve.search_nodes_for(puzzle))
         return status, presolve.root_work(puzzle), presolve.search_gave_up(puzzle)
     finally:
-        kernel.KERNEL = saved
+        propagation.KERNEL = saved
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    from thermomilp.logic import kernel
+    from thermomilp.logic import propagation
 
-    if not kernel.available():
-        sys.exit(f"the compiled kernel is not built ({kernel.REASON})")
+    if not propagation.available():
+        sys.exit(f"the compiled kernel is not built ({propagation.REASON})")
     kinds = ("compiled", "python")
     print(f"The logic of the default path (probing + the presolve's search), median of "
           f"{args.repeats}, kernels interleaved:\n")

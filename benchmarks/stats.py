@@ -39,8 +39,7 @@ from thermomilp.generate.random_board import clues_of, random_partition
 from thermomilp.logic.brute import brute_force_count
 from thermomilp.logic.domains import UNKNOWN, cell_states, full_domains, is_decided, line_tables
 from thermomilp.logic.hints import explain
-from thermomilp.logic.intervals import propagate
-from thermomilp.logic.probing import probe_fixpoint
+from thermomilp.logic.propagation import probe_fixpoint, propagate
 from thermomilp.logic.search import search_solutions
 
 THEIRS = {  # size: (first-roll unique %, rerolls, intervals %, probing %, probe %, stall cells)

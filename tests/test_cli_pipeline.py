@@ -72,12 +72,13 @@ def test_an_upload_gives_the_record_of_the_file(tmp_path):
 def test_the_printout_never_names_a_method_that_did_not_run(monkeypatch, capsys):
     """A time limit reached in the logic presolve: no engine ran, nothing was
     'determined by the logic'."""
-    import thermomilp.solving.api as api
+    import thermomilp.logic.presolve as presolve
     from thermomilp.core.deadline import TimeUp
+
     def out_of_time(*args, **kwargs):
         raise TimeUp()
 
-    monkeypatch.setattr(api, "_presolve", out_of_time)
+    monkeypatch.setattr(presolve, "presolve", out_of_time)
     board = INSTANCES / "thermometers" / "t03_6x6.txt"
     assert main(["solve", str(board)]) == 1
     text = capsys.readouterr().out

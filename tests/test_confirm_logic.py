@@ -14,8 +14,8 @@ from thermomilp.core.puzzle import ones_of
 from thermomilp.core.verify import candidate_problems
 from thermomilp.formats import load
 from thermomilp.logic import search
-from thermomilp.logic.board import BoardLogic
 from thermomilp.logic.brute import brute_force_solutions
+from thermomilp.logic.presolve import BoardLogic
 from thermomilp.solving.confirm import CONFIRMED, confirm_infeasible
 
 from helpers import INSTANCES, varied_board

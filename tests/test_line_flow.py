@@ -31,7 +31,7 @@ from thermomilp.logic.domains import (
     full_domains,
     line_tables,
 )
-from thermomilp.logic.intervals import propagate
+from thermomilp.logic.propagation import propagate
 
 from helpers import ROOT, random_aquarium
 

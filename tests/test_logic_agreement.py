@@ -20,8 +20,7 @@ from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.brute import brute_force_count, brute_force_solutions
 from thermomilp.logic.domains import full_domains, is_decided, line_tables
 from thermomilp.logic.grade import grade
-from thermomilp.logic.intervals import propagate
-from thermomilp.logic.probing import probe_fixpoint
+from thermomilp.logic.propagation import probe_fixpoint, propagate
 from thermomilp.logic.search import search_solutions
 from thermomilp.solving import count_solutions
 

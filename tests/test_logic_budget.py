@@ -12,8 +12,8 @@ from thermomilp import solve
 from thermomilp.core.errors import OutOfBudget
 from thermomilp.formats import load
 from thermomilp.logic import presolve
-from thermomilp.logic.board import BoardLogic
 from thermomilp.logic.budget import Work
+from thermomilp.logic.presolve import BoardLogic
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARDS = [ROOT / "instances" / "thermometers" / "t08_4x4_no_solution.txt",

@@ -25,7 +25,7 @@ from thermomilp.core.puzzle import aquarium
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.domains import clamp_with_marks, full_domains, line_tables
 from thermomilp.logic.gac import gac_fixpoint
-from thermomilp.logic.intervals import propagate
+from thermomilp.logic.propagation import propagate
 
 POSITIONS = 900
 EXAMPLES = 1500

@@ -9,8 +9,8 @@ import pytest
 from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.domains import full_domains, line_tables
-from thermomilp.logic.intervals import STOP_EVERY, propagate
 from thermomilp.logic.presolve import presolve_cells
+from thermomilp.logic.propagation import STOP_EVERY, propagate
 from thermomilp.solving import solve
 
 
@@ -87,7 +87,7 @@ def test_table_building_asks_stop():
 
 
 def test_a_solves_board_logic_builds_its_tables_once_whatever_stop_is_given():
-    from thermomilp.logic.board import BoardLogic
+    from thermomilp.logic.presolve import BoardLogic
 
     fresh = BoardLogic(board(12, seed=4042))
     first = fresh.tables(CountingStop(after=10**9))
@@ -131,7 +131,7 @@ def test_a_short_limit_on_a_large_board_ends_near_the_limit():
 
 
 def test_no_table_outlives_its_solve():
-    from thermomilp.logic.board import BoardLogic
+    from thermomilp.logic.presolve import BoardLogic
 
     fresh = board(12, seed=4043)
     first = BoardLogic(fresh).tables()

@@ -1,4 +1,4 @@
-"""The interval revision of one line against a plain reference (thermomilp.logic.intervals)."""
+"""The interval revision of one line against a plain reference (thermomilp.logic.propagation)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic.domains import full_domains, line_tables
-from thermomilp.logic.intervals import revise_line
+from thermomilp.logic.propagation import revise_line
 
 
 def reference_revise(tables, dom, line):

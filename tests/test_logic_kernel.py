@@ -19,17 +19,17 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-import thermomilp.logic.intervals as intervals
+import thermomilp.logic.propagation as propagation
 from thermomilp.core.deadline import TimeUp
 from thermomilp.core.errors import OutOfBudget
 from thermomilp.core.puzzle import levels_from_grid, thermometers
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
-from thermomilp.logic import kernel, presolve
-from thermomilp.logic.board import BoardLogic
+from thermomilp.logic import presolve
 from thermomilp.logic.budget import Work
 from thermomilp.logic.domains import full_domains, line_tables
-from thermomilp.logic.probing import (
+from thermomilp.logic.presolve import BoardLogic
+from thermomilp.logic.propagation import (
     inherit,
     new_witnesses,
     probe,
@@ -44,9 +44,9 @@ REQUIRE = "THERMOMILP_REQUIRE_KERNEL"
 
 
 def _need_kernel() -> None:
-    if kernel.available():
+    if propagation.available():
         return
-    why = f"the compiled logic kernel is not loaded: {kernel.REASON}"
+    why = f"the compiled logic kernel is not loaded: {propagation.REASON}"
     if os.environ.get(REQUIRE) == "1":
         pytest.fail(f"{why} ({REQUIRE}=1)")
     pytest.skip(f"{why}; build it with `python setup.py build_ext --inplace`")
@@ -67,17 +67,17 @@ def shipped_level_boards():
 
 
 class Revisions:
-    """Counts the Python kernel's line revisions (``intervals.revise_line`` calls)."""
+    """Counts the Python kernel's line revisions (``propagation.revise_line`` calls)."""
 
     def __init__(self, monkeypatch):
         self.count = 0
-        revise = intervals.revise_line
+        revise = propagation.revise_line
 
         def counting(*args):
             self.count += 1
             return revise(*args)
 
-        monkeypatch.setattr(intervals, "revise_line", counting)
+        monkeypatch.setattr(propagation, "revise_line", counting)
 
 
 def compare_propagation(tables, board, dom, revisions, lines=None, stop_after=None):
@@ -85,15 +85,15 @@ def compare_propagation(tables, board, dom, revisions, lines=None, stop_after=No
     ours, theirs = list(dom), list(dom)
     stops = [Work(stop_after), Work(stop_after)]
     results, spent = [], []
-    for run in (lambda: board.propagate(ours, lines, stops[0], intervals.STOP_EVERY),
-                lambda: intervals.reference_propagate_conflict(tables, theirs, lines,
+    for run in (lambda: board.propagate(ours, lines, stops[0], propagation.STOP_EVERY),
+                lambda: propagation.reference_propagate_conflict(tables, theirs, lines,
                                                                stops[1])):
-        before = kernel.revisions() + revisions.count
+        before = propagation.revisions() + revisions.count
         try:
             results.append(run())
         except OutOfBudget:
             results.append("budget")
-        spent.append(kernel.revisions() + revisions.count - before)
+        spent.append(propagation.revisions() + revisions.count - before)
     assert results[0] == results[1]  # OK (-1), the same contradictory line, or out of budget
     assert spent[0] == spent[1]  # line revisions
     assert ours == theirs
@@ -119,12 +119,12 @@ def compare_probing(tables, board, dom, revisions, *, known=None, ends_only=Fals
             lambda: board.probe_fixpoint(ours, works[0], known, tables_of[0], ends_only),
             lambda: reference_probe_fixpoint(tables, theirs, works[1], known, tables_of[1],
                                              ends_only)):
-        before = kernel.revisions() + revisions.count
+        before = propagation.revisions() + revisions.count
         try:
             answers.append(bool(run()))
         except OutOfBudget:
             answers.append("budget")
-        spent.append(kernel.revisions() + revisions.count - before)
+        spent.append(propagation.revisions() + revisions.count - before)
     assert answers[0] == answers[1]
     assert ours == theirs
     assert works[0].used == works[1].used
@@ -141,7 +141,7 @@ def compare_probing(tables, board, dom, revisions, *, known=None, ends_only=Fals
 def test_the_kernels_agree_on_every_shipped_board(puzzle, monkeypatch):
     revisions = Revisions(monkeypatch)
     tables = line_tables(puzzle)
-    board = kernel.compile_board(tables)
+    board = propagation.compile_board(tables)
     assert board is not None
     full = full_domains(tables)
     compare_propagation(tables, board, full, revisions)
@@ -158,7 +158,7 @@ def test_the_kernels_agree_on_every_shipped_board(puzzle, monkeypatch):
 
 def _search(puzzle, which, monkeypatch):
     """The probing search's solutions (at most 2) and work ticks under one kernel."""
-    monkeypatch.setattr(kernel, "KERNEL", which)
+    monkeypatch.setattr(propagation, "KERNEL", which)
     work = Work()
     grids = list(search_solutions(puzzle, "probing", 2, stop=work))
     board = BoardLogic(puzzle)  # a new one: nothing learned under the other kernel
@@ -193,7 +193,7 @@ def test_the_kernels_agree_on_random_boards(seed):
         rng = random.Random(seed)
         puzzle = varied_board(seed)
         tables = line_tables(puzzle)
-        board = kernel.compile_board(tables)
+        board = propagation.compile_board(tables)
         full = full_domains(tables)
         compare_propagation(tables, board, full, revisions)
         holes = _random_domain(tables, rng)
@@ -228,7 +228,7 @@ def test_a_search_ends_alike_on_random_boards(seed):
 def test_a_deadline_stops_both_kernels_at_the_same_tick_with_the_same_deductions():
     puzzle = planted_board(20, 20, random.Random(11), missing=0.3)
     tables = line_tables(puzzle)
-    board = kernel.compile_board(tables)
+    board = propagation.compile_board(tables)
     for after in (1, 2, 5, 17):
         doms = [full_domains(tables), full_domains(tables)]
         asked = [0, 0]
@@ -253,7 +253,7 @@ def test_a_deadline_stops_both_kernels_at_the_same_tick_with_the_same_deductions
 def test_the_witnesses_of_either_kernel_serve_the_other():
     puzzle = load(INSTANCES / "thermometers" / "generated" / "g14_15x15_hard.txt")
     tables = line_tables(puzzle)
-    board = kernel.compile_board(tables)
+    board = propagation.compile_board(tables)
     by_c, by_py = new_witnesses(tables), new_witnesses(tables)
     root_c, root_py = full_domains(tables), full_domains(tables)
     assert board.probe_fixpoint(root_c, None, None, by_c, False)
@@ -285,8 +285,8 @@ def test_a_vessel_deeper_than_a_word_runs_the_reference():
     cols = [sum((r, c) in filled for r in range(height)) for c in range(width)]
     puzzle = thermometers(rows, cols, [snake])
     tables = line_tables(puzzle)
-    assert max(tables.depths) > kernel.MAX_DEPTH
-    assert kernel.compile_board(tables) is None and kernel.board(tables) is None
+    assert max(tables.depths) > propagation.MAX_DEPTH
+    assert propagation.compile_board(tables) is None and propagation.board(tables) is None
     dom = full_domains(tables)
     assert probe_fixpoint(tables, dom) and dom == [1 << level]
 
@@ -294,23 +294,24 @@ def test_a_vessel_deeper_than_a_word_runs_the_reference():
 def test_the_dispatch_runs_the_kernel_chosen(monkeypatch):
     puzzle = load(INSTANCES / "thermometers" / "t06_10x10.txt")
     tables = line_tables(puzzle)
-    assert kernel.KERNEL == ("python" if os.environ.get(kernel.ENV) == "python" else "compiled")
-    monkeypatch.setattr(kernel, "KERNEL", "compiled")
-    before = kernel.revisions()
+    forced = os.environ.get(propagation.ENV) == "python"
+    assert propagation.KERNEL == ("python" if forced else "compiled")
+    monkeypatch.setattr(propagation, "KERNEL", "compiled")
+    before = propagation.revisions()
     dom = full_domains(tables)
-    intervals.propagate(tables, dom)
-    assert kernel.revisions() > before
-    monkeypatch.setattr(kernel, "KERNEL", "python")
-    assert kernel.board(tables) is None
-    before = kernel.revisions()
+    propagation.propagate(tables, dom)
+    assert propagation.revisions() > before
+    monkeypatch.setattr(propagation, "KERNEL", "python")
+    assert propagation.board(tables) is None
+    before = propagation.revisions()
     again = full_domains(tables)
-    intervals.propagate(tables, again)
-    assert kernel.revisions() == before and again == dom
+    propagation.propagate(tables, again)
+    assert propagation.revisions() == before and again == dom
 
 
 def test_bad_input_is_refused_not_misread():
     tables = line_tables(load(INSTANCES / "thermometers" / "t01_4x4.txt"))
-    board = kernel.compile_board(tables)
+    board = propagation.compile_board(tables)
     full = full_domains(tables)
     with pytest.raises(TypeError):
         board.propagate(tuple(full), None, None, 256)
@@ -328,29 +329,29 @@ def test_thermomilp_solvers_names_the_kernel(capsys):
     from thermomilp.cli.main import main
 
     assert main(["solvers"]) == 0
-    assert f"logic kernel: {kernel.describe()}" in capsys.readouterr().out.splitlines()
+    assert f"logic kernel: {propagation.describe()}" in capsys.readouterr().out.splitlines()
     assert main(["solvers", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["logic_kernel"] == {"kernel": kernel.KERNEL, "why": kernel.REASON}
+    assert data["logic_kernel"] == {"kernel": propagation.KERNEL, "why": propagation.REASON}
 
 
 @pytest.mark.parametrize("puzzle", [p for p in shipped_level_boards() if "generated" in p.id])
 def test_probes_from_scratch_agree_too(puzzle, monkeypatch):
     """Past WITNESS_VESSELS a board keeps no witnesses: every probe starts from scratch
-    (``probing.refuted``), in either kernel."""
-    from thermomilp.logic import probing
+    (``propagation.refuted``), in either kernel."""
+    from thermomilp.logic import propagation
 
-    monkeypatch.setattr(probing, "WITNESS_VESSELS", 0)
+    monkeypatch.setattr(propagation, "WITNESS_VESSELS", 0)
     revisions = Revisions(monkeypatch)
     tables = line_tables(puzzle)
-    assert probing.new_witnesses(tables) is None
+    assert propagation.new_witnesses(tables) is None
     for ends_only in (False, True):
         ours, theirs = full_domains(tables), full_domains(tables)
         works = [Work(), Work()]
-        before = kernel.revisions()
+        before = propagation.revisions()
         assert probe_fixpoint(tables, ours, works[0], ends_only=ends_only) == \
             reference_probe_fixpoint(tables, theirs, works[1], ends_only=ends_only)
-        compiled = kernel.revisions() - before
+        compiled = propagation.revisions() - before
         assert compiled > 0 and ours == theirs and works[0].used == works[1].used
         assert compiled == revisions.count
         revisions.count = 0
@@ -360,7 +361,7 @@ def test_tables_with_a_compiled_board_still_pickle():
     import pickle
 
     tables = line_tables(load(INSTANCES / "thermometers" / "t05_8x8.txt"))
-    assert kernel.board(tables) is not None or kernel.KERNEL == "python"
+    assert propagation.board(tables) is not None or propagation.KERNEL == "python"
     again = pickle.loads(pickle.dumps(tables))
     assert again == tables and "_kernel_board" not in again.__dict__
     dom = full_domains(again)

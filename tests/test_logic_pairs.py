@@ -25,7 +25,7 @@ from thermomilp.logic.domains import full_domains, is_decided, line_tables
 from thermomilp.logic.grade import grade
 from thermomilp.logic.hints import explain
 from thermomilp.logic.pairs import pair_fixpoint, pair_refutation
-from thermomilp.logic.probing import probe_fixpoint
+from thermomilp.logic.propagation import probe_fixpoint
 from thermomilp.logic.search import search_solutions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,8 +139,7 @@ def test_probing_sweep_reaches_the_fixpoint_of_whole_passes(seed, n, missing):
     # the sweep stops once every vessel was tested since the last erasure; whole passes
     # until one erases nothing (the textbook loop, written here) must agree with it
     from thermomilp.logic.domains import levels_in
-    from thermomilp.logic.intervals import propagate
-    from thermomilp.logic.probing import refuted
+    from thermomilp.logic.propagation import propagate, refuted
 
     puzzle = planted_board(n, n, random.Random(seed), missing=missing)
     tables = line_tables(puzzle)

@@ -89,8 +89,7 @@ def _many_solutions_board():
 
 
 def test_the_search_finds_multiple_with_two_verified_grids():
-    from thermomilp.logic.board import BoardLogic
-    from thermomilp.logic.presolve import search_nodes_for
+    from thermomilp.logic.presolve import BoardLogic, search_nodes_for
 
     puzzle = _many_solutions_board()
     board = BoardLogic(puzzle)

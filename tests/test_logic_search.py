@@ -1,7 +1,7 @@
 """The exact logic search and its shortcuts never lose a solution.
 
 The search (``logic/search.py``) runs with incremental probes (witnesses kept
-per node, ``logic/probing.py``), from the probing presolve's cached fixpoint
+per node, ``logic/propagation.py``), from the probing presolve's cached fixpoint
 (``logic/presolve.probed_root``), inside the presolve (``search_decides``) and
 in the solve layer's confirmation (``solving/confirm.py``). Each is checked here
 against the brute force (``logic/brute.py``, no shared code) and the MILP on
@@ -22,12 +22,17 @@ from thermomilp.core.verify import solution_problems
 from thermomilp.formats import load
 from thermomilp.generate.random_board import planted_board
 from thermomilp.logic import presolve
-from thermomilp.logic.board import BoardLogic
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.logic.domains import full_domains, line_tables
-from thermomilp.logic.intervals import propagate
-from thermomilp.logic.presolve import presolve_cells, search_decides
-from thermomilp.logic.probing import inherit, new_witnesses, probe, probe_fixpoint, refuted
+from thermomilp.logic.presolve import BoardLogic, presolve_cells, search_decides
+from thermomilp.logic.propagation import (
+    inherit,
+    new_witnesses,
+    probe,
+    probe_fixpoint,
+    propagate,
+    refuted,
+)
 from thermomilp.logic.search import search_solutions
 from thermomilp.solving import count_solutions, solve
 from thermomilp.solving.confirm import CONFIRMED, confirm_infeasible
@@ -175,7 +180,7 @@ def test_probed_root_is_the_probing_fixpoint_and_hands_out_copies():
 def test_a_second_solve_of_the_same_board_does_the_same_work(monkeypatch):
     """Per-board state lives in the solve's BoardLogic, not in a module cache: solving a
     board twice in one process probes it twice, with the same work (issue 37)."""
-    from thermomilp.logic import board as board_module
+    from thermomilp.logic import presolve as board_module
 
     probed: list[int] = []
     real = board_module.BoardLogic.probed_root
@@ -240,7 +245,7 @@ def test_shaving_is_sound_and_never_stronger_than_probing(seed):
     only domain ends, and is the same with a known solution's levels left untested."""
     from thermomilp.core.puzzle import levels_from_grid
     from thermomilp.logic.domains import high, low
-    from thermomilp.logic.probing import sweep
+    from thermomilp.logic.propagation import sweep
 
     puzzle = varied_board(seed)
     tables = line_tables(puzzle)

@@ -16,14 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import thermomilp
-import thermomilp.logic.intervals as intervals
+import thermomilp.logic.propagation as propagation
 from thermomilp.core.puzzle import levels_from_grid
 from thermomilp.generate.random_board import planted_board
-from thermomilp.logic import kernel
 from thermomilp.logic.domains import full_domains, is_decided, levels_in, line_tables
-from thermomilp.logic.intervals import propagate
 from thermomilp.logic.pairs import _Fixpoints, pair_fixpoint, pair_refutation
-from thermomilp.logic.probing import probe_fixpoint, sweep
+from thermomilp.logic.propagation import probe_fixpoint, propagate, sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 HARD = ROOT / "instances" / "thermometers" / "generated" / "g14_15x15_hard.txt"
@@ -101,16 +99,16 @@ def test_fewer_line_revisions_than_the_reference(monkeypatch):
     puzzle = planted_board(24, 24, random.Random(5), missing=0.45)
     tables = line_tables(puzzle)
     counted = [0]
-    revise = intervals.revise_line
+    revise = propagation.revise_line
 
     def counting(*args):
         counted[0] += 1
         return revise(*args)
 
     def revisions():  # the Python kernel's, counted here, and the compiled kernel's
-        return counted[0] + kernel.revisions()
+        return counted[0] + propagation.revisions()
 
-    monkeypatch.setattr(intervals, "revise_line", counting)
+    monkeypatch.setattr(propagation, "revise_line", counting)
     fast, slow = full_domains(tables), full_domains(tables)
     before = revisions()
     pair_fixpoint(tables, fast)

@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     from thermomilp.backends.matrix import matrix, pulp_version, pyomo_version
     from thermomilp.core.engines import ENGINES
     from thermomilp.core.settings import BACKEND_FOR
-    from thermomilp.logic import kernel
+    from thermomilp.logic import propagation
 
     rows = matrix()
     rule = {str(solver): str(backend) for solver, backend in BACKEND_FOR.items()}
@@ -35,11 +35,12 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"layers": {"pulp": pulp_version(), "pyomo": pyomo_version()},
                           "pairs": [row.to_json() for row in rows], "rule": rule,
                           "engines": engines,
-                          "logic_kernel": {"kernel": kernel.KERNEL, "why": kernel.REASON}}))
+                          "logic_kernel": {"kernel": propagation.KERNEL,
+                                           "why": propagation.REASON}}))
         return 0
     print(f"layers: PuLP {pulp_version() or 'not installed'}, "
           f"Pyomo {pyomo_version() or 'not installed'}, highs = highspy direct")
-    print(f"logic kernel: {kernel.describe()}")
+    print(f"logic kernel: {propagation.describe()}")
     print(f"{'backend':<8} {'solver':<7} {'available':<10} {'version':<26} install")
     for row in rows:
         install = "" if row.available else row.install or ""

@@ -10,7 +10,7 @@ each vessel has one level: that filling is the planted solution ``x*``, and
 the clues are read off it.
 
 Why the clues then have exactly one solution, which interval propagation
-(:mod:`thermomilp.logic.intervals`) finds: take the lines in the same order.
+(:mod:`thermomilp.logic.propagation`) finds: take the lines in the same order.
 When line ``l`` comes, its cells are of two kinds. Those whose other line
 came earlier are decided already (induction). The rest were undecided when
 the walk reached ``l``, took ``l``'s default there, and every one of them

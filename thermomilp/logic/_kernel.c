@@ -10,7 +10,7 @@
  * Same line order (a FIFO queue, lines queued once), same probe order, same witnesses,
  * so the same domains, contradictions, revision counts and calls to ``stop`` -- the
  * work ticks of logic/budget.py -- as the reference. A domain is one uint64 per vessel
- * (bit L: level L possible): thermomilp.logic.kernel only builds a Board when every
+ * (bit L: level L possible): thermomilp.logic.propagation only builds a Board when every
  * vessel has at most 63 levels above 0; other boards run the reference.
  *
  * ``stop`` (a Python callable) is called from here at exactly the reference's points:
@@ -913,7 +913,7 @@ static PyTypeObject BoardType = {
     .tp_basicsize = sizeof(Board),
     .tp_dealloc = (destructor)Board_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One board's line tables as flat arrays (built by thermomilp.logic.kernel).",
+    .tp_doc = "One board's line tables as flat arrays (built by thermomilp.logic.propagation).",
     .tp_methods = Board_methods,
     .tp_getset = Board_getset,
     .tp_init = (initproc)Board_init,
@@ -935,7 +935,7 @@ static PyMethodDef module_methods[] = {
 
 static struct PyModuleDef kernel_module = {
     PyModuleDef_HEAD_INIT, "thermomilp.logic._kernel",
-    "The compiled probing kernel (see thermomilp.logic.kernel).", -1, module_methods,
+    "The compiled probing kernel (see thermomilp.logic.propagation).", -1, module_methods,
     NULL, NULL, NULL, NULL
 };
 

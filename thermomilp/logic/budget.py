@@ -5,7 +5,7 @@ an engine's "infeasible") give a question back to the engine when they would cos
 too much. Measured in seconds, that choice -- and with it ``engine_called``,
 ``proof`` and ``confirmed_by`` in a record -- would change with the load of the
 machine. :class:`Work` measures it in *ticks* instead: one per vessel a probing
-sweep visits and one per :data:`~thermomilp.logic.intervals.STOP_EVERY` line
+sweep visits and one per :data:`~thermomilp.logic.propagation.STOP_EVERY` line
 revisions of a propagation, the points where every propagator already asks its
 ``stop`` callback. The same board and budget always end the same way; only the
 caller's deadline (the user's time limit, which raises

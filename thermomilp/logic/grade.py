@@ -15,9 +15,8 @@ from typing import Callable
 
 from thermomilp.core.puzzle import GRADES, Grid, Puzzle, levels_from_grid  # noqa: F401 - re-exported
 from thermomilp.logic.domains import full_domains, is_decided, line_tables
-from thermomilp.logic.intervals import propagate
 from thermomilp.logic.pairs import pair_fixpoint
-from thermomilp.logic.probing import probe_fixpoint
+from thermomilp.logic.propagation import probe_fixpoint, propagate
 
 GRADE_TO_DIFFICULTY = {"intervals": "easy", "probing": "medium", "pairs": "hard",
                        "search": "hard"}
@@ -48,7 +47,7 @@ def difficulty(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
 
 def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None,
           known: Grid | None = None) -> str:
-    """``stop``: see :func:`thermomilp.logic.probing.sweep` (raises TimeUp). A board with
+    """``stop``: see :func:`thermomilp.logic.propagation.sweep` (raises TimeUp). A board with
     layer trees (the pool rule) is graded by :func:`thermomilp.logic.tree.grade`.
 
     ``known``: a solution of the board, already checked by :mod:`thermomilp.core.verify`

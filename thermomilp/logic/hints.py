@@ -14,7 +14,7 @@ in this order of simplicity, that decides something new:
 ``chained_count``
     one line counted vessel by vessel: each vessel crossing the line can add
     between ``cmin`` and ``cmax`` cells in thermometer order, which bounds
-    every other vessel's level (the interval rule, ``intervals.py``).
+    every other vessel's level (the interval rule, ``propagation.py``).
 ``probe``
     assuming some level for a vessel makes interval propagation contradict
     itself, so that level is erased.
@@ -51,9 +51,9 @@ from thermomilp.logic.domains import (
     line_tables,
     partial_grid,
 )
-from thermomilp.logic.intervals import OK, propagate_conflict, revise_line
 from thermomilp.logic.mistakes import Completion, find_mistake
 from thermomilp.logic.pairs import pair_refutation
+from thermomilp.logic.propagation import OK, propagate_conflict, revise_line
 from thermomilp.logic.steps import (
     RULES,
     TERMINAL,

@@ -1,6 +1,6 @@
 """Pair probing: the step between probing and search.
 
-Single probing (``probing.py``) assumes one level of one vessel and lets
+Single probing (``propagation.py``) assumes one level of one vessel and lets
 interval propagation look for a contradiction. When that is stuck, **pair
 probing** looks one step further, but only along pairs that can interact:
 
@@ -34,8 +34,15 @@ from dataclasses import dataclass
 from typing import Callable
 
 from thermomilp.logic.domains import Domains, LineTables, is_decided, levels_in
-from thermomilp.logic.intervals import OK, propagate, propagate_conflict
-from thermomilp.logic.probing import Witnesses, new_witnesses, probe_fixpoint, sweep
+from thermomilp.logic.propagation import (
+    OK,
+    Witnesses,
+    new_witnesses,
+    probe_fixpoint,
+    propagate,
+    propagate_conflict,
+    sweep,
+)
 
 
 @dataclass(frozen=True)
@@ -96,7 +103,7 @@ class _Fixpoints:
     monotone, so the fixpoint ``F(v, L)`` of ``dom`` with ``v = L`` is kept
     (sparse: the vessels where it is below ``dom``) and brought up to date when
     ``dom`` loses levels by revising only the lines of the vessels that lost
-    them (as :func:`thermomilp.logic.probing.probe` does for its witnesses).
+    them (as :func:`thermomilp.logic.propagation.probe` does for its witnesses).
     The fixpoint of several assumptions is the fixpoint of the meet of their
     ``F``s, and a line where at most one of them differs from ``dom`` already
     stands at a fixpoint there: only the lines touched by two are revised.

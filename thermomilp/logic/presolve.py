@@ -8,9 +8,10 @@ returns
 * ``(fixed, grid, "solved")`` when every cell is decided (``grid`` is the
   only candidate; :func:`thermomilp.solving.solve` still verifies it);
 * ``(fixed, grid, "multiple")`` when the search (``probing`` with ``search_nodes``)
-  found two distinct solutions, each checked by :mod:`thermomilp.core.verify`:
-  ``grid`` is the first, and both are in the ``board``'s
-  :attr:`~thermomilp.logic.board.BoardLogic.solutions`;
+  found two distinct solutions (each leaf of the search is checked against every
+  clue; the solve layer checks both with :mod:`thermomilp.core.verify` before it
+  answers): ``grid`` is the first, and both are in the ``board``'s
+  `BoardLogic.solutions`;
 * ``(fixed, None, "open")`` otherwise, ``fixed`` mapping each decided cell
   to 0/1 -- the builders turn it into variable bounds.
 
@@ -18,11 +19,14 @@ All deductions are sound, so fixing them removes no solution: presolve can
 change the speed of a solve, never its answer (``tests/test_logic_presolve.py``).
 
 What the logic learns about the board -- its line tables, its probing fixpoint
-with the witnesses of its probes, whether the search ran out of its budget -- is
-kept in the :class:`~thermomilp.logic.board.BoardLogic` the caller passes
-(``board``), not in a module cache: the solve layer hands the same object to its
-confirmation of an engine's "infeasible" (:mod:`thermomilp.solving.confirm`),
-which searches on from there instead of probing the same board again.
+with the witnesses of its probes and the work it took, whether the search ran out
+of its budget, the verdict -- is one `BoardLogic`, not a module cache. `presolve`
+makes it once per solve (``thermomilp.solving.api``), and the solve layer hands the
+same object to its confirmation of an engine's "infeasible"
+(:mod:`thermomilp.solving.confirm`), which searches on from there instead of probing
+the same board again. A second solve of the same board in one process makes a new
+object and does the same work as the first; a caller that wants the work kept passes
+the object back on purpose. One object belongs to one solve, and so to one thread.
 """
 
 from __future__ import annotations
@@ -32,66 +36,162 @@ from typing import Callable
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.core.settings import Logic
-from thermomilp.logic.board import BoardLogic, board_logic
 from thermomilp.logic.budget import Work
 from thermomilp.logic.domains import (
     UNKNOWN,
     Domains,
+    LineTables,
     cell_states,
     full_domains,
     grid_of,
+    line_tables,
 )
-from thermomilp.logic.intervals import propagate
+from thermomilp.logic.propagation import (
+    Witnesses,
+    inherit,
+    new_witnesses,
+    probe_fixpoint,
+    propagate,
+)
+
+_UNPROBED = object()
 
 
-def presolve_cells(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] | None = None,
-                   search_nodes: int = 0, solution: Grid | None = None,
-                   board: BoardLogic | None = None
-                   ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
-    """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp).
-    ``board``: what the logic already learned about ``puzzle``, and where what it
-    learns now is kept (default: a new :class:`~thermomilp.logic.board.BoardLogic`).
+class BoardLogic:
+    """What the logic learns about one board, each part made once: its line tables, its
+    probing fixpoint and the work that took, the presolve's verdict, whether its search
+    gave up, and the two solutions it found."""
 
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self._tables: LineTables | None = None
+        self._root: object | tuple[Domains | None, Witnesses | None] = _UNPROBED
+        self.root_work = 0
+        """The work ticks probing the board took (0 until `probed_root` ran)."""
+        self.status = "open"
+        """The presolve's verdict: ``open``, ``solved``, ``infeasible`` or ``multiple``."""
+        self.fixed: dict[Cell, int] | None = None
+        """The cells the presolve decided (None: none, or the board has no solution)."""
+        self.grid: Grid | None = None
+        """The only candidate when ``solved``; the first of `solutions` when ``multiple``."""
+        self.search_gave_up = False
+        """The presolve's search of this board ran out of its budget: a search for the
+        same question from the same fixpoint (the confirmation of an engine's "no other
+        solution") is not worth starting (docs/performance.md)."""
+        self.solutions: tuple[Grid, ...] = ()
+        """Two distinct solutions when the presolve's search found them (``multiple``)."""
+
+    def tables(self, stop: Callable[[], bool] | None = None) -> LineTables:
+        """The board's line tables, built at the first call (``stop``: see
+        `thermomilp.logic.domains.line_tables`; TimeUp keeps nothing)."""
+        if self._tables is None:
+            self._tables = line_tables(self.puzzle, stop)
+        return self._tables
+
+    def probed_root(self, stop: Callable[[], bool] | None = None,
+                    known: Domains | None = None) -> tuple[Domains | None, Witnesses | None]:
+        """The interval-plus-probing fixpoint from the full domains (None: the board
+        has no solution) and the witnesses of its probes, both the caller's to change;
+        probed at the first call.
+
+        ``stop``: see `thermomilp.logic.propagation.probe_fixpoint` (raises TimeUp;
+        nothing is kept then). ``known``: the levels of a solution, not probed
+        (`thermomilp.logic.propagation.sweep`: the same fixpoint and work ticks)."""
+        if self._root is _UNPROBED:
+            work = Work(None, stop)  # counts what the probing costs (logic/budget.py)
+            tables = self.tables(stop)
+            dom: Domains | None = full_domains(tables)
+            wit: Witnesses | None = new_witnesses(tables)
+            if not probe_fixpoint(tables, dom, work, known, witnesses=wit):  # type: ignore[arg-type]
+                dom, wit = None, None
+            self._root = dom, wit
+            self.root_work = work.used
+        dom, wit = self._root  # type: ignore[misc]
+        return (None if dom is None else list(dom)), (None if wit is None else inherit(wit))
+
+    def search_hopeless(self, root: Domains) -> bool:
+        """A logic search from ``root`` (this board's probing fixpoint, perhaps clamped)
+        would run out of its budget: the presolve's search of this board did, or the
+        board is past the size where the presolve searches at all
+        (`SEARCH_MAX_VESSELS`) and ``root`` is open."""
+        if self.search_gave_up:
+            return True
+        return search_nodes_for(self.puzzle) == 0 and any(m & (m - 1) for m in root)
+
+    def _decided(self, status: str, fixed: dict[Cell, int] | None = None,
+                 grid: Grid | None = None) -> BoardLogic:
+        self.status, self.fixed, self.grid = status, fixed, grid
+        return self
+
+
+def board_logic(puzzle: Puzzle, board: BoardLogic | None) -> BoardLogic:
+    """``board`` when it is the logic of ``puzzle``, else a new one."""
+    return board if board is not None and board.puzzle is puzzle else BoardLogic(puzzle)
+
+
+def presolve(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] | None = None,
+             search_nodes: int | None = None, board: BoardLogic | None = None) -> BoardLogic:
+    """The logic of ``puzzle`` run as the solve layer's presolve: the `BoardLogic` with
+    its verdict (``status``, ``fixed``, ``grid``, ``solutions``), made here unless a
+    ``board`` of the same puzzle is passed back on purpose. ``mode`` ``none``: an open
+    board, nothing fixed.
+
+    ``stop``: see `thermomilp.logic.propagation.probe_fixpoint` (raises TimeUp).
     ``search_nodes`` (``probing`` only): when probing leaves cells open, search on
-    (:func:`search_decides`) for at most this many nodes and its default work; a
-    board the search proves to have exactly one solution is ``solved`` (every cell
-    fixed), one with none ``infeasible``, one where it finds two distinct solutions
-    (both checked by :mod:`thermomilp.core.verify`) ``multiple``, the two kept in
-    ``board.solutions`` (pass a ``board`` to read them). Zero: no search (what the rule
-    set alone fixes).
-    ``solution``: a solution already found (an engine's, the caller verified it), whose
-    levels the search need not probe (see :func:`search_decides`)."""
+    (`search_decides`) for at most this many nodes and its default work; None: the
+    board's default (`search_nodes_for`), 0: no search (what the rule set alone
+    fixes). A board the search proves to have exactly one solution is ``solved``
+    (every cell fixed), one with none ``infeasible``, one where it finds two distinct
+    solutions ``multiple``, the two kept in ``solutions`` (each leaf of the search is
+    checked against every clue; the caller checks what it keeps with
+    :mod:`thermomilp.core.verify`)."""
     mode = Logic.parse(mode, "logic")
+    board = board_logic(puzzle, board)
     if mode is Logic.NONE:
-        raise ConfigError("logic 'none' fixes no cell: there is nothing to presolve")
+        return board._decided("open")
     if not puzzle.all_chains:  # the pool rule: layer trees
         from thermomilp.logic import tree
-        return tree.presolve_cells(puzzle, mode, stop)
-    board = board_logic(puzzle, board)
+        fixed, grid, status = tree.presolve_cells(puzzle, mode, stop)
+        return board._decided(status, fixed, grid)
     tables = board.tables(stop)
     if mode is Logic.INTERVALS:
         dom: Domains | None = full_domains(tables)
         if not propagate(tables, dom, stop=stop):  # type: ignore[arg-type]
             dom = None
     else:
-        dom = board.probed_root(stop, _levels_of(puzzle, solution))[0]
+        dom = board.probed_root(stop)[0]
     if dom is None:
-        return None, None, "infeasible"
+        return board._decided("infeasible")
     fixed = {cell: s for cell, s in cell_states(tables, dom).items() if s != UNKNOWN}
     if len(fixed) == puzzle.height * puzzle.width:
-        return fixed, grid_of(tables, dom), "solved"
+        return board._decided("solved", fixed, grid_of(tables, dom))
+    if search_nodes is None:
+        search_nodes = search_nodes_for(puzzle)
     if mode is Logic.PROBING and search_nodes > 0:
-        found = search_finds(puzzle, search_nodes, stop, solution=solution, board=board)
+        found = search_finds(puzzle, search_nodes, stop, board=board)
         if found is not None and not found:
-            return None, None, "infeasible"
+            return board._decided("infeasible")
         if found is not None and len(found) == 1:
             (decided,) = found
-            return {(r, c): int(ch == "#") for r, row in enumerate(decided)
-                    for c, ch in enumerate(row)}, decided, "solved"
-        if found is not None and _two_solutions(puzzle, found):
+            return board._decided("solved", {(r, c): int(ch == "#") for r, row in
+                                             enumerate(decided) for c, ch in enumerate(row)},
+                                  decided)
+        if found is not None and len(found) == 2 and found[0] != found[1]:
             board.solutions = (found[0], found[1])
-            return fixed, found[0], "multiple"
-    return fixed, None, "open"
+            return board._decided("multiple", fixed, found[0])
+    return board._decided("open", fixed)
+
+
+def presolve_cells(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] | None = None,
+                   search_nodes: int = 0, board: BoardLogic | None = None
+                   ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
+    """`presolve`'s verdict as ``(fixed, grid, status)`` (module doc); no search unless
+    ``search_nodes`` asks for one, and logic ``none`` is a ConfigError (it fixes no
+    cell)."""
+    if Logic.parse(mode, "logic") is Logic.NONE:
+        raise ConfigError("logic 'none' fixes no cell: there is nothing to presolve")
+    board = presolve(puzzle, mode, stop, search_nodes, board)
+    return board.fixed, board.grid, board.status
 
 
 SEARCH_MAX_VESSELS = 200
@@ -125,32 +225,13 @@ def search_work(board: BoardLogic) -> int:
     return SEARCH_TIMES_PROBING * board.root_work + SEARCH_FLOOR_WORK
 
 
-def _levels_of(puzzle: Puzzle, solution: Grid | None) -> Domains | None:
-    """One bit per vessel: the levels of ``solution`` when :mod:`thermomilp.core.verify`
-    finds it a solution of the board, else None."""
-    from thermomilp.core.puzzle import levels_from_grid
-    from thermomilp.core.verify import solution_problems
-
-    if solution is None or solution_problems(puzzle, solution):
-        return None
-    return [1 << level for level in levels_from_grid(puzzle, solution)]
-
-
-def _two_solutions(puzzle: Puzzle, grids: list[Grid]) -> bool:
-    """Two distinct grids, each a solution by :mod:`thermomilp.core.verify`."""
-    from thermomilp.core.verify import solution_problems
-
-    return (len(grids) == 2 and grids[0] != grids[1]
-            and not any(solution_problems(puzzle, grid) for grid in grids))
-
-
 def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,
-                   work: int | None = None, solution: Grid | None = None,
-                   board: BoardLogic | None = None) -> Grid | str | None:
+                   work: int | None = None, board: BoardLogic | None = None
+                   ) -> Grid | str | None:
     """The board's only solution, ``"infeasible"`` when it has none, or None when it has
     two or more or the search needs more than ``max_nodes`` nodes or ``work`` ticks
-    (default: :data:`SEARCH_TIMES_PROBING` times the probing's, see
-    :meth:`~thermomilp.logic.board.BoardLogic.probed_root`).
+    (default: `SEARCH_TIMES_PROBING` times the probing's, see
+    `BoardLogic.probed_root`).
 
     Exact search (:func:`thermomilp.logic.search.search_solutions`, shaving below its
     first node) from the board's probing fixpoint: every erasure is sound and
@@ -158,24 +239,18 @@ def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | No
     the three it answers never depends on the budget; only whether it answers does --
     and that never on the clock.
 
-    ``solution``: a grid known to solve the board (checked here by
-    :mod:`thermomilp.core.verify`; ignored if it does not). No sound rule erases its
-    levels, so the search does not probe them while it lies inside a node's domains:
-    the same erasures, nodes and work ticks -- the same answer -- for fewer line
-    revisions.
-
     Raises:
         TimeUp: ``stop`` said so.
     """
-    found = search_finds(puzzle, max_nodes, stop, work, solution, board)
+    found = search_finds(puzzle, max_nodes, stop, work, board)
     if found is None or len(found) > 1:
         return None
     return found[0] if found else "infeasible"
 
 
 def search_finds(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,
-                 work: int | None = None, solution: Grid | None = None,
-                 board: BoardLogic | None = None) -> list[Grid] | None:
+                 work: int | None = None, board: BoardLogic | None = None
+                 ) -> list[Grid] | None:
     """The solutions :func:`search_decides`'s search finds, at most two (none: the board
     has no solution; one: it is the only one; two: two distinct ones), or None when it
     ran out of ``max_nodes`` nodes or ``work`` ticks (then ``board.search_gave_up``).
@@ -187,15 +262,14 @@ def search_finds(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None
     from thermomilp.logic.search import OutOfBudget, search_solutions
 
     board = board_logic(puzzle, board)
-    known = _levels_of(puzzle, solution)
-    root, witnesses = board.probed_root(stop, known)
+    root, witnesses = board.probed_root(stop)
     if root is None:
         return []
     halt = Work(search_work(board) if work is None else work, stop)
 
     try:
         return list(search_solutions(puzzle, "probing", 2, start=root, stop=halt,
-                                     max_nodes=max_nodes, witnesses=witnesses, known=known,
+                                     max_nodes=max_nodes, witnesses=witnesses,
                                      tables=board.tables()))
     except OutOfBudget:
         board.search_gave_up = True

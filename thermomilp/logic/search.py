@@ -10,7 +10,7 @@ Three counters from three propagators, plus the brute force and the MILP,
 must agree (``tests/test_logic_agreement.py``, ``tests/test_logic_search.py``).
 
 Under ``probing`` the first node probes every level and the nodes below it
-shave (:mod:`thermomilp.logic.probing`: only each domain's lowest and highest
+shave (:mod:`thermomilp.logic.propagation`: only each domain's lowest and highest
 level, the two the interval propagator reads); each node keeps the witnesses
 of its probes (incremental probes) and hands a copy to its children, so a
 child re-probes only what its branching changed. The
@@ -36,8 +36,13 @@ from thermomilp.logic.domains import (
     line_tables,
 )
 from thermomilp.logic.gac import gac_fixpoint
-from thermomilp.logic.intervals import propagate
-from thermomilp.logic.probing import Witnesses, inherit, new_witnesses, probe_fixpoint
+from thermomilp.logic.propagation import (
+    Witnesses,
+    inherit,
+    new_witnesses,
+    probe_fixpoint,
+    propagate,
+)
 
 
 class Propagator(enum.StrEnum):

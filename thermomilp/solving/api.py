@@ -35,7 +35,7 @@ from thermomilp.core.verify import solution_problems
 from thermomilp.solving.engine import Engine, require_available
 
 if TYPE_CHECKING:
-    from thermomilp.logic.board import BoardLogic
+    from thermomilp.logic.presolve import BoardLogic
 
 STATUSES: tuple[str, ...] = tuple(PUBLIC)
 
@@ -205,25 +205,26 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
                            clock.elapsed(), error, proof, puzzle, None, engine_calls > 0,
                            confirmed_by)
 
-    from thermomilp.logic.board import BoardLogic
+    from thermomilp.logic.presolve import presolve
 
-    board = BoardLogic(puzzle)  # what the logic learns here, handed to the confirmation too
+    stop = None if clock.end is None else clock.expired
     try:
-        fixed, logic_grid, logic_status = _presolve(puzzle, chosen.logic, clock, board=board)
+        # what the logic learns here, handed to the confirmation too; probing: a short
+        # exact search where probing leaves cells open (hard boards)
+        board = presolve(puzzle, chosen.logic, stop)
     except TimeUp:
         return result("timeout", error="the time limit was reached in the logic presolve")
-    if logic_status == "infeasible":
+    fixed = board.fixed
+    if board.status == "infeasible":
         return result("infeasible", proof="logic")
-    if logic_grid is not None and solution_problems(puzzle, logic_grid) == []:
-        if logic_status == "solved":
+    if board.grid is not None and solution_problems(puzzle, board.grid) == []:
+        if board.status == "solved":
             # The logic fixed every cell: the board is unique without a MILP solve.
-            return result("unique" if unique else "solved", logic_grid, proof="logic")
-        rival = board.solutions[1] if len(board.solutions) == 2 else None
-        if (logic_status == "multiple" and rival is not None and rival != logic_grid
-                and solution_problems(puzzle, rival) == []):
+            return result("unique" if unique else "solved", board.grid, proof="logic")
+        if board.status == "multiple" and solution_problems(puzzle, board.solutions[1]) == []:
             # Two distinct verified solutions from the logic's search: multiple.
-            return (result("multiple", logic_grid, rival, proof="logic") if unique
-                    else result("solved", logic_grid, proof="logic"))
+            return (result("multiple", *board.solutions, proof="logic") if unique
+                    else result("solved", board.grid, proof="logic"))
     if clock.expired():  # building a large model takes a while too: do not start it late
         return result("timeout", error="the time limit was reached in the logic presolve")
 
@@ -312,27 +313,6 @@ SWAP_MIN_CELLS = 400
 (:func:`thermomilp.solving.swap.swap_rival`) looks for a second solution before the
 cut model's solve: on planted 20x20-60x60 boards it halves the time to ``multiple``
 (docs/performance.md); below, the cut model's solve takes milliseconds."""
-
-
-def _presolve(puzzle: Puzzle, logic: Logic, clock: Deadline | None = None,
-              solution: Grid | None = None, board: BoardLogic | None = None
-              ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
-    """Cells fixed by the logic engine, the grid when it decides all, and its status.
-
-    A pool-rule board is presolved on its layer trees (:mod:`thermomilp.logic.tree`).
-
-    Raises:
-        TimeUp: the clock ran out while probing.
-    """
-    if logic is Logic.NONE:
-        return None, None, "open"
-    from thermomilp.logic.presolve import presolve_cells, search_nodes_for
-
-    stop = None if clock is None or clock.end is None else clock.expired
-    # probing: a short exact search where probing leaves cells open (hard boards)
-    return presolve_cells(puzzle, logic, stop,
-                          search_nodes_for(puzzle) if logic is Logic.PROBING else 0, solution,
-                          board)
 
 
 def require_puzzle(puzzle: object) -> None:

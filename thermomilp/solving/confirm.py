@@ -38,7 +38,7 @@ confirmed is CP-SAT itself. Without OR-Tools the engine's second opinion
 follows as before.
 
 The search starts from the probing fixpoint the logic presolve already
-reached on the board (kept in the solve's :class:`~thermomilp.logic.board.BoardLogic`,
+reached on the board (kept in the solve's :class:`~thermomilp.logic.presolve.BoardLogic`,
 with the witnesses of its probes), clamped by the fixed cells -- or reaches that fixpoint
 itself when the presolve did not run (``logic="none"``); neither there nor in a
 node does it probe the levels of the excluded solution while that solution lies
@@ -56,8 +56,8 @@ from typing import Iterable, Mapping
 from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, levels_from_grid, ones_of
 from thermomilp.core.verify import Cut, cut_off
-from thermomilp.logic.board import BoardLogic
 from thermomilp.logic.domains import clamp_with_marks, grid_of, is_decided
+from thermomilp.logic.presolve import BoardLogic, board_logic, search_work
 
 CONFIRMED = "confirmed"
 CONFIRMED_BY_CPSAT = "confirmed by cpsat"
@@ -172,17 +172,6 @@ def _confirm_on_trees(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: li
     return CONFIRMED
 
 
-def _search_hopeless(board: BoardLogic, root: list[int]) -> bool:
-    """The presolve's search of this board ran out of its budget, or the board is past
-    the size where the presolve searches at all (:data:`SEARCH_MAX_VESSELS`) and
-    probing left it open: a logic search of the same question would run out too."""
-    from thermomilp.logic.presolve import search_nodes_for
-
-    if board.search_gave_up:
-        return True
-    return search_nodes_for(board.puzzle) == 0 and any(m & (m - 1) for m in root)
-
-
 def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Iterable[Cut],
                        deadline: Deadline | None, max_nodes: int = MAX_NODES,
                        work: int | None = None, cpsat: bool = True,
@@ -201,11 +190,9 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
     ``fixed``) or it has fewer than :data:`CPSAT_FIRST_VESSELS` vessels; otherwise
     CP-SAT answers first when OR-Tools is installed, and the
     logic search only when CP-SAT ends undecided and the search is not hopeless
-    (:func:`_search_hopeless`); when neither answers, ``UNDECIDED`` (the engine's
+    (`BoardLogic.search_hopeless`); when neither answers, ``UNDECIDED`` (the engine's
     second opinion follows)."""
-    from thermomilp.logic.board import board_logic
     from thermomilp.logic.budget import Work
-    from thermomilp.logic.presolve import search_work
     from thermomilp.logic.search import OutOfBudget, search_solutions
 
     if clue_sums_disagree(puzzle):
@@ -244,7 +231,7 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
             # leaf): the search would visit that one leaf
             grid = grid_of(board.tables(), root)
             return CONFIRMED if cut_off(ones_of(grid), cuts) else grid
-        if _search_hopeless(board, root):
+        if board.search_hopeless(root):
             return second_method()
         if (cpsat and len(root) >= CPSAT_FIRST_VESSELS and any(m & (m - 1) for m in root)
                 and cpsat_available()):

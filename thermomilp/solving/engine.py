@@ -46,7 +46,7 @@ from thermomilp.core.status import Status
 from thermomilp.core.verify import Cut, candidate_problems, solution_problems
 
 if TYPE_CHECKING:
-    from thermomilp.logic.board import BoardLogic
+    from thermomilp.logic.presolve import BoardLogic
 
 
 @dataclass(frozen=True)
