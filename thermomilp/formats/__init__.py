@@ -1,6 +1,6 @@
-"""Readers and writers: text <-> :class:`~thermomilp.core.puzzle.Puzzle`.
+"""Readers and writers: text <-> [`Puzzle`][thermomilp.core.puzzle.Puzzle].
 
-Every reader raises :class:`~thermomilp.core.errors.PuzzleError` (with the file
+Every reader raises [`PuzzleError`][thermomilp.core.errors.PuzzleError] (with the file
 and, where it can, the line) for bad input -- never any other exception.
 The format is detected from the content, with the file suffix as a hint.
 """
@@ -78,8 +78,8 @@ def loads(text: str, filename: str | None = None, fmt: str | None = None,
     """Parse ``text``; errors name ``filename`` when given.
 
     ``limits`` bounds the board a reader will build; every reader checks the
-    declared size against it before allocating anything (:data:`STRICT` for a
-    server reading untrusted input)."""
+    declared size against it before allocating anything ([`STRICT`][thermomilp.core.puzzle.STRICT]
+    for a server reading untrusted input)."""
     try:
         if fmt is not None and fmt not in FORMATS:
             raise PuzzleError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")

@@ -1,6 +1,6 @@
 """What the logic learns about one board, kept in one object passed down, not in a cache.
 
-A :class:`BoardLogic` is made once per solve (``thermomilp.solving.api``) and handed to
+A `BoardLogic` is made once per solve (``thermomilp.solving.api``) and handed to
 whatever needs what the logic learned: the presolve, its search, and the solve layer's
 confirmation of an engine's "infeasible". It holds the board's line tables, its probing
 fixpoint with the witnesses of the probes and the work that probing took (the search
@@ -31,18 +31,19 @@ class BoardLogic:
         self._tables: LineTables | None = None
         self._root: object | tuple[Domains | None, Witnesses | None] = _UNPROBED
         self.root_work = 0
-        """The work ticks probing the board took (0 until :meth:`probed_root` ran)."""
+        """The work ticks probing the board took (0 until `probed_root` ran)."""
         self.search_gave_up = False
         """The presolve's search of this board ran out of its budget: a search for the
         same question from the same fixpoint (the confirmation of an engine's "no other
         solution") is not worth starting (docs/performance.md)."""
         self.solutions: tuple[Grid, ...] = ()
         """Two distinct verified solutions when the presolve's search found them (the
-        board is ``multiple``: :func:`thermomilp.logic.presolve.presolve_cells`)."""
+        board is ``multiple``:
+        [`thermomilp.logic.presolve.presolve_cells`][thermomilp.logic.presolve.presolve_cells])."""
 
     def tables(self, stop: Callable[[], bool] | None = None) -> LineTables:
         """The board's line tables, built at the first call (``stop``: see
-        :func:`thermomilp.logic.domains.line_tables`; TimeUp keeps nothing)."""
+        `thermomilp.logic.domains.line_tables`; TimeUp keeps nothing)."""
         if self._tables is None:
             self._tables = line_tables(self.puzzle, stop)
         return self._tables
@@ -53,9 +54,9 @@ class BoardLogic:
         has no solution) and the witnesses of its probes, both the caller's to change;
         probed at the first call.
 
-        ``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp;
+        ``stop``: see `thermomilp.logic.probing.probe_fixpoint` (raises TimeUp;
         nothing is kept then). ``known``: the levels of a verified solution, not probed
-        (:func:`thermomilp.logic.probing.sweep`: the same fixpoint and work ticks)."""
+        (`thermomilp.logic.probing.sweep`: the same fixpoint and work ticks)."""
         if self._root is _UNPROBED:
             work = Work(None, stop)  # counts what the probing costs (logic/budget.py)
             tables = self.tables(stop)

@@ -18,10 +18,10 @@ The fixpoint keeps a queue of lines; a line whose vessel changed is revised
 again. Bitset domains: at these sizes (<= a few hundred table entries)
 numpy's per-call overhead costs more than it saves (``docs/logic.md``).
 
-Two kernels (:mod:`thermomilp.logic.kernel`): the pure-Python reference below
-(:func:`reference_propagate_conflict`, :func:`revise_line`) and the compiled one
+Two kernels (`thermomilp.logic.kernel`): the pure-Python reference below
+(`reference_propagate_conflict`, `revise_line`) and the compiled one
 (``_kernel.c``), which does the same revisions in the same order on flat arrays;
-:func:`propagate_conflict` runs the one :mod:`~thermomilp.logic.kernel` chose.
+`propagate_conflict` runs the one `kernel` chose.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None
     ``[needMin, needMax]`` and is skipped (the common case at a fixpoint).
     For the others ``needMin = cmax - (sum cmax - K)`` and ``needMax = cmin +
     (K - sum cmin)`` both lie in ``[cmin, cmax]``, and the levels kept are
-    read from the precomputed masks of :attr:`LineTables.line_masks`."""
+    read from the precomputed masks of `LineTables.line_masks`."""
     clue = tables.clues[line]
     if clue is None:  # an unclued line bounds nothing
         return []
@@ -92,10 +92,10 @@ def propagate_conflict(tables: LineTables, dom: Domains,
                        stop: Callable[[], bool] | None = None) -> int:
     """Run to the fixpoint in place; ``OK`` (-1) or the line found contradictory.
 
-    ``stop`` is asked before the first revision and every :data:`STOP_EVERY` after;
-    when it answers True the run raises :class:`~thermomilp.core.deadline.TimeUp`,
+    ``stop`` is asked before the first revision and every `STOP_EVERY` after;
+    when it answers True the run raises [`TimeUp`][thermomilp.core.errors.TimeUp],
     leaving ``dom`` with sound (but not yet complete) deductions. The compiled kernel
-    when :mod:`thermomilp.logic.kernel` chose it for this board, else the reference.
+    when `thermomilp.logic.kernel` chose it for this board, else the reference.
     """
     fast = kernel.board(tables)
     if fast is not None:
@@ -106,8 +106,8 @@ def propagate_conflict(tables: LineTables, dom: Domains,
 def reference_propagate_conflict(tables: LineTables, dom: Domains,
                                  lines: Iterable[int] | None = None,
                                  stop: Callable[[], bool] | None = None) -> int:
-    """:func:`propagate_conflict` in pure Python: a FIFO queue of lines, each queued once,
-    revised by :func:`revise_line` (the compiled kernel's specification)."""
+    """`propagate_conflict` in pure Python: a FIFO queue of lines, each queued once,
+    revised by `revise_line` (the compiled kernel's specification)."""
     if lines is None:
         lines = (line for line, clue in enumerate(tables.clues) if clue is not None)
     queue = deque(lines)
@@ -144,5 +144,5 @@ def propagate(tables: LineTables, dom: Domains, lines: Iterable[int] | None = No
 
 def reference_propagate(tables: LineTables, dom: Domains, lines: Iterable[int] | None = None,
                         stop: Callable[[], bool] | None = None) -> bool:
-    """:func:`propagate` by the Python kernel, whatever :mod:`~thermomilp.logic.kernel` chose."""
+    """`propagate` by the Python kernel, whatever `kernel` chose."""
     return reference_propagate_conflict(tables, dom, lines, stop) == OK

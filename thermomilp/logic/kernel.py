@@ -1,22 +1,22 @@
 """Which kernel runs the interval propagation and the probing: compiled or Python.
 
 The hot loops of the logic -- the interval line revision to its fixpoint
-(:func:`thermomilp.logic.intervals.propagate_conflict`) and the probe / shave /
-witness sweep (:func:`thermomilp.logic.probing.probe_fixpoint`) -- have two
+(`thermomilp.logic.intervals.propagate_conflict`) and the probe / shave /
+witness sweep (`thermomilp.logic.probing.probe_fixpoint`) -- have two
 implementations with the same answers:
 
 * ``"python"``: the reference, in ``intervals.py`` and ``probing.py``
   (``reference_propagate_conflict``, ``reference_probe_fixpoint``);
 * ``"compiled"``: ``thermomilp/logic/_kernel.c``, an optional C extension
   (``setup.py`` builds it when a compiler is at hand), the same algorithms step for
-  step on flat integer arrays built once per board (:func:`board`): the same
+  step on flat integer arrays built once per board (`board`): the same
   domains, contradictions, line revisions and calls to ``stop`` -- the work ticks of
-  :class:`thermomilp.logic.budget.Work` -- so the same decisions, faster
+  `thermomilp.logic.budget.Work` -- so the same decisions, faster
   (docs/performance.md). ``tests/test_logic_kernel.py`` checks the two agree.
 
-:data:`KERNEL` is chosen once, here: ``"compiled"`` when the extension imports,
+`KERNEL` is chosen once, here: ``"compiled"`` when the extension imports,
 unless the environment variable ``THERMOMILP_KERNEL=python`` forces the reference.
-A board with a vessel of more than :data:`MAX_DEPTH` levels (a domain wider than a
+A board with a vessel of more than `MAX_DEPTH` levels (a domain wider than a
 64-bit word) always runs the reference.
 """
 
@@ -60,14 +60,14 @@ def describe() -> str:
 
 def available() -> bool:
     """Whether the compiled extension is loaded (not when ``THERMOMILP_KERNEL=python``:
-    then it is not even imported); :data:`KERNEL` may still be set to "python"."""
+    then it is not even imported); `KERNEL` may still be set to "python"."""
     return _compiled is not None
 
 
 def board(tables: LineTables) -> Any:
     """The compiled kernel's arrays of this board (built once, kept on ``tables``), or
-    None: the Python kernel runs (:data:`KERNEL` is ``"python"``, or a vessel is deeper
-    than :data:`MAX_DEPTH`)."""
+    None: the Python kernel runs (`KERNEL` is ``"python"``, or a vessel is deeper
+    than `MAX_DEPTH`)."""
     if KERNEL != "compiled":
         return None
     kept = tables.__dict__.get(_KEY, _KEY)
@@ -79,7 +79,7 @@ def board(tables: LineTables) -> Any:
 
 def compile_board(tables: LineTables) -> Any:
     """A new compiled Board of ``tables`` (None when the extension is missing or a vessel
-    is deeper than :data:`MAX_DEPTH`), whatever :data:`KERNEL` says: the tests compare
+    is deeper than `MAX_DEPTH`), whatever `KERNEL` says: the tests compare
     it with the reference."""
     if _compiled is None or any(d > MAX_DEPTH for d in tables.depths):
         return None

@@ -6,11 +6,11 @@ returns
 
 * ``(None, None, "infeasible")`` when the logic proves there is no solution;
 * ``(fixed, grid, "solved")`` when every cell is decided (``grid`` is the
-  only candidate; :func:`thermomilp.solving.solve` still verifies it);
+  only candidate; [`thermomilp.solving.solve`][thermomilp.solving.solve] still verifies it);
 * ``(fixed, grid, "multiple")`` when the search (``probing`` with ``search_nodes``)
-  found two distinct solutions, each checked by :mod:`thermomilp.core.verify`:
+  found two distinct solutions, each checked by [`thermomilp.core.verify`][thermomilp.core.verify]:
   ``grid`` is the first, and both are in the ``board``'s
-  :attr:`~thermomilp.logic.board.BoardLogic.solutions`;
+  `solutions`;
 * ``(fixed, None, "open")`` otherwise, ``fixed`` mapping each decided cell
   to 0/1 -- the builders turn it into variable bounds.
 
@@ -19,9 +19,9 @@ change the speed of a solve, never its answer (``tests/test_logic_presolve.py``)
 
 What the logic learns about the board -- its line tables, its probing fixpoint
 with the witnesses of its probes, whether the search ran out of its budget -- is
-kept in the :class:`~thermomilp.logic.board.BoardLogic` the caller passes
+kept in the `BoardLogic` the caller passes
 (``board``), not in a module cache: the solve layer hands the same object to its
-confirmation of an engine's "infeasible" (:mod:`thermomilp.solving.confirm`),
+confirmation of an engine's "infeasible" (`thermomilp.solving.confirm`),
 which searches on from there instead of probing the same board again.
 """
 
@@ -48,19 +48,19 @@ def presolve_cells(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] |
                    search_nodes: int = 0, solution: Grid | None = None,
                    board: BoardLogic | None = None
                    ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
-    """``stop``: see :func:`thermomilp.logic.probing.probe_fixpoint` (raises TimeUp).
+    """``stop``: see `thermomilp.logic.probing.probe_fixpoint` (raises TimeUp).
     ``board``: what the logic already learned about ``puzzle``, and where what it
-    learns now is kept (default: a new :class:`~thermomilp.logic.board.BoardLogic`).
+    learns now is kept (default: a new `BoardLogic`).
 
     ``search_nodes`` (``probing`` only): when probing leaves cells open, search on
-    (:func:`search_decides`) for at most this many nodes and its default work; a
+    (`search_decides`) for at most this many nodes and its default work; a
     board the search proves to have exactly one solution is ``solved`` (every cell
     fixed), one with none ``infeasible``, one where it finds two distinct solutions
-    (both checked by :mod:`thermomilp.core.verify`) ``multiple``, the two kept in
-    ``board.solutions`` (pass a ``board`` to read them). Zero: no search (what the rule
+    (both checked by [`thermomilp.core.verify`][thermomilp.core.verify]) ``multiple``, the two kept
+    in ``board.solutions`` (pass a ``board`` to read them). Zero: no search (what the rule
     set alone fixes).
     ``solution``: a solution already found (an engine's, the caller verified it), whose
-    levels the search need not probe (see :func:`search_decides`)."""
+    levels the search need not probe (see `search_decides`)."""
     mode = Logic.parse(mode, "logic")
     if mode is Logic.NONE:
         raise ConfigError("logic 'none' fixes no cell: there is nothing to presolve")
@@ -95,23 +95,23 @@ def presolve_cells(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] |
 
 
 SEARCH_MAX_VESSELS = 200
-"""Boards of more vessels get no presolve search (:func:`search_nodes_for`): there the
+"""Boards of more vessels get no presolve search (`search_nodes_for`): there the
 MILP decides uniqueness for less (a hard 30x30 board of 252 vessels: 0.34 s without the
 search, 0.95 s with it; planted 60x60-200x200 boards)."""
 
 
 def search_nodes_for(puzzle: Puzzle) -> int:
-    """The default node budget of the presolve's search (:func:`search_decides`): a
+    """The default node budget of the presolve's search (`search_decides`): a
     few nodes per vessel -- the hard generated boards the search decides take fewer
     than one per vessel (docs/performance.md); 0 (no search) past
-    :data:`SEARCH_MAX_VESSELS` vessels."""
+    `SEARCH_MAX_VESSELS` vessels."""
     n = len(puzzle.vessels)
     return 0 if n > SEARCH_MAX_VESSELS else 2 * n + 20
 
 
 SEARCH_TIMES_PROBING = 128
 """The presolve's search may do this many times the work probing the board took (plus
-:data:`SEARCH_FLOOR_WORK`), in the ticks of :class:`thermomilp.logic.budget.Work`:
+`SEARCH_FLOOR_WORK`), in the ticks of `thermomilp.logic.budget.Work`:
 the hard 15x15-20x20 boards of ``benchmarks/hard/`` that it decides take less; where
 it would take more (a 25x25 one) the MILP goes on. Work, not seconds: whether the
 logic or the engine decides a board never depends on the machine's load."""
@@ -120,14 +120,15 @@ SEARCH_FLOOR_WORK = 200
 
 def search_work(board: BoardLogic) -> int:
     """The work budget of a logic search from the board's probing fixpoint: the
-    presolve's (:func:`search_decides`) and the confirmation of an engine's
-    "infeasible" (:mod:`thermomilp.solving.confirm`) alike."""
+    presolve's (`search_decides`) and the confirmation of an engine's
+    "infeasible" (`thermomilp.solving.confirm`) alike."""
     return SEARCH_TIMES_PROBING * board.root_work + SEARCH_FLOOR_WORK
 
 
 def _levels_of(puzzle: Puzzle, solution: Grid | None) -> Domains | None:
-    """One bit per vessel: the levels of ``solution`` when :mod:`thermomilp.core.verify`
-    finds it a solution of the board, else None."""
+    """One bit per vessel: the levels of ``solution`` when
+    [`thermomilp.core.verify`][thermomilp.core.verify] finds it a solution of the board, else
+    None."""
     from thermomilp.core.puzzle import levels_from_grid
     from thermomilp.core.verify import solution_problems
 
@@ -137,7 +138,7 @@ def _levels_of(puzzle: Puzzle, solution: Grid | None) -> Domains | None:
 
 
 def _two_solutions(puzzle: Puzzle, grids: list[Grid]) -> bool:
-    """Two distinct grids, each a solution by :mod:`thermomilp.core.verify`."""
+    """Two distinct grids, each a solution by [`thermomilp.core.verify`][thermomilp.core.verify]."""
     from thermomilp.core.verify import solution_problems
 
     return (len(grids) == 2 and grids[0] != grids[1]
@@ -149,18 +150,18 @@ def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | No
                    board: BoardLogic | None = None) -> Grid | str | None:
     """The board's only solution, ``"infeasible"`` when it has none, or None when it has
     two or more or the search needs more than ``max_nodes`` nodes or ``work`` ticks
-    (default: :data:`SEARCH_TIMES_PROBING` times the probing's, see
-    :meth:`~thermomilp.logic.board.BoardLogic.probed_root`).
+    (default: `SEARCH_TIMES_PROBING` times the probing's, see
+    `probed_root`).
 
-    Exact search (:func:`thermomilp.logic.search.search_solutions`, shaving below its
-    first node) from the board's probing fixpoint: every erasure is sound and
-    every leaf is checked against every clue, so "one solution" means one. Which of
-    the three it answers never depends on the budget; only whether it answers does --
-    and that never on the clock.
+    Exact search
+    ([`thermomilp.logic.search.search_solutions`][thermomilp.logic.search.search_solutions], shaving
+    below its first node) from the board's probing fixpoint: every erasure is sound and every leaf
+    is checked against every clue, so "one solution" means one. Which of the three it answers never
+    depends on the budget; only whether it answers does -- and that never on the clock.
 
     ``solution``: a grid known to solve the board (checked here by
-    :mod:`thermomilp.core.verify`; ignored if it does not). No sound rule erases its
-    levels, so the search does not probe them while it lies inside a node's domains:
+    [`thermomilp.core.verify`][thermomilp.core.verify]; ignored if it does not). No sound rule
+    erases its levels, so the search does not probe them while it lies inside a node's domains:
     the same erasures, nodes and work ticks -- the same answer -- for fewer line
     revisions.
 
@@ -176,10 +177,10 @@ def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | No
 def search_finds(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,
                  work: int | None = None, solution: Grid | None = None,
                  board: BoardLogic | None = None) -> list[Grid] | None:
-    """The solutions :func:`search_decides`'s search finds, at most two (none: the board
+    """The solutions `search_decides`'s search finds, at most two (none: the board
     has no solution; one: it is the only one; two: two distinct ones), or None when it
     ran out of ``max_nodes`` nodes or ``work`` ticks (then ``board.search_gave_up``).
-    Same arguments as :func:`search_decides`; the caller checks the grids it keeps.
+    Same arguments as `search_decides`; the caller checks the grids it keeps.
 
     Raises:
         TimeUp: ``stop`` said so.

@@ -18,7 +18,7 @@ fixpoint as a probe started from ``D`` intersected with ``W`` -- which
 differs from ``W`` only where ``D`` lost levels since, so only the lines of
 those vessels are revised again; when nothing differs, ``W`` itself is the
 answer (not refuted) and no line is revised. The witnesses are kept in a
-:data:`Witnesses` table, one per search node: a child node starts from a
+`Witnesses` table, one per search node: a child node starts from a
 copy of its parent's (every ancestor's domain contains the child's), never
 from a sibling's. Same erasures, same fixpoint as probing from scratch;
 about a third of the line revisions on hard 15x15 boards.
@@ -27,16 +27,16 @@ about a third of the line revisions on hard 15x15 boards.
 domain, and the next one in when it falls -- the two levels the interval
 propagator reads. Every erasure is as sound, but the fixpoint may be weaker:
 the holes full probing punches are left, and with them the bounds a hole would
-have pushed further. It is what the exact search (:mod:`thermomilp.logic.search`)
+have pushed further. It is what the exact search (`thermomilp.logic.search`)
 does below its first node, where a level left standing only costs a child that
 dies at once: on the hard boards of ``benchmarks/hard/`` the search keeps the
 same branching nodes for less time (docs/performance.md).
 
-**Kernels.** :func:`probe_fixpoint` runs the compiled kernel
-(:mod:`thermomilp.logic.kernel`: the whole sweep, its probes, shaves and witnesses in
+**Kernels.** `probe_fixpoint` runs the compiled kernel
+(`thermomilp.logic.kernel`: the whole sweep, its probes, shaves and witnesses in
 one call per search node) when it was chosen for the board, else
-:func:`reference_probe_fixpoint`, the pure-Python specification below (which, with
-:func:`refuted` and :func:`probe`, runs the Python interval kernel throughout). Both
+`reference_probe_fixpoint`, the pure-Python specification below (which, with
+`refuted` and `probe`, runs the Python interval kernel throughout). Both
 take the same witness tables: a witness the compiled kernel stores is ``bytes`` (one
 native 64-bit word per vessel) instead of a list.
 """
@@ -61,7 +61,7 @@ memory quadratic in the vessels); their probes start from scratch."""
 
 
 def new_witnesses(tables: LineTables) -> Witnesses | None:
-    """An empty table, or None on a board of more than :data:`WITNESS_VESSELS` vessels."""
+    """An empty table, or None on a board of more than `WITNESS_VESSELS` vessels."""
     return [{} for _ in range(tables.n_vessels)] if tables.n_vessels <= WITNESS_VESSELS else None
 
 
@@ -84,12 +84,12 @@ def sweep(dom: Domains, refutes: Callable[[int, int], bool],
     and round), until every vessel has been tested since the last erasure;
     ``settle(v)`` propagates after ``v`` lost levels. False on a contradiction (a
     domain emptied, or ``settle`` failed). ``stop`` (optional) is asked before each
-    vessel; when it says so, :class:`thermomilp.core.deadline.TimeUp` is raised
-    (``dom`` then holds sound but partial deductions).
+    vessel; when it says so, [`thermomilp.core.deadline.TimeUp`][thermomilp.core.errors.TimeUp] is
+    raised (``dom`` then holds sound but partial deductions).
 
     ``known`` (optional): per vessel, a bitmask of levels known to be in a
-    solution (the levels of a grid checked by :mod:`thermomilp.core.verify`). No
-    sound rule erases them, so they are not tested: same fixpoint, less work (a
+    solution (the levels of a grid checked by [`thermomilp.core.verify`][thermomilp.core.verify]).
+    No sound rule erases them, so they are not tested: same fixpoint, less work (a
     40x40 generated board's grade: 19.3 s -> 16.9 s CPU).
 
     ``ends_only``: shave (module doc) -- test each domain's lowest and highest level,
@@ -173,15 +173,15 @@ def probe_fixpoint(tables: LineTables, dom: Domains,
                    witnesses: Witnesses | None = None, ends_only: bool = False) -> bool:
     """Interval fixpoint plus probing, in place; False when the board has no solution.
 
-    ``stop``, ``known``: see :func:`sweep` (``stop`` raises TimeUp at the deadline;
+    ``stop``, ``known``: see `sweep` (``stop`` raises TimeUp at the deadline;
     it is asked before each vessel the sweep visits: one work tick of
-    :class:`~thermomilp.logic.budget.Work`).
+    `Work`).
     ``witnesses``: the node's table (module doc), updated in place; a fresh one when
-    None (none at all past :data:`WITNESS_VESSELS`). It must come from this node or
+    None (none at all past `WITNESS_VESSELS`). It must come from this node or
     an ancestor: a table filled from a domain that does not contain ``dom`` could
     erase a level that is in a solution. ``ends_only``: shave instead (module doc).
-    The compiled kernel when :mod:`thermomilp.logic.kernel` chose it, else
-    :func:`reference_probe_fixpoint`: the same domains, answer and calls to ``stop``."""
+    The compiled kernel when `thermomilp.logic.kernel` chose it, else
+    `reference_probe_fixpoint`: the same domains, answer and calls to ``stop``."""
     fast = kernel.board(tables)
     if fast is None:
         return reference_probe_fixpoint(tables, dom, stop, known, witnesses, ends_only)
@@ -194,8 +194,8 @@ def reference_probe_fixpoint(tables: LineTables, dom: Domains,
                              known: Domains | None = None,
                              witnesses: Witnesses | None = None,
                              ends_only: bool = False) -> bool:
-    """:func:`probe_fixpoint` by the Python kernel (its specification), whatever
-    :mod:`~thermomilp.logic.kernel` chose."""
+    """`probe_fixpoint` by the Python kernel (its specification), whatever
+    `kernel` chose."""
     if not propagate(tables, dom):
         return False
     table = new_witnesses(tables) if witnesses is None else witnesses
