@@ -1,6 +1,6 @@
 """thermomilp: MILP models, logic and generators for monotone-fill puzzles.
 
-The classroom path::
+The classroom path:
 
     import thermomilp
     p = thermomilp.load("instances/thermometers/t03_6x6.txt")

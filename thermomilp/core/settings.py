@@ -309,6 +309,37 @@ class Settings:
 
     ``origins`` says where each value came from (``command line``, an
     environment variable, a file, ``default``); it is not part of equality.
+
+    Every field is a keyword; a string is parsed into the field's enum or number.
+
+    Args:
+        backend: the modelling layer, ``highs`` (highspy direct), ``pulp``, ``pyomo`` or
+            ``cpsat``. Default None: chosen from the solver (see above).
+        solver: the engine, ``highs``, ``cbc``, ``glpk``, ``scip`` or ``cpsat``; PuLP's and
+            Pyomo's names for them (``PULP_CBC_CMD``, ``appsi_highs``) and PuLP solver
+            objects are understood. Default None: the backend's only engine, else ``highs``.
+        logic: ``probing`` (the default), ``intervals`` or ``none``: how much the logic
+            presolve decides before an engine sees the board.
+        formulation: ``cell`` (the default), ``compact`` or ``level``; all give the same
+            solutions.
+        time_limit: seconds for one board, all solves and the logic together (positive, at
+            most 1e7). Default None: no limit.
+        threads: passed to the engine (1 to 256). Default None: the engine's own choice.
+        seed: passed to the engine (0 to 2**31 - 1). Default None: the engine's own seed.
+        verbose: let the engine write its log (on stderr). Default False.
+        engine_options: the engine's own options by name, a mapping or ``(name, value)``
+            pairs, checked against the engine's allowlist (docs/solvers.md); its native
+            time, thread and seed options are folded into ``time_limit``, ``threads`` and
+            ``seed``. Default: none.
+        engine_path: the absolute path of the engine's executable. Default None: the
+            engine found by its layer.
+        origins: where each value came from, by field name (the command line fills it in);
+            not part of equality. Default: empty.
+
+    Raises:
+        ConfigError: a name outside the known ones, a number out of range, a backend that
+            cannot drive the given solver, an option the engine does not take, or a
+            thread count or seed given twice with different values.
     """
 
     backend: Backend = cast(Backend, None)  # None: chosen from the solver

@@ -43,6 +43,10 @@ FORMATS: dict[str, Format] = {
         _format("site", site, (".task",)),
     )
 }
+"""Every format by name -- ``json``, ``text``, ``janko``, ``site``, ``aquarium-task``,
+``puzzlink``, ``pzprv3`` -- with its file suffixes, its content test, its reader and its
+writer (None when it cannot be written); [`detect`][thermomilp.formats.detect] tries them
+in this order."""
 
 
 def register(fmt: Format) -> None:
@@ -128,7 +132,28 @@ def not_a_board(path: str | os.PathLike) -> str | None:
 
 def load(path: str | os.PathLike, fmt: str | None = None,
          limits: SizeLimits = GENEROUS) -> Puzzle:
-    """Read a puzzle file in any supported format."""
+    """Read a puzzle file in any supported format.
+
+    Args:
+        path: the file; a regular file only, of at most 5 MB of UTF-8 text (a byte-order
+            mark allowed).
+        fmt: one of [`FORMATS`][thermomilp.formats.FORMATS] (``json``, ``text``, ``janko``,
+            ``site``, ``aquarium-task``, ``puzzlink``, ``pzprv3``). Default None: detected
+            from the content, the file's suffix breaking ties (docs/formats.md).
+        limits: the largest board the reader builds, checked before anything is
+            allocated. Default [`GENEROUS`][thermomilp.core.puzzle.GENEROUS]
+            (10,000 rows or columns, 4,000,000 cells); a server reading untrusted files
+            passes [`STRICT`][thermomilp.core.puzzle.STRICT].
+
+    Returns:
+        The board, a [`Puzzle`][thermomilp.core.puzzle.Puzzle] (with its solution and grade
+        when the file holds them).
+
+    Raises:
+        PuzzleError: the file cannot be read, is too large, is not UTF-8, is in no known
+            format or is malformed; the error names the file and, where it can, the line.
+        BoardTooLarge: the board is larger than ``limits`` (a ``PuzzleError`` too).
+    """
     name = os.fspath(path)
     try:  # a regular file only, never a blocking open (a FIFO), and bounded
         raw = read_regular(name, MAX_BYTES + 1)

@@ -24,14 +24,21 @@ def build_model(puzzle: Puzzle, backend: Backend | str = Backend.HIGHS,
     ``highs`` a ``highspy.Highs``, ``cpsat`` an OR-Tools ``CpModel``), ``.x`` its
     variables by name (cell -> variable for ``cell``; layer index for ``compact``;
     (vessel, level) for ``level``; a column index on ``highs``). It unpacks, so the
-    raw PuLP problem is one line::
+    raw PuLP problem is one line:
 
         prob, x = thermomilp.build_model(puzzle, backend="pulp")
         prob.solve(pulp.HiGHS(msg=False))
 
-    ``formulation`` is ``cell`` (one binary per cell), ``compact`` (one binary per
-    tank row / vessel layer, `thermomilp.model.compact`) or ``level`` (one
-    binary per vessel and level, `thermomilp.model.level_pulp`).
+    Args:
+        puzzle: the board, a [`Puzzle`][thermomilp.core.puzzle.Puzzle].
+        backend: the modelling layer, ``highs`` (the default: highspy direct), ``pulp``,
+            ``pyomo`` or ``cpsat`` (OR-Tools' ``CpModel``).
+        formulation: ``cell`` (the default: one binary per cell), ``compact`` (one binary
+            per tank row / vessel layer, `thermomilp.model.compact`) or ``level`` (one
+            binary per vessel and level, `thermomilp.model.level_pulp`).
+
+    Returns:
+        A [`BuiltModel`][thermomilp.model.BuiltModel]: the layer's model and its variables.
 
     Raises:
         ConfigError: a backend or formulation outside the known names (or the level
