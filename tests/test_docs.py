@@ -63,6 +63,48 @@ def blocks(page: Path, *langs: str) -> list[str]:
     return out
 
 
+VARIES = re.compile(r"\s*<!-- output varies: (?P<reason>[^>]*\S)\s*-->\s*")
+
+
+def _dedent(m: re.Match) -> str:
+    indent = m.group("indent")
+    return "\n".join(line[len(indent):] if line.startswith(indent) else line
+                     for line in m.group("body").splitlines())
+
+
+def python_with_output(page: Path) -> list[tuple[str, str | None, str | None]]:
+    """(code, shown output or None, why the output varies or None) of each python block:
+    the output is the plain or ``text`` block right after it, with nothing but white
+    space -- or an ``<!-- output varies: REASON -->`` comment -- between the two."""
+    text = page.read_text(encoding="utf-8")
+    fences = list(FENCE.finditer(text))
+    out = []
+    for k, m in enumerate(fences):
+        if m.group("lang") != "python":
+            continue
+        shown = varies = None
+        after = fences[k + 1] if k + 1 < len(fences) else None
+        if after is not None and after.group("lang") in ("", "text"):
+            between = text[m.end():after.start()]
+            marked = VARIES.fullmatch(between)
+            if not between.strip() or marked:
+                shown = _dedent(after) + "\n"
+                varies = marked.group("reason") if marked else None
+        out.append((_dedent(m), shown, varies))
+    return out
+
+
+def normalise(printed: str, scratch: Path | None = None) -> str:
+    """What may differ between two runs of an example: timings (``0.004 s``), the scratch
+    folder the examples run in, the package version; and white space at line ends."""
+    from thermomilp import __version__
+
+    if scratch is not None:
+        printed = printed.replace(str(scratch) + os.sep, "").replace(str(scratch), ".")
+    printed = TIMING.sub("<time>", printed).replace(__version__, "<version>")
+    return "\n".join(line.rstrip() for line in printed.strip("\n").splitlines())
+
+
 def page_id(page: Path) -> str:
     return page.relative_to(DOCS).as_posix()
 
@@ -286,10 +328,12 @@ def test_teaching_pages_have_their_examples_tested():
 
 @pytest.mark.parametrize("page", [p for p in PAGES if blocks(p, "python")], ids=page_id)
 def test_python_examples_run(page, scratch):
+    """Each block runs; where the page shows what it prints, it prints exactly that."""
     namespace: dict = {"__name__": "__docs__"}
-    for k, code in enumerate(blocks(page, "python")):
+    for k, (code, shown, varies) in enumerate(python_with_output(page)):
+        printed = io.StringIO()
         try:
-            with contextlib.redirect_stdout(io.StringIO()):
+            with contextlib.redirect_stdout(printed):
                 exec(compile(code, f"{page_id(page)}[python block {k}]", "exec"), namespace)
         except SolverUnavailable as exc:  # an example of an optional engine, not installed
             reason = f"{page_id(page)} python block {k} needs an engine not installed: {exc}"
@@ -299,6 +343,20 @@ def test_python_examples_run(page, scratch):
         except Exception as exc:  # name the block that failed
             raise AssertionError(
                 f"{page_id(page)} python block {k} failed: {exc!r}\n{code}") from exc
+        if shown is not None and varies is None:
+            assert normalise(printed.getvalue(), scratch) == normalise(shown, scratch), (
+                f"{page_id(page)} python block {k} printed\n{printed.getvalue()}\n"
+                f"but the page shows\n{shown}")
+
+
+def test_the_output_of_a_python_block_is_the_block_after_it(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```python\nprint(1)\n```\n\n```\n1\n```\n\n```python\nx = 2\n```\n"
+                    "Prose.\n\n```text\nnot output\n```\n\n```python\nprint(0.5)\n```\n"
+                    "<!-- output varies: a timing -->\n```text\n0.4\n```\n")
+    assert python_with_output(page) == [("print(1)", "1\n", None), ("x = 2", None, None),
+                                        ("print(0.5)", "0.4\n", "a timing")]
+    assert normalise("solved in 0.004 s  \n", None) == normalise("solved in 1.5 s", None)
 
 
 def run_command(command: str) -> tuple[int, str]:
@@ -341,12 +399,15 @@ def test_command_examples_run(page, scratch):
                 if command:
                     status, printed = run_command(command)
                     assert status == 0, f"{page_id(page)}: `{command}` exited with another code"
-                    printed_lines = {TIMING.sub("<time>", p.rstrip()) for p in printed.splitlines()}
+                    printed_lines = [TIMING.sub("<time>", p.rstrip()) for p in printed.splitlines()]
+                    at = 0
                     for want in shown:
                         if want.strip():
-                            assert TIMING.sub("<time>", want.rstrip()) in printed_lines, (
-                                f"{page_id(page)}: `{command}` did not print {want!r}; "
-                                f"it printed:\n{printed}")
+                            want = TIMING.sub("<time>", want.rstrip())
+                            assert want in printed_lines[at:], (
+                                f"{page_id(page)}: `{command}` did not print {want!r} "
+                                f"(after the lines shown before it); it printed:\n{printed}")
+                            at = printed_lines.index(want, at) + 1
                 command, shown = line[2:].strip(), []
             else:
                 shown.append(line)
