@@ -4,10 +4,15 @@ A page opts in with the line ``<!-- examples: tested -->``; every page of
 the teaching kit does, and the test below fails if a page with a
 ``python`` or ``console`` example does not. Rules (docs/index.md says the same):
 
-* ```` ```python ```` blocks of one page run in order in one namespace;
+* ```` ```python ```` blocks of one page run in order in one namespace; a
+  plain (or ```` ```text ````) block right after one is what it prints, and must
+  equal its output with only timings (``0.004 s``), the scratch folder and the
+  version masked. An output that is not reproducible is marked by the comment
+  ``<!-- output varies: REASON -->`` between the two blocks, and not compared;
 * ```` ```console ```` blocks: each ``$ command`` line runs; the lines shown
-  under it must appear in what it prints, with only the timings in them
-  (such as ``0.004 s``) masked -- status lines are compared like any other.
+  under it must appear in what it prints, in the same order, with only the
+  timings in them (such as ``0.004 s``) masked -- status lines are compared like
+  any other.
   A trailing ``# exit N`` expects exit code N;
 * ```` ```sh ```` blocks: every line is a command, exit 0 expected;
 * commands ``thermomilp ...`` / ``python -m thermomilp ...`` go through the
@@ -58,6 +63,48 @@ def blocks(page: Path, *langs: str) -> list[str]:
     return out
 
 
+VARIES = re.compile(r"\s*<!-- output varies: (?P<reason>[^>]*\S)\s*-->\s*")
+
+
+def _dedent(m: re.Match) -> str:
+    indent = m.group("indent")
+    return "\n".join(line[len(indent):] if line.startswith(indent) else line
+                     for line in m.group("body").splitlines())
+
+
+def python_with_output(page: Path) -> list[tuple[str, str | None, str | None]]:
+    """(code, shown output or None, why the output varies or None) of each python block:
+    the output is the plain or ``text`` block right after it, with nothing but white
+    space -- or an ``<!-- output varies: REASON -->`` comment -- between the two."""
+    text = page.read_text(encoding="utf-8")
+    fences = list(FENCE.finditer(text))
+    out = []
+    for k, m in enumerate(fences):
+        if m.group("lang") != "python":
+            continue
+        shown = varies = None
+        after = fences[k + 1] if k + 1 < len(fences) else None
+        if after is not None and after.group("lang") in ("", "text"):
+            between = text[m.end():after.start()]
+            marked = VARIES.fullmatch(between)
+            if not between.strip() or marked:
+                shown = _dedent(after) + "\n"
+                varies = marked.group("reason") if marked else None
+        out.append((_dedent(m), shown, varies))
+    return out
+
+
+def normalise(printed: str, scratch: Path | None = None) -> str:
+    """What may differ between two runs of an example: timings (``0.004 s``), the scratch
+    folder the examples run in, the package version; and white space at line ends."""
+    from thermomilp import __version__
+
+    if scratch is not None:
+        printed = printed.replace(str(scratch) + os.sep, "").replace(str(scratch), ".")
+    printed = TIMING.sub("<time>", printed).replace(__version__, "<version>")
+    return "\n".join(line.rstrip() for line in printed.strip("\n").splitlines())
+
+
 def page_id(page: Path) -> str:
     return page.relative_to(DOCS).as_posix()
 
@@ -83,6 +130,7 @@ def test_site_builds_offline_with_strict_warnings(tmp_path):
     html = (tmp_path / "site" / "formulation" / "index.html").read_text(encoding="utf-8")
     assert 'class="arithmatex"' in html  # math went through arithmatex
     check_api_reference(tmp_path / "site" / "reference")
+    check_no_literal_roles(tmp_path / "site")
     # offline: no page loads a script or a stylesheet from the network
     remote = re.compile(r'<(?:script|link)\b[^>]*(?:src|href)="(?:https?:)?//')
     for page in (tmp_path / "site").rglob("*.html"):
@@ -161,6 +209,100 @@ def check_api_reference(site: Path) -> None:
         assert f'id="thermomilp.{name}"' in top, f"reference/thermomilp: no entry for {name}"
 
 
+# A reST role the Markdown of mkdocstrings printed as it is (``:func:`x``` shows as
+# ":func:" before the code ``x``), and a cross-reference autorefs left as it was.
+LITERAL_ROLE = re.compile(r":(?:func|class|meth|data|mod|attr|exc|obj|ref|const|py:\w+):`")
+UNRESOLVED = re.compile(r"\[[^\[\]\n]+\]\[[A-Za-z_][\w.]*\]")
+
+
+def _text_with_code_marked(html_text: str) -> str:
+    """The page's text, its ``<pre>`` blocks dropped; an inline ``<code>`` (where a
+    role's name and a reference's title land) becomes ` ` around a CODE placeholder,
+    so that ``grid[r][c]`` in code is not a reference while ``[`x`][id]`` still is."""
+    import html as html_module
+
+    text = re.sub(r"(?s)<pre\b.*?</pre>", " ", html_text)
+    text = re.sub(r"(?s)<code\b[^>]*>.*?</code>", "`CODE`", text)
+    return html_module.unescape(re.sub(r"<[^>]+>", "", text))
+
+
+def literal_roles(html_text: str) -> list[str]:
+    text = _text_with_code_marked(html_text)
+    return [m.group(0) for m in LITERAL_ROLE.finditer(text)] + \
+        [m.group(0) for m in UNRESOLVED.finditer(text)]
+
+
+def check_no_literal_roles(site: Path) -> None:
+    found = [f"{page.relative_to(site)}: {hit}" for page in sorted(site.rglob("*.html"))
+             for hit in literal_roles(page.read_text(encoding="utf-8"))]
+    assert found == [], ("a docstring's reST role or an unresolved [title][identifier] is "
+                         "printed as it is; write [`name`][thermomilp.module.name] for a name "
+                         "of the reference, `name` otherwise:\n" + "\n".join(found))
+
+
+def test_the_role_check_sees_roles_and_unresolved_references():
+    assert literal_roles("<p>see :func:<code>solve</code> and :class:`Puzzle`</p>") == [
+        ":func:`", ":class:`"]
+    assert literal_roles("<p>[<code>solve</code>][thermomilp.solving.solve]</p>") == [
+        "[`CODE`][thermomilp.solving.solve]"]
+    assert literal_roles("<p>[solve][thermomilp.solve] left</p>") == ["[solve][thermomilp.solve]"]
+    assert literal_roles('<p><a href="#x"><code>solve</code></a>, <code>grid[r][c]</code>, '
+                         "x[0][1]</p><pre>:func:`a` [b][c]</pre>") == []
+
+
+def test_no_docstring_uses_a_rest_role():
+    """help() and the reference show the same text: cross-references are Markdown
+    ([`name`][thermomilp.module.name]), never reST roles."""
+    role = re.compile(r":(?:func|class|meth|data|mod|attr|exc|obj|ref):`[^`]*`")
+    found = [f"{path.relative_to(ROOT)}:{n}: {m.group(0)}"
+             for path in sorted((ROOT / "thermomilp").rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             for m in role.finditer(line)]
+    assert found == []
+
+
+def test_the_entry_points_document_their_parameters():
+    """``help(thermomilp.solve)`` and the others list every parameter of their signature
+    (Google style, as the reference renders it), their result, and no private name."""
+    import inspect
+
+    import thermomilp
+
+    for obj in (thermomilp.solve, thermomilp.load, thermomilp.build_model,
+                thermomilp.count_solutions, thermomilp.Settings):
+        doc = inspect.getdoc(obj) or ""
+        name = obj.__name__
+        assert re.search(r"^Args:$", doc, re.M), f"{name}: no Args: section"
+        assert re.search(r"^Raises:$", doc, re.M), f"{name}: no Raises: section"
+        if inspect.isfunction(obj):
+            assert re.search(r"^Returns:$", doc, re.M), f"{name}: no Returns: section"
+        for param in inspect.signature(obj).parameters.values():
+            shown = ("**" if param.kind is param.VAR_KEYWORD else
+                     "*" if param.kind is param.VAR_POSITIONAL else "") + param.name
+            assert re.search(rf"^    {re.escape(shown)}( \([^)]*\))?: ", doc, re.M), (
+                f"{name}: parameter {shown} is not documented")
+        private = re.findall(r"(?<![\w.])_[A-Za-z]\w*", doc)
+        assert private == [], f"{name} names private {private}"
+
+
+def test_the_journal_is_development_not_reference():
+    yaml = pytest.importorskip("yaml")
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
+    sections = {k: v for item in nav if isinstance(item, dict) for k, v in item.items()}
+
+    def pages(entry) -> list[str]:
+        if isinstance(entry, str):
+            return [entry]
+        if isinstance(entry, list):
+            return [p for e in entry for p in pages(e)]
+        return [p for v in entry.values() for p in pages(v)]
+
+    assert JOURNAL in pages(sections["Development"])
+    assert JOURNAL not in pages(sections["Reference"])
+    assert [p for p in pages(nav) if p.startswith("reference/")] == \
+        [p for p in pages(sections["Reference"]) if p.startswith("reference/")]
+
+
 def test_the_api_reference_is_generated_offline():
     """mkdocstrings reads the source (no import of solvers) and fetches no inventory."""
     config = re.sub(r"(?m)^\s*#.*$", "", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
@@ -186,10 +328,12 @@ def test_teaching_pages_have_their_examples_tested():
 
 @pytest.mark.parametrize("page", [p for p in PAGES if blocks(p, "python")], ids=page_id)
 def test_python_examples_run(page, scratch):
+    """Each block runs; where the page shows what it prints, it prints exactly that."""
     namespace: dict = {"__name__": "__docs__"}
-    for k, code in enumerate(blocks(page, "python")):
+    for k, (code, shown, varies) in enumerate(python_with_output(page)):
+        printed = io.StringIO()
         try:
-            with contextlib.redirect_stdout(io.StringIO()):
+            with contextlib.redirect_stdout(printed):
                 exec(compile(code, f"{page_id(page)}[python block {k}]", "exec"), namespace)
         except SolverUnavailable as exc:  # an example of an optional engine, not installed
             reason = f"{page_id(page)} python block {k} needs an engine not installed: {exc}"
@@ -199,6 +343,20 @@ def test_python_examples_run(page, scratch):
         except Exception as exc:  # name the block that failed
             raise AssertionError(
                 f"{page_id(page)} python block {k} failed: {exc!r}\n{code}") from exc
+        if shown is not None and varies is None:
+            assert normalise(printed.getvalue(), scratch) == normalise(shown, scratch), (
+                f"{page_id(page)} python block {k} printed\n{printed.getvalue()}\n"
+                f"but the page shows\n{shown}")
+
+
+def test_the_output_of_a_python_block_is_the_block_after_it(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```python\nprint(1)\n```\n\n```\n1\n```\n\n```python\nx = 2\n```\n"
+                    "Prose.\n\n```text\nnot output\n```\n\n```python\nprint(0.5)\n```\n"
+                    "<!-- output varies: a timing -->\n```text\n0.4\n```\n")
+    assert python_with_output(page) == [("print(1)", "1\n", None), ("x = 2", None, None),
+                                        ("print(0.5)", "0.4\n", "a timing")]
+    assert normalise("solved in 0.004 s  \n", None) == normalise("solved in 1.5 s", None)
 
 
 def run_command(command: str) -> tuple[int, str]:
@@ -241,12 +399,15 @@ def test_command_examples_run(page, scratch):
                 if command:
                     status, printed = run_command(command)
                     assert status == 0, f"{page_id(page)}: `{command}` exited with another code"
-                    printed_lines = {TIMING.sub("<time>", p.rstrip()) for p in printed.splitlines()}
+                    printed_lines = [TIMING.sub("<time>", p.rstrip()) for p in printed.splitlines()]
+                    at = 0
                     for want in shown:
                         if want.strip():
-                            assert TIMING.sub("<time>", want.rstrip()) in printed_lines, (
-                                f"{page_id(page)}: `{command}` did not print {want!r}; "
-                                f"it printed:\n{printed}")
+                            want = TIMING.sub("<time>", want.rstrip())
+                            assert want in printed_lines[at:], (
+                                f"{page_id(page)}: `{command}` did not print {want!r} "
+                                f"(after the lines shown before it); it printed:\n{printed}")
+                            at = printed_lines.index(want, at) + 1
                 command, shown = line[2:].strip(), []
             else:
                 shown.append(line)

@@ -1,6 +1,6 @@
 """thermomilp: MILP models, logic and generators for monotone-fill puzzles.
 
-The classroom path::
+The classroom path:
 
     import thermomilp
     p = thermomilp.load("instances/thermometers/t03_6x6.txt")
@@ -9,7 +9,7 @@ The classroom path::
 
 Heavy libraries (PuLP, Pyomo, highspy, numpy) are imported only when a
 model is built, and the package itself imports only its errors: every other
-name of ``__all__`` (:data:`_LAZY`) is imported on first use (``dir(thermomilp)``
+name of ``__all__`` (`_LAZY`) is imported on first use (``dir(thermomilp)``
 lists them too), so ``thermomilp --version`` and the command line load what
 their command uses and nothing more.
 ``__all__`` is the whole public API; it and the error hierarchy are documented

@@ -1,12 +1,12 @@
 """Solver sessions: one class per modelling layer, any formulation, any engine it reaches.
 
-:data:`SESSIONS` maps each modelling layer to its session class (each reads
-every formulation: the models come from the one registry,
-:data:`thermomilp.model.registry.MODELS`); :func:`session_for` opens one from a
-formulation's data, the :class:`~thermomilp.core.settings.Settings` and the
-board's deadline. Only the solve layer's facade (:mod:`thermomilp.solving.engine`)
-opens sessions. Each backend module imports its heavy library lazily. Which
-pairs exist and how to install a missing one: :mod:`thermomilp.backends.matrix`.
+[`SESSIONS`][thermomilp.backends.SESSIONS] maps each modelling layer to its session class (each
+reads every formulation: the models come from the one registry,
+[`thermomilp.model.registry.MODELS`][thermomilp.model.registry.MODELS]);
+[`session_for`][thermomilp.backends.session_for] opens one from a formulation's data, the
+[`Settings`][thermomilp.core.settings.Settings] and the board's deadline. Only the solve layer's
+facade (`thermomilp.solving.engine`) opens sessions. Each backend module imports its heavy library
+lazily. Which pairs exist and how to install a missing one: `thermomilp.backends.matrix`.
 """
 
 from __future__ import annotations
@@ -33,9 +33,10 @@ def session_class(backend: Backend) -> type[Session]:
 
 
 def session_for(form: Formulated, settings: Settings, deadline: Deadline | None = None) -> Session:
-    """A session of ``form`` on the settings' pair, or :class:`SolverUnavailable`
-    naming the installed pairs. ``form`` must already be of ``settings.formulation``
-    (a cell formulation is turned into the compact one on the way)."""
+    """A session of ``form`` on the settings' pair, or
+    [`SolverUnavailable`][thermomilp.core.errors.SolverUnavailable] naming the installed pairs.
+    ``form`` must already be of ``settings.formulation`` (a cell formulation is turned into the
+    compact one on the way)."""
     from thermomilp.backends.matrix import require_pair
 
     require_pair(settings.backend, settings.solver, settings.engine_path)

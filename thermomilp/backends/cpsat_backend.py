@@ -1,11 +1,11 @@
 """OR-Tools CP-SAT: the same linear model, solved by clause learning instead of LP bounds.
 
 The registry builds an OR-Tools ``CpModel`` of any formulation
-(:mod:`thermomilp.model.cpsat_model`: the binaries, the clue rows, the
+(`thermomilp.model.cpsat_model`: the binaries, the clue rows, the
 precedence and tie rows, fixed cells as one-value domains); each cut is one
 more linear row of the model; each solve is a fresh ``CpSolver`` run on it
 (CP-SAT has no incremental re-solve). The skeleton
-(:class:`~thermomilp.backends.base.Session`) does the rest: verification,
+([`Session`][thermomilp.backends.Session]) does the rest: verification,
 the uniqueness cut, the confirmation of "infeasible".
 
 How the common settings reach CP-SAT (``SatParameters``)::
@@ -41,7 +41,7 @@ asks for more)."""
 
 def apply_parameters(params: Any, options: dict[str, EngineOptionValue]) -> None:
     """Set the native ``options`` on a solver's parameters: each checked and typed
-    against CP-SAT's ``SatParameters`` message (:func:`engines.set_parameter`), then
+    against CP-SAT's ``SatParameters`` message (`engines.set_parameter`), then
     handed over whole. OR-Tools 9.12+ keeps a solver's parameters in C++ (they take
     the message as text, written by protobuf itself from the checked message);
     older releases hold the protobuf message (merged directly)."""

@@ -1,10 +1,10 @@
 """How the session skeleton passes an engine its native options.
 
-Everything known about an engine is its record, :data:`thermomilp.core.engines.ENGINES`:
+Everything known about an engine is its record, `thermomilp.core.engines.ENGINES`:
 the allowlist of native options, checked and
-typed when the :class:`~thermomilp.core.settings.Settings` are made, and the quirks the
-skeleton acts on. :func:`native_options` puts the common options under the engine's
-names beside the user's; :func:`set_parameter` types a CP-SAT parameter by its field.
+typed when the [`Settings`][thermomilp.core.settings.Settings] are made, and the quirks the
+skeleton acts on. `native_options` puts the common options under the engine's
+names beside the user's; `set_parameter` types a CP-SAT parameter by its field.
 """
 
 from __future__ import annotations

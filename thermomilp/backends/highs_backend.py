@@ -2,7 +2,7 @@
 
 Works on every formulation: the registry builds the Highs object, the variable
 vector is column k = variable k of the formulation, and the skeleton
-(:class:`~thermomilp.backends.base.Session`) does the rest.
+([`Session`][thermomilp.backends.Session]) does the rest.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def set_highs_threads(threads: int | None) -> None:
 
 
 def read_highs(h: Any, columns: Any) -> Raw:
-    """A HiGHS model status as a :class:`Raw` outcome; values of ``columns`` when found."""
+    """A HiGHS model status as a `Raw` outcome; values of ``columns`` when found."""
     import highspy
 
     S = highspy.HighsModelStatus

@@ -10,14 +10,14 @@ that layer hands the model to. The pairs we wire and test are ``KNOWN_PAIRS``:
     pyomo      x     x     x     x
     cpsat                                 x
 
-(:data:`thermomilp.core.settings.DRIVES`: CP-SAT is reached through OR-Tools' own
-model only.) The list is closed: no other engine name reaches a layer (Pyomo would look an
-unknown name up as a program, the working folder included).
+([`thermomilp.core.settings.DRIVES`][thermomilp.core.settings.DRIVES]: CP-SAT is reached through
+OR-Tools' own model only.) The list is closed: no other engine name reaches a layer (Pyomo would
+look an unknown name up as a program, the working folder included).
 
 An engine is installed when it *solves* a two-variable model (``PROBE_LP``),
 found wherever users put it: PuLP 3's bundled CBC, the ``cbcbox`` wheel of
 ``pulp[cbc]``, Debian's ``cbc`` and ``glpsol`` (on PATH, absolute folders only:
-:mod:`thermomilp.backends.executables`; or at the ``engine_path`` the user
+`thermomilp.backends.executables`; or at the ``engine_path`` the user
 named), SCIP through PySCIPOpt, CP-SAT through OR-Tools.
 Versions are read from what the engine prints, for display only. Each probe
 runs once per process, so ``thermomilp solvers`` still answers in about a
@@ -244,7 +244,7 @@ def _cbc_argv(cbc: str) -> Callable[[str, str], list[str]]:
 @functools.lru_cache(maxsize=None)
 def cbc_probe(explicit: str | None = None) -> tuple[str | None, Probe]:
     """(the cbc binary that solves the probe model, what probing found): the
-    ``explicit`` path the user named, else the first of :func:`cbc_candidates`."""
+    ``explicit`` path the user named, else the first of `cbc_candidates`."""
     candidates = [(explicit, "engine_path")] if explicit else cbc_candidates()
     tried = []
     for path, origin in candidates:
@@ -396,7 +396,7 @@ BROKEN = "it is installed but failed the test solve: repair it, or name a workin
 
 
 def _has_module(name: str) -> bool:
-    """Is ``name`` importable? Found by :func:`importlib.util.find_spec`, not imported."""
+    """Is ``name`` importable? Found by `importlib.util.find_spec`, not imported."""
     import importlib.util
 
     try:
@@ -433,7 +433,7 @@ ENGINE_FOUND: dict[Solver, Callable[[str | None], bool]] = {
     Solver.SCIP: lambda explicit: _has_module("pyscipopt"),
     Solver.CPSAT: lambda explicit: _has_module("ortools")}
 """Is an engine's program or library there? Looked up, never run or imported: the
-check before a board (:func:`require_pair` with ``probe=False``), whose engine may
+check before a board (`require_pair` with ``probe=False``), whose engine may
 never run -- the logic decides most boards. The engine is probed (it solves
 ``PROBE_LP``) when a session opens."""
 
@@ -441,11 +441,11 @@ never run -- the logic decides most boards. The engine is probed (it solves
 def pair_info(backend: Backend | str, solver: Solver | str,
               engine_path: str | None = None, probe: bool = True) -> PairInfo:
     """Probe one pair (cheap; results of the engine probes are cached). A name outside
-    the closed lists is a :class:`~thermomilp.core.errors.ConfigError`; ``engine_path``
+    the closed lists is a [`ConfigError`][thermomilp.core.errors.ConfigError]; ``engine_path``
     probes the program the user named instead of the one on PATH.
 
     ``probe=False``: when the layer's library and the engine's program or library are
-    found (:data:`ENGINE_FOUND`, :func:`importlib.util.find_spec`), the pair is taken as
+    found (`ENGINE_FOUND`, `importlib.util.find_spec`), the pair is taken as
     available without importing the layer or running the engine (``version`` None);
     otherwise it is probed as usual, so a missing pair says the same either way."""
     layer, engine = Backend.parse(backend, "backend"), Solver.parse(solver, "solver")
@@ -486,8 +486,8 @@ def available_pairs() -> list[tuple[str, str]]:
 
 def require_pair(backend: Backend | str, solver: Solver | str,
                  engine_path: str | None = None, probe: bool = True) -> PairInfo:
-    """The pair's info, or :class:`SolverUnavailable` naming the installed pairs.
-    ``probe=False``: found is enough (:func:`pair_info`): the check before a board,
+    """The pair's info, or [`SolverUnavailable`][thermomilp.core.errors.SolverUnavailable] naming
+    the installed pairs. ``probe=False``: found is enough (`pair_info`): the check before a board,
     which must not import PuLP or Pyomo or run an engine the logic may not need."""
     engine = Solver.parse(solver, "solver")
     if engine_path is not None and engine not in PROGRAMS:

@@ -12,7 +12,7 @@ Two kinds of engine interface:
   folder first). Each solve writes the model to a file.
 
 How the time limit and the native options (``engine_options``, and threads and
-seed under the engine's names: :data:`thermomilp.core.engines.ENGINES`)
+seed under the engine's names: `thermomilp.core.engines.ENGINES`)
 reach each engine::
 
     solver  time limit             native options                  log
@@ -23,7 +23,7 @@ reach each engine::
 
 Two Pyomo solves at once deadlock in Pyomo's output capture
 (``pyomo/common/tee.py``), which every engine call goes through even with
-``tee`` off; :data:`PYOMO_CALL` lets one engine call run at a time, and one
+``tee`` off; `PYOMO_CALL` lets one engine call run at a time, and one
 ``SolverFactory`` question (``available()`` runs the program under the same capture:
 four threads opening Pyomo/CBC sessions at once under load ended in Pyomo's own
 ``AssertionError`` from its logging capture).

@@ -11,17 +11,17 @@ not ignore SIGINT: an ignored signal is inherited across ``exec``). The group
 ends when:
 
 * the run ends, is interrupted (SIGINT, SIGTERM) or fails: the parent kills
-  every worker's group (:func:`_stop`);
+  every worker's group (`_stop`);
 * the parent dies without cleaning up (``kill -9``, a crash): on Linux the
   kernel sends the worker SIGTERM (``PR_SET_PDEATHSIG``), elsewhere a watchdog
-  thread notices the parent is gone within :data:`WATCH_INTERVAL` seconds; the
-  worker then kills its own group (:func:`_end_group`).
+  thread notices the parent is gone within `WATCH_INTERVAL` seconds; the
+  worker then kills its own group (`_end_group`).
 
 A group killed with SIGKILL runs no cleanup, so the files the engines were
 writing (PuLP's model, solution and ``glpsol`` report, each call in a
 ``TemporaryDirectory`` of its own) would stay in ``$TMPDIR``. So the workers of
 a pool write their temporary files under one scratch folder of the run, which
-the parent removes once the workers are gone (:func:`_pool_round`), and which a
+the parent removes once the workers are gone (`_pool_round`), and which a
 worker that ends its group because the parent died removes first.
 """
 
@@ -102,7 +102,7 @@ def _die_with(parent: int) -> None:
 
 def warm_up(job: BatchJob) -> None:
     """Import what a board needs before its clock starts (the per-file pipeline's
-    :func:`~thermomilp.solving.pipeline.warm_up`: the logic, the backend and its library)."""
+    `warm_up`: the logic, the backend and its library)."""
     from thermomilp.solving.pipeline import warm_up as import_stack
 
     import_stack(job.settings)
@@ -127,7 +127,7 @@ def run_pool(files: list[str], job: BatchJob, jobs: int,
     the corpus goes on in a new pool. Workers are spawned, not forked: HiGHS
     keeps a thread pool, and a fork of a process whose HiGHS threads are running
     deadlocks in the child. ``work`` (a picklable top-level function) is
-    :func:`solve_file` but for tests.
+    [`solve_file`][thermomilp.batch.solve_file] but for tests.
     """
     pending = list(reversed(files))  # pop() from the end keeps the input order
     while pending:

@@ -1,9 +1,9 @@
-"""The unit of work of a batch: a frozen :class:`BatchJob` and :func:`solve_file`, one
-path to one JSON record (never raising for a bad file or a failed solve) through the
-one per-file pipeline that ``solve`` uses too (:func:`thermomilp.solving.pipeline.solve_input`:
-the same record, the conflict of an infeasible board included); the error records;
-the inputs named by folders and globs (every suffix of the formats table; one walker,
-:func:`walk_inputs`, that never enters a symbolic link to a folder), and the content
+"""The unit of work of a batch: a frozen [`BatchJob`][thermomilp.batch.BatchJob] and
+[`solve_file`][thermomilp.batch.solve_file], one path to one JSON record (never raising for a bad
+file or a failed solve) through the one per-file pipeline that ``solve`` uses too
+(`thermomilp.solving.pipeline.solve_input`: the same record, the conflict of an infeasible board
+included); the error records; the inputs named by folders and globs (every suffix of the formats
+table; one walker, `walk_inputs`, that never enters a symbolic link to a folder), and the content
 hash that identifies an input when a run resumes."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from thermomilp.solving.pipeline import PUZZLE_SUFFIXES, solve_input, unreadable
 @dataclass(frozen=True)
 class BatchJob:
     """Everything a worker needs besides the path (picklable, no live objects):
-    the one :class:`~thermomilp.core.settings.Settings` of the run (default: the CLI's
+    the one [`Settings`][thermomilp.core.settings.Settings] of the run (default: the CLI's
     defaults) and whether to prove uniqueness."""
 
     settings: Settings = field(default_factory=Settings)
@@ -75,10 +75,10 @@ def expand_inputs(patterns: Iterable[str],
                   skipped: list[tuple[str, str]] | None = None) -> list[str]:
     """Files named by directories (searched recursively for puzzle suffixes), globs
     (``**`` spans folders) or plain paths; sorted, duplicates removed, in the order
-    first seen per pattern. Folders and globs are listed by :func:`walk_inputs`.
+    first seen per pattern. Folders and globs are listed by `walk_inputs`.
 
     A file a folder or a glob lists that is not a board by what it holds (an answer
-    file such as ``instances/expected.json``: :func:`thermomilp.formats.not_a_board`)
+    file such as ``instances/expected.json``: `thermomilp.formats.not_a_board`)
     is left out, and ``(path, why)`` appended to ``skipped`` when given; a file named
     on its own is always read (a bad one gets an error record)."""
     from thermomilp.core.errors import ConfigError
@@ -128,16 +128,16 @@ def walk_inputs(top: str, pattern: Sequence[str] | None = None) -> Iterator[str]
 
     With no ``pattern``: every file whose name ends with a puzzle suffix, at any
     depth (hidden ones too), as a folder given to ``batch``. With ``pattern`` (the
-    components of a glob below ``top``, :func:`split_glob`): the files whose path
-    below ``top`` matches it, as :func:`glob.glob` with ``recursive=True`` matches
+    components of a glob below ``top``, `split_glob`): the files whose path
+    below ``top`` matches it, as `glob.glob` with ``recursive=True`` matches
     (``**`` is any number of folders, a wildcard does not match a leading dot).
 
     A symbolic link to a folder is neither entered nor listed (``x -> .`` would
     never end, ``root -> /`` would walk the file system), and a folder met twice
     (a bind mount) is walked once; a link to a file is listed. What is listed is
     every entry that is not a folder -- a FIFO or a device too: reading it is
-    refused with a record that names it (:func:`thermomilp.core.files.read_regular`).
-    A folder that cannot be read is skipped, as :func:`os.walk` skips it.
+    refused with a record that names it (`thermomilp.core.files.read_regular`).
+    A folder that cannot be read is skipped, as `os.walk` skips it.
     """
     size = len(pattern) if pattern is not None else 0
     seen: set[tuple[int, int]] = set()

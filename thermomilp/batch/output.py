@@ -1,16 +1,16 @@
 """The ``--out`` file of a batch: an append-only log, opened, locked against a second
 run, its records read back (a torn last line cut), and the inputs those records
-already cover (:class:`Resume`).
+already cover ([`Resume`][thermomilp.batch.Resume]).
 
 It is the one file the package writes that is not replaced whole
-(:func:`thermomilp.core.files.write_whole`): a batch appends to it one record
+(`thermomilp.core.files.write_whole`): a batch appends to it one record
 at a time, so that an interrupted run keeps every finished record. Each record
-is appended whole or not at all (:class:`AppendLog`: a failed write -- a full
+is appended whole or not at all (`AppendLog`: a failed write -- a full
 disk, a file size limit -- is cut back to where the record began, and the run
-stops with a :class:`~thermomilp.core.errors.WriteError` naming the file). A
+stops with a [`WriteError`][thermomilp.core.errors.WriteError] naming the file). A
 target that is not a regular file (``/dev/zero``, a FIFO, a folder) is refused
 before anything is read from it, and reading it back is bounded: a line longer
-than any record (:data:`MAX_RECORD_BYTES`) is not a batch output.
+than any record (`MAX_RECORD_BYTES`) is not a batch output.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ class BatchOutput:
 
     ``with BatchOutput(path) as output:`` creates the file if needed, takes an
     exclusive lock on it (a second run on the same file is refused with a
-    :class:`ConfigError` instead of duplicating every record), and reads its
-    records (:attr:`records`). The file is only ever appended to, and only when
+    [`ConfigError`][thermomilp.core.errors.ConfigError] instead of duplicating every record), and
+    reads its records (`records`). The file is only ever appended to, and only when
     it is a batch output: every complete line must be a record (a JSON object
     with a ``file`` and a ``status``). Anything else -- somebody's notes, a
-    corrupt line in the middle -- is a :class:`ConfigError` and the file is left
-    exactly as it was. The one repair is a torn final line (no newline, the
+    corrupt line in the middle -- is a [`ConfigError`][thermomilp.core.errors.ConfigError] and the
+    file is left exactly as it was. The one repair is a torn final line (no newline, the
     start of a record: a crash mid-write), which is cut off so the next record
-    starts on a line of its own. :attr:`stream` is the text stream to append to.
+    starts on a line of its own. `stream` is the text stream to append to.
 
     The lock is ``flock`` (POSIX: Linux, macOS, BSD; it is released when the
     process ends, so a crash leaves no stale lock). Where ``fcntl`` does not
@@ -70,8 +70,8 @@ class BatchOutput:
 class AppendLog:
     """The write side of ``--out``: ``write(line)`` appends one whole record line or
     nothing (a failed write is cut back to the size before it and raises
-    :class:`~thermomilp.core.errors.WriteError` naming the file). Quacks like the
-    text stream :func:`thermomilp.batch.run.run_batch` writes to."""
+    [`WriteError`][thermomilp.core.errors.WriteError] naming the file). Quacks like the
+    text stream [`thermomilp.batch.run.run_batch`][thermomilp.batch.run_batch] writes to."""
 
     def __init__(self, handle: Any, path: str):
         self.handle, self.path = handle, path

@@ -1,6 +1,6 @@
-"""The batch itself: :func:`run_batch` skips what the output already covers, runs the
-rest on an executor, appends each record as one whole line (Ctrl-C or SIGTERM never
-cuts one), shows progress and sums up (:class:`BatchSummary`)."""
+"""The batch itself: [`run_batch`][thermomilp.batch.run_batch] skips what the output already covers,
+runs the rest on an executor, appends each record as one whole line (Ctrl-C or SIGTERM never
+cuts one), shows progress and sums up ([`BatchSummary`][thermomilp.batch.BatchSummary])."""
 
 from __future__ import annotations
 
@@ -151,7 +151,7 @@ def run_batch(files: list[str], job: BatchJob, out: LineSink, *, jobs: int = 1,
               keep_errors: bool = False, progress: Progress | None = None,
               on_record: Callable[[dict[str, Any]], None] | None = None) -> BatchSummary:
     """Solve ``files``, writing one JSON line per file to ``out``; the inputs that
-    ``previous`` records already cover (:class:`Resume`) are skipped.
+    ``previous`` records already cover ([`Resume`][thermomilp.batch.Resume]) are skipped.
 
     Every record written carries ``sha256``, the input's content hash. Returns
     the summary; ``interrupted`` is set when Ctrl-C stopped the run (every record

@@ -132,8 +132,8 @@ def _warnings_to_stderr():
 def add_solver_flags(parser: argparse.ArgumentParser, formulation: bool = False) -> None:
     """--backend, --solver, --logic, --time-limit, --threads, --seed, --verbose,
     --engine-option, --engine-path (and --formulation when asked): every field of
-    :class:`thermomilp.core.settings.Settings`. No defaults here: a flag not given
-    is None, and the environment, the config file or the default decides."""
+    [`thermomilp.core.settings.Settings`][thermomilp.core.settings.Settings]. No defaults here: a
+    flag not given is None, and the environment, the config file or the default decides."""
     from thermomilp.core.settings import Backend, FormulationKind, Logic  # names, no libraries
 
     group = parser.add_argument_group("settings (flag > THERMOMILP_* > thermomilp.toml > "

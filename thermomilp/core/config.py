@@ -14,18 +14,18 @@ Precedence, highest first:
    root) and before a folder another user owns; a file another user owns, or
    in a folder every user may write to, is ignored with a warning; a file over
    64 KB or nested deeper than 16 brackets is refused before it is parsed
-   (:func:`find_config`);
+   ([`find_config`][thermomilp.core.config.find_config]);
 4. defaults: solver ``highs`` (backend chosen from the solver by
-   :data:`thermomilp.core.settings.BACKEND_FOR`), logic ``probing``,
-   formulation ``cell``.
+   [`thermomilp.core.settings.BACKEND_FOR`][thermomilp.core.settings.BACKEND_FOR]), logic
+   ``probing``, formulation ``cell``.
 
 Engine options merge by name (a flag's ``threads`` beats the file's, the
 file's ``mip_rel_gap`` stays). A config file is untrusted (it may come with a
 downloaded puzzle folder): its solver must be one of the closed list, and it
 may not set ``engine_path`` -- a file in a folder never chooses a program.
 
-The result is one immutable :class:`thermomilp.core.settings.Settings` (enums,
-checked numbers) that every command hands to the solve layer unchanged.
+The result is one immutable [`thermomilp.core.settings.Settings`][thermomilp.core.settings.Settings]
+(enums, checked numbers) that every command hands to the solve layer unchanged.
 """
 
 from __future__ import annotations
@@ -118,12 +118,14 @@ def find_config(start: str | os.PathLike | None = None, *, user: int | None = No
       own, and after the home folder and after a folder holding ``.git`` (a
       repository's root);
     * a file owned by another user, or lying in a folder anyone may write to, is
-      ignored (:attr:`ConfigSearch.ignored` says why; the command line warns).
+      ignored ([`ConfigSearch.ignored`][thermomilp.core.config.ConfigSearch.ignored] says why; the
+      command line warns).
 
     Raises:
-        ConfigError: the file found is larger than :data:`MAX_CONFIG_BYTES`, nests
-            deeper than :data:`MAX_NESTING`, is not valid TOML or holds an unknown
-            or forbidden setting.
+        ConfigError: the file found is larger than
+            [`MAX_CONFIG_BYTES`][thermomilp.core.config.MAX_CONFIG_BYTES], nests deeper than
+            [`MAX_NESTING`][thermomilp.core.config.MAX_NESTING], is not valid TOML or holds an
+            unknown or forbidden setting.
     """
     user = os.geteuid() if user is None else user
     top = Path(home) if home is not None else _home()
@@ -183,8 +185,8 @@ def _distrust(path: Path, folder: os.stat_result, user: int) -> str | None:
 
 def _config_text(path: Path) -> str:
     """The file's text, read only when it is a regular file of at most
-    :data:`MAX_CONFIG_BYTES`, never blocking (:func:`thermomilp.core.files.read_regular`:
-    a FIFO is refused, not waited on)."""
+    [`MAX_CONFIG_BYTES`][thermomilp.core.config.MAX_CONFIG_BYTES], never blocking
+    (`thermomilp.core.files.read_regular`: a FIFO is refused, not waited on)."""
     try:
         size = path.stat().st_size
         if size > MAX_CONFIG_BYTES:
@@ -273,7 +275,8 @@ def _warn(message: str) -> None:
 def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None,
             cwd: str | os.PathLike | None = None,
             warn: Callable[[str], None] | None = None) -> Settings:
-    """Merge flags > environment > config file > defaults into one checked :class:`Settings`.
+    """Merge flags > environment > config file > defaults into one checked
+    [`Settings`][thermomilp.core.settings.Settings].
 
     ``flags`` holds None for a flag not given (``engine_options``: the list of
     ``NAME=VALUE`` texts). Every error names where the bad value came from."""

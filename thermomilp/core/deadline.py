@@ -1,12 +1,13 @@
 """One clock per board: every step of a solve asks it how much time is left.
 
-A :class:`Deadline` starts when a board's work starts and is handed down to
-the logic presolve, the engine, the logic confirmation and the conflict search
+A [`Deadline`][thermomilp.core.deadline.Deadline] starts when a board's work starts and is handed
+down to the logic presolve, the engine, the logic confirmation and the conflict search
 alike, so ``--time-limit`` bounds them all together and ``time_s`` is the
 time the board really took. A one-time cost of the process that a board
 happens to trigger (importing and warming up an engine,
-:func:`thermomilp.solving.api.warm_engine`) runs with the clock
-:meth:`~Deadline.paused`: it is neither the board's time nor its time limit.
+`thermomilp.solving.api.warm_engine`) runs with the clock
+[`paused`][thermomilp.core.deadline.Deadline.paused]: it is neither the board's time nor its time
+limit.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class Deadline:
     @contextlib.contextmanager
     def paused(self) -> Iterator[None]:
         """Stop the clock while the block runs: its time counts neither in
-        :meth:`elapsed` nor against the limit (both ends move by it)."""
+        `elapsed` nor against the limit (both ends move by it)."""
         began = time.perf_counter()
         try:
             yield

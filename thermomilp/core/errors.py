@@ -1,8 +1,8 @@
 """Exceptions of thermomilp: every message is one a person can act on.
 
 Every error thermomilp raises on purpose is defined here and derives from
-:class:`ThermomilpError`, so ``except ThermomilpError`` catches them all.
-The CLI turns one into a one-line message and exit code 2; anything else
+[`ThermomilpError`][thermomilp.core.errors.ThermomilpError], so ``except ThermomilpError`` catches
+them all. The CLI turns one into a one-line message and exit code 2; anything else
 escaping to the CLI is a bug (exit 3). The hierarchy::
 
     ThermomilpError
@@ -72,7 +72,7 @@ class PuzzleError(ThermomilpError):
 
 
 class BoardTooLarge(PuzzleError):
-    """A board larger than the reader's :class:`~thermomilp.core.puzzle.SizeLimits` allow."""
+    """A board larger than the reader's [`SizeLimits`][thermomilp.core.puzzle.SizeLimits] allow."""
 
 
 class ConfigError(ThermomilpError):
@@ -101,8 +101,9 @@ class SolveError(ThermomilpError):
 
 
 class TimeUp(ThermomilpError):
-    """A search loop passed its deadline (:class:`thermomilp.core.deadline.Deadline`); the
-    caller that set the deadline catches it and reports a timeout."""
+    """A search loop passed its deadline
+    ([`thermomilp.core.deadline.Deadline`][thermomilp.core.deadline.Deadline]); the caller that set
+    the deadline catches it and reports a timeout."""
 
 
 class OutOfBudget(ThermomilpError):
@@ -116,7 +117,7 @@ class GenerationError(ThermomilpError):
 
 
 class GenerationTimeUp(GenerationError):
-    """The generator stopped at its time limit (a :class:`~thermomilp.core.deadline.Deadline`
+    """The generator stopped at its time limit (a [`Deadline`][thermomilp.core.deadline.Deadline]
     checked where its loops iterate and handed to every engine call): not bad input, so
     ``thermomilp generate`` exits 1, keeping the boards it finished. ``where``: the step
     that was running when it stopped (``repair loop``, ``rival search``, ...)."""
@@ -128,7 +129,7 @@ class GenerationTimeUp(GenerationError):
 
 class WriteError(ThermomilpError):
     """A file could not be written whole; the target is left exactly as it was
-    (:func:`thermomilp.core.files.write_whole`). The message names the user's target."""
+    (`thermomilp.core.files.write_whole`). The message names the user's target."""
 
 
 class ExportError(ThermomilpError):
@@ -162,7 +163,7 @@ class WaterlineRuleWarning(ThermomilpWarning):
 
 class NotRegularFile(ThermomilpError, OSError):
     """A path that is not a regular file (a FIFO, a device, a socket, a folder):
-    :func:`thermomilp.core.files.read_regular` refuses it before reading a byte. It is
+    `thermomilp.core.files.read_regular` refuses it before reading a byte. It is
     an ``OSError`` as well, so a reader's ``except OSError`` takes it; ``strerror``
     says what it is, e.g. ``it is a FIFO (named pipe), not a regular file``."""
 

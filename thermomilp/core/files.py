@@ -1,13 +1,13 @@
-"""Every file thermomilp writes is written whole or not at all: :func:`write_whole`;
+"""Every file thermomilp writes is written whole or not at all: `write_whole`;
 every board file it reads is a regular file, read without blocking and within a
-bound: :func:`read_regular`.
+bound: `read_regular`.
 
 The one way the package puts a file on disk (``convert -o``, ``export -o``,
 ``--svg``, ``generate``, the grader's grades). The text goes to a temporary
 file in the target's own folder, is flushed and ``fsync``-ed, and only then
 renamed over the target (``os.replace``: atomic on POSIX and on Windows), so
 a full disk, a quota, a crash or Ctrl-C leaves the target exactly as it was:
-the old file, or no file. A failure is a :class:`~thermomilp.core.errors.WriteError`
+the old file, or no file. A failure is a [`WriteError`][thermomilp.core.errors.WriteError]
 that names the *user's* target, never the temporary name.
 
 A target that exists and is not a regular file (``/dev/zero``, a folder, a
@@ -19,15 +19,15 @@ umask's, as ``open(path, "w")`` would give it.
 
 Appending logs (``batch --out``, a class's grades) are not rewritten whole:
 they are only ever appended to, one complete record at a time, with
-:func:`append_whole` -- a record that cannot be written whole (a full disk)
+`append_whole` -- a record that cannot be written whole (a full disk)
 is cut back off, so the log holds every finished record and nothing torn.
 
 Reading is the mirror rule: a board file named on the command line or found in
-a corpus is read by :func:`read_regular` (``formats.load``, so ``solve``,
+a corpus is read by `read_regular` (``formats.load``, so ``solve``,
 ``check``, ``batch`` and every other command; ``batch``'s content hash). Only a
 regular file is read: a FIFO, a device, a socket or a folder -- or a symbolic
-link to one -- is refused with a :class:`NotRegularFile` (an ``OSError``) that
-says what it is, and opening it never waits: the file is looked at first, then
+link to one -- is refused with a [`NotRegularFile`][thermomilp.core.errors.NotRegularFile] (an
+``OSError``) that says what it is, and opening it never waits: the file is looked at first, then
 opened with ``O_NONBLOCK`` (a FIFO with no writer would otherwise block the
 open forever) and looked at again through the open descriptor (it may have been
 swapped in between). At most ``limit`` bytes are read. A symbolic link to a
@@ -49,7 +49,8 @@ def write_whole(path: str | os.PathLike[str], data: str | bytes, *,
 
     ``data`` as text is encoded with ``encoding``; ``errors="backslashreplace"``
     writes a lone surrogate (an undecodable byte in a file name, say) escaped,
-    as the terminal shows it. Raises :class:`WriteError` naming ``path``.
+    as the terminal shows it. Raises [`WriteError`][thermomilp.core.errors.WriteError] naming
+    ``path``.
     """
     import tempfile  # here: a command that only reads never imports it
 
@@ -90,8 +91,8 @@ def append_whole(fd: int, data: str | bytes, path: str | os.PathLike[str], *,
     """Append ``data`` (one record) to the open file ``fd`` whole, or not at all.
 
     On a failed write the file is truncated back to its size before the
-    record and a :class:`WriteError` naming ``path`` is raised, so the log
-    never holds half a record. ``fd`` should be opened for appending by one
+    record and a [`WriteError`][thermomilp.core.errors.WriteError] naming ``path`` is raised, so the
+    log never holds half a record. ``fd`` should be opened for appending by one
     writer at a time (``batch`` locks its output).
     """
     payload = data if isinstance(data, bytes) else data.encode(encoding, errors)

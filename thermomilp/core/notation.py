@@ -5,11 +5,11 @@
 page, the LaTeX export, the comments of a ``.dat`` file and the grader's
 messages -- as janko.at and the puzzle books count them: the top row is
 ``row 1``, the top-left cell ``(1,1)``. Thermometers are counted from 1 as well
-(a file's own numbers, janko.at's, are kept: :func:`thermomilp.core.puzzle.thermometers`),
-and a tank is named by its id in the file. Indices in JSON, in the API and in
-Python stay 0-based (docs/contract.md); the functions here are the one place
-that turns an index into the number a person reads, and :func:`index_of` the one
-place that turns a number a person wrote back into an index.
+(a file's own numbers, janko.at's, are kept:
+[`thermomilp.core.puzzle.thermometers`][thermomilp.core.puzzle.thermometers]), and a tank is named
+by its id in the file. Indices in JSON, in the API and in Python stay 0-based (docs/contract.md);
+the functions here are the one place that turns an index into the number a person reads, and
+`index_of` the one place that turns a number a person wrote back into an index.
 
 **Marks.** A board of marks is written as the solution grids are: ``#`` filled,
 ``.`` empty, and ``?`` undecided -- the command line's ``--marks``, the page's
@@ -25,7 +25,7 @@ FILLED = "#"
 EMPTY = "."
 UNDECIDED = "?"
 GLYPH = {1: FILLED, 0: EMPTY}
-"""A decided cell's glyph: 1 filled, 0 empty (:data:`UNDECIDED` for the rest)."""
+"""A decided cell's glyph: 1 filled, 0 empty (`UNDECIDED` for the rest)."""
 
 
 def number(index: int) -> int:
@@ -34,7 +34,7 @@ def number(index: int) -> int:
 
 
 def index_of(number_read: int) -> int:
-    """The 0-based index of a number a person wrote (the inverse of :func:`number`)."""
+    """The 0-based index of a number a person wrote (the inverse of `number`)."""
     return number_read - 1
 
 
@@ -66,7 +66,7 @@ def indexed_cell_name(cell: tuple[int, int]) -> str:
 
 
 def cells_name(cells: Iterable[tuple[int, int]]) -> str:
-    """Cells as :func:`cell_name` writes them, separated by spaces."""
+    """Cells as `cell_name` writes them, separated by spaces."""
     return " ".join(cell_name(c) for c in cells)
 
 

@@ -13,7 +13,7 @@ its rows, lowest row first (cells of a tank in one row fill together).
 
 This module holds the frozen data types, their validation, and the adapter
 between cell grids and levels. It imports nothing from the rest of the
-package but :mod:`thermomilp.core.errors`.
+package but [`thermomilp.core.errors`][thermomilp.core.errors].
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ KINDS: tuple[str, ...] = ("thermometers", "aquarium")
 # notation shares (core.notation)
 
 GRADES: tuple[str, ...] = ("intervals", "probing", "pairs", "search")
-"""The logic grades a generator records (:func:`thermomilp.logic.grade.grade`)."""
+"""The logic grades a generator records
+([`thermomilp.logic.grade.grade`][thermomilp.logic.grade.grade])."""
 
 RULES: tuple[str, ...] = ("tank", "pool")
 """Aquarium rules: ``tank`` = one waterline per tank; ``pool`` = one level per
@@ -52,7 +53,8 @@ class SizeLimits:
     max_cells: int = 4_000_000
 
     def check(self, height: int, width: int) -> None:
-        """Raise :class:`BoardTooLarge` when a ``height`` x ``width`` board is too large."""
+        """Raise [`BoardTooLarge`][thermomilp.core.errors.BoardTooLarge] when a ``height`` x
+        ``width`` board is too large."""
         for what, side in (("rows", height), ("columns", width)):
             if side > self.max_side:
                 raise BoardTooLarge(f"the board is {height}x{width}: {side} {what}; the limit "
@@ -78,8 +80,8 @@ class Vessel:
     a **chain** (``parent`` is ``None`` and the parent of layer ``k`` is
     ``k + 1``): a vessel at level ``L`` has exactly the cells of
     ``layers[:L]`` filled. A tank under the ``pool`` rule is a true tree (one
-    layer per body of water per row, see :func:`pool_layers`): its filled
-    layers are any set closed under children -- a union of whole subtrees.
+    layer per body of water per row, see [`pool_layers`][thermomilp.core.puzzle.pool_layers]): its
+    filled layers are any set closed under children -- a union of whole subtrees.
     A parent always comes after its children in ``layers``.
     """
 
@@ -125,8 +127,10 @@ class Vessel:
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A Thermometers or Aquarium board. Build it with :func:`thermometers`
-    or :func:`aquarium`, which validate; the constructor itself trusts its input."""
+    """A Thermometers or Aquarium board. Build it with
+    [`thermometers`][thermomilp.core.puzzle.thermometers] or
+    [`aquarium`][thermomilp.core.puzzle.aquarium], which validate; the constructor itself trusts its
+    input."""
 
     kind: Kind
     rows: tuple[int | None, ...]
@@ -138,7 +142,8 @@ class Puzzle:
     grade: str | None = field(default=None, compare=False)
     """The logic grade a generator recorded (``intervals``/``probing``/``pairs``/``search``)."""
     rule: str = "tank"
-    """Aquarium: ``tank`` or ``pool`` (:data:`RULES`); Thermometers: always ``tank``."""
+    """Aquarium: ``tank`` or ``pool`` ([`RULES`][thermomilp.core.puzzle.RULES]); Thermometers:
+    always ``tank``."""
 
     def __hash__(self) -> int:
         """The hash of the compared fields, worked out once: the logic's per-board
@@ -208,10 +213,11 @@ class Puzzle:
                       self.solution, self.grade, self.rule)
 
     def with_grade(self, grade: str | None) -> "Puzzle":
-        """This board with a recorded logic grade (:data:`GRADES`, or None).
+        """This board with a recorded logic grade ([`GRADES`][thermomilp.core.puzzle.GRADES], or
+        None).
 
         Raises:
-            PuzzleError: ``grade`` is not one of :data:`GRADES`.
+            PuzzleError: ``grade`` is not one of [`GRADES`][thermomilp.core.puzzle.GRADES].
         """
         if grade is not None and grade not in GRADES:
             raise PuzzleError(f"grade {grade!r} is not one of {', '.join(GRADES)}")
@@ -285,7 +291,7 @@ def _check_cell(cell: object, height: int, width: int, where: str) -> Cell:
 
 
 _PLAIN_SEQUENCES = (list, tuple)
-"""Types that are a :class:`Sequence` without asking the ABC (a slow ``isinstance``)."""
+"""Types that are a `Sequence` without asking the ABC (a slow ``isinstance``)."""
 
 
 def _check_solution(solution: Sequence[str] | None, height: int, width: int) -> Grid | None:
@@ -364,14 +370,15 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
              rule: str = "tank", limits: SizeLimits = GENEROUS) -> Puzzle:
     """A validated Aquarium puzzle; ``regions[r][c]`` is the tank id of a cell.
 
-    Ids are kept as given (:func:`region_key`): a whole number stays a number and
-    anything else is its text, so ``1`` and ``"1"`` are two tanks; each vessel keeps
-    its id in ``region_id`` and gets a unique ``label`` (:func:`tank_labels`).
+    Ids are kept as given ([`region_key`][thermomilp.core.puzzle.region_key]): a whole number stays
+    a number and anything else is its text, so ``1`` and ``"1"`` are two tanks; each vessel keeps
+    its id in ``region_id`` and gets a unique ``label``
+    ([`tank_labels`][thermomilp.core.puzzle.tank_labels]).
 
     Tanks are listed in order of first appearance, row by row. Each tank must
     be orthogonally connected. Under the ``tank`` rule its layers are its rows,
     lowest first (a chain); under the ``pool`` rule they are its bodies of
-    water row by row, a tree (:func:`pool_layers`).
+    water row by row, a tree ([`pool_layers`][thermomilp.core.puzzle.pool_layers]).
     """
     if rule not in RULES:
         raise PuzzleError(f"unknown Aquarium rule {rule!r}: expected 'tank' or 'pool'")
@@ -411,9 +418,9 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
 
 
 def region_key(label: object) -> int | str:
-    """A tank id as :func:`aquarium` keeps it: a whole number stays a number, anything
-    else is its text -- so ``1`` and ``"1"`` are two tanks (docs/contract.md: region ids are
-    kept as given, never merged by value)."""
+    """A tank id as [`aquarium`][thermomilp.core.puzzle.aquarium] keeps it: a whole number stays a
+    number, anything else is its text -- so ``1`` and ``"1"`` are two tanks (docs/contract.md:
+    region ids are kept as given, never merged by value)."""
     if isinstance(label, int) and not isinstance(label, bool):
         return label
     return str(label)
@@ -510,7 +517,8 @@ def _check_connected(label: str, cells: list[Cell]) -> None:
 
 
 def require_levels(puzzle: Puzzle, tool: str) -> None:
-    """Raise :class:`RuleNotSupported` unless every vessel of ``puzzle`` is a chain."""
+    """Raise [`RuleNotSupported`][thermomilp.core.errors.RuleNotSupported] unless every vessel of
+    ``puzzle`` is a chain."""
     if not puzzle.all_chains:
         raise RuleNotSupported(f"{tool} reasons about one level per vessel and does not "
                                "support the pool rule; solve (the MILP) and the brute-force "
@@ -529,7 +537,8 @@ def ones_of(grid: Sequence[str]) -> frozenset[Cell]:
 
 
 def grid_from_ones(height: int, width: int, ones: Iterable[Cell]) -> Grid:
-    """The ``height`` x ``width`` grid whose filled cells are ``ones`` (of :func:`ones_of`)."""
+    """The ``height`` x ``width`` grid whose filled cells are ``ones`` (of
+    [`ones_of`][thermomilp.core.puzzle.ones_of])."""
     filled = frozenset(ones)
     return tuple("".join("#" if (r, c) in filled else "." for c in range(width))
                  for r in range(height))
@@ -554,8 +563,8 @@ def grid_from_levels(puzzle: Puzzle, levels: Sequence[int]) -> Grid:
 def levels_from_grid(puzzle: Puzzle, grid: Sequence[str]) -> tuple[int, ...]:
     """The level of every vessel in a cell grid.
 
-    Raises :class:`NotMonotoneError` when some vessel's filled cells are not
-    a prefix of its layers (mercury above a gap, water in a tank arm above
+    Raises [`NotMonotoneError`][thermomilp.core.errors.NotMonotoneError] when some vessel's filled
+    cells are not a prefix of its layers (mercury above a gap, water in a tank arm above
     an air cell of the same tank, a half-filled tank row).
 
     A pool-rule tank (a layer tree) has no single level: its entry is the

@@ -1,8 +1,8 @@
 """The one settings object every layer reads: typed, immutable, checked once.
 
 Strings live only at the boundaries (command line, environment, config
-files, JSON, the Python API's keyword arguments); :class:`Settings` turns
-them into enums on construction, so the solve layer, the backends and the
+files, JSON, the Python API's keyword arguments); [`Settings`][thermomilp.core.settings.Settings]
+turns them into enums on construction, so the solve layer, the backends and the
 model registry compare enum members, never spellings::
 
     Settings(solver="cbc", time_limit=5)
@@ -12,11 +12,11 @@ model registry compare enum members, never spellings::
 This module is the only place where a solver, backend or formulation is
 compared as a *name*: the aliases users know from PuLP and Pyomo
 (``PULP_CBC_CMD``, ``appsi_highs``, a ``pulp.HiGHS()`` object) are mapped to
-the closed enums here, and :data:`BACKEND_FOR` is the one rule that picks a
-modelling layer when only the solver is given.
+the closed enums here, and [`BACKEND_FOR`][thermomilp.core.settings.BACKEND_FOR] is the one rule
+that picks a modelling layer when only the solver is given.
 
-:func:`thermomilp.core.config.resolve` builds one from flag > environment >
-config file > default. A frozen dataclass of enums and numbers, it pickles
+[`thermomilp.core.config.resolve`][thermomilp.core.config.resolve] builds one from flag >
+environment > config file > default. A frozen dataclass of enums and numbers, it pickles
 to a process pool or a Dask worker unchanged.
 """
 
@@ -45,7 +45,7 @@ from thermomilp.core.errors import ConfigError
 BACKEND_FOR: dict[Solver, Backend] = {s: record.default_backend for s, record in ENGINES.items()}
 """The one rule: the modelling layer that drives a solver given alone
 (``--solver cbc`` with no ``--backend``), read from each engine's record
-(:data:`thermomilp.core.engines.ENGINES`). docs/solvers.md shows this table."""
+(`thermomilp.core.engines.ENGINES`). docs/solvers.md shows this table."""
 
 SOLVER_DEFAULT = Solver.HIGHS
 """The engine when neither a solver nor a backend that drives only one engine is given."""
@@ -90,7 +90,8 @@ def solver_identity(value: Any) -> tuple[Solver, Backend | None]:
 
     A PuLP solver object is kept by identity only: its class says the engine,
     and anything else it was given (a time limit, options, a path) would be
-    silently dropped, so it is refused -- the :class:`Settings` fields say those.
+    silently dropped, so it is refused -- the [`Settings`][thermomilp.core.settings.Settings] fields
+    say those.
 
     Raises:
         ConfigError: not one of the closed list (``gurobi``, ``pwn``, ...).
@@ -217,7 +218,7 @@ def check_engine_path(value: Any, what: str = "engine_path") -> str | None:
 
     Only the command line, the environment and the Python API may set it: a
     config file found in a folder never chooses a program
-    (:mod:`thermomilp.core.config` refuses the key there)."""
+    ([`thermomilp.core.config`][thermomilp.core.config] refuses the key there)."""
     if value is None:
         return None
     if not isinstance(value, (str, os.PathLike)):
@@ -293,20 +294,52 @@ def check_bool(value: Any, what: str = "verbose") -> bool:
 @dataclass(frozen=True, kw_only=True)
 class Settings:
     """Everything an engine run is told. Strings given here are parsed once
-    (a :class:`~thermomilp.core.errors.ConfigError` says what is wrong); after
+    (a [`ConfigError`][thermomilp.core.errors.ConfigError] says what is wrong); after
     that every field is an enum or a checked number.
 
-    ``backend`` left out (None) is chosen from the solver by :data:`BACKEND_FOR`
-    (or by the layer its spelling names: ``PULP_CBC_CMD`` -> pulp);
-    ``backend_chosen`` says so, and :meth:`replace` with another solver then
-    chooses again. ``solver`` left out (None) is the one engine the given backend
-    drives when it drives only one (``backend="cpsat"`` -> CP-SAT), else HiGHS, the
-    default; ``solver_chosen`` says so, and :meth:`replace` with another backend then
-    chooses again. A solver that is given is never replaced: a backend that is given
-    and cannot drive it is a :class:`ConfigError`.
+    ``backend`` left out (None) is chosen from the solver by
+    [`BACKEND_FOR`][thermomilp.core.settings.BACKEND_FOR] (or by the layer its spelling names:
+    ``PULP_CBC_CMD`` -> pulp); ``backend_chosen`` says so, and
+    [`replace`][thermomilp.core.settings.Settings.replace] with another solver then chooses again.
+    ``solver`` left out (None) is the one engine the given backend drives when it drives only one
+    (``backend="cpsat"`` -> CP-SAT), else HiGHS, the default; ``solver_chosen`` says so, and
+    [`replace`][thermomilp.core.settings.Settings.replace] with another backend then chooses again.
+    A solver that is given is never replaced: a backend that is given and cannot drive it is a
+    [`ConfigError`][thermomilp.core.errors.ConfigError].
 
     ``origins`` says where each value came from (``command line``, an
     environment variable, a file, ``default``); it is not part of equality.
+
+    Every field is a keyword; a string is parsed into the field's enum or number.
+
+    Args:
+        backend: the modelling layer, ``highs`` (highspy direct), ``pulp``, ``pyomo`` or
+            ``cpsat``. Default None: chosen from the solver (see above).
+        solver: the engine, ``highs``, ``cbc``, ``glpk``, ``scip`` or ``cpsat``; PuLP's and
+            Pyomo's names for them (``PULP_CBC_CMD``, ``appsi_highs``) and PuLP solver
+            objects are understood. Default None: the backend's only engine, else ``highs``.
+        logic: ``probing`` (the default), ``intervals`` or ``none``: how much the logic
+            presolve decides before an engine sees the board.
+        formulation: ``cell`` (the default), ``compact`` or ``level``; all give the same
+            solutions.
+        time_limit: seconds for one board, all solves and the logic together (positive, at
+            most 1e7). Default None: no limit.
+        threads: passed to the engine (1 to 256). Default None: the engine's own choice.
+        seed: passed to the engine (0 to 2**31 - 1). Default None: the engine's own seed.
+        verbose: let the engine write its log (on stderr). Default False.
+        engine_options: the engine's own options by name, a mapping or ``(name, value)``
+            pairs, checked against the engine's allowlist (docs/solvers.md); its native
+            time, thread and seed options are folded into ``time_limit``, ``threads`` and
+            ``seed``. Default: none.
+        engine_path: the absolute path of the engine's executable. Default None: the
+            engine found by its layer.
+        origins: where each value came from, by field name (the command line fills it in);
+            not part of equality. Default: empty.
+
+    Raises:
+        ConfigError: a name outside the known ones, a number out of range, a backend that
+            cannot drive the given solver, an option the engine does not take, or a
+            thread count or seed given twice with different values.
     """
 
     backend: Backend = cast(Backend, None)  # None: chosen from the solver
@@ -372,7 +405,8 @@ class Settings:
         """The engine options by the engine's allowlist (its record): the engine's own
         options, typed; its native time, threads and seed options folded into the
         common settings -- the smaller time limit wins, a second, different thread
-        count or seed is a :class:`ConfigError` -- so each reaches the engine once."""
+        count or seed is a [`ConfigError`][thermomilp.core.errors.ConfigError] -- so each reaches
+        the engine once."""
         source = origins.get("engine_options", "")
         options, common = ENGINES[self.solver].sort_options(
             check_engine_options(self.engine_options), source)
@@ -437,7 +471,8 @@ FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Settings)
 
 
 class SettingsKeywords(TypedDict, total=False):
-    """The keyword arguments of the solve API: exactly the :class:`Settings` fields."""
+    """The keyword arguments of the solve API: exactly the
+    [`Settings`][thermomilp.core.settings.Settings] fields."""
 
     backend: Backend | str | None
     solver: Any  # a Solver, a name (PuLP's and Pyomo's too) or a PuLP solver object
@@ -458,8 +493,8 @@ def _unexpected(name: str) -> str:
 
 
 def settings_from(base: Settings | None = None, /, **given: Any) -> Settings:
-    """``base`` (default: :class:`Settings`) with the given fields that are not None:
-    the one way the API takes settings. An unknown name is a :class:`TypeError`,
+    """``base`` (default: [`Settings`][thermomilp.core.settings.Settings]) with the given fields
+    that are not None: the one way the API takes settings. An unknown name is a `TypeError`,
     as for any Python function."""
     if not given and isinstance(base, Settings):  # the facade's own calls: nothing to change
         return base

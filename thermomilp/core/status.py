@@ -1,10 +1,10 @@
 """The one status vocabulary, from an engine's outcome to the public result.
 
 An engine run ends ``feasible`` (a point in hand, still to be verified),
-``infeasible``, ``timeout`` or ``error`` (:data:`ENGINE`); a solve of a board
+``infeasible``, ``timeout`` or ``error`` (`ENGINE`); a solve of a board
 ends ``unique``, ``multiple``, ``infeasible``, ``solved``, ``timeout`` or
-``error`` (:data:`PUBLIC`: the JSON strings of the CLI record). A
-:class:`Status` is a ``str``: it compares equal to its JSON string and is
+``error`` (`PUBLIC`: the JSON strings of the CLI record). A
+`Status` is a ``str``: it compares equal to its JSON string and is
 written as it.
 """
 

@@ -3,7 +3,7 @@
 A board file comes from outside, and so do its name, its tank labels and the
 name of the file itself. Each place such a string goes has one function here:
 
-* :func:`shown` -- a terminal. A terminal obeys what it is sent: ESC starts a
+* `shown` -- a terminal. A terminal obeys what it is sent: ESC starts a
   control sequence (colours, cursor moves, a window title), CR returns to the
   start of the line and overwrites it, and a newline in a file name makes
   ``== a`` + ``status: unique`` look like a result that was never computed.
@@ -11,11 +11,11 @@ name of the file itself. Each place such a string goes has one function here:
   do the invisible controls that reorder text (bidirectional overrides) and
   lone surrogates (an undecodable byte of a file name). A clean string is
   returned unchanged. JSON needs none of this: ``json.dumps`` escapes itself.
-* :func:`comment_text` -- the comment line of an exported model (LP ``\\``,
+* `comment_text` -- the comment line of an exported model (LP ``\\``,
   MPS ``*``, GMPL ``/* */``, LaTeX ``%``): printable ASCII only, no character
   that ends or opens a comment in any of those languages, one bounded line.
   A name can never add a row, a section or a command to a model file.
-* :func:`xml_text` -- text content of an SVG or HTML document: escaped, the
+* `xml_text` -- text content of an SVG or HTML document: escaped, the
   characters XML 1.0 forbids (NUL, ESC, lone surrogates...) replaced, bounded.
 
 (LaTeX labels inside formulas are escaped by ``teach/export.latex_text``,
@@ -58,7 +58,7 @@ def shown(text: object) -> str:
 
 
 def shown_lines(text: str) -> str:
-    """A printout of several lines (a board, a result) with :func:`shown` applied to
+    """A printout of several lines (a board, a result) with `shown` applied to
     each line: the line breaks are the printout's own, nothing inside a line can
     move the cursor."""
     return "\n".join(shown(line) for line in text.split("\n"))

@@ -1,11 +1,11 @@
 """The independent checker: is a cell grid a solution of a puzzle?
 
 Every solution an engine or a generator finds passes through
-:func:`candidate_problems` (the rules of :func:`solution_problems`, plus the
-fixed cells, the no-good cuts and the planted grid of the question asked)
-before anyone sees it; a candidate is a :data:`~thermomilp.core.puzzle.Grid`
-from the engine to the result. It is deliberately written from the rules alone --
-it shares no code with the model builders, the level adapter or the logic
+[`candidate_problems`][thermomilp.core.verify.candidate_problems] (the rules of
+[`solution_problems`][thermomilp.core.verify.solution_problems], plus the fixed cells, the no-good
+cuts and the planted grid of the question asked) before anyone sees it; a candidate is a
+[`Grid`][thermomilp.core.puzzle.Grid] from the engine to the result. It is deliberately written from
+the rules alone -- it shares no code with the model builders, the level adapter or the logic
 engine -- so that a bug there becomes an error instead of a wrong answer.
 The pool rule is checked the way puzz.link states it (support and level of
 each body of water), not through the layer tree the model is built from.
@@ -122,9 +122,9 @@ def candidate_problems(puzzle: Puzzle, grid: Sequence[str], *,
                        fixed: Mapping[Cell, int] | None = None, cuts: Iterable[Cut] = (),
                        planted: Sequence[str] | None = None) -> list[str]:
     """Why ``grid`` is not an answer to the question asked of ``puzzle``: the rules it
-    breaks (:func:`solution_problems`), a ``fixed`` cell (cell -> 0/1) it ignores, a
-    no-good cut that removed it, or its being the ``planted`` grid (a rival must differ).
-    Empty when it is an answer. The engine, the logic search and the generators all
+    breaks ([`solution_problems`][thermomilp.core.verify.solution_problems]), a ``fixed`` cell (cell
+    -> 0/1) it ignores, a no-good cut that removed it, or its being the ``planted`` grid (a rival
+    must differ). Empty when it is an answer. The engine, the logic search and the generators all
     check their candidates here."""
     problems = solution_problems(puzzle, grid)
     if problems:

@@ -1,6 +1,6 @@
-"""Readers and writers: text <-> :class:`~thermomilp.core.puzzle.Puzzle`.
+"""Readers and writers: text <-> [`Puzzle`][thermomilp.core.puzzle.Puzzle].
 
-Every reader raises :class:`~thermomilp.core.errors.PuzzleError` (with the file
+Every reader raises [`PuzzleError`][thermomilp.core.errors.PuzzleError] (with the file
 and, where it can, the line) for bad input -- never any other exception.
 The format is detected from the content, with the file suffix as a hint.
 """
@@ -43,6 +43,10 @@ FORMATS: dict[str, Format] = {
         _format("site", site, (".task",)),
     )
 }
+"""Every format by name -- ``json``, ``text``, ``janko``, ``site``, ``aquarium-task``,
+``puzzlink``, ``pzprv3`` -- with its file suffixes, its content test, its reader and its
+writer (None when it cannot be written); [`detect`][thermomilp.formats.detect] tries them
+in this order."""
 
 
 def register(fmt: Format) -> None:
@@ -78,8 +82,8 @@ def loads(text: str, filename: str | None = None, fmt: str | None = None,
     """Parse ``text``; errors name ``filename`` when given.
 
     ``limits`` bounds the board a reader will build; every reader checks the
-    declared size against it before allocating anything (:data:`STRICT` for a
-    server reading untrusted input)."""
+    declared size against it before allocating anything ([`STRICT`][thermomilp.core.puzzle.STRICT]
+    for a server reading untrusted input)."""
     try:
         if fmt is not None and fmt not in FORMATS:
             raise PuzzleError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
@@ -128,7 +132,28 @@ def not_a_board(path: str | os.PathLike) -> str | None:
 
 def load(path: str | os.PathLike, fmt: str | None = None,
          limits: SizeLimits = GENEROUS) -> Puzzle:
-    """Read a puzzle file in any supported format."""
+    """Read a puzzle file in any supported format.
+
+    Args:
+        path: the file; a regular file only, of at most 5 MB of UTF-8 text (a byte-order
+            mark allowed).
+        fmt: one of [`FORMATS`][thermomilp.formats.FORMATS] (``json``, ``text``, ``janko``,
+            ``site``, ``aquarium-task``, ``puzzlink``, ``pzprv3``). Default None: detected
+            from the content, the file's suffix breaking ties (docs/formats.md).
+        limits: the largest board the reader builds, checked before anything is
+            allocated. Default [`GENEROUS`][thermomilp.core.puzzle.GENEROUS]
+            (10,000 rows or columns, 4,000,000 cells); a server reading untrusted files
+            passes [`STRICT`][thermomilp.core.puzzle.STRICT].
+
+    Returns:
+        The board, a [`Puzzle`][thermomilp.core.puzzle.Puzzle] (with its solution and grade
+        when the file holds them).
+
+    Raises:
+        PuzzleError: the file cannot be read, is too large, is not UTF-8, is in no known
+            format or is malformed; the error names the file and, where it can, the line.
+        BoardTooLarge: the board is larger than ``limits`` (a ``PuzzleError`` too).
+    """
     name = os.fspath(path)
     try:  # a regular file only, never a blocking open (a FIFO), and bounded
         raw = read_regular(name, MAX_BYTES + 1)

@@ -5,7 +5,7 @@ The form we support, for an n x n board::
     c1_c2_..._cn_r1_r2_..._rn;g1,g2,...,g(n*n)
 
 * the head is the same as the Thermometers task strings of
-  :mod:`thermomilp.formats.site`: ``n`` column clues (left to right), then
+  `thermomilp.formats.site`: ``n`` column clues (left to right), then
   ``n`` row clues (top to bottom), joined by ``_``; an empty token, ``-`` or
   ``?`` is a missing clue;
 * after the single ``;`` come exactly ``n*n`` tank ids, comma-separated,
@@ -23,7 +23,7 @@ Example (4x4, every clue given; ``generate_aquarium(4, 4, 1, minimal_clues=False
 
 Telling it from a Thermometers task string: that one has one group per
 thermometer, each starting with a direction code and so never a single group
-of exactly ``n*n`` entries (see :func:`is_aquarium_task`).
+of exactly ``n*n`` entries (see `is_aquarium_task`).
 """
 
 from __future__ import annotations

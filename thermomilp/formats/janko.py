@@ -35,7 +35,7 @@ with ``x`` and empty cells with ``-``. ``[setup]`` is read for its
 ``puzzle`` (must be ``thermometer`` when given) and ``size`` / ``rows`` /
 ``cols`` keys (checked against the grid); every other section
 (``[moves]``, ``[info]``, ``author``, ...) is read past, and nothing after
-``end`` is read. :func:`write` writes the bracketed form.
+``end`` is read. `write` writes the bracketed form.
 """
 
 from __future__ import annotations

@@ -149,7 +149,8 @@ def to_dict(puzzle: Puzzle) -> dict[str, Any]:
 
 def _region_id(vessel: Vessel) -> int | str:
     """The id as written: the tank's id as it was read (``1`` and ``"1"`` stay apart);
-    a tank the program made has only its label, written as :func:`token_id` reads it."""
+    a tank the program made has only its label, written as
+    [`token_id`][thermomilp.core.puzzle.token_id] reads it."""
     if vessel.region_id is not None:
         return vessel.region_id
     return token_id(vessel.label)

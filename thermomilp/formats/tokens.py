@@ -2,8 +2,8 @@
 
 Python's ``int`` turns any run of Unicode digits (``²`` is not one, ``٣``
 is) into a number and refuses 4,300 digits and more with a ``ValueError``;
-puzzle files need neither. :func:`whole_number` takes ASCII digits only and
-at most :data:`MAX_DIGITS` of them, and says what was wrong.
+puzzle files need neither. `whole_number` takes ASCII digits only and
+at most `MAX_DIGITS` of them, and says what was wrong.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ def is_whole_number(token: str) -> bool:
 
 
 def whole_number(token: str, what: str, line: int | None = None) -> int:
-    """``int(token)`` for up to nine ASCII digits, else a :class:`PuzzleError`."""
+    """``int(token)`` for up to nine ASCII digits, else a
+    [`PuzzleError`][thermomilp.core.errors.PuzzleError]."""
     if token.isascii() and token.isdigit():
         if len(token) > MAX_DIGITS:
             raise PuzzleError(f"{what} has {len(token)} digits; at most {MAX_DIGITS} are "

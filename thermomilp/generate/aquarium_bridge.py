@@ -1,6 +1,6 @@
 """``generate --puzzle aquarium``: one Aquarium board of a seeded series, graded.
 
-``difficulty`` works as the page's "New" button does (:mod:`thermomilp.web.newboard`):
+``difficulty`` works as the page's "New" button does (`thermomilp.web.newboard`):
 boards are drawn with minimal clues (unless a clue request says otherwise) and drawn
 again, with the next seed of the attempt, until the grade matches. Every board is named
 after the seed the user gave (``aquarium 6x6 seed 3:0``: series seed 3, board 0), and
@@ -27,9 +27,9 @@ def aquarium_board(height: int, width: int, seed: int | str, index: int,
                    minimal_clues: bool = False, missing_clues: int = 0,
                    strategy: str | None = None, difficulty: str | None = None) -> Puzzle:
     """One graded board (a pool-rule board is graded on its layer trees,
-    :func:`thermomilp.logic.tree.grade`): every clue, a minimal clue set
+    `thermomilp.logic.tree.grade`): every clue, a minimal clue set
     (``minimal_clues``) or ``missing_clues`` clues deleted. ``strategy``: ``peel`` or
-    ``repair`` (None: by size, :func:`~thermomilp.generate.aquarium_gen.default_strategy`).
+    ``repair`` (None: by size, `default_strategy`).
     ``difficulty`` (``easy``/``medium``/``hard``): drawn again until the grade matches
     (module doc); without a clue request the boards have minimal clues, as the page's.
 

@@ -10,7 +10,7 @@
    with every clue present, else the levels are redrawn (and after a few
    failures the partition too).
    A board whose planted solution is degenerate (nearly empty or full, or
-   mostly trivial lines: :mod:`thermomilp.generate.quality`) is planted again.
+   mostly trivial lines: `thermomilp.generate.quality`) is planted again.
 4. **Deletions**: clues are visited in random order; a clue is deleted when
    the board stays uniquely solvable without it, else it is kept. The
    survivors are therefore each *load-bearing*: deleting any one of them
@@ -19,13 +19,13 @@
 
 From ``PEEL_FROM`` (20x20) on, the tank rule's default is the ``peel``
 strategy instead of steps 2-3: the waterlines a random order of the lines peels
-off (:mod:`thermomilp.generate.peel`), unique and decided by interval
+off (`thermomilp.generate.peel`), unique and decided by interval
 propagation by construction, whatever the partition and the size. Clue
 deletions then ask the logic first and the rival search only where the logic
 stops.
 
 Uniqueness is proved by the subset-sum DP counter
-(:func:`thermomilp.logic.aquarium_dp.dp_count` with limit 2, the planted
+(`thermomilp.logic.aquarium_dp.dp_count` with limit 2, the planted
 solution passed in to order the branches). A minimal 10x10 takes about
 0.02 s, a 15x15 a few seconds (``benchmarks/aquarium_generate.py``,
 ``docs/aquarium.md``). Everything is drawn from one
@@ -129,7 +129,7 @@ def planted_aquarium(height: int, width: int, rng: random.Random,
                      search: RivalSearch | None = None) -> Puzzle:
     """A board with every clue, made unique by merging tanks against its rivals.
 
-    Each rival found is killed by :func:`~thermomilp.generate.aquarium_repair.merge_against`
+    Each rival found is killed by `merge_against`
     (two neighbouring tanks become one, the planted grid and the clues stay); when
     no merge kills it the water is drawn again, and after ``LEVEL_TRIES`` such
     redraws the partition too.
@@ -239,7 +239,8 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
     """A uniquely solvable Aquarium with its solution attached.
 
     Args:
-        height, width: board size (each at least 1).
+        height: board height in rows (at least 1).
+        width: board width in columns (at least 1).
         seed: the same seed gives the same board; ``None`` draws one (it is
             recorded in the puzzle's name either way).
         minimal_clues: delete clues while the board stays unique (every
@@ -247,10 +248,10 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
             (or deletes ``missing_clues`` of them, each keeping the board unique).
         rule: ``tank`` (one waterline per tank) or ``pool`` (one level per
             body of water; uniqueness is then proved by the MILP, slower).
-        time_limit: seconds; past them :class:`~thermomilp.core.errors.GenerationTimeUp` is
-            raised (checked between counter calls; every MILP gets the time left).
+        time_limit: seconds; past them [`GenerationTimeUp`][thermomilp.core.errors.GenerationTimeUp]
+            is raised (checked between counter calls; every MILP gets the time left).
         strategy: ``peel`` (tank rule only) or ``repair``; None picks
-            :func:`default_strategy` for the size and rule.
+            `default_strategy` for the size and rule.
     """
     if height < 1 or width < 1:
         raise GenerationError(f"board size {height}x{width} must be at least 1x1")

@@ -79,7 +79,7 @@ def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Rando
     ``lines``: the clues to try, in this order (``("r", i)``/``("c", j)``),
     instead of every clue in a random order.
     ``deadline``: the board's clock, checked before each clue and handed to the engine;
-    past it :class:`~thermomilp.core.errors.GenerationTimeUp`.
+    past it [`GenerationTimeUp`][thermomilp.core.errors.GenerationTimeUp].
     """
     rows, cols = list(rows), list(cols)
     if lines is None:

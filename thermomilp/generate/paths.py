@@ -7,16 +7,16 @@ edit: along each path the filled cells form a prefix (mercury from the bulb).
 
 The edits are the moves of the repair strategy (``repair.py``):
 
-* :meth:`PathTiling.link` puts cell ``p`` right before cell ``s`` in one
+* `PathTiling.link` puts cell ``p`` right before cell ``s`` in one
   thermometer, cutting whatever links stood in the way. Its new precedence arc
   ``x_s <= x_p`` is what kills a rival solution with ``y_s = 1, y_p = 0``.
-* :meth:`PathTiling.absorb_short` joins thermometers shorter than two cells to
+* `PathTiling.absorb_short` joins thermometers shorter than two cells to
   a neighbour (tip to bulb). Joining only ever adds an arc, so it can only
   remove solutions.
 
 Cutting a link is always consistent with the planted filling (a prefix or a
 suffix of a monotone path is monotone); joining tip ``a`` to bulb ``b`` is
-consistent iff ``a`` is filled or ``b`` is empty (see :meth:`can_join`).
+consistent iff ``a`` is filled or ``b`` is empty (see `can_join`).
 """
 
 from __future__ import annotations

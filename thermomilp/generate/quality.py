@@ -2,16 +2,16 @@
 
 A board whose planted solution is nearly empty (7 filled cells of 100) or
 nearly full, or whose clues are mostly trivial lines, is unique but dull: it
-solves itself. :func:`degenerate` says why a planted grid makes such a board;
-the generators (:mod:`~thermomilp.generate.thermometers_gen`,
-:mod:`~thermomilp.generate.aquarium_gen`) then plant again (``docs/generate.md``,
+solves itself. `degenerate` says why a planted grid makes such a board;
+the generators (`thermometers_gen`,
+`aquarium_gen`) then plant again (``docs/generate.md``,
 "Degenerate boards"). The rule:
 
-* the filled share of the cells lies within :data:`FILLED_SHARE`, and
-* at most :data:`TRIVIAL_LINE_SHARE` of the rows and columns are *trivial*:
+* the filled share of the cells lies within `FILLED_SHARE`, and
+* at most `TRIVIAL_LINE_SHARE` of the rows and columns are *trivial*:
   clue 0 (every cell empty) or clue = the line's length (every cell filled).
 
-Boards with a side under :data:`MIN_SIDE` are never turned away: so few cells
+Boards with a side under `MIN_SIDE` are never turned away: so few cells
 leave too few unique boards without trivial lines.
 """
 

@@ -3,7 +3,7 @@
 Algorithm (``repair_unique``; the why is in ``docs/generate.md``):
 
 1. Plant: a random tiling (``random_partition``) and a random order of the
-   rows and columns (:class:`LineOrder`). Each thermometer's level is put
+   rows and columns (`LineOrder`). Each thermometer's level is put
    where the ``depth`` cells below are ``C`` and the ``depth`` cells above are
    ``R`` in that order (a share ``1 - ordered`` of thermometers get a free
    random level). This rules out every rival that moves levels only near the
@@ -12,7 +12,7 @@ Algorithm (``repair_unique``; the why is in ``docs/generate.md``):
    then 12x12 windows, with everything outside fixed to ``x*`` (milliseconds
    each, only windows where the board changed since they were last clean),
    then -- once every window is clean -- as a short cycle of one-level moves
-   (:mod:`thermomilp.generate.cycles`, no solver), then in the regions where
+   (`thermomilp.generate.cycles`, no solver), then in the regions where
    earlier whole-board rivals differed, and last on the whole board (first
    with short first-rival probes, ``rivals.find_rival(probe=...)``), with the
    cells interval propagation decides fixed. Every rival changes a *backward*
@@ -145,10 +145,11 @@ def repair_unique(height: int, width: int, rng: random.Random, *, max_length: in
 
     ``deadline``: the board's clock, checked at every step of the loop (each window,
     region and whole-board question, each move) and handed to every engine call; past
-    it :class:`~thermomilp.core.errors.GenerationTimeUp`. Raises :class:`GenerationError`
-    after ``max_plants`` plantings whose move budget ran out (not seen in the
-    benchmarks). A planting whose whole-board rival question the engine cannot decide
-    (:class:`_RivalUndecided`) is dropped like one whose budget ran out: the next planting follows.
+    it [`GenerationTimeUp`][thermomilp.core.errors.GenerationTimeUp]. Raises
+    [`GenerationError`][thermomilp.core.errors.GenerationError] after ``max_plants`` plantings whose
+    move budget ran out (not seen in the benchmarks). A planting whose whole-board rival question
+    the engine cannot decide (`_RivalUndecided`) is dropped like one whose budget ran out: the next
+    planting follows.
     """
     counts = {"moves": 0, "level_moves": 0, "window_solves": 0, "board_solves": 0,
               "region_solves": 0, "cycle_rivals": 0, "undecided": 0}

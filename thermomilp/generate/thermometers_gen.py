@@ -3,26 +3,26 @@
 Three strategies:
 
 * ``peel`` (the default from 30x30 on): a random tiling and the filling a
-  random order of the lines peels off (:mod:`thermomilp.generate.peel`):
+  random order of the lines peels off (`thermomilp.generate.peel`):
   unique and decided by interval propagation by construction, in one pass
   over the cells at any size.
 * ``repair`` (the default below 30x30): plant a solution with levels guided
   by a random line order, then repair the tiling until the MILP finds no
-  rival (:mod:`thermomilp.generate.repair`). Its full-clue boards are graded
+  rival (`thermomilp.generate.repair`). Its full-clue boards are graded
   from easy to hard; from 30x30 on nearly all are ``search`` boards and
   each costs minutes.
 * ``reroll`` (the published baseline): random tiling, random levels, check
   uniqueness with the MILP, start again until unique.
 
 A planting whose solution is degenerate (nearly empty or full, or mostly trivial
-lines: the one rule of :mod:`thermomilp.generate.quality`) is turned away and the
+lines: the one rule of `thermomilp.generate.quality`) is turned away and the
 next attempt plants again. Then, optionally, clues are deleted while the board stays unique
-(:mod:`thermomilp.generate.clues`), the board is graded by the logic engine
-(:func:`thermomilp.logic.grade.grade`), and -- whatever the strategy -- it is
-proven unique by the MILP (the cell model plus the no-good cut of the planted
-grid is infeasible, :func:`rivals.find_rival`) and its planted grid checked by
-:mod:`thermomilp.core.verify` before it is returned. With ``difficulty`` (and no
-clue request of its own) clues are deleted until the grade reaches it -- full-clue boards
+(`thermomilp.generate.clues`), the board is graded by the logic engine
+([`thermomilp.logic.grade.grade`][thermomilp.logic.grade.grade]), and -- whatever the strategy -- it
+is proven unique by the MILP (the cell model plus the no-good cut of the planted
+grid is infeasible, `rivals.find_rival`) and its planted grid checked by
+[`thermomilp.core.verify`][thermomilp.core.verify] before it is returned. With ``difficulty`` (and
+no clue request of its own) clues are deleted until the grade reaches it -- full-clue boards
 below 15x15 are rarely harder than ``probing``, full-clue ``peel`` boards are always
 ``intervals`` -- (for ``medium``, only deletions the logic still finishes stand), and the
 whole attempt repeats until the grade matches.
@@ -92,9 +92,9 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                           progress: Callable[[str], None] | None = None) -> Generated:
     """One unique graded board; ``index`` picks the board of a seeded series.
 
-    ``strategy``: None picks :func:`default_strategy` for the size.
+    ``strategy``: None picks `default_strategy` for the size.
     ``time_limit`` (seconds) bounds the whole board, engine calls included: one
-    :class:`~thermomilp.core.deadline.Deadline` is checked wherever the loops iterate and
+    [`Deadline`][thermomilp.core.deadline.Deadline] is checked wherever the loops iterate and
     hands HiGHS the time left; ``progress`` is called with a short text of what is being
     done.
 

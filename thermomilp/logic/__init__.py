@@ -1,8 +1,10 @@
 """Reasoning on vessel levels: brute force, propagation, probing, hints.
 
-See ``docs/logic.md``. Entry points: :func:`thermomilp.logic.grade.grade`,
-:func:`thermomilp.logic.presolve.presolve_cells`,
-:func:`thermomilp.logic.hints.next_hint` / :func:`~thermomilp.logic.hints.explain`,
-:func:`thermomilp.logic.search.search_solutions`. Depends only on
-:mod:`thermomilp.core.puzzle` (and :mod:`thermomilp.core.errors`).
+See ``docs/logic.md``. Entry points: [`thermomilp.logic.grade.grade`][thermomilp.logic.grade.grade],
+[`thermomilp.logic.presolve.presolve_cells`][thermomilp.logic.presolve.presolve_cells],
+[`thermomilp.logic.hints.next_hint`][thermomilp.logic.hints.next_hint] /
+[`explain`][thermomilp.logic.hints.explain],
+[`thermomilp.logic.search.search_solutions`][thermomilp.logic.search.search_solutions]. Depends only
+on [`thermomilp.core.puzzle`][thermomilp.core.puzzle] (and
+[`thermomilp.core.errors`][thermomilp.core.errors]).
 """

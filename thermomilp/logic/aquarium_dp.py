@@ -35,7 +35,7 @@ solution (every clued line's DP then holds with singletons, i.e. its sum is
 exact). ``count(limit=2) == 1`` is the uniqueness proof the generator uses.
 
 Works for any vessels (a thermometer's layers are single cells), imports
-only :mod:`thermomilp.core.puzzle`.
+only [`thermomilp.core.puzzle`][thermomilp.core.puzzle].
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class Line:
     sums: int = 0
     """The sums the line may take, as a bitmask; 0 means exactly ``clue``. A rival
     question sets it to "anything but the planted sum" on a line whose clue was
-    just deleted (:meth:`WaterlineDP.__init__`'s ``other_than``)."""
+    just deleted (`WaterlineDP.__init__`'s ``other_than``)."""
 
     @property
     def targets(self) -> int:
@@ -193,8 +193,8 @@ class WaterlineDP:
     def probe(self, domains: list[int], stop: Callable[[], bool] | None = None) -> bool:
         """Singleton consistency: drop every level whose choice alone makes the line
         filters fail; repeat until nothing changes. False on a contradiction.
-        ``stop``: asked before each vessel; True raises :class:`TimeUp` (a 40x40
-        board's root probe takes seconds)."""
+        ``stop``: asked before each vessel; True raises [`TimeUp`][thermomilp.core.errors.TimeUp] (a
+        40x40 board's root probe takes seconds)."""
         changed = True
         while changed:
             changed = False
@@ -226,14 +226,14 @@ class WaterlineDP:
 
         ``avoid`` (a known solution's levels) only orders the branches: levels
         other than the known one are tried first. ``probing``: ``none``;
-        ``root`` runs :meth:`probe` once before branching; ``all`` at every
+        ``root`` runs `probe` once before branching; ``all`` at every
         node; ``auto`` (default) searches without probing and, if that takes
         more than ``AUTO_PROBE_NODES`` nodes, starts again with root probing
         (small boards skip the probe's cost, hard ones get its pruning). None
         of them changes the set of solutions. ``max_nodes`` bounds the final
-        search (after any probing); use it through :meth:`solutions_within`.
-        ``stop``: asked at each node and by the root probe (:meth:`probe`); True
-        raises :class:`TimeUp`.
+        search (after any probing); use it through `solutions_within`.
+        ``stop``: asked at each node and by the root probe (`probe`); True
+        raises [`TimeUp`][thermomilp.core.errors.TimeUp].
         """
         start = list(self.full_domains() if domains is None else domains)
         if not self.propagate(start):
@@ -294,7 +294,7 @@ class WaterlineDP:
                          ) -> list[tuple[int, ...]] | None:
         """Up to ``limit`` solutions, or None when the search needs more than
         ``max_nodes`` nodes (a caller with another counter to fall back on).
-        ``stop``: see :meth:`probe` (raises :class:`TimeUp`)."""
+        ``stop``: see `probe` (raises [`TimeUp`][thermomilp.core.errors.TimeUp])."""
         try:
             return list(self.level_solutions(limit, domains, avoid, max_nodes=max_nodes,
                                              stop=stop))
@@ -308,7 +308,7 @@ class WaterlineDP:
 
 class _NodeBudgetSpent(Exception):
     """A search ran out of its node budget (the unprobed first search of
-    ``probing="auto"``, or ``max_nodes``; :meth:`WaterlineDP.solutions_within`
+    ``probing="auto"``, or ``max_nodes``; `WaterlineDP.solutions_within`
     turns it into None)."""
 
 

@@ -10,13 +10,13 @@ the simplest deduction that adds at least one cell, or ``None``:
 * ``subset_sum`` -- one clued line: the tanks crossing it are a knapsack
   whose items are their waterlines; only waterlines used by some completion
   of the line's sum survive (the line filter of
-  :mod:`thermomilp.logic.aquarium_dp`), and cells on which every surviving
+  `thermomilp.logic.aquarium_dp`), and cells on which every surviving
   waterline agrees are decided.
 
 Gravity is tried first (it is the simpler rule), then the lines in order:
 rows top to bottom, then columns left to right. Marks that contradict
 gravity give a ``gravity`` hint naming the clash (``wrong``), with no cells.
-Every hint is a :class:`~thermomilp.logic.deduction.Deduction`.
+Every hint is a `Deduction`.
 """
 
 from __future__ import annotations

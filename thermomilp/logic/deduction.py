@@ -1,13 +1,13 @@
 """One deduction of the logic, the type every hint and explanation step has.
 
-A :class:`Deduction` names the rule that fired (a stable id, lower case with
+A `Deduction` names the rule that fired (a stable id, lower case with
 underscores: ``bookkeeping``, ``line_count``, ``chained_count``, ``probe``,
 ``pair_probe`` for Thermometers and Aquarium; ``gravity``, ``subset_sum``
 for Aquarium's own hints; the terminal ``solved``, ``stalled``,
 ``contradiction``, ``mistake``; ``reveal`` when the page reads a cell from
-the MILP solution), the cells it decides and why. :mod:`thermomilp.logic.hints`,
-:mod:`thermomilp.logic.aquarium_hints`, the explanations of ``thermomilp
-explain`` and the page's hints (:mod:`thermomilp.web.hints`) all speak it.
+the MILP solution), the cells it decides and why. `thermomilp.logic.hints`,
+`thermomilp.logic.aquarium_hints`, the explanations of ``thermomilp
+explain`` and the page's hints (`thermomilp.web.hints`) all speak it.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class Deduction:
     ``line`` and ``vessel`` name what the rule looked at; ``levels_out`` the
     vessel levels it erased; ``wrong`` the marks to blame (a ``mistake``, or
     marks that clash). ``text`` counts rows, columns and cells from 1 (a person reads
-    it); the cells in the fields and in :meth:`to_json` are 0-based indices, with the
+    it); the cells in the fields and in `to_json` are 0-based indices, with the
     values in the marks notation (``#`` filled, ``.`` empty: core.notation).
     """
 

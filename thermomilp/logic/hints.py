@@ -21,12 +21,12 @@ in this order of simplicity, that decides something new:
 ``pair_probe``
     assuming some level for a vessel leaves a partner vessel (on a line with
     it, or shrunk by it) with no level that survives propagation, so that
-    level is erased (:mod:`thermomilp.logic.pairs`).
+    level is erased (`thermomilp.logic.pairs`).
 
 Terminal states: ``solved`` (every cell decided), ``stalled`` (no rule
 fires: the board needs search), ``contradiction`` (the clues cannot all
 hold), ``mistake`` (a mark is wrong: it breaks a rule or fits no solution,
-:mod:`thermomilp.logic.mistakes`; checked before anything is deduced).
+`thermomilp.logic.mistakes`; checked before anything is deduced).
 These names are stable identifiers: other tools (a web UI) show them. Steps
 that only erase an inner level (no new cell) are reported too, with an empty
 cell list, so an explanation never hides a deduction.
@@ -71,7 +71,7 @@ def _vessel_name(puzzle: Puzzle, v: int) -> str:
 
 
 class _Solver:
-    """Domains plus written cells; :meth:`step` finds and applies the next deduction."""
+    """Domains plus written cells; `step` finds and applies the next deduction."""
 
     def __init__(self, puzzle: Puzzle, marks: Mapping[Cell, int], pairs: bool = True):
         self.puzzle = puzzle
@@ -262,7 +262,7 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
               checked: bool = False) -> Deduction:
     """The next deduction from ``marks`` (cell -> 1 filled / 0 empty).
 
-    The marks are checked first (:func:`mistake_step`): a wrong mark ends the
+    The marks are checked first (`mistake_step`): a wrong mark ends the
     hint with the terminal ``mistake`` step, and nothing is deduced from it.
     ``complete`` is the oracle for the check against the solution (default:
     the logic's own search). ``pairs=False`` leaves out pair probing (a caller
@@ -296,8 +296,8 @@ def explain(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
             max_steps: int = 100_000, complete: Completion | None = None) -> Explanation:
     """Every step of the logical solution, until solved, stalled or a contradiction.
 
-    A wrong mark (:func:`mistake_step`) ends it before the first step. A board
-    with layer trees (the pool rule) is explained by :mod:`thermomilp.logic.tree_hints`.
+    A wrong mark (`mistake_step`) ends it before the first step. A board
+    with layer trees (the pool rule) is explained by `thermomilp.logic.tree_hints`.
     """
     if not puzzle.all_chains:
         from thermomilp.logic import tree_hints

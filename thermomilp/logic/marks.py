@@ -2,7 +2,7 @@
 
 A mark says a cell holds mercury / water (``1``) or is empty (``0``). The
 notation is the one of every board of marks and of the solution grids
-(:mod:`thermomilp.core.notation`, ``docs/logic.md``): ``#`` filled, ``.``
+(`thermomilp.core.notation`, ``docs/logic.md``): ``#`` filled, ``.``
 empty, ``?`` undecided. Three spellings are accepted:
 
 * a **list**: ``"1,2=# 3,4=."`` -- items ``ROW,COL=#`` (filled) or

@@ -9,11 +9,11 @@ is *named* (which cell, and why):
    marks that the clue can no longer be reached;
 2. **the solution** -- marks that break no rule yet but fit no solution: each
    mark that disagrees with the solution is named ("(3,5) is marked empty but
-   the solution fills it"; cells count from 1, :mod:`thermomilp.core.notation`).
+   the solution fills it"; cells count from 1, `thermomilp.core.notation`).
 
 The second pass needs a completion oracle ``complete(marks) -> grid | None``
 (a solution agreeing with the marks, or None). By default it is the logic's
-own search (:mod:`thermomilp.logic.search`, exact and independent of the
+own search (`thermomilp.logic.search`, exact and independent of the
 MILP); the web page passes the MILP. When the board itself has no solution
 no mark is to blame, and nothing is reported here (the logic then names the
 contradiction).

@@ -1,5 +1,5 @@
-"""The step and explanation types every hint engine returns (:mod:`thermomilp.logic.hints`
-on chains, :mod:`thermomilp.logic.tree_hints` on layer trees), with the stable rule names."""
+"""The step and explanation types every hint engine returns (`thermomilp.logic.hints`
+on chains, `thermomilp.logic.tree_hints` on layer trees), with the stable rule names."""
 
 from __future__ import annotations
 

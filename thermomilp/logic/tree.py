@@ -1,9 +1,10 @@
 """Logic on layer trees: the pool Aquarium rule (one level per body of water).
 
-Under the pool rule a tank is a **tree** of layers (:func:`thermomilp.core.puzzle.pool_layers`):
-a layer (the cells of one body of water in one row) may hold water only when
-every layer below it that it would spill into -- its children -- is full. So
-the state is one value per layer: wet, dry or unknown, and the rules are
+Under the pool rule a tank is a **tree** of layers
+([`thermomilp.core.puzzle.pool_layers`][thermomilp.core.puzzle.pool_layers]): a layer (the cells of
+one body of water in one row) may hold water only when every layer below it that it would spill into
+-- its children -- is full. So the state is one value per layer: wet, dry or unknown, and the rules
+are
 
 ``bookkeeping`` (gravity on the tree)
     a wet layer wets its children (and all of its subtree); a dry layer dries
@@ -21,7 +22,7 @@ the state is one value per layer: wet, dry or unknown, and the rules are
 
 Every rule is sound (it removes no solution; ``tests/test_logic_tree.py``
 cross-checks each deduction against the brute-force counter). The step and
-explanation types are those of :mod:`thermomilp.logic.hints`, so ``hint``,
+explanation types are those of `thermomilp.logic.hints`, so ``hint``,
 ``explain``, ``check``'s grade, the presolve and the page read the same on
 both rules. Pair probing is not offered on trees: where probing stalls the
 grade is ``search``.
@@ -204,7 +205,7 @@ def _meets(a: int, b: int, target: int) -> bool:
 
 def propagate_conflict(t: Trees, state: State, start: list[int] | None = None) -> int | None:
     """Run gravity and every line to a fixpoint in place. Returns None when consistent, else
-    the broken line (or :data:`TREE_CONFLICT`)."""
+    the broken line (or `TREE_CONFLICT`)."""
     changed = gravity(t, state, start)
     if changed is None:
         return TREE_CONFLICT
@@ -234,7 +235,8 @@ def probe(t: Trees, state: State, g: int, value: int) -> int | None:
 
 def probe_fixpoint(t: Trees, state: State, stop: Callable[[], bool] | None = None) -> bool:
     """Propagate, then probe every open layer both ways until nothing changes; False when
-    the board has no solution. ``stop()`` true raises :class:`thermomilp.core.deadline.TimeUp`."""
+    the board has no solution. ``stop()`` true raises
+    [`thermomilp.core.deadline.TimeUp`][thermomilp.core.errors.TimeUp]."""
     if propagate_conflict(t, state) is not None:
         return False
     moved = True
@@ -261,8 +263,8 @@ def search_solutions(puzzle: Puzzle, limit: int | None = None,
                      stop: Callable[[], bool] | None = None) -> Iterator[Grid]:
     """Every solution agreeing with ``marks`` (at most ``limit``): propagation and branching
     on a layer. Each yielded grid satisfies every clue and the tree order. ``stop`` is
-    asked at every node (a :class:`~thermomilp.logic.budget.Work` raises when its budget
-    is spent); its True raises :class:`~thermomilp.core.deadline.TimeUp`."""
+    asked at every node (a `Work` raises when its budget
+    is spent); its True raises [`TimeUp`][thermomilp.core.errors.TimeUp]."""
     t = Trees(puzzle)
     start = t.state_of(marks or {})
     if start is None:
@@ -329,7 +331,7 @@ def tree_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
 
 def find_mistake(puzzle: Puzzle, marks: Mapping[Cell, int],
                  complete: Completion | None = None) -> Mistake | None:
-    """:func:`thermomilp.logic.mistakes.find_mistake` for layer trees."""
+    """`thermomilp.logic.mistakes.find_mistake` for layer trees."""
     if not marks:
         return None
     found = tree_mistake(puzzle, marks) or line_mistake(puzzle, marks)
@@ -353,7 +355,7 @@ def find_mistake(puzzle: Puzzle, marks: Mapping[Cell, int],
 
 def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
     """``intervals`` (gravity and lines finish it or prove it infeasible), ``probing``
-    or ``search`` -- the grade names of :mod:`thermomilp.logic.grade`."""
+    or ``search`` -- the grade names of `thermomilp.logic.grade`."""
     t = Trees(puzzle)
     state = [UNKNOWN] * len(t.cells)
     if propagate_conflict(t, state) is not None or UNKNOWN not in state:
@@ -365,7 +367,8 @@ def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
 
 def presolve_cells(puzzle: Puzzle, mode: Logic, stop: Callable[[], bool] | None = None
                    ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
-    """:func:`thermomilp.logic.presolve.presolve_cells` for layer trees."""
+    """[`thermomilp.logic.presolve.presolve_cells`][thermomilp.logic.presolve.presolve_cells] for
+    layer trees."""
     t = Trees(puzzle)
     state = [UNKNOWN] * len(t.cells)
     ok = (propagate_conflict(t, state) is None if mode is Logic.INTERVALS

@@ -1,11 +1,11 @@
 """Hints and explanations on layer trees (the pool Aquarium rule).
 
-The same steps, rule names and terminal states as :mod:`thermomilp.logic.hints`
+The same steps, rule names and terminal states as `thermomilp.logic.hints`
 (``bookkeeping``, ``line_count``, ``chained_count``, ``probe``; ``solved``,
 ``stalled``, ``contradiction``, ``mistake``), driven by the layer-tree
-propagators of :mod:`thermomilp.logic.tree`. The state is the cells written so
+propagators of `thermomilp.logic.tree`. The state is the cells written so
 far (marks and earlier steps); a layer is decided when one of its cells is.
-:mod:`thermomilp.logic.hints` sends a board here when some vessel is a tree.
+`thermomilp.logic.hints` sends a board here when some vessel is a tree.
 """
 
 from __future__ import annotations

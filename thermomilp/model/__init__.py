@@ -3,7 +3,8 @@
 Each builder module opens with the formulation it builds; the constraint
 numbers (0)-(4) match ``docs/formulation.md``. Heavy libraries are imported
 inside the builder that needs them. Which builder makes which model is the one
-registry :data:`thermomilp.model.registry.MODELS`, keyed by (formulation, layer).
+registry [`thermomilp.model.registry.MODELS`][thermomilp.model.registry.MODELS], keyed by
+(formulation, layer).
 """
 
 from __future__ import annotations
@@ -18,19 +19,26 @@ def build_model(puzzle: Puzzle, backend: Backend | str = Backend.HIGHS,
                 formulation: FormulationKind | str = FormulationKind.CELL) -> BuiltModel:
     """The model of ``puzzle`` in the chosen modelling layer, with its variable map.
 
-    Returns a :class:`~thermomilp.model.registry.BuiltModel`: ``.model`` is the
+    Returns a [`BuiltModel`][thermomilp.model.BuiltModel]: ``.model`` is the
     layer's own object (``pulp`` an ``LpProblem``, ``pyomo`` a ``ConcreteModel``,
     ``highs`` a ``highspy.Highs``, ``cpsat`` an OR-Tools ``CpModel``), ``.x`` its
     variables by name (cell -> variable for ``cell``; layer index for ``compact``;
     (vessel, level) for ``level``; a column index on ``highs``). It unpacks, so the
-    raw PuLP problem is one line::
+    raw PuLP problem is one line:
 
         prob, x = thermomilp.build_model(puzzle, backend="pulp")
         prob.solve(pulp.HiGHS(msg=False))
 
-    ``formulation`` is ``cell`` (one binary per cell), ``compact`` (one binary per
-    tank row / vessel layer, :mod:`thermomilp.model.compact`) or ``level`` (one
-    binary per vessel and level, :mod:`thermomilp.model.level_pulp`).
+    Args:
+        puzzle: the board, a [`Puzzle`][thermomilp.core.puzzle.Puzzle].
+        backend: the modelling layer, ``highs`` (the default: highspy direct), ``pulp``,
+            ``pyomo`` or ``cpsat`` (OR-Tools' ``CpModel``).
+        formulation: ``cell`` (the default: one binary per cell), ``compact`` (one binary
+            per tank row / vessel layer, `thermomilp.model.compact`) or ``level`` (one
+            binary per vessel and level, `thermomilp.model.level_pulp`).
+
+    Returns:
+        A [`BuiltModel`][thermomilp.model.BuiltModel]: the layer's model and its variables.
 
     Raises:
         ConfigError: a backend or formulation outside the known names (or the level

@@ -23,7 +23,7 @@ is one variable. A cell is filled iff its layer's ``y`` is 1, so the map
 y -> cells is one-to-one and the sessions hand back cell sets exactly as the
 cell model does (the checker verifies them).
 
-The compact model is derived from the cell :class:`Formulation` alone:
+The compact model is derived from the cell [`Formulation`][thermomilp.model.Formulation] alone:
 layers are the connected components of the ties E, chains are the arcs A
 between them. So it works for Thermometers too (every layer one cell, the
 same size as the cell model) and for any future vessel kind.

@@ -15,8 +15,8 @@ Variable ``k`` is cell ``(k // W, k % W)``, named ``x_i_j``.
 CP-SAT takes integer coefficients only; every row of these models has them
 (clue sums, +1/-1 precedence, the 0/1 no-good cuts). The compact and level
 formulations are built from the same row data the highspy builders use
-(:func:`thermomilp.model.highs_model.compact_arrays`,
-:func:`thermomilp.model.level_highs.level_rows`), so all three are the models
+(`thermomilp.model.highs_model.compact_arrays`,
+`thermomilp.model.level_highs.level_rows`), so all three are the models
 the MILP engines get, handed to a clause-learning solver instead of an
 LP-based branch-and-bound.
 """
@@ -31,7 +31,8 @@ from thermomilp.model.formulation import Formulation, cell_name
 
 
 def cp_model_module() -> Any:
-    """``ortools.sat.python.cp_model``, or :class:`SolverUnavailable` naming the extra."""
+    """``ortools.sat.python.cp_model``, or
+    [`SolverUnavailable`][thermomilp.core.errors.SolverUnavailable] naming the extra."""
     try:
         from ortools.sat.python import cp_model
     except ImportError:

@@ -3,7 +3,7 @@
 The modelling layers' own writers add artefacts a student should not have to
 explain: PuLP writes a ``__dummy`` variable into an empty objective, Pyomo
 names rows ``c_e_row(3)_`` and adds ``ONE_VAR_CONSTANT``. So every layer's
-model is read back into one neutral :class:`LinearModel` -- the rows,
+model is read back into one neutral `LinearModel` -- the rows,
 coefficients and bounds the layer really built -- and written here:
 
     \\ the cell formulation of docs/formulation.md, built with PuLP 4.2.0

@@ -13,7 +13,7 @@ works on PuLP 3.3 and is the only way on PuLP 4. Every constraint has an
 expression on its left (``x_a - x_b == 0``, never ``x_a == x_b``): on PuLP 4
 comparing two bare variables with ``==`` is Python equality, a bool.
 
-Each row is added by :func:`add_row` from its list of (variable, coefficient)
+Each row is added by `add_row` from its list of (variable, coefficient)
 terms, written out as in the algebra: ``[(x_s, 1), (x_p, -1)] <= 0`` is (3).
 PuLP's operators (``x[s] <= x[p]``, ``lpSum``) build the same row one
 intermediate expression at a time; one step is 2-3x cheaper on PuLP 3,

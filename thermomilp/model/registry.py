@@ -1,10 +1,10 @@
 """Formulations as one protocol, and the one registry: formulation x layer -> builder.
 
-Every formulation of a board -- ``cell`` (:mod:`thermomilp.model.formulation`),
-``compact`` (:mod:`thermomilp.model.compact`) and ``level``
-(:class:`LevelFormulation`, built by :mod:`thermomilp.model.level_pulp` /
-:mod:`thermomilp.model.level_pyomo` / :mod:`thermomilp.model.level_highs`)
--- is plain data with the same variable interface, :class:`Formulated`:
+Every formulation of a board -- ``cell`` (`thermomilp.model.formulation`),
+``compact`` (`thermomilp.model.compact`) and ``level``
+(`LevelFormulation`, built by `thermomilp.model.level_pulp` /
+`thermomilp.model.level_pyomo` / `thermomilp.model.level_highs`)
+-- is plain data with the same variable interface, `Formulated`:
 how many variables, which cells a vector of values fills, which variables
 a filled-cell set switches on. That is all a session needs to read a
 solution back and to write the no-good cut of it, so one session class per
@@ -12,9 +12,9 @@ modelling layer serves every formulation.
 
 What each kind of formulation knows about its own variables (which are in no
 row, the presolve value of a variable, which variables a cut over some cells
-runs over) is in :data:`KINDS`; the model each layer builds of each kind is in
-:data:`MODELS`, keyed by (formulation, modelling layer): ``build_model``, the
-LP/MPS exports and the sessions all build through it.
+runs over) is in `KINDS`; the model each layer builds of each kind is in
+[`MODELS`][thermomilp.model.registry.MODELS], keyed by (formulation, modelling layer):
+``build_model``, the LP/MPS exports and the sessions all build through it.
 """
 
 from __future__ import annotations
@@ -127,8 +127,8 @@ def formulation_for(puzzle: Puzzle, kind: FormulationKind | str = FormulationKin
 
 
 def recast(form: Formulated, kind: FormulationKind | str) -> Formulated:
-    """A cell :class:`Formulation` turned into ``kind`` (for callers that built
-    the cell data themselves); the level formulation needs the puzzle."""
+    """A cell [`Formulation`][thermomilp.model.Formulation] turned into ``kind`` (for callers that
+    built the cell data themselves); the level formulation needs the puzzle."""
     kind = FormulationKind.parse(kind, "formulation")
     if kind_of(form) is kind:
         return form
@@ -220,7 +220,7 @@ class BuiltModel:
     formulation's names to the layer's variables (cell -> variable for the cell
     formulation, layer index for the compact one, (vessel, level) for the level one;
     a column index on highspy); ``variables`` holds the same variables in the formulation's order
-    (variable k of :class:`Formulated`). It unpacks as ``model, x``::
+    (variable k of `Formulated`). It unpacks as ``model, x``::
 
         prob, x = thermomilp.build_model(puzzle, backend="pulp")
     """

@@ -11,7 +11,7 @@ bulb, in the top-left corner of a tank (``<text class="vessel-label">``).
 
 Only the standard library: the SVG is built as text. The board's name and
 labels are untrusted: they are only ever element text, through
-:func:`~thermomilp.core.untrusted.xml_text` (escaped, the characters XML
+`xml_text` (escaped, the characters XML
 forbids replaced, bounded), so no name adds an element or breaks the file.
 """
 

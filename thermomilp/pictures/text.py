@@ -10,11 +10,11 @@ same glyphs as a solution's empty cells.
 Below the board a legend gives each vessel's label -- the names the hints
 use ("thermometer 7", "tank B") -- with a cell to find it by: the bulb of a
 thermometer, the top-left cell of a tank, counted from 1 like every row, column
-and cell a person reads (:mod:`thermomilp.core.notation`). Thermometers are counted
+and cell a person reads (`thermomilp.core.notation`). Thermometers are counted
 from 1, as janko.at and the other puzzle sites count them (a janko.at file keeps its
 own numbers); a tank's label is its id in the file.
 
-Under a Thermometers picture a glyph line (:data:`GLYPH_LEGEND`) says which
+Under a Thermometers picture a glyph line (`GLYPH_LEGEND`) says which
 glyph is which: the drawing's ``○`` is a bulb, while the native text format's
 ``o`` marks a thermometer's *tip* (its last cell). The two stay as they are --
 the text format is a published file format whose ``o`` old files rely on, and
@@ -57,7 +57,7 @@ def anchor_cell(puzzle: Puzzle, index: int) -> tuple[int, int]:
 
 def vessel_legend(puzzle: Puzzle, width: int = LEGEND_WIDTH) -> str:
     """``thermometers (label at bulb): 1 (1,1)  2 (2,3) ...`` wrapped to ``width``
-    (Thermometers: then the :data:`GLYPH_LEGEND` line); cells count from 1."""
+    (Thermometers: then the `GLYPH_LEGEND` line); cells count from 1."""
     where = "bulb" if puzzle.kind == "thermometers" else "top-left cell"
     items = [f"{shown(v.label)} {cell_name(cell)}" for v, cell in
              ((v, anchor_cell(puzzle, i)) for i, v in enumerate(puzzle.vessels))]
@@ -179,7 +179,8 @@ def ran(result: Any) -> str:
 
 
 def render_result(result: Any) -> str:
-    """A :class:`thermomilp.solving.SolveResult` as text (duck-typed: render sits below solve)."""
+    """A [`thermomilp.solving.SolveResult`][thermomilp.solving.SolveResult] as text (duck-typed:
+    render sits below solve)."""
     puzzle = result.puzzle
     out = []
     if puzzle is not None and result.grid is not None:

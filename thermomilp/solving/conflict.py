@@ -18,12 +18,12 @@ S_p tested at its turn was feasible without it; the final S minus p is a
 subset of that set, hence feasible too (fewer rules never lose solutions).
 Vessels are tried first so that an explanation that only needs clue
 arithmetic ("rows add to 8, columns to 7") names no vessel. Each test goes
-through the solve layer's facade (:func:`thermomilp.solving.engine.is_feasible`):
+through the solve layer's facade (`thermomilp.solving.engine.is_feasible`):
 the exact logic search decides it when it can within a few milliseconds,
 the MILP otherwise; the whole filter stops at the board's deadline.
 
-A subset of parts is itself a :class:`~thermomilp.core.puzzle.Puzzle`:
-:func:`restrict` drops the missing clues (``None``) and splits each dropped
+A subset of parts is itself a [`Puzzle`][thermomilp.core.puzzle.Puzzle]:
+`restrict` drops the missing clues (``None``) and splits each dropped
 vessel into one-cell vessels, which carry no fill-order rule. Each test of
 the filter is one MILP solve of that puzzle; the result can be re-checked
 by anybody with any solver, or by the brute-force counter.

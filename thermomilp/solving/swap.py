@@ -20,7 +20,7 @@ decides as before, so the search may only save time, never change a status.
 
 The row pairs are found with two boolean matrix products: ``(T @ N.T)[r1, r2]``
 counts columns ``a`` with a tip in ``r1`` and a next in ``r2``. The rival
-grid is checked by :mod:`thermomilp.core.verify` before it is returned.
+grid is checked by [`thermomilp.core.verify`][thermomilp.core.verify] before it is returned.
 """
 
 from __future__ import annotations

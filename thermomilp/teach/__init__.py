@@ -3,26 +3,26 @@ of a board (layer 6 of docs/architecture.md).
 
 One module per job:
 
-* :mod:`~thermomilp.teach.export` -- a board's model as LP, MPS, GMPL data or LaTeX;
-* :mod:`~thermomilp.teach.analyze` -- a board's model analysed: sizes, the LP
+* `export` -- a board's model as LP, MPS, GMPL data or LaTeX;
+* `analyze` -- a board's model analysed: sizes, the LP
   relaxation, the solution count, what the logic fixes (``thermomilp analyze``);
-* :mod:`~thermomilp.teach.sandbox` and :mod:`~thermomilp.teach.runner` -- the
+* `sandbox` and `runner` -- the
   student's code in a child process with limits (the trust model is there), and
-  :mod:`~thermomilp.teach.landlock`, what that process may read and write;
-* :mod:`~thermomilp.teach.extract` and :mod:`~thermomilp.teach.linear` --
+  `landlock`, what that process may read and write;
+* `extract` and `linear` --
   the student's PuLP or Pyomo model as plain data, solved with HiGHS;
-* :mod:`~thermomilp.teach.checks` -- the checks on one board of the corpus;
-* :mod:`~thermomilp.teach.rules`, :mod:`~thermomilp.teach.probes`,
-  :mod:`~thermomilp.teach.diagnose`, :mod:`~thermomilp.teach.catalogue` --
+* `checks` -- the checks on one board of the corpus;
+* `rules`, `probes`,
+  `diagnose`, `catalogue` --
   mistakes named from evidence (docs/course/grader.md);
-* :mod:`~thermomilp.teach.student`, :mod:`~thermomilp.teach.classroom`,
-  :mod:`~thermomilp.teach.report` -- one student, a class, the report;
-* :mod:`~thermomilp.teach.corpus` -- the boards (bundled by default).
+* `student`, `classroom`,
+  `report` -- one student, a class, the report;
+* `corpus` -- the boards (bundled by default).
 
 Imported in a notebook (or an IPython shell), the kit makes sure HiGHS's
 start-up banner is never printed into a cell: the process's first ``Highs`` --
 the one that prints it -- is created here with the banner swallowed
-(:func:`thermomilp.model.highs_model.hide_banner`), so a student's plain PuLP
+(`thermomilp.model.highs_model.hide_banner`), so a student's plain PuLP
 ``prob.solve(pulp.HiGHS(msg=False))`` prints nothing, as ``msg=False`` says.
 Elsewhere (the CLI, the grader's child process) importing the kit imports no solver.
 """

@@ -11,8 +11,8 @@
   nothing; which cells the polytope pins down says a lot.
 * **Solution count**, by no-good cuts, capped.
 * **Cells fixed by each logic rule set** of
-  :func:`thermomilp.logic.presolve.presolve_cells`, when that module is
-  installed.
+  [`thermomilp.logic.presolve.presolve_cells`][thermomilp.logic.presolve.presolve_cells], when that
+  module is installed.
 """
 
 from __future__ import annotations

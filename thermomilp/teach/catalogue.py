@@ -1,7 +1,7 @@
 """The mistakes the grader names: stable ids, the rule each breaks, how to fix it.
 
-A report says which rule the model breaks (:data:`MISTAKES`), not the line of code that
-fixes it; a course turns the fixes on with ``thermomilp grade --hints`` (:data:`HINTS`).
+A report says which rule the model breaks (`MISTAKES`), not the line of code that
+fixes it; a course turns the fixes on with ``thermomilp grade --hints`` (`HINTS`).
 
 docs/course/grader.md lists the same ids with the evidence that proves each
 (tests/test_teach_docs.py keeps the two in step).

@@ -1,13 +1,14 @@
 """The checks on one board of the corpus, run on the student's model as data.
 
 1. **solve**: the model's optimum is a solution (checked by
-   :func:`thermomilp.core.verify.solution_problems`), or the model is infeasible
-   exactly when the board has no solution; a fractional optimum is a failure;
+   [`thermomilp.core.verify.solution_problems`][thermomilp.core.verify.solution_problems]), or the
+   model is infeasible exactly when the board has no solution; a fractional optimum is a failure;
 2. **accepts the real solutions**: with its cells fixed to each true solution
-   (at most two, from :func:`thermomilp.solving.enumerate_solutions`), the
-   model is feasible -- if not, the constraints of the student's that the
-   solution breaks are quoted (the solution itself never is: no message shows
-   a corpus board's answer, only grids the student's model accepts);
+   (at most two, from
+   [`thermomilp.solving.enumerate_solutions`][thermomilp.solving.enumerate_solutions]), the model is
+   feasible -- if not, the constraints of the student's that the solution breaks are quoted (the
+   solution itself never is: no message shows a corpus board's answer, only grids the student's
+   model accepts);
 3. **second solution**: with a no-good cut on the grid it found, the model
    finds no grid the rules forbid;
 4. **size and LP relaxation** beside the reference cell model.

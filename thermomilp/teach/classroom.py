@@ -9,19 +9,19 @@ file are skipped, so an interrupted run picks up where it stopped.
 Only the grader writes grades:
 
 * every row ends with a **seal**, an HMAC-SHA256 of the row keyed by a
-  secret in the grader's key file (:func:`key_path`; the student's process
+  secret in the grader's key file (`key_path`; the student's process
   has no environment and is never told where it is). On resume a row whose
   seal does not match -- a row the grader did not write, or one edited -- is
   refused, loudly (exit 2, the line named), and nothing is graded;
-* the file is rewritten whole (:func:`thermomilp.core.files.write_whole`)
+* the file is rewritten whole (`thermomilp.core.files.write_whole`)
   after each student, and before that the grader checks it still holds
   exactly what the grader wrote last. If not (the student's code wrote to
   it), the grader's own text is put back, the student is flagged
   ``tampered-grades`` and a warning names the student.
 
 No cell is a spreadsheet formula: a cell starting with ``= + - @``, a tab, a
-carriage return or a quote is written with a leading quote (:func:`cell`, in
-:func:`_csv`, the one place the file's text is made), removed when the
+carriage return or a quote is written with a leading quote (`cell`, in
+`_csv`, the one place the file's text is made), removed when the
 grader reads its own rows back.
 
 A file whose first line is not the header is not a grades file: it is left
@@ -101,7 +101,7 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
 def cell(text: str) -> str:
     """A CSV cell no spreadsheet reads as a formula: one starting with ``= + - @``, a tab
     or a carriage return (the OWASP list) gets a leading single quote -- and so does one
-    starting with a quote, so that :func:`uncell` gives back exactly the text."""
+    starting with a quote, so that `uncell` gives back exactly the text."""
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
@@ -110,7 +110,7 @@ def uncell(text: str) -> str:
 
 
 def _csv(rows: Sequence[Sequence[str]]) -> str:
-    """The one place the grades file's text is made: every cell through :func:`cell`."""
+    """The one place the grades file's text is made: every cell through `cell`."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerows([cell(c) for c in row] for row in rows)
@@ -120,8 +120,8 @@ def _csv(rows: Sequence[Sequence[str]]) -> str:
 def read_grades(out: str, key: bytes | None = None) -> tuple[str, dict[str, dict[str, str]]]:
     """(the file's text, rows by student) of a grades file; every row's seal is checked.
 
-    An empty or missing file is ("", {}). Raises :class:`GradeError` on a file that is
-    not a grades file or that holds a row the grader did not write."""
+    An empty or missing file is ("", {}). Raises [`GradeError`][thermomilp.core.errors.GradeError]
+    on a file that is not a grades file or that holds a row the grader did not write."""
     if not os.path.exists(out):
         return "", {}
     with open(out, newline="", encoding="utf-8", errors="surrogateescape") as f:

@@ -1,7 +1,7 @@
 """The student's process in a box of its own: a PID namespace, a process limit, no privileges.
 
-The runner (:mod:`thermomilp.teach.runner`, a copy beside this file in the child's
-folder: this module imports nothing of thermomilp) calls :func:`enter` after it has read
+The runner (`thermomilp.teach.runner`, a copy beside this file in the child's
+folder: this module imports nothing of thermomilp) calls `enter` after it has read
 its request and before any student code runs. On Linux, where the kernel allows it:
 
 * **a PID namespace** (``CLONE_NEWPID``; for a grader that is not root, inside a new
@@ -17,9 +17,9 @@ its request and before any student code runs. On Linux, where the kernel allows 
 * **private mounts**: a ``/proc`` that shows only the box's processes (the grader and
   the instructor's terminal are not in it) and an empty ``/dev/shm`` that ends with
   the box;
-* (:func:`end_step`) between two steps, after the grader's sweep from outside, **every
+* (`end_step`) between two steps, after the grader's sweep from outside, **every
   other process of the box is killed** at once from inside (``kill(-1)``);
-* (:func:`drop_privileges`) **no capabilities**: a grader run as root starts a child
+* (`drop_privileges`) **no capabilities**: a grader run as root starts a child
   that keeps uid 0 for the files but holds no capability (the bounding set is
   emptied, so no program it starts gets one back), and ``no_new_privs`` is set.
 

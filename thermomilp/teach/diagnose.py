@@ -1,11 +1,11 @@
 """Name the student's mistakes from evidence, never from a guess.
 
-Evidence, for the mistakes of :mod:`thermomilp.teach.catalogue`:
+Evidence, for the mistakes of `thermomilp.teach.catalogue`:
 
-* **probe grids** (:mod:`thermomilp.teach.probes`): the student's model is
+* **probe grids** (`thermomilp.teach.probes`): the student's model is
   built on small probe boards and its cells fixed to each probe grid;
   accepted / rejected is compared with every variant of the rules
-  (:func:`thermomilp.teach.rules.variants`). The variants that behave exactly
+  (`thermomilp.teach.rules.variants`). The variants that behave exactly
   like the model on every probe are the explanations; the mistakes named are
   those **every** explanation shares. The correct rules among them, or no
   explanation at all, names nothing -- then the report says what is wrong

@@ -1,7 +1,7 @@
-"""Turn what a ``build(puzzle)`` returned into a :class:`LinearModel`, in this process.
+"""Turn what a ``build(puzzle)`` returned into a `LinearModel`, in this process.
 
 The student's child reads its model with the standalone runner
-(:func:`thermomilp.teach.runner.serialise`, which imports no thermomilp) and sends
+(`thermomilp.teach.runner.serialise`, which imports no thermomilp) and sends
 the numbers back; the grader reads thermomilp's own models (``package-model``, the flag)
 through the same function here, so both are read alike.
 

@@ -1,7 +1,7 @@
 """Landlock (Linux 5.13+): what the student's process may read and write, set on itself.
 
-The runner (:mod:`thermomilp.teach.runner`, a copy beside this file in the child's
-folder) calls :func:`restrict` before the
+The runner (`thermomilp.teach.runner`, a copy beside this file in the child's
+folder) calls `restrict` before the
 student's code runs. Afterwards the process and everything it starts:
 
 * reads **only** the readable paths -- its own folder, what its interpreter
@@ -17,7 +17,7 @@ student's code runs. Afterwards the process and everything it starts:
 * (ABI 6+) sends no signal to a process outside its own domain (the grader).
 
 Landlock is unprivileged and cannot be lifted by the process. Where the
-kernel lacks it, :func:`restrict` returns what it could not do and the
+kernel lacks it, `restrict` returns what it could not do and the
 grader says so in the report.
 """
 

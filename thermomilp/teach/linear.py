@@ -1,7 +1,7 @@
 """A student's model as plain data: variables, linear rows, the cell expressions.
 
-The student's code runs in a child process (:mod:`thermomilp.teach.runner`);
-what crosses back to the grader is a :class:`LinearModel` -- numbers and
+The student's code runs in a child process (`thermomilp.teach.runner`);
+what crosses back to the grader is a `LinearModel` -- numbers and
 names, nothing executable. Every check then solves that data with HiGHS in
 the grader's process, so a solve never runs student code and the same
 checks serve PuLP and Pyomo models (and every PuLP version).
@@ -59,7 +59,8 @@ class LinearModel:
 
     @classmethod
     def from_json(cls, data: Any, shape: tuple[int, int] | None = None) -> LinearModel:
-        """The model the child sent, checked number by number (:class:`ModelDataError`).
+        """The model the child sent, checked number by number
+        ([`ModelDataError`][thermomilp.core.errors.ModelDataError]).
 
         ``shape`` (height, width): the cells must be exactly the board's."""
         return _read_model(data, shape)
@@ -237,7 +238,7 @@ def solve(model: LinearModel, extra: Sequence[Row] = (), *, objective: bool = Tr
           time_limit: float = 30.0) -> Run:
     """Solve the model plus ``extra`` rows; ``objective=False`` asks for any feasible point.
 
-    The engine runs behind the solve layer (:func:`thermomilp.solving.engine.solve_rows`);
+    The engine runs behind the solve layer (`thermomilp.solving.engine.solve_rows`);
     this function only says what its outcome means for a student's model."""
     from thermomilp.solving.engine import solve_rows
 
@@ -285,7 +286,7 @@ def feasible_grids(model: LinearModel, height: int, width: int, cap: int = 200,
 
     A model whose cells are distinct plain variables and whose rows use only those
     is evaluated on every grid at once (numpy); any other model is enumerated with
-    no-good cuts, the cells held to 0..1 (:func:`solve`)."""
+    no-good cuts, the cells held to 0..1 (`solve`)."""
     plain = _plain_cells(model, height, width)
     if plain is not None and height * width <= 16:
         return _evaluate_all(model, plain, height, width), True

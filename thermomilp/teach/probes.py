@@ -1,14 +1,14 @@
 """Probe boards and probe grids: the evidence behind every diagnosis.
 
 The probe boards are small (3x3) boards chosen so that, for every two
-different sets of mistakes of the catalogue (:func:`thermomilp.teach.rules.variants`), some
+different sets of mistakes of the catalogue (`thermomilp.teach.rules.variants`), some
 grid of some probe board is obeyed by one and not by the other: missing,
 zero and uneven clues, thermometers whose middle, tip and bulb can be
 filled apart, one-row tanks for the ties and one-column tanks for gravity.
 The grader builds the student's model on each probe board, fixes its cells
 to each probe grid and records accepted / rejected; the mistakes named are
 those common to every variant that behaves exactly like the model
-(:mod:`thermomilp.teach.diagnose`). tests/test_teach_probes.py checks that
+(`thermomilp.teach.diagnose`). tests/test_teach_probes.py checks that
 the probes still tell every two variants apart.
 """
 
@@ -154,8 +154,8 @@ def _allows(kind: str, board: int, grid: Grid, k: int) -> tuple[bool, bool]:
 @lru_cache(maxsize=256)
 def grids_within(kind: str, board: int, rules: Rules) -> tuple[frozenset[int], frozenset[int]]:
     """(every grid a model that makes ``rules``' mistakes must accept on probe board
-    ``board``, every grid it may accept), as bit sets (:func:`thermomilp.teach.rules.allows`;
-    the two are :func:`grids_obeying` but for a missing tie)."""
+    ``board``, every grid it may accept), as bit sets (`thermomilp.teach.rules.allows`;
+    the two are `grids_obeying` but for a missing tie)."""
     if rules.ties != "missing":
         exact = grids_obeying(kind, board, rules)
         return exact, exact

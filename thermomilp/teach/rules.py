@@ -1,11 +1,11 @@
 """The puzzle's rules with one classic mistake made on purpose, as a checker.
 
-A :class:`Rules` names how a model treats each part of the rules: the fill
+A `Rules` names how a model treats each part of the rules: the fill
 order, the clues and (Aquarium) the ties that keep a tank row level. The
 correct rules are ``Rules()``; every other value is a mistake of the
-catalogue in docs/course/grader.md. :func:`obeys` decides whether a grid
+catalogue in docs/course/grader.md. `obeys` decides whether a grid
 satisfies such rules; the grader compares a student's model with these
-checkers on probe grids (:mod:`thermomilp.teach.probes`).
+checkers on probe grids (`thermomilp.teach.probes`).
 """
 
 from __future__ import annotations
@@ -52,13 +52,13 @@ def variants(kind: str) -> list[Rules]:
 def allows(puzzle: Puzzle, grid: Sequence[str], rules: Rules = Rules()) -> tuple[bool, bool]:
     """(must, may): must a model that makes ``rules``' mistakes accept ``grid``, and may it?
 
-    Most mistakes are written one way, and :func:`obeys` says exactly what such a model
+    Most mistakes are written one way, and `obeys` says exactly what such a model
     accepts (must == may). A missing tie is not: a model may leave its tank rows untied by
     linking each cell to the one below it, or to one representative cell of the row below,
     or its rows' representatives only (the right model without its ties), or ... Each such
     model accepts every grid the same rules with the ties accept (must), and besides those
     only grids that keep its clues and have a tank row partly wet -- or that the
-    column-by-column way (:func:`obeys`) accepts (may)."""
+    column-by-column way (`obeys`) accepts (may)."""
     if rules.ties != "missing":
         ok = obeys(puzzle, grid, rules)
         return ok, ok

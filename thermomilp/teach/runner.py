@@ -1,6 +1,6 @@
 """The program the student's child process runs: a standalone script, not part of the package.
 
-The grader (:mod:`sandbox`) copies this file, ``confine.py`` and ``landlock.py`` into the
+The grader (`sandbox`) copies this file, ``confine.py`` and ``landlock.py`` into the
 child's own folder and runs ``python -I runner.py``: nothing here imports thermomilp
 (the standard library only; PuLP and Pyomo inside the functions that read a model),
 so the package is never loaded in the child -- and where Landlock is available the
@@ -12,7 +12,7 @@ with a message that says so.
 It reads the request on its stdin (the student's path, the boards as plain data --
 rows, cols, vessels; never a solution -- and the limits), closes stdin, enters its box
 (``confine``: a PID namespace, a process limit, no capabilities; ``landlock``), imports
-the student's module, calls ``build(board)`` on each board (a :class:`Board`, built here
+the student's module, calls ``build(board)`` on each board (a `Board`, built here
 from the data, with the attribute names of ``thermomilp.Puzzle``) and writes one JSON line
 per step to the result pipe (a file descriptor the parent passes; the student's
 ``print`` goes to stdout and stderr, which the parent captures apart). Before each step
@@ -141,7 +141,7 @@ class Board:
 
 
 def board_of(data: dict[str, Any]) -> Board:
-    """A :class:`Board` from the grader's plain data (:func:`thermomilp.teach.sandbox.plain`)."""
+    """A `Board` from the grader's plain data (`thermomilp.teach.sandbox.plain`)."""
     def clue(c: Any) -> int | None:
         return None if c is None else int(c)
 
@@ -362,7 +362,7 @@ PACKAGE_FOLDERS: list[str] = []  # where thermomilp is on this machine (set in m
 
 class _NoThermomilp:
     """First on ``sys.meta_path`` in the child: thermomilp and its modules are not found,
-    with :data:`UNAVAILABLE` as the reason (Landlock stops a way around this one)."""
+    with `UNAVAILABLE` as the reason (Landlock stops a way around this one)."""
 
     @staticmethod
     def find_spec(name: str, path: Any = None, target: Any = None) -> None:

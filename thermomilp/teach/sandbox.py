@@ -3,10 +3,10 @@
 Trust model (docs/course/grader.md says the same, with what holds where):
 
 * **Verdicts are the grader's.** The child sends back, per board, only the
-  model as numbers (:class:`~thermomilp.teach.linear.LinearModel`), or that
+  model as numbers (`LinearModel`), or that
   its code failed. Every verdict is computed here, in the grader's process,
   from those numbers; no message the child can send means "right". The
-  data is validated (:meth:`LinearModel.from_json`) and only accepted in
+  data is validated (`LinearModel.from_json`) and only accepted in
   order: board ``k`` after board ``k - 1``. A child that forges the runner's
   messages can only send a model -- which is graded like any other.
 * **Nothing to read.** The request (the path of the child's own copy of the
@@ -18,17 +18,17 @@ Trust model (docs/course/grader.md says the same, with what holds where):
   stub package below) and no terminal (a new
   session, stdin from ``/dev/null``, only its pipes inherited).
 * **No thermomilp in the child.** The child runs a copy of the standalone
-  :mod:`~thermomilp.teach.runner` (with ``confine.py`` and ``landlock.py``) from its
-  own folder; the boards reach it as plain data (:func:`plain`), the model goes back as
+  `runner` (with ``confine.py`` and ``landlock.py``) from its
+  own folder; the boards reach it as plain data (`plain`), the model goes back as
   numbers. A stub package makes ``import thermomilp`` fail there, and Landlock hides the
-  package and its checkout (:func:`hidden_paths`, ``runner.package_folders``).
-* **A box per student** (:mod:`thermomilp.teach.confine`, where the kernel
+  package and its checkout (`hidden_paths`, ``runner.package_folders``).
+* **A box per student** (`thermomilp.teach.confine`, where the kernel
   allows it): a PID namespace whose init reaps every orphan at once and whose
   end kills everything in it, a process limit that holds for root (the
   namespace's ``pid_max``), private ``/proc`` and ``/dev/shm``, and no
   capability. What could not be set up is reported by the child before any
   student code runs; the grader warns, or refuses under
-  ``THERMOMILP_REQUIRE_SANDBOX=1`` (:func:`_unconfined`).
+  ``THERMOMILP_REQUIRE_SANDBOX=1`` (`_unconfined`).
 * **Nothing left behind, step by step.** After the import and after every
   board the grader kills every process the submission started -- below the
   child, in its session, or handed back to the grader (a child subreaper,
@@ -37,19 +37,19 @@ Trust model (docs/course/grader.md says the same, with what holds where):
   then lets the runner start the next step (a byte on a second pipe). The
   grader is also non-dumpable (``PR_SET_DUMPABLE`` 0): another process of
   the same (non-root) user cannot read its ``/proc/<pid>/fd`` or environment.
-* **A safe result pipe.** A result line is read up to :data:`MAX_EVENT` bytes,
+* **A safe result pipe.** A result line is read up to `MAX_EVENT` bytes,
   in linear time, and its nesting is measured without recursion before it is
-  parsed (:func:`parse_event`): a bad line fails that student's board with
+  parsed (`parse_event`): a bad line fails that student's board with
   the reason, never the run.
 * **A file-system sandbox where the kernel has one.** With Landlock
-  (:mod:`thermomilp.teach.landlock`) the child cannot read the package's
+  (`thermomilp.teach.landlock`) the child cannot read the package's
   boards, the correct models, the corpus, the grades file, the key, the
   submissions of the class (it reads its own copy), ``/tmp`` or the terminals
-  (:func:`hidden_paths`), and writes only in its own folder and to
+  (`hidden_paths`), and writes only in its own folder and to
   ``/dev/null``. Without it the child runs with the grader's user and can
   read and write what that user can; the grades file is then guarded by its
   seals and the grader's check after each student
-  (:mod:`thermomilp.teach.classroom`), and the recipes in
+  (`thermomilp.teach.classroom`), and the recipes in
   docs/course/grader.md hide the rest.
 
 Limits, set in the child before the student's code runs: an address-space
@@ -132,7 +132,7 @@ def hidden_paths(student: str, extra: Sequence[str] = ()) -> list[str]:
     (its boards with their solutions, the correct example models, its code) and the checkout
     it runs from with that checkout's other worktrees, the folder of the student's
     file (the child reads its own copy), the shared temporary folders, ``/dev`` (but the
-    few devices of :func:`readable_paths`), and ``extra`` (the corpus folder, the grades
+    few devices of `readable_paths`), and ``extra`` (the corpus folder, the grades
     file, the grader's key file, the other students' files)."""
     from thermomilp.teach.runner import package_folders
 
@@ -158,10 +158,10 @@ time zone, the processor count (OpenBLAS)."""
 def readable_paths(box: str) -> list[str]:
     """The only paths the student's process may read (an allowlist; where Landlock is
     available): the child's own folder (its copy of the student's file, the runner), a
-    few devices, the system's shared libraries and data (:data:`SYSTEM`) and the engine
+    few devices, the system's shared libraries and data (`SYSTEM`) and the engine
     programs on PATH. The runner adds what its interpreter imports from (its
     ``sys.path`` and prefixes, never the grader's working folder, never thermomilp);
-    :func:`hidden_paths` stays unreadable even below these."""
+    `hidden_paths` stays unreadable even below these."""
     from thermomilp.core.engines import ENGINES  # the engines' records name their programs
 
     programs = [found for record in ENGINES.values() if record.program
@@ -174,7 +174,7 @@ def readable_paths(box: str) -> list[str]:
 def request_of(student: str, boards: Sequence[Puzzle], limits: Limits,
                hide: Sequence[str] = (), copy: str | None = None) -> bytes:
     """What the child reads on its stdin: the path of its copy of the student's file, the
-    boards as plain data (:func:`plain`, never a solution) and the package's folders (which
+    boards as plain data (`plain`, never a solution) and the package's folders (which
     the runner hides with the rest)."""
     from thermomilp.teach.runner import package_folders
 
@@ -192,7 +192,7 @@ def request_of(student: str, boards: Sequence[Puzzle], limits: Limits,
 
 def plain(puzzle: Puzzle) -> dict[str, Any]:
     """A board as the runner's plain data: the kind, the clues and the vessels (their
-    layers of cells), never the solution (:func:`thermomilp.teach.runner.board_of`)."""
+    layers of cells), never the solution (`thermomilp.teach.runner.board_of`)."""
     return {"kind": puzzle.kind, "rows": list(puzzle.rows), "cols": list(puzzle.cols),
             "name": puzzle.name, "rule": puzzle.rule,
             "vessels": [{"label": v.label, "layers": [[list(c) for c in layer]
@@ -475,7 +475,7 @@ def kill_descendants(root: int, since: int, include_root: bool = False,
 
     A process belongs to the submission when it descends from ``root``, is in
     ``root``'s session, or was handed back to this (subreaper) process after ``since`` and
-    is not a child this process started itself (:func:`_belonging`); ``keep`` (the
+    is not a child this process started itself (`_belonging`); ``keep`` (the
     box's init and runner) and ``root`` (unless ``include_root``) are spared, not what is
     below them. Repeated until none is alive, so a process that forks while it is being
     killed is caught; the dead that are this process's children are reaped. ``uncounted``

@@ -1,8 +1,8 @@
 """The JSON API behind the page: one method per endpoint, no HTTP in sight.
 
 Every endpoint takes a JSON object and returns one; bad input raises
-:class:`ApiError` with an HTTP status and a sentence for the player. The
-server (:mod:`thermomilp.web.server`) only moves bytes and maps the error to
+[`ApiError`][thermomilp.core.errors.ApiError] with an HTTP status and a sentence for the player. The
+server (`thermomilp.web.server`) only moves bytes and maps the error to
 a response. The API is stateless: the page sends the puzzle (interchange
 JSON, docs/contract.md) and its marks (rows of ``#``/``.``/``?``) with each call.
 
@@ -19,12 +19,12 @@ model      POST    ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats", 
 relax      POST    ``{"puzzle"}`` -> ``{"feasible", "values", "fractional", "message"}``
 =========  ======  ==============================================================
 
-An upload (``load`` with ``text``) is read by :func:`read_upload` alone.
-``rows`` and ``relax`` teach the model (:mod:`thermomilp.web.modelview`): every
+An upload (``load`` with ``text``) is read by `read_upload` alone.
+``rows`` and ``relax`` teach the model (`thermomilp.web.modelview`): every
 row of the cell formulation under its LP-file name, and the LP relaxation.
 
-Limits: a request body of at most :data:`MAX_BODY` bytes (enforced by the
-server), boards of at most :data:`MAX_SIDE` rows and columns, new boards of
+Limits: a request body of at most `MAX_BODY` bytes (enforced by the
+server), boards of at most `MAX_SIDE` rows and columns, new boards of
 at most ``thermomilp.web.newboard.MAX_SIDE[kind]``.
 """
 
@@ -54,7 +54,7 @@ CONCURRENT_SOLVES = 2
 
 def server_settings(settings: Settings | None = None) -> Settings:
     """The settings the server solves with (resolved once, at start-up): the
-    user's, with the time limit capped at :data:`SOLVE_SECONDS` and no engine
+    user's, with the time limit capped at `SOLVE_SECONDS` and no engine
     log (a request must not write to the server's terminal)."""
     settings = settings or Settings()
     limit = min(settings.time_limit or SOLVE_SECONDS, SOLVE_SECONDS)
@@ -129,11 +129,11 @@ def upload_suffixes() -> list[str]:
 
 def read_upload(text: str, filename: str | None) -> Puzzle:
     """An uploaded file's text -> the board, through the per-file pipeline's reader
-    (:func:`thermomilp.solving.pipeline.read_input`, as ``solve`` and ``batch`` read):
+    (`thermomilp.solving.pipeline.read_input`, as ``solve`` and ``batch`` read):
     the format detected from the content (the name's suffix breaks ties), the
     server's size limits checked before anything is built, errors as
-    :class:`ApiError` (400, or 413 for a board too large), and a board without a name
-    of its own titled by the file's name (``mine.json`` -> ``mine``)."""
+    [`ApiError`][thermomilp.core.errors.ApiError] (400, or 413 for a board too large), and a board
+    without a name of its own titled by the file's name (``mine.json`` -> ``mine``)."""
     from thermomilp.solving.pipeline import read_input
 
     try:  # the same reader as `solve` and `batch` (one per-file pipeline)
@@ -285,7 +285,7 @@ class Api:
 
     def api_solve(self, payload: dict[str, Any]) -> dict[str, Any]:
         """The board through the per-file pipeline of ``solve`` and ``batch``
-        (:func:`thermomilp.solving.pipeline.solve_input`: solved, uniqueness proved, an
+        (`thermomilp.solving.pipeline.solve_input`: solved, uniqueness proved, an
         infeasible board explained): the record of ``thermomilp solve --format json``
         with ``"file": null``, plus ``message``, the sentence the page shows."""
         from thermomilp.solving.pipeline import solve_input
@@ -312,7 +312,7 @@ class Api:
 
     def api_model(self, payload: dict[str, Any]) -> dict[str, Any]:
         """The model of this board: LP by default; MPS, GMPL .dat, LaTeX (via
-        :mod:`thermomilp.teach.export`)."""
+        `thermomilp.teach.export`)."""
         from thermomilp.teach.export import TARGETS, export
 
         puzzle = puzzle_from(payload)

@@ -7,13 +7,13 @@ logic engines in turn until one decides something: for Aquarium
 (bookkeeping, line_count, chained_count, probe, pair_probe); for a pool-rule
 Aquarium only ``thermomilp.logic.hints``, which reasons on its layer trees
 (``thermomilp.logic.tree``). Their stable rule ids are
-shown by the names in :data:`RULE_NAMES`. When no engine decides more (the
+shown by the names in `RULE_NAMES`. When no engine decides more (the
 board needs search), the ``reveal`` rule reads one cell from the MILP
-solution. Every hint is a :class:`~thermomilp.logic.deduction.Deduction`;
-:func:`page_json` is what the page receives.
+solution. Every hint is a `Deduction`;
+`page_json` is what the page receives.
 
 Marks are rows of ``#`` (filled), ``.`` (empty) and ``?`` (unknown), the marks
-notation of :mod:`thermomilp.core.notation`; the cells of the JSON are 0-based
+notation of `thermomilp.core.notation`; the cells of the JSON are 0-based
 indices, while a hint's message counts rows, columns and cells from 1, as every
 text a person reads does. Marks are checked
 before any engine deduces anything (``thermomilp.logic.mistakes``: against
@@ -66,7 +66,7 @@ def next_hint(puzzle: Puzzle, marks: Sequence[str],
               ) -> Deduction | None:
     """The next deduction, or ``None`` when every cell is marked and nothing is wrong.
 
-    First the marks are checked (:func:`mistake_hint`; ``complete(fixed)`` is
+    First the marks are checked (`mistake_hint`; ``complete(fixed)`` is
     a solution agreeing with ``fixed`` or None -- the server passes the MILP,
     the default is the logic's search). Then the logic engines for the
     puzzle's kind are asked in turn (the first one that decides something

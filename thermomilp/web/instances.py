@@ -97,7 +97,7 @@ def _distinct_names(found: dict[str, Instance]) -> dict[str, Instance]:
 
 
 def load_instance(ident: str) -> Puzzle:
-    """The bundled puzzle ``ident``; :class:`KeyError` when there is no such id."""
+    """The bundled puzzle ``ident``; `KeyError` when there is no such id."""
     entry = catalogue().get(ident) if isinstance(ident, str) else None
     if entry is None:
         raise KeyError(ident)

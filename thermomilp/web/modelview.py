@@ -1,13 +1,13 @@
 """What the page needs to teach the model: its rows per cell, and the LP relaxation.
 
-* :func:`model_rows` lists every row (constraint) of the cell formulation
+* `model_rows` lists every row (constraint) of the cell formulation
   (docs/formulation.md) under the name the LP file gives it (``row_3``,
   ``col_0``, ``prec_2_1_2_0``, ``tie_4_1_4_0``), with its terms, sense and
   right-hand side: the page highlights the rows of a clicked cell in the LP
   text and typesets them (MathML, rendered by the browser: nothing loaded
   from the network).
-* :func:`relaxation` is the LP relaxation (``0 <= x <= 1``) at the vertex
-  HiGHS returns, per cell, from the solve layer (:func:`thermomilp.solving.engine.lp_vertex`);
+* `relaxation` is the LP relaxation (``0 <= x <= 1``) at the vertex
+  HiGHS returns, per cell, from the solve layer (`thermomilp.solving.engine.lp_vertex`);
   the page shades fractional cells.
 """
 

@@ -1,11 +1,12 @@
 """Fresh boards for the page's "New" button.
 
-* Thermometers: :func:`thermomilp.generate.thermometers_gen.generate_thermometers`
+* Thermometers:
+  [`generate_thermometers`][thermomilp.generate.thermometers_gen.generate_thermometers]
   (plant a solution, repair the tiling until the MILP finds no rival, grade
   it; scales to 15x15). A difficulty wish it cannot meet in time falls back
   to a board of any grade; if even that fails, to the write-up's reroll
   (random tiling and levels, start again until unique, up to a time budget).
-* Aquarium: :func:`thermomilp.generate.aquarium_gen.generate_aquarium`
+* Aquarium: [`generate_aquarium`][thermomilp.generate.aquarium_gen.generate_aquarium]
   (unique by construction, clues deleted while the board stays unique),
   redrawn with new seeds until the graded difficulty matches the wish or the
   budget runs out.
@@ -13,8 +14,8 @@
 Whatever made it, the board's solutions are counted once more with the
 configured MILP engine before the page gets it: ``unique`` in the answer is
 that count, not the generator's word. The difficulty comes from
-:func:`thermomilp.logic.grade.grade` (intervals = easy, probing = medium,
-search = hard).
+[`thermomilp.logic.grade.grade`][thermomilp.logic.grade.grade]
+(intervals = easy, probing = medium, search = hard).
 """
 
 from __future__ import annotations

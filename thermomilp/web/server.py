@@ -3,19 +3,19 @@
 HTTP itself -- the request line, headers, ``Content-Length`` (a sign, spaces
 inside, ``0_2`` or two different values are 400), chunked framing, keep-alive
 -- is parsed by uvicorn's h11 protocol, not here. This module adds what the
-server's own settings (:class:`Limits`) promise on top of it:
+server's own settings (`Limits`) promise on top of it:
 
-* **Host checking** (:class:`HostCheck`): a request whose ``Host`` is not
+* **Host checking** (`HostCheck`): a request whose ``Host`` is not
   ``localhost``, ``127.0.0.1``, ``[::1]``, the bound host or an
   ``--allow-host`` name gets 400 -- a page on another site that rebinds its
   DNS name to 127.0.0.1 cannot reach the API.
-* **Slow clients** (:class:`GuardedH11Protocol`): a request head must arrive
+* **Slow clients** (`GuardedH11Protocol`): a request head must arrive
   whole within ``head_seconds`` of the connection (or of its first byte on a
   kept-alive connection), and a client quiet for ``idle_seconds`` before its
   head is complete gets 408; an idle keep-alive connection is closed after
   ``keep_alive_seconds``. A slow connection costs a socket and a few objects on
   the event loop, never a thread.
-* **Greedy clients** (:class:`Clients`): one client (an IPv4 address, an IPv6
+* **Greedy clients** (`Clients`): one client (an IPv4 address, an IPv6
   /64) holds at most ``per_client`` connections (one more is answered 429 and
   closed); when all ``connections`` are taken, a new connection closes the one
   that has waited longest for a request head (503), so hundreds of slow
@@ -25,7 +25,7 @@ server's own settings (:class:`Limits`) promise on top of it:
   then the connection is half-closed and what the client still sends is read
   and dropped (at most ``drain_bytes``, ``drain_seconds``), so the client
   reads the answer instead of a reset. A body that stops short gets 408.
-* **A bounded worker pool** (:class:`WorkerPool`): every endpoint that may
+* **A bounded worker pool** (`WorkerPool`): every endpoint that may
   run an engine or parse a board runs on one of ``workers`` daemon threads,
   with at most ``queue`` more waiting (beyond that: 503 at once) and an answer
   within ``answer_seconds`` (else 503). The event loop never waits for an
@@ -37,7 +37,7 @@ whitelist built at start-up by listing ``thermomilp/web/static/`` (regular
 files only, no symlinks); a request path is looked up in that table as a
 string, never joined onto a directory, and a path that tries to climb
 (``..`` after percent-decoding, a backslash, a NUL) is refused with 400.
-``GET /api/<name>`` and ``POST /api/<name>`` -- :class:`thermomilp.web.api.Api`.
+``GET /api/<name>`` and ``POST /api/<name>`` -- [`thermomilp.web.api.Api`][thermomilp.web.api.Api].
 Every error from this module is ``{"error": message, "status": code}``.
 """
 
@@ -78,7 +78,7 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
          ".ico": "image/x-icon"}
 COMMON_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 ANSWER_SOLVES = 3
-"""An answer is due within this many engine time limits (:meth:`Limits.for_settings`)."""
+"""An answer is due within this many engine time limits (`Limits.for_settings`)."""
 INLINE = ("info",)
 """Endpoints answered on the event loop itself (no engine, no file): always answered."""
 
@@ -119,7 +119,7 @@ class Limits:
 
     @classmethod
     def for_settings(cls, settings: Any, **fields: Any) -> Limits:
-        """The limits of a server solving with ``settings`` (:func:`api.server_settings`):
+        """The limits of a server solving with ``settings`` (`api.server_settings`):
         an answer is due within three engine time limits -- a wait for an engine, then
         up to two solves (a hint's, a check's)."""
         limit = settings.time_limit or SOLVE_SECONDS
@@ -187,7 +187,7 @@ class _DrainingTransport:
 
 
 def client_key(client: tuple[str, int] | None) -> str:
-    """Whose connection this is, for :attr:`Limits.per_client`: the IPv4 address, or
+    """Whose connection this is, for `Limits.per_client`: the IPv4 address, or
     the /64 network of an IPv6 one (one host owns a whole /64); an IPv4-mapped IPv6
     address is its IPv4 address. No address (a Unix socket): ``""``."""
     if not client:
@@ -206,7 +206,7 @@ def client_key(client: tuple[str, int] | None) -> str:
 
 
 class Clients:
-    """One server's connections, as :class:`GuardedH11Protocol` counts them: how many
+    """One server's connections, as `GuardedH11Protocol` counts them: how many
     each client holds, and which are waiting for a request head, oldest first (the
     first to go when the server is full). Lives on the event loop: no lock."""
 
@@ -249,8 +249,8 @@ class GuardedH11Protocol(H11Protocol):
     (else 408 and close); a client holds at most ``limits.per_client`` connections
     (else 429 and close); a new connection beyond ``limits.connections`` closes the
     one that has waited longest for a head (503); and a refused body is drained
-    briefly (see :class:`_DrainingTransport`). ``limits`` and ``clients`` (the
-    connection counts, :class:`Clients`) are set per server (:class:`Server`)."""
+    briefly (see `_DrainingTransport`). ``limits`` and ``clients`` (the
+    connection counts, `Clients`) are set per server (`Server`)."""
 
     limits: Limits = Limits()
     clients: Clients = Clients()
@@ -384,7 +384,7 @@ class GuardedH11Protocol(H11Protocol):
 class WorkerPool:
     """``workers`` daemon threads and room for ``waiting`` more jobs.
 
-    A job that cannot get a place is refused at once (:meth:`submit` returns
+    A job that cannot get a place is refused at once (`submit` returns
     None). A place is freed when its job ends -- a job stuck in an engine keeps
     its place, so stuck jobs can fill the pool but never grow it. Daemon
     threads: a stuck job never keeps the process from exiting.
@@ -501,7 +501,8 @@ class HostCheck:
 
 
 class Application:
-    """The routes, with the :class:`Api` behind them and the pool in front of it."""
+    """The routes, with the [`Api`][thermomilp.web.api.Api] behind them and the pool in front of
+    it."""
 
     def __init__(self, api: Api, limits: Limits, files: dict[str, Path]):
         self.api, self.limits, self.files = api, limits, files
@@ -624,8 +625,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 def build_app(api: Api | None = None, limits: Limits | None = None,
               allowed: frozenset[str] = frozenset(LOOPBACK_NAMES)) -> ASGIApp:
-    """The ASGI application: Starlette routing one catch-all route to :class:`Application`,
-    behind :class:`HostCheck`."""
+    """The ASGI application: Starlette routing one catch-all route to `Application`,
+    behind `HostCheck`."""
     limits = limits or Limits()
     application = Application(api or Api(), limits, static_files())
     app = Starlette(routes=[Route("/{path:path}", application.endpoint,
@@ -642,8 +643,8 @@ def build_app(api: Api | None = None, limits: Limits | None = None,
 
 
 def bind(host: str, port: int, backlog: int = Limits.backlog) -> socket.socket:
-    """A listening socket on ``host``:``port`` (0 = any free port), or :class:`BindError`
-    saying why not and what to do."""
+    """A listening socket on ``host``:``port`` (0 = any free port), or
+    [`BindError`][thermomilp.core.errors.BindError] saying why not and what to do."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
                                    flags=socket.AI_PASSIVE)
@@ -676,8 +677,8 @@ def bind(host: str, port: int, backlog: int = Limits.backlog) -> socket.socket:
 
 
 class Server:
-    """A bound server: :meth:`serve_forever` runs uvicorn on the bound socket (in this
-    thread); :meth:`shutdown` asks it to stop from another thread."""
+    """A bound server: `serve_forever` runs uvicorn on the bound socket (in this
+    thread); `shutdown` asks it to stop from another thread."""
 
     def __init__(self, sock: socket.socket, app: ASGIApp, limits: Limits, quiet: bool):
         self.socket = sock
@@ -736,7 +737,7 @@ def make_server(host: str = "127.0.0.1", port: int = 8000, api: Api | None = Non
                 quiet: bool = False, limits: Limits | None = None,
                 allow_hosts: tuple[str, ...] = ()) -> Server:
     """A bound (not yet serving) server; port 0 picks a free port. Raises
-    :class:`BindError` when it cannot listen."""
+    [`BindError`][thermomilp.core.errors.BindError] when it cannot listen."""
     api = api or Api()
     limits = limits or Limits.for_settings(api.engine)
     sock = bind(host, port, limits.backlog)
@@ -749,7 +750,7 @@ def serve_in_thread(host: str = "127.0.0.1", port: int = 0, api: Api | None = No
                     allow_hosts: tuple[str, ...] = (), **sizes: Any
                     ) -> tuple[Server, threading.Thread, str]:
     """Start a server in a daemon thread; returns (server, thread, base URL). For tests
-    and benchmarks; ``workers=``, ``queue=`` and the other :class:`Limits` fields may be
+    and benchmarks; ``workers=``, ``queue=`` and the other `Limits` fields may be
     given directly."""
     if sizes:
         from dataclasses import replace
