@@ -10,7 +10,7 @@ each vessel has one level: that filling is the planted solution ``x*``, and
 the clues are read off it.
 
 Why the clues then have exactly one solution, which interval propagation
-(:mod:`thermomilp.logic.propagation`) finds: take the lines in the same order.
+(`thermomilp.logic.propagation`) finds: take the lines in the same order.
 When line ``l`` comes, its cells are of two kinds. Those whose other line
 came earlier are decided already (induction). The rest were undecided when
 the walk reached ``l``, took ``l``'s default there, and every one of them
@@ -24,7 +24,7 @@ board it makes (and the MILP, and the checker) before returning it.
 
 Such a board, with all its clues, is graded ``intervals`` (easy); deleting
 clues while the logic still finishes makes it harder
-(:func:`thermomilp.generate.clues.delete_clues`). The walk costs one pass
+(`thermomilp.generate.clues.delete_clues`). The walk costs one pass
 over the cells, so the size of the board no longer decides the time.
 """
 
@@ -102,7 +102,7 @@ def medium_first(tiling: PathTiling, order: Sequence[Line],
     the hard ones and the easy ones). So: the lines whose deletion interval
     propagation cannot absorb -- a cheap test -- latest in the walk first,
     then the rest. ``deadline``: asked before each line (a 100x100 board's 200 tests
-    take tens of seconds); past it :class:`~thermomilp.core.errors.GenerationTimeUp`.
+    take tens of seconds); past it [`GenerationTimeUp`][thermomilp.core.errors.GenerationTimeUp].
     """
     from thermomilp.core.puzzle import thermometers
     from thermomilp.generate.rivals import check_time

@@ -4,12 +4,12 @@ The logic searches of the solve layer (the presolve's search, the confirmation o
 an engine's "infeasible") give a question back to the engine when they would cost
 too much. Measured in seconds, that choice -- and with it ``engine_called``,
 ``proof`` and ``confirmed_by`` in a record -- would change with the load of the
-machine. :class:`Work` measures it in *ticks* instead: one per vessel a probing
-sweep visits and one per :data:`~thermomilp.logic.propagation.STOP_EVERY` line
+machine. `Work` measures it in *ticks* instead: one per vessel a probing
+sweep visits and one per `STOP_EVERY` line
 revisions of a propagation, the points where every propagator already asks its
 ``stop`` callback. The same board and budget always end the same way; only the
 caller's deadline (the user's time limit, which raises
-:class:`~thermomilp.core.deadline.TimeUp`) depends on the clock.
+[`TimeUp`][thermomilp.core.errors.TimeUp]) depends on the clock.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from thermomilp.core.errors import OutOfBudget
 
 
 class Work:
-    """A ``stop`` callback that counts its calls and raises :class:`OutOfBudget` after
-    ``limit`` of them (None: no limit); ``deadline`` (optional) is asked first, and its
-    True is passed on (the propagators raise TimeUp)."""
+    """A ``stop`` callback that counts its calls and raises
+    [`OutOfBudget`][thermomilp.core.errors.OutOfBudget] after ``limit`` of them (None: no limit);
+    ``deadline`` (optional) is asked first, and its True is passed on (the propagators raise
+    TimeUp)."""
 
     def __init__(self, limit: int | None = None,
                  deadline: Callable[[], bool] | None = None):

@@ -68,7 +68,7 @@ class LineTables:
 
     def __getstate__(self) -> dict[str, object]:
         """Pickle the tables, not what a process derived from them (the compiled
-        kernel's arrays, :mod:`thermomilp.logic.propagation`, are rebuilt on demand)."""
+        kernel's arrays, `thermomilp.logic.propagation`, are rebuilt on demand)."""
         return {k: v for k, v in self.__dict__.items() if k != "_kernel_board"}
 
     def line_name(self, line: int) -> str:
@@ -101,7 +101,7 @@ def _masks(tab: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def line_tables(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> LineTables:
     """The contribution tables of ``puzzle``, built anew at each call (a solve keeps
-    its board's in its :class:`~thermomilp.logic.presolve.BoardLogic`); ``stop`` is asked
+    its board's in its [`BoardLogic`][thermomilp.logic.presolve.BoardLogic]); ``stop`` is asked
     every 4096 vessels while they are built (True: TimeUp)."""
     return _build_tables(puzzle, stop)
 

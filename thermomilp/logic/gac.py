@@ -10,7 +10,7 @@ prefix and suffix over the line's vessels, so ``L`` survives iff
 assumption at all: holes in domains and jumps in contributions (tank rows)
 are handled exactly.
 
-It deliberately shares no code with :mod:`thermomilp.logic.propagation` --
+It deliberately shares no code with `thermomilp.logic.propagation` --
 not even the contribution tables, which it recomputes from the vessels --
 so that ``tests/test_logic_gac.py`` can falsify the claim that both reach
 the same fixpoint on Thermometers (``docs/logic.md`` has the proof).

@@ -3,10 +3,10 @@
 ``grade(puzzle)`` is ``"intervals"`` when interval propagation alone decides
 every vessel (or proves the board has no solution), ``"probing"`` when
 interval propagation plus probing does, ``"pairs"`` when pair probing
-(:mod:`thermomilp.logic.pairs`) is needed on top, and ``"search"``
+(`thermomilp.logic.pairs`) is needed on top, and ``"search"``
 otherwise (the board needs branching -- which includes every board with two
 or more solutions). The generator maps grades to difficulties with
-:data:`GRADE_TO_DIFFICULTY`.
+`GRADE_TO_DIFFICULTY`.
 """
 
 from __future__ import annotations
@@ -47,14 +47,14 @@ def difficulty(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
 
 def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None,
           known: Grid | None = None) -> str:
-    """``stop``: see :func:`thermomilp.logic.propagation.sweep` (raises TimeUp). A board with
-    layer trees (the pool rule) is graded by :func:`thermomilp.logic.tree.grade`.
+    """``stop``: see `thermomilp.logic.propagation.sweep` (raises TimeUp). A board with
+    layer trees (the pool rule) is graded by `thermomilp.logic.tree.grade`.
 
-    ``known``: a solution of the board, already checked by :mod:`thermomilp.core.verify`
-    (the generator's planted grid). Its levels are never tested for refutation --
-    no sound rule erases them -- so the grade is the same and comes sooner (a third
-    fewer probes on generated boards). A grid that is not a solution may give a
-    wrong grade: never pass an unchecked one."""
+    ``known``: a solution of the board, already checked by
+    [`thermomilp.core.verify`][thermomilp.core.verify] (the generator's planted grid). Its levels
+    are never tested for refutation -- no sound rule erases them -- so the grade is the same and
+    comes sooner (a third fewer probes on generated boards). A grid that is not a solution may give
+    a wrong grade: never pass an unchecked one."""
     if not puzzle.all_chains:
         from thermomilp.logic.tree import grade as tree_grade
         return tree_grade(puzzle, stop)

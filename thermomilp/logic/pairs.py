@@ -51,7 +51,7 @@ class PairRefutation:
 
     ``breaks`` lists, per level ``b`` of the partner left open after
     ``vessel = level`` propagated, the clued line (number, as in
-    :class:`LineTables`) that ``partner = b`` breaks.
+    `LineTables`) that ``partner = b`` breaks.
     """
 
     vessel: int
@@ -97,13 +97,13 @@ def pair_refutation(tables: LineTables, dom: Domains, v: int, level: int,
 
 
 class _Fixpoints:
-    """The pair tests of one :func:`pair_fixpoint` run, from remembered fixpoints.
+    """The pair tests of one `pair_fixpoint` run, from remembered fixpoints.
 
     The domain only shrinks during the run, and interval propagation is
     monotone, so the fixpoint ``F(v, L)`` of ``dom`` with ``v = L`` is kept
     (sparse: the vessels where it is below ``dom``) and brought up to date when
     ``dom`` loses levels by revising only the lines of the vessels that lost
-    them (as :func:`thermomilp.logic.propagation.probe` does for its witnesses).
+    them (as `thermomilp.logic.propagation.probe` does for its witnesses).
     The fixpoint of several assumptions is the fixpoint of the meet of their
     ``F``s, and a line where at most one of them differs from ``dom`` already
     stands at a fixpoint there: only the lines touched by two are revised.
@@ -112,7 +112,7 @@ class _Fixpoints:
     interval fixpoint inside ``dom`` with ``v = a`` decides ``w`` (the fixpoint
     of ``v = a, w = b`` contains it), so one fixpoint deciding every partner
     (a dive) answers the whole test; a partner is tested level by level only
-    when the dive cannot place it. Same answers as :func:`pair_refutation`,
+    when the dive cannot place it. Same answers as `pair_refutation`,
     so the same fixpoint; on a generated 50x50 ``search`` board a fifth of the
     line revisions (tests/test_logic_pairs.py).
     """
@@ -265,8 +265,8 @@ class _Fixpoints:
         A partner ``w`` can stand somewhere as soon as some nonempty interval fixpoint
         inside ``dom`` with ``v = level`` decides ``w`` (the fixpoint of ``v = level, w = b``
         contains it). So the partners are placed together on one fixpoint (a dive,
-        :meth:`_place`), and only a partner the dive cannot place is tested on its own
-        from ``v = level`` (:meth:`consistent`). The dive is kept for the next test of
+        `_place`), and only a partner the dive cannot place is tested on its own
+        from ``v = level`` (`consistent`). The dive is kept for the next test of
         ``v = level`` (the wide tier after the narrow one, or after an erasure
         elsewhere): it usually still stands, with most partners already placed."""
         self.sync()
@@ -292,7 +292,7 @@ class _Fixpoints:
     def _merged(self, deep: Domains, picks: list[tuple[int, int]]) -> Domains | None:
         """The interval fixpoint of ``deep`` (a fixpoint) with each ``w = b`` of ``picks``,
         or None when it contradicts. It is the fixpoint of ``deep`` met with the fixpoints
-        of the single assumptions (:meth:`single`), and a line where at most one of them
+        of the single assumptions (`single`), and a line where at most one of them
         differs from ``dom`` already stands at a fixpoint: only the others are revised."""
         dom, vessel_lines = self.dom, self.tables.vessel_lines
         trial = deep.copy()
@@ -388,7 +388,7 @@ def pair_fixpoint(tables: LineTables, dom: Domains,
                   stop: Callable[[], bool] | None = None,
                   known: Domains | None = None) -> bool:
     """Intervals, probing and pair probing (narrow, then wide) to a fixpoint, in place;
-    False if the board has no solution. ``stop``, ``known``: see :func:`probing.sweep`
+    False if the board has no solution. ``stop``, ``known``: see `probing.sweep`
     (``stop`` raises TimeUp at the deadline)."""
     witnesses = new_witnesses(tables)
     if not probe_fixpoint(tables, dom, stop, known, witnesses):

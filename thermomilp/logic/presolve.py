@@ -6,11 +6,11 @@ returns
 
 * ``(None, None, "infeasible")`` when the logic proves there is no solution;
 * ``(fixed, grid, "solved")`` when every cell is decided (``grid`` is the
-  only candidate; :func:`thermomilp.solving.solve` still verifies it);
+  only candidate; [`thermomilp.solving.solve`][thermomilp.solving.solve] still verifies it);
 * ``(fixed, grid, "multiple")`` when the search (``probing`` with ``search_nodes``)
   found two distinct solutions (each leaf of the search is checked against every
-  clue; the solve layer checks both with :mod:`thermomilp.core.verify` before it
-  answers): ``grid`` is the first, and both are in the ``board``'s
+  clue; the solve layer checks both with [`thermomilp.core.verify`][thermomilp.core.verify] before
+  it answers): ``grid`` is the first, and both are in the ``board``'s
   `BoardLogic.solutions`;
 * ``(fixed, None, "open")`` otherwise, ``fixed`` mapping each decided cell
   to 0/1 -- the builders turn it into variable bounds.
@@ -23,7 +23,7 @@ with the witnesses of its probes and the work it took, whether the search ran ou
 of its budget, the verdict -- is one `BoardLogic`, not a module cache. `presolve`
 makes it once per solve (``thermomilp.solving.api``), and the solve layer hands the
 same object to its confirmation of an engine's "infeasible"
-(:mod:`thermomilp.solving.confirm`), which searches on from there instead of probing
+(`thermomilp.solving.confirm`), which searches on from there instead of probing
 the same board again. A second solve of the same board in one process makes a new
 object and does the same work as the first; a caller that wants the work kept passes
 the object back on purpose. One object belongs to one solve, and so to one thread.
@@ -144,7 +144,7 @@ def presolve(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] | None 
     (every cell fixed), one with none ``infeasible``, one where it finds two distinct
     solutions ``multiple``, the two kept in ``solutions`` (each leaf of the search is
     checked against every clue; the caller checks what it keeps with
-    :mod:`thermomilp.core.verify`)."""
+    [`thermomilp.core.verify`][thermomilp.core.verify])."""
     mode = Logic.parse(mode, "logic")
     board = board_logic(puzzle, board)
     if mode is Logic.NONE:
@@ -195,23 +195,23 @@ def presolve_cells(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] |
 
 
 SEARCH_MAX_VESSELS = 200
-"""Boards of more vessels get no presolve search (:func:`search_nodes_for`): there the
+"""Boards of more vessels get no presolve search (`search_nodes_for`): there the
 MILP decides uniqueness for less (a hard 30x30 board of 252 vessels: 0.34 s without the
 search, 0.95 s with it; planted 60x60-200x200 boards)."""
 
 
 def search_nodes_for(puzzle: Puzzle) -> int:
-    """The default node budget of the presolve's search (:func:`search_decides`): a
+    """The default node budget of the presolve's search (`search_decides`): a
     few nodes per vessel -- the hard generated boards the search decides take fewer
     than one per vessel (docs/performance.md); 0 (no search) past
-    :data:`SEARCH_MAX_VESSELS` vessels."""
+    `SEARCH_MAX_VESSELS` vessels."""
     n = len(puzzle.vessels)
     return 0 if n > SEARCH_MAX_VESSELS else 2 * n + 20
 
 
 SEARCH_TIMES_PROBING = 128
 """The presolve's search may do this many times the work probing the board took (plus
-:data:`SEARCH_FLOOR_WORK`), in the ticks of :class:`thermomilp.logic.budget.Work`:
+`SEARCH_FLOOR_WORK`), in the ticks of `thermomilp.logic.budget.Work`:
 the hard 15x15-20x20 boards of ``benchmarks/hard/`` that it decides take less; where
 it would take more (a 25x25 one) the MILP goes on. Work, not seconds: whether the
 logic or the engine decides a board never depends on the machine's load."""
@@ -220,8 +220,8 @@ SEARCH_FLOOR_WORK = 200
 
 def search_work(board: BoardLogic) -> int:
     """The work budget of a logic search from the board's probing fixpoint: the
-    presolve's (:func:`search_decides`) and the confirmation of an engine's
-    "infeasible" (:mod:`thermomilp.solving.confirm`) alike."""
+    presolve's (`search_decides`) and the confirmation of an engine's
+    "infeasible" (`thermomilp.solving.confirm`) alike."""
     return SEARCH_TIMES_PROBING * board.root_work + SEARCH_FLOOR_WORK
 
 
@@ -233,11 +233,11 @@ def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | No
     (default: `SEARCH_TIMES_PROBING` times the probing's, see
     `BoardLogic.probed_root`).
 
-    Exact search (:func:`thermomilp.logic.search.search_solutions`, shaving below its
-    first node) from the board's probing fixpoint: every erasure is sound and
-    every leaf is checked against every clue, so "one solution" means one. Which of
-    the three it answers never depends on the budget; only whether it answers does --
-    and that never on the clock.
+    Exact search
+    ([`thermomilp.logic.search.search_solutions`][thermomilp.logic.search.search_solutions], shaving
+    below its first node) from the board's probing fixpoint: every erasure is sound and every leaf
+    is checked against every clue, so "one solution" means one. Which of the three it answers never
+    depends on the budget; only whether it answers does -- and that never on the clock.
 
     Raises:
         TimeUp: ``stop`` said so.
@@ -251,10 +251,10 @@ def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | No
 def search_finds(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,
                  work: int | None = None, board: BoardLogic | None = None
                  ) -> list[Grid] | None:
-    """The solutions :func:`search_decides`'s search finds, at most two (none: the board
+    """The solutions `search_decides`'s search finds, at most two (none: the board
     has no solution; one: it is the only one; two: two distinct ones), or None when it
     ran out of ``max_nodes`` nodes or ``work`` ticks (then ``board.search_gave_up``).
-    Same arguments as :func:`search_decides`; the caller checks the grids it keeps.
+    Same arguments as `search_decides`; the caller checks the grids it keeps.
 
     Raises:
         TimeUp: ``stop`` said so.

@@ -102,14 +102,14 @@ def describe() -> str:
 
 def available() -> bool:
     """Whether the compiled extension is loaded (not when ``THERMOMILP_KERNEL=python``:
-    then it is not even imported); :data:`KERNEL` may still be set to "python"."""
+    then it is not even imported); `KERNEL` may still be set to "python"."""
     return _compiled is not None
 
 
 def board(tables: LineTables) -> Any:
     """The compiled kernel's arrays of this board (built once, kept on ``tables``), or
-    None: the Python kernel runs (:data:`KERNEL` is ``"python"``, or a vessel is deeper
-    than :data:`MAX_DEPTH`)."""
+    None: the Python kernel runs (`KERNEL` is ``"python"``, or a vessel is deeper
+    than `MAX_DEPTH`)."""
     if KERNEL != "compiled":
         return None
     kept = tables.__dict__.get(_KEY, _KEY)
@@ -121,7 +121,7 @@ def board(tables: LineTables) -> Any:
 
 def compile_board(tables: LineTables) -> Any:
     """A new compiled Board of ``tables`` (None when the extension is missing or a vessel
-    is deeper than :data:`MAX_DEPTH`), whatever :data:`KERNEL` says: the tests compare
+    is deeper than `MAX_DEPTH`), whatever `KERNEL` says: the tests compare
     it with the reference."""
     if _compiled is None or any(d > MAX_DEPTH for d in tables.depths):
         return None
@@ -165,7 +165,7 @@ def revise_line(tables: LineTables, dom: Domains, line: int) -> list[int] | None
     ``[needMin, needMax]`` and is skipped (the common case at a fixpoint).
     For the others ``needMin = cmax - (sum cmax - K)`` and ``needMax = cmin +
     (K - sum cmin)`` both lie in ``[cmin, cmax]``, and the levels kept are
-    read from the precomputed masks of :attr:`LineTables.line_masks`."""
+    read from the precomputed masks of `LineTables.line_masks`."""
     clue = tables.clues[line]
     if clue is None:  # an unclued line bounds nothing
         return []
@@ -211,8 +211,8 @@ def propagate_conflict(tables: LineTables, dom: Domains,
                        stop: Callable[[], bool] | None = None) -> int:
     """Run to the fixpoint in place; ``OK`` (-1) or the line found contradictory.
 
-    ``stop`` is asked before the first revision and every :data:`STOP_EVERY` after;
-    when it answers True the run raises :class:`~thermomilp.core.deadline.TimeUp`,
+    ``stop`` is asked before the first revision and every `STOP_EVERY` after;
+    when it answers True the run raises [`TimeUp`][thermomilp.core.errors.TimeUp],
     leaving ``dom`` with sound (but not yet complete) deductions. The compiled kernel
     when it was chosen for this board (`board`), else the reference.
     """
@@ -225,8 +225,8 @@ def propagate_conflict(tables: LineTables, dom: Domains,
 def reference_propagate_conflict(tables: LineTables, dom: Domains,
                                  lines: Iterable[int] | None = None,
                                  stop: Callable[[], bool] | None = None) -> int:
-    """:func:`propagate_conflict` in pure Python: a FIFO queue of lines, each queued once,
-    revised by :func:`revise_line` (the compiled kernel's specification)."""
+    """`propagate_conflict` in pure Python: a FIFO queue of lines, each queued once,
+    revised by `revise_line` (the compiled kernel's specification)."""
     if lines is None:
         lines = (line for line, clue in enumerate(tables.clues) if clue is not None)
     queue = deque(lines)
@@ -279,7 +279,7 @@ memory quadratic in the vessels); their probes start from scratch."""
 
 
 def new_witnesses(tables: LineTables) -> Witnesses | None:
-    """An empty table, or None on a board of more than :data:`WITNESS_VESSELS` vessels."""
+    """An empty table, or None on a board of more than `WITNESS_VESSELS` vessels."""
     return [{} for _ in range(tables.n_vessels)] if tables.n_vessels <= WITNESS_VESSELS else None
 
 
@@ -302,12 +302,12 @@ def sweep(dom: Domains, refutes: Callable[[int, int], bool],
     and round), until every vessel has been tested since the last erasure;
     ``settle(v)`` propagates after ``v`` lost levels. False on a contradiction (a
     domain emptied, or ``settle`` failed). ``stop`` (optional) is asked before each
-    vessel; when it says so, :class:`thermomilp.core.deadline.TimeUp` is raised
-    (``dom`` then holds sound but partial deductions).
+    vessel; when it says so, [`thermomilp.core.deadline.TimeUp`][thermomilp.core.errors.TimeUp] is
+    raised (``dom`` then holds sound but partial deductions).
 
     ``known`` (optional): per vessel, a bitmask of levels known to be in a
-    solution (the levels of a grid checked by :mod:`thermomilp.core.verify`). No
-    sound rule erases them, so they are not tested: same fixpoint, less work (a
+    solution (the levels of a grid checked by [`thermomilp.core.verify`][thermomilp.core.verify]).
+    No sound rule erases them, so they are not tested: same fixpoint, less work (a
     40x40 generated board's grade: 19.3 s -> 16.9 s CPU).
 
     ``ends_only``: shave (module doc) -- test each domain's lowest and highest level,
@@ -391,11 +391,11 @@ def probe_fixpoint(tables: LineTables, dom: Domains,
                    witnesses: Witnesses | None = None, ends_only: bool = False) -> bool:
     """Interval fixpoint plus probing, in place; False when the board has no solution.
 
-    ``stop``, ``known``: see :func:`sweep` (``stop`` raises TimeUp at the deadline;
+    ``stop``, ``known``: see `sweep` (``stop`` raises TimeUp at the deadline;
     it is asked before each vessel the sweep visits: one work tick of
-    :class:`~thermomilp.logic.budget.Work`).
+    `Work`).
     ``witnesses``: the node's table (module doc), updated in place; a fresh one when
-    None (none at all past :data:`WITNESS_VESSELS`). It must come from this node or
+    None (none at all past `WITNESS_VESSELS`). It must come from this node or
     an ancestor: a table filled from a domain that does not contain ``dom`` could
     erase a level that is in a solution. ``ends_only``: shave instead (module doc).
     The compiled kernel when it was chosen for the board (`board`), else

@@ -2,7 +2,7 @@
 
 ``search_solutions(puzzle, rule)`` propagates with ``rule`` (``intervals``,
 ``gac`` or ``probing``), and when the board is not decided branches on an
-undecided vessel (:func:`branch_vessel`: the most levels left, then the most
+undecided vessel (`branch_vessel`: the most levels left, then the most
 clued lines), trying each level in turn.
 A leaf with every vessel decided is a solution: each propagator checks that
 every clued line sums exactly to its clue once all contributions are fixed.
@@ -10,13 +10,13 @@ Three counters from three propagators, plus the brute force and the MILP,
 must agree (``tests/test_logic_agreement.py``, ``tests/test_logic_search.py``).
 
 Under ``probing`` the first node probes every level and the nodes below it
-shave (:mod:`thermomilp.logic.propagation`: only each domain's lowest and highest
+shave (`thermomilp.logic.propagation`: only each domain's lowest and highest
 level, the two the interval propagator reads); each node keeps the witnesses
 of its probes (incremental probes) and hands a copy to its children, so a
 child re-probes only what its branching changed. The
-solve layer's confirmation (:mod:`thermomilp.solving.confirm`) runs this
+solve layer's confirmation (`thermomilp.solving.confirm`) runs this
 search from the domains the probing presolve left
-(:func:`thermomilp.logic.presolve.probed_root`) with a node budget and a deadline.
+(`thermomilp.logic.presolve.probed_root`) with a node budget and a deadline.
 """
 
 from __future__ import annotations
@@ -105,12 +105,12 @@ def search_solutions(puzzle: Puzzle, rule: str = "intervals", limit: int | None 
 
     ``start``: domains to begin from instead of the full ones (sound deductions
     only, e.g. the probing presolve's:
-    :func:`thermomilp.logic.presolve.probed_root`); ``marks`` clamp them.
+    `thermomilp.logic.presolve.probed_root`); ``marks`` clamp them.
     ``stop``: asked during propagation; True raises
-    :class:`~thermomilp.core.deadline.TimeUp`. ``max_nodes``: more nodes raise
-    :class:`OutOfBudget`. ``known`` (``probing`` only): the levels of a solution
-    checked by :mod:`thermomilp.core.verify` (one bit per vessel), whose levels
-    need no probe while it lies inside a node's domains. ``witnesses`` (``probing``
+    [`TimeUp`][thermomilp.core.errors.TimeUp]. ``max_nodes``: more nodes raise
+    [`OutOfBudget`][thermomilp.core.errors.OutOfBudget]. ``known`` (``probing`` only): the levels of
+    a solution checked by [`thermomilp.core.verify`][thermomilp.core.verify] (one bit per vessel),
+    whose levels need no probe while it lies inside a node's domains. ``witnesses`` (``probing``
     only): the probes' witnesses from domains containing ``start``
     (``BoardLogic.probed_root`` returns both). ``tables``: the board's line tables,
     when the caller has them (default: built here)."""

@@ -9,11 +9,11 @@ removes exactly ``x*`` (every other 0/1 vector differs from it in at least
 one cell); the puzzle is unique iff the cut model is infeasible. Counting
 repeats the cut until the model is infeasible or the limit is reached.
 
-Every engine run goes through the facade :class:`thermomilp.solving.engine.Engine`:
-one deadline for the whole call, every grid checked by :mod:`thermomilp.core.verify`
-(a grid that breaks a rule turns the result into status ``error`` -- a solver
-bug never becomes a printed answer), every "infeasible" confirmed by a second
-method. The logic runs first on every board: when it decides the board -- the
+Every engine run goes through the facade `thermomilp.solving.engine.Engine`:
+one deadline for the whole call, every grid checked by
+[`thermomilp.core.verify`][thermomilp.core.verify] (a grid that breaks a rule turns the result into
+status ``error`` -- a solver bug never becomes a printed answer), every "infeasible" confirmed by a
+second method. The logic runs first on every board: when it decides the board -- the
 only solution, no solution, or two distinct solutions its search found (each
 checked by the checker) -- no engine is called and the result says so
 (``engine_called`` is false, ``proof`` is ``logic``).
@@ -122,7 +122,7 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
     rules that cannot all hold (docs/infeasibility.md), found on the same clock.
 
     The settings are keyword arguments, exactly the fields of
-    :class:`~thermomilp.core.settings.Settings`, on top of an optional whole
+    [`Settings`][thermomilp.core.settings.Settings], on top of an optional whole
     ``settings`` object (the keywords override its fields); left out, each
     has the same default as on the command line::
 
@@ -133,11 +133,11 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
         solve(p, engine_options={"mip_rel_gap": 0})
 
     Args:
-        puzzle: the board, a :class:`~thermomilp.core.puzzle.Puzzle`
-            (:func:`thermomilp.load` reads one from a file).
+        puzzle: the board, a [`Puzzle`][thermomilp.core.puzzle.Puzzle]
+            ([`thermomilp.load`][thermomilp.formats.load] reads one from a file).
         unique: make the extra no-good solve that decides uniqueness.
         explain: name the conflicting rules of an infeasible board.
-        settings: a base :class:`~thermomilp.core.settings.Settings`.
+        settings: a base [`Settings`][thermomilp.core.settings.Settings].
         deadline: a clock already running for this board (the CLI's), else one
             is started from ``time_limit``.
 
@@ -163,8 +163,8 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
         engine_path (str): the absolute path of the engine's executable.
 
     Returns:
-        A :class:`SolveResult`; its status is ``error`` rather than a wrong grid
-        when an engine misbehaves.
+        A [`SolveResult`][thermomilp.solving.SolveResult]; its status is ``error`` rather than a
+        wrong grid when an engine misbehaves.
 
     Raises:
         TypeError: a keyword that is not a setting, or a board that is not a Puzzle.
@@ -188,7 +188,8 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
 
 def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = None,
             deadline: Deadline | None = None, **given: Unpack[SettingsKeywords]) -> SolveResult:
-    """:func:`solve` without the conflict explanation (same settings, same result)."""
+    """[`solve`][thermomilp.solving.solve] without the conflict explanation (same settings, same
+    result)."""
     chosen = settings_from(settings, **given)
     clock = deadline or Deadline(chosen.time_limit)
     engine_calls = 0
@@ -282,10 +283,10 @@ def warm_engine(settings: Settings, clock: Deadline | None = None) -> None:
     would otherwise add to one board's time: import the backend and its library
     (numpy and highspy, PuLP or Pyomo) and the swap search, then solve a one-cell
     board with the engine (the model builder's and the engine's own first-call
-    costs). ``clock``, the board's, is :meth:`~thermomilp.core.deadline.Deadline.paused`
+    costs). ``clock``, the board's, is [`paused`][thermomilp.core.deadline.Deadline.paused]
     meanwhile, so the board's ``time_s`` and time limit are its own: the first
-    board that needs an engine is timed like the others. :func:`solve` calls it only
-    when the logic leaves the board open, so a run of boards the logic decides never
+    board that needs an engine is timed like the others. [`solve`][thermomilp.solving.solve] calls
+    it only when the logic leaves the board open, so a run of boards the logic decides never
     imports an engine."""
     key = _warm_key(settings)
     if key in _WARMED:
@@ -310,14 +311,14 @@ def warm_engine(settings: Settings, clock: Deadline | None = None) -> None:
 
 SWAP_MIN_CELLS = 400
 """Cells from which, after the engine's first solution, the four-vessel swap
-(:func:`thermomilp.solving.swap.swap_rival`) looks for a second solution before the
+(`thermomilp.solving.swap.swap_rival`) looks for a second solution before the
 cut model's solve: on planted 20x20-60x60 boards it halves the time to ``multiple``
 (docs/performance.md); below, the cut model's solve takes milliseconds."""
 
 
 def require_puzzle(puzzle: object) -> None:
-    """TypeError, naming :func:`thermomilp.load`, for a board that is not a Puzzle
-    (a path or a text would fail deep inside with an AttributeError)."""
+    """TypeError, naming [`thermomilp.load`][thermomilp.formats.load], for a board that is not a
+    Puzzle (a path or a text would fail deep inside with an AttributeError)."""
     if not isinstance(puzzle, Puzzle):
         hint = (" -- read a board with thermomilp.load(path) first"
                 if isinstance(puzzle, (str, bytes, os.PathLike)) else "")
@@ -329,7 +330,7 @@ def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, *,
                         **given: Unpack[SettingsKeywords]) -> Iterator[Grid]:
     """Yield distinct verified solutions, at most ``limit``, by repeated no-good cuts.
 
-    The settings are taken as by :func:`solve` (the ``logic`` setting plays no
+    The settings are taken as by [`solve`][thermomilp.solving.solve] (the ``logic`` setting plays no
     part here: every solution comes from the engine).
 
     Raises:
@@ -349,15 +350,15 @@ def count_solutions(puzzle: Puzzle, limit: int | None = None, *,
                     settings: Settings | None = None, deadline: Deadline | None = None,
                     **given: Unpack[SettingsKeywords]) -> int:
     """The number of solutions, capped at ``limit`` (``None`` = count them all);
-    settings as for :func:`enumerate_solutions`."""
+    settings as for [`enumerate_solutions`][thermomilp.solving.enumerate_solutions]."""
     return sum(1 for _ in enumerate_solutions(puzzle, limit, settings=settings,
                                               deadline=deadline, **given))
 
 
 def is_unique(puzzle: Puzzle, *, settings: Settings | None = None,
               deadline: Deadline | None = None, **given: Unpack[SettingsKeywords]) -> bool:
-    """True iff the puzzle has exactly one solution: :func:`solve`'s verdict, with
-    the same settings and defaults.
+    """True iff the puzzle has exactly one solution: [`solve`][thermomilp.solving.solve]'s verdict,
+    with the same settings and defaults.
 
     Raises:
         SolveError: the engine timed out or failed before uniqueness was decided.

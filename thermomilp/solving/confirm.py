@@ -4,7 +4,7 @@ No checker can verify an engine's "infeasible" -- the verdict behind both
 "no solution" and "unique" -- so the solve layer confirms it by a second,
 independent method before believing it. The cheapest one on published
 boards is exact search over vessel levels (probing propagation plus
-branching, the building blocks of :mod:`thermomilp.logic.search`, sharing
+branching, the building blocks of `thermomilp.logic.search`, sharing
 no code with the MILP builders or the engines): it enumerates the grids
 that satisfy the board and the cells fixed in the model, skips those the
 session's no-good cuts removed, and
@@ -14,8 +14,8 @@ session's no-good cuts removed, and
   up to different totals;
 * finds one: the engine missed a solution -- it is returned, and the facade
   verifies it like any other grid;
-* runs out of its node or work budget (:func:`thermomilp.logic.presolve.search_work`,
-  counted in the load-independent ticks of :mod:`thermomilp.logic.budget`, so the
+* runs out of its node or work budget (`thermomilp.logic.presolve.search_work`,
+  counted in the load-independent ticks of `thermomilp.logic.budget`, so the
   same board is always confirmed the same way) or reaches the board's deadline:
   ``UNDECIDED``, and the facade asks
   the engine again in another configuration instead -- at once, without a
@@ -27,18 +27,18 @@ session's no-good cuts removed, and
 
 **CP-SAT, where OR-Tools is installed** (an optional extra): where the logic
 search is hopeless or runs out, and first on boards of
-:data:`CPSAT_FIRST_VESSELS` vessels or more that probing leaves open,
-:func:`confirm_by_cpsat` puts the same question (the board, the fixed cells,
+`CPSAT_FIRST_VESSELS` vessels or more that probing leaves open,
+`confirm_by_cpsat` puts the same question (the board, the fixed cells,
 the cuts) to CP-SAT on a cell model built here from the board -- a
 clause-learning solver sharing nothing with the MILP builders or the engines,
 so an independent second method -- with a deterministic budget
-(:data:`CPSAT_WORK`, one worker, a fixed seed): ``confirmed_by: "cpsat"``. A
+(`CPSAT_WORK`, one worker, a fixed seed): ``confirmed_by: "cpsat"``. A
 grid it finds is verified like any other; never when the engine being
 confirmed is CP-SAT itself. Without OR-Tools the engine's second opinion
 follows as before.
 
 The search starts from the probing fixpoint the logic presolve already
-reached on the board (kept in the solve's :class:`~thermomilp.logic.presolve.BoardLogic`,
+reached on the board (kept in the solve's [`BoardLogic`][thermomilp.logic.presolve.BoardLogic],
 with the witnesses of its probes), clamped by the fixed cells -- or reaches that fixpoint
 itself when the presolve did not run (``logic="none"``); neither there nor in a
 node does it probe the levels of the excluded solution while that solution lies
@@ -88,7 +88,7 @@ def clue_sums_disagree(puzzle: Puzzle) -> bool:
 
 def _known_levels(puzzle: Puzzle, cuts: list[Cut]) -> list[int] | None:
     """One bit per vessel: the levels of the first grid cut off whole that is a solution
-    (:mod:`thermomilp.core.verify` checks it), or None."""
+    ([`thermomilp.core.verify`][thermomilp.core.verify] checks it), or None."""
     from thermomilp.core.verify import solution_problems
 
     for ones, over in cuts:
@@ -160,7 +160,7 @@ def confirm_by_cpsat(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Ite
 def _confirm_on_trees(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: list[Cut],
                       expired, work: int) -> str | Grid:
     """The exact search on the layer trees of a pool-rule board
-    (:func:`thermomilp.logic.tree.search_solutions`, propagation and branching on
+    (`thermomilp.logic.tree.search_solutions`, propagation and branching on
     layers, sharing no code with the MILP builders or the engines): a grid the cuts
     allow, or ``CONFIRMED``; OutOfBudget past ``work`` nodes."""
     from thermomilp.logic.budget import Work
@@ -181,13 +181,13 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
     it). ``deadline``: the board's clock (the logic stops when it expires, CP-SAT gets
     what remains of it; None: no limit); ``work``:
     the logic's budget in work ticks (default
-    :func:`thermomilp.logic.presolve.search_work`); ``cpsat``: False when the engine
+    `thermomilp.logic.presolve.search_work`); ``cpsat``: False when the engine
     being confirmed is CP-SAT itself (then it would not be a second method);
     ``board``: what the logic learned about ``puzzle`` in this solve (its probing
     fixpoint, whether the presolve's search gave up), a new one when None.
 
     The logic search answers where probing alone decides the board (clamped by
-    ``fixed``) or it has fewer than :data:`CPSAT_FIRST_VESSELS` vessels; otherwise
+    ``fixed``) or it has fewer than `CPSAT_FIRST_VESSELS` vessels; otherwise
     CP-SAT answers first when OR-Tools is installed, and the
     logic search only when CP-SAT ends undecided and the search is not hopeless
     (`BoardLogic.search_hopeless`); when neither answers, ``UNDECIDED`` (the engine's
