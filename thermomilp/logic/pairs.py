@@ -388,7 +388,7 @@ def pair_fixpoint(tables: LineTables, dom: Domains,
                   stop: Callable[[], bool] | None = None,
                   known: Domains | None = None) -> bool:
     """Intervals, probing and pair probing (narrow, then wide) to a fixpoint, in place;
-    False if the board has no solution. ``stop``, ``known``: see `probing.sweep`
+    False if the board has no solution. ``stop``, ``known``: see `propagation.sweep`
     (``stop`` raises TimeUp at the deadline)."""
     witnesses = new_witnesses(tables)
     if not probe_fixpoint(tables, dom, stop, known, witnesses):

@@ -124,7 +124,7 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
     The settings are keyword arguments, exactly the fields of
     [`Settings`][thermomilp.core.settings.Settings], on top of an optional whole
     ``settings`` object (the keywords override its fields); left out, each
-    has the same default as on the command line::
+    has the same default as on the command line:
 
         solve(p)                                    # logic probing, HiGHS
         solve(p, logic="none")                      # watch the MILP do the work
@@ -135,11 +135,15 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
     Args:
         puzzle: the board, a [`Puzzle`][thermomilp.core.puzzle.Puzzle]
             ([`thermomilp.load`][thermomilp.formats.load] reads one from a file).
-        unique: make the extra no-good solve that decides uniqueness.
-        explain: name the conflicting rules of an infeasible board.
-        settings: a base [`Settings`][thermomilp.core.settings.Settings].
-        deadline: a clock already running for this board (the CLI's), else one
+        unique: make the extra no-good solve that decides uniqueness. Default True;
+            False stops at the first solution (status ``solved``).
+        explain: name the conflicting rules of an infeasible board. Default True.
+        settings: a base [`Settings`][thermomilp.core.settings.Settings]. Default None:
+            ``Settings()``, the command line's defaults.
+        deadline: a clock already running for this board (the CLI's). Default None: one
             is started from ``time_limit``.
+        **given: any field of [`Settings`][thermomilp.core.settings.Settings] by name,
+            overriding those of ``settings`` (the Keyword Args below).
 
     Keyword Args:
         backend (str): modelling layer, ``highs`` (highspy direct), ``pulp``,
@@ -349,8 +353,30 @@ def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, *,
 def count_solutions(puzzle: Puzzle, limit: int | None = None, *,
                     settings: Settings | None = None, deadline: Deadline | None = None,
                     **given: Unpack[SettingsKeywords]) -> int:
-    """The number of solutions, capped at ``limit`` (``None`` = count them all);
-    settings as for [`enumerate_solutions`][thermomilp.solving.enumerate_solutions]."""
+    """The number of solutions of ``puzzle``, capped at ``limit``, found by repeated
+    no-good cuts; every solution counted is verified.
+
+    Args:
+        puzzle: the board, a [`Puzzle`][thermomilp.core.puzzle.Puzzle].
+        limit: stop counting there. Default None: count them all.
+        settings: a base [`Settings`][thermomilp.core.settings.Settings]. Default None:
+            ``Settings()``, the command line's defaults.
+        deadline: a clock already running for this board. Default None: one is started from
+            ``time_limit``.
+        **given: any field of [`Settings`][thermomilp.core.settings.Settings] by name
+            (``solver="cbc"``, ``time_limit=5``, ...), overriding those of ``settings``.
+            The ``logic`` setting plays no part: every solution comes from the engine.
+
+    Returns:
+        The number of distinct solutions, at most ``limit``.
+
+    Raises:
+        TypeError: a keyword that is not a setting, or a board that is not a Puzzle.
+        ConfigError: a setting is not one of the known names or is out of range.
+        SolverUnavailable: the (backend, solver) pair is not installed.
+        SolveError: an engine timed out or failed before the count ended (its ``status``
+            is ``timeout`` or ``error``).
+    """
     return sum(1 for _ in enumerate_solutions(puzzle, limit, settings=settings,
                                               deadline=deadline, **given))
 
