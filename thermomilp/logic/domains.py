@@ -24,7 +24,7 @@ domains: mercury at rank ``k`` means ``L >= k``, empty at rank ``k`` means
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Callable, Mapping
 
 from thermomilp.core.deadline import TimeUp
@@ -63,8 +63,12 @@ class LineTables:
         """Per clued line, per vessel on it (as in ``line_vessels``): ``(at_least,
         at_most)``, where ``at_least[x]`` / ``at_most[x]`` is the bitmask of the levels
         contributing at least / at most ``x`` cells to the line (``x`` from 0 to the
-        vessel's largest contribution) -- the interval revision's cut, by lookup."""
-        return tuple(tuple(_masks(tab) for tab in tabs) for tabs in self.line_tables)
+        vessel's largest contribution) -- the interval revision's cut, by lookup. Most
+        tables of a board are short and alike (``(0, 1)``, ``(0, 1, 1, 2)``): each is
+        worked out once per board."""
+        memo: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        return tuple(tuple(memo[tab] if tab in memo else memo.setdefault(tab, _masks(tab))
+                           for tab in tabs) for tabs in self.line_tables)
 
     def __getstate__(self) -> dict[str, object]:
         """Pickle the tables, not what a process derived from them (the compiled
@@ -75,13 +79,10 @@ class LineTables:
         return line_name(line, self.height)
 
 
-@lru_cache(maxsize=8192)
 def _masks(tab: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``(at_least, at_most)`` of one contribution table (see ``line_masks``), for
     ``x`` from 0 to ``tab[-1]``: the levels of each count gathered once, then
-    accumulated from either end (linear in the table, not quadratic). Most tables
-    of a board are short and alike (``(0, 1)``, ``(0, 1, 1, 2)``): each is worked out
-    once per process."""
+    accumulated from either end (linear in the table, not quadratic)."""
     top = tab[-1]
     exact = [0] * (top + 2)  # exact[x]: the levels contributing x cells; [top + 1]: more
     for level, count in enumerate(tab):
