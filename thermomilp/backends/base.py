@@ -81,7 +81,7 @@ class Raw:
 
 class Session(ABC):
     """One model on one engine. Subclasses set :attr:`backend` and implement
-    :meth:`_run` and :meth:`_add_row` (and may offer :meth:`exclude_by_moves`)."""
+    :meth:`_run` and :meth:`_add_row`."""
 
     backend: ClassVar[Backend]
     layer: ClassVar[str] = ""  # the layer's own name in messages: "PuLP", "Pyomo", "highspy"
@@ -207,22 +207,6 @@ class Session(ABC):
         coefs = [-1.0 if k in on else 1.0 for k in cols]
         self._add_row(cols, coefs, 1.0 - len(on), f"nogood_{self.cuts}")
         self._cut_added()
-
-    def exclude_by_moves(self, rises: frozenset[Cell], falls: frozenset[Cell]) -> bool:
-        """Cut off a solution by two rows instead of the no-good: some cell of
-        ``rises`` is 1, some cell of ``falls`` is 0 (the caller,
-        :meth:`thermomilp.solving.engine.Engine.exclude`, knows that among the solutions
-        these remove exactly the one the no-good would:
-        :func:`thermomilp.solving.swap.rival_moves`).
-        Only where variable k is cell k (the cell formulation)."""
-        if not self.kind.cell_columns:
-            return False
-        up = sorted(self.form.vars_of(frozenset(rises)))
-        down = sorted(self.form.vars_of(frozenset(falls)))
-        self._add_row(up, [1.0] * len(up), 1.0, f"rise_{self.cuts}")  # some x = 1
-        self._add_row(down, [-1.0] * len(down), 1.0 - len(down), f"fall_{self.cuts}")
-        self._cut_added()
-        return True
 
     def _cut_added(self) -> None:
         self.cuts += 1

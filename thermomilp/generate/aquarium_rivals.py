@@ -76,7 +76,7 @@ class RivalSearch:
         unique; the rival is then looked for among grids that change that line.
 
         Raises:
-            _RivalUndecided: HiGHS could not decide, after every fallback of
+            _RivalUndecided: HiGHS could not decide, after the retry of
                 :func:`~thermomilp.solving.engine.find_other`.
             GenerationTimeUp: the MILP could not decide before ``deadline``.
             GenerationError: the MILP misbehaved.

@@ -6,9 +6,8 @@ filled cell takes one away. Draw a fill as an arc ``r -> c`` and an empty as
 an arc ``c -> r`` between row and column nodes. A directed cycle of such arcs
 that uses each thermometer at most once keeps every row and column count
 (each node on it gains one and loses one) and every thermometer monotone
-(each moves one level): it is a rival. The four-vessel swap
-(:mod:`thermomilp.solving.swap`) is the cycle of length four; this module finds
-cycles of any length by breadth-first search from each arc.
+(each moves one level): it is a rival. This module finds cycles of any length
+by breadth-first search from each arc.
 
 Every rival changes a *backward* cell of the line order
 (:meth:`thermomilp.generate.repair.LineOrder.backward`), so only arcs on

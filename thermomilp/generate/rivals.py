@@ -30,9 +30,9 @@ from thermomilp.solving.engine import find_other
 
 
 class _RivalUndecided(GenerationError):
-    """The engine could not answer a rival question about this board, even after every
-    fallback of :func:`thermomilp.solving.engine.find_other` (presolve off, other random
-    seeds, no distance objective). Not a time limit: the generator drops this board (or
+    """The engine could not answer a rival question about this board, even after the
+    retry of :func:`thermomilp.solving.engine.find_other` with presolve off. Not a time
+    limit: the generator drops this board (or
     keeps the clue it wanted to delete) and goes on with the next one."""
 
 
@@ -129,13 +129,13 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     becomes a bound (``x_s <= x_p`` with ``p`` outside and empty fixes ``x_s = 0``;
     with ``s`` outside and filled, ``x_p = 1``).
 
-    A window or region question the engine cannot decide (after every fallback of
+    A window or region question the engine cannot decide (after the retry of
     ``find_other``) finds no rival there: like a window's unconfirmed "none", it
     only costs time, for the whole board is asked last.
 
     Raises:
         _RivalUndecided: HiGHS could not decide the whole-board question (an engine
-            error after every fallback).
+            error after the retry).
         GenerationTimeUp: ``deadline`` had passed, or HiGHS stopped at the time it left.
         GenerationError: HiGHS stopped at ``time_limit``, or returned a rival that
             is not a solution.

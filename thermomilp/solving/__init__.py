@@ -4,7 +4,6 @@
   ``enumerate_solutions``, ``SolveResult``: the public solve API, re-exported here;
 * :mod:`~thermomilp.solving.engine` -- the facade ``Engine``, the only door to an engine;
 * :mod:`~thermomilp.solving.confirm` -- the logic confirmation of an engine's "infeasible";
-* :mod:`~thermomilp.solving.swap` -- the four-vessel swap (a rival one swap away);
 * :mod:`~thermomilp.solving.conflict` -- the irreducible conflicting clues of a board.
 
 The package is ``thermomilp.solving`` and ``thermomilp.solve`` is the function: the two no

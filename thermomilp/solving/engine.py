@@ -82,7 +82,6 @@ class Engine:
         self.deadline = deadline or Deadline(self.settings.time_limit)
         self.fixed = dict(fixed or {})
         self.cuts: list[Cut] = []
-        self.verified: set[Grid] = set()  # the solutions this engine found and checked
         self.session: Session = open_session(puzzle, self.settings, self.fixed, self.deadline)
         self.engine_calls = 0
 
@@ -116,7 +115,6 @@ class Engine:
         if problems:
             return Found(Status.ERROR, message=f"{who} returned a grid that is not a solution: "
                                                f"{problems[0]}")
-        self.verified.add(tuple(grid))
         return Found(Status.FEASIBLE, grid)
 
     def _confirm(self) -> Found:
@@ -169,22 +167,11 @@ class Engine:
     # -- cuts, counting, enumerating -----------------------------------------
 
     def exclude(self, grid: Grid, over: frozenset[Cell] | None = None) -> None:
-        """Cut off ``grid`` (with ``over``: every grid agreeing with it on those cells).
-
-        For a solution ``grid`` and no ``over``, the session is asked for the two
-        sparse rows of :func:`thermomilp.solving.swap.rival_moves` instead of the no-good
-        (they remove the same solutions, and HiGHS proves "no other" faster);
-        any other grid gets the no-good."""
-        from thermomilp.solving.swap import rival_moves  # numpy: kept out of `thermomilp --help`
-
+        """Cut off ``grid`` by the no-good (with ``over``: every grid agreeing with it on
+        those cells)."""
         ones = ones_of(grid)
         over = None if over is None else frozenset(over)
-        moves = (rival_moves(self.puzzle, grid) if over is None and (
-            tuple(grid) in self.verified or not solution_problems(self.puzzle, grid)) else None)
-        if moves is None or not self.session.exclude_by_moves(*moves):
-            self.session.exclude(ones, over)
-        # Either way the same solutions are gone: the checks (candidate_problems, the logic
-        # confirmation) read the cut as the no-good of ``grid``.
+        self.session.exclude(ones, over)
         self.cuts.append((ones, over))
 
     def solutions(self, limit: int | None = None) -> Iterator[Grid]:
@@ -317,8 +304,8 @@ def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=N
     confirmed the way the engine's quirk data asks
     (:func:`thermomilp.backends.highs_arrays.ask_cell_model`); without it a "none" is
     believed at once (the generator's windows: a missed rival costs time only).
-    An engine error is asked again with the engine's fallbacks
-    (``error_fallbacks`` of :mod:`thermomilp.core.engines`).
+    An engine error is asked again with presolve off (the engine's ``presolve_off``
+    in :mod:`thermomilp.core.engines`).
 
     ``check``: the caller's translation to the one checker -- it gets the grid of
     the vector (``form.height`` x ``form.width``) and returns
