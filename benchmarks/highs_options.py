@@ -3,8 +3,7 @@
     python benchmarks/highs_options.py [--repeats 3] [--seeds 0 1 2] [--wide]
 
 What the MILP path asks HiGHS on a unique board is two questions: a first
-point, then "another point?" after the uniqueness rows (the two rival-move
-rows of ``solving.swap.rival_moves``, or the no-good). This script times only
+point, then "another point?" after the no-good cut. This script times only
 those two ``HighsSession.solve`` calls -- the package's own session, model
 built from numpy arrays, ``PROOF_OPTIONS`` after the cut as on the default
 path -- with no verification and no confirmation, so it shows the engine's
@@ -60,7 +59,6 @@ def two_solves(puzzle, seed: int, first: dict, proof: dict) -> tuple[float, floa
     from thermomilp.core.puzzle import ones_of
     from thermomilp.core.settings import Settings
     from thermomilp.model.formulation import formulate
-    from thermomilp.solving.swap import rival_moves
 
     start = time.perf_counter()
     session = HighsSession(formulate(puzzle), Settings(seed=seed))
@@ -75,9 +73,7 @@ def two_solves(puzzle, seed: int, first: dict, proof: dict) -> tuple[float, floa
     for name, value in {**before, **proof}.items():
         session.built.model.setOptionValue(name, value)
     start = time.perf_counter()
-    moves = rival_moves(puzzle, found.grid)
-    if moves is None or not session.exclude_by_moves(*moves):
-        session.exclude(ones_of(found.grid))
+    session.exclude(ones_of(found.grid))
     other = session.solve()
     proof_s = time.perf_counter() - start
     if other.status == "infeasible":

@@ -37,8 +37,7 @@ fixed in the LP too (also tested).
 
 The cell model (rows (1)-(4) of docs/formulation.md) is kept; the flows are
 extra columns and rows. Uniqueness is asked as on the default path: the
-two sparse rows of ``swap.rival_moves`` (the no-good when they do not
-apply) and ``highs_backend.PROOF_OPTIONS``.
+no-good cut and ``highs_backend.PROOF_OPTIONS``.
 """
 
 from __future__ import annotations
@@ -171,23 +170,14 @@ def build(puzzle, flow: bool, flow_integer: bool = False, cells_integer: bool = 
 
 
 def add_cut(h, puzzle, grid) -> None:
-    """The engine's uniqueness cut of ``grid``: the two rival-move rows, else the no-good."""
+    """The engine's uniqueness cut of ``grid``: the no-good."""
     from thermomilp.core.puzzle import ones_of
     from thermomilp.model.formulation import formulate
     from thermomilp.model.highs_model import nogood_row
-    from thermomilp.solving.swap import rival_moves
 
     form = formulate(puzzle)
-    moves = rival_moves(puzzle, grid)
-    if moves is None:
-        lower, cols, values = nogood_row(form.n_vars, form.vars_of(ones_of(grid)))
-        h.addRow(lower, np.inf, cols.size, cols, values)
-        return
-    rises, falls = moves
-    up = np.array(sorted(form.vars_of(rises)), dtype=np.int32)
-    down = np.array(sorted(form.vars_of(falls)), dtype=np.int32)
-    h.addRow(1.0, np.inf, up.size, up, np.ones(up.size))
-    h.addRow(1.0 - down.size, np.inf, down.size, down, -np.ones(down.size))
+    lower, cols, values = nogood_row(form.n_vars, form.vars_of(ones_of(grid)))
+    h.addRow(lower, np.inf, cols.size, cols, values)
 
 
 # -- measurements ---------------------------------------------------------------

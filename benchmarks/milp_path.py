@@ -13,7 +13,7 @@ process, interleaved board by board and repeat by repeat:
 
 Both sides build the model, solve, add the no-good cut and solve again. The
 package does everything it always does besides: it verifies every grid with
-the independent checker, looks for a four-vessel swap, and confirms every
+the independent checker, and confirms every
 "infeasible" verdict by a second method (docs/architecture.md). It does not name
 the conflict of an infeasible board (``explain=False``): the naive model does not
 either, and the explanation is a feature, not a guard of the verdict. The logic's

@@ -170,42 +170,6 @@ def test_pool_generator_gives_unique_pool_boards():
     assert solution_problems(p, p.solution) == []
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10**6), n=st.integers(3, 7))
-def test_the_swap_finds_only_true_rivals_on_pool_boards(seed, n):
-    from thermomilp.solving.swap import swap_rival
-
-    rng = random.Random(seed)
-    board = aquarium([None] * n, [None] * n, random_regions(rng, n, n, "abcd"), rule="pool")
-    planted = random_filling(board, rng)
-    p = board.with_clues([row.count("#") for row in planted],
-                         [sum(row[c] == "#" for row in planted) for c in range(n)])
-    rival = swap_rival(p, planted)
-    if rival is not None:
-        assert rival != planted and solution_problems(p, rival) == []
-        assert brute_force_count(p, 2) == 2
-
-
-def test_the_swap_finds_rivals_on_large_pool_boards():
-    """Every tank is a layer tree here; the swap must still see its tips and nexts
-    (before it did, a 200x200 pool board's uniqueness check timed out at 60 s)."""
-    from thermomilp.generate.aquarium_gen import random_tanks
-    from thermomilp.solving.swap import swap_rival
-
-    found = 0
-    for seed in range(5):
-        rng = random.Random(seed)
-        board = aquarium([None] * 20, [None] * 20, random_tanks(20, 20, rng), rule="pool")
-        planted = random_filling(board, rng)
-        p = board.with_clues([row.count("#") for row in planted],
-                             [sum(row[c] == "#" for row in planted) for c in range(20)])
-        rival = swap_rival(p, planted)
-        if rival is not None:
-            assert rival != planted and solution_problems(p, rival) == []
-            found += 1
-    assert found >= 3
-
-
 def test_a_board_unique_under_the_tank_rule_has_a_second_answer_under_the_pool_rule():
     # tank 0 wraps around tank 2: under the pool rule its lower pocket may fill alone
     regions = [list("0110"), list("0000"), list("0020"), list("0345")]

@@ -233,12 +233,10 @@ def _random_tiling(height, width, seed, max_length=4):
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 7), st.integers(2, 7), st.integers(0, 10**6))
-def test_cycle_rivals_are_real_and_found_on_boards_the_swap_breaks(height, width, seed):
-    """A cycle of one-level moves is a second solution (checked independently); and
-    whenever the four-vessel swap finds one, the cycle search finds one too."""
+def test_cycle_rivals_are_real(height, width, seed):
+    """A cycle of one-level moves is a second solution (checked independently)."""
     from thermomilp.core.puzzle import thermometers
     from thermomilp.generate.cycles import cycle_rival
-    from thermomilp.solving.swap import swap_rival
 
     tiling, paths = _random_tiling(height, width, seed)
     rows, cols = tiling.clues()
@@ -248,8 +246,6 @@ def test_cycle_rivals_are_real_and_found_on_boards_the_swap_breaks(height, width
         assert rival != tiling.grid()
         assert solution_problems(puzzle, rival) == []
         assert brute_force_count(puzzle, 2) == 2
-    if swap_rival(puzzle, tiling.grid()) is not None:
-        assert rival is not None
 
 
 @settings(max_examples=40, deadline=None)

@@ -1,12 +1,12 @@
 """The generator survives an engine error (issue 25 part 6).
 
-HiGHS sometimes ends a rival question in ``Solve error`` (``generate --size 15x15
---difficulty hard --seed 101`` did; presolve off or another random seed answered the
-same model). Here the error is injected: the engine call behind
-:func:`thermomilp.solving.engine.find_other` fails the first k times. Small k: the
-engine's fallbacks (``ENGINES[Solver.HIGHS].error_fallbacks``, applied by
-:func:`thermomilp.backends.highs_arrays.ask_cell_model`) answer. k larger than the
-fallbacks: the question is undecided, the generator drops that board and the next
+HiGHS ends a rival question in ``Solve error`` with its presolve on
+(benchmarks/highs_solve_error_8x8.json: every rival question; presolve off answers).
+Here the error is also injected: the engine call behind
+:func:`thermomilp.solving.engine.find_other` fails the first k times. k = 1: the
+retry with presolve off (``ENGINES[Solver.HIGHS].presolve_off``, applied by
+:func:`thermomilp.backends.highs_arrays.ask_cell_model`) answers. k = 2: the
+question is undecided, the generator drops that board and the next
 one is unique. Every board is checked by two counters that share no code with the
 generator.
 """
@@ -32,8 +32,7 @@ from thermomilp.solving.engine import find_other
 
 pytest.importorskip("highspy")
 
-ERROR_FALLBACKS = ENGINES[Solver.HIGHS].error_fallbacks
-TRIES = 1 + len(ERROR_FALLBACKS)  # the question itself, then each fallback
+TRIES = 2  # the question itself, then with presolve off
 
 
 class Failing:
@@ -75,27 +74,39 @@ def _check(puzzle, planted):
     return lambda grid: candidate_problems(puzzle, grid, cuts=[(frozenset(planted), None)])
 
 
-@pytest.mark.parametrize("k", range(1, TRIES))
 @pytest.mark.parametrize("nearest", [False, True])
-def test_find_other_answers_through_its_fallbacks(monkeypatch, k, nearest):
+def test_find_other_answers_through_its_retry(monkeypatch, nearest):
     form, planted, check = _two_solutions()
-    spy = Failing(monkeypatch, lambda n: n <= k)
+    spy = Failing(monkeypatch, lambda n: n == 1)
     x = find_other(form, planted, check=check, nearest=nearest)
     assert x is not None and [(r, c) for r in range(2) for c in range(2) if x[2 * r + c]] \
         == [(0, 1), (1, 0)]
-    assert spy.failed == k
-    # the retries are the fallbacks in order: presolve off first, then other seeds
-    assert [(o.presolve_off, o.seed) for o in spy.options[1:]] == \
-        [(f.presolve_off, f.seed_shift) for f in ERROR_FALLBACKS][:k - 1]
+    assert spy.failed == 1 and not spy.options[0].presolve_off
 
 
-def test_find_other_confirms_none_through_its_fallbacks(monkeypatch):
+@pytest.mark.parametrize("nearest", [False, True])
+def test_the_real_solve_error_is_answered_with_presolve_off(nearest):
+    """HiGHS 1.16 itself, nothing injected: this board's rival question ends in "Solve
+    error" with presolve on; the retry with presolve off answers it (the board is
+    unique: no rival)."""
+    from thermomilp.formats import load
+
+    from helpers import ROOT
+
+    puzzle = load(ROOT / "benchmarks" / "highs_solve_error_8x8.json")
+    ones = [(r, c) for r, row in enumerate(puzzle.solution) for c, ch in enumerate(row)
+            if ch == "#"]
+    assert find_other(formulate(puzzle), ones, check=_check(puzzle, ones),
+                      nearest=nearest) is None
+
+
+def test_find_other_confirms_none_through_its_retry(monkeypatch):
     puzzle = thermometers([1], [1, 0], [[(0, 0)], [(0, 1)]])
-    Failing(monkeypatch, lambda n: n in (1, 2, 3))
+    Failing(monkeypatch, lambda n: n == 1)
     assert find_other(formulate(puzzle), [(0, 0)], check=_check(puzzle, [(0, 0)])) is None
 
 
-def test_find_other_gives_up_after_every_fallback(monkeypatch):
+def test_find_other_gives_up_after_its_retry(monkeypatch):
     form, planted, check = _two_solutions()
     Failing(monkeypatch, lambda n: True)
     with pytest.raises(SolveError, match="Solve error .*also with presolve off") as info:
@@ -104,8 +115,8 @@ def test_find_other_gives_up_after_every_fallback(monkeypatch):
 
 
 def test_thermometers_board_after_recoverable_errors(monkeypatch):
-    # every whole-board question fails its first two tries: the fallbacks answer them
-    spy = Failing(monkeypatch, lambda n: n % TRIES in (1, 2), whole=(9, 9))
+    # every whole-board question fails its first try: the retry answers it
+    spy = Failing(monkeypatch, lambda n: n % TRIES == 1, whole=(9, 9))
     board = generate_thermometers(9, 9, seed=5, strategy="repair")
     assert spy.failed > 0
     _unique(board.puzzle)

@@ -1,20 +1,20 @@
 """HiGHS on a MILP given as numbers: the two queries that are not a board's session.
 
-* `run_cell_model` -- the cell model of a [`Formulation`][thermomilp.model.Formulation]
+* :func:`run_cell_model` -- the cell model of a :class:`~thermomilp.model.formulation.Formulation`
   plus extra rows (a no-good cut), an optional objective and run options
   (presolve off, random seed, time limit, node cap, stop at the first improving
   solution), run once.
-* `ask_cell_model` -- the same question with HiGHS's quirks handled, from
-  the data of `thermomilp.core.engines` (as the session skeleton reads
-  it): on an error, its ``error_fallbacks`` in order; when asked, an
-  "infeasible" confirmed in its second-opinion configuration (presolve off).
+* :func:`ask_cell_model` -- the same question with HiGHS's quirks handled, from
+  the data of :mod:`thermomilp.core.engines` (as the session skeleton reads
+  it): an error asked again with presolve off; when asked, an "infeasible"
+  confirmed in its second-opinion configuration (presolve off).
   The generator's rival search asks it through
-  `thermomilp.solving.engine.find_other`.
-* `run_rows` -- a model of variables and rows read back as numbers (the
+  :func:`thermomilp.solving.engine.find_other`.
+* :func:`run_rows` -- a model of variables and rows read back as numbers (the
   autograder's copy of a student's model), asked through
-  `thermomilp.solving.engine.solve_rows`.
+  :func:`thermomilp.solving.engine.solve_rows`.
 
-Both return an `ArrayOutcome`; this module is the only place that reads
+Both return an :class:`ArrayOutcome`; this module is the only place that reads
 a HiGHS model status for these queries. The callers in the solve layer decide
 what an outcome means (verification, confirmation, errors).
 """
@@ -110,27 +110,24 @@ def run_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np
 
 @dataclass(frozen=True)
 class Answer:
-    """What `ask_cell_model` ended with. ``confirmed``: the outcome is an
+    """What :func:`ask_cell_model` ended with. ``confirmed``: the outcome is an
     "infeasible" HiGHS gave in its second-opinion configuration (or HiGHS needs
-    none). ``message``: the outcome's, plus what was tried when every fallback
-    ended in an error too."""
+    none). ``message``: the outcome's, and whether the retry with presolve off ended
+    in an error too."""
 
     outcome: ArrayOutcome
     confirmed: bool = False
     message: str = ""
 
 
-TRIED = "also with presolve off, another random seed and without the distance objective"
-"""What the error fallbacks of HiGHS (``ENGINES[Solver.HIGHS].error_fallbacks``) tried."""
-
-
 def ask_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np.ndarray]] = (),
                    cost: tuple[np.ndarray, np.ndarray] | None = None,
                    options: RunOptions = RunOptions(), *, end: float | None = None,
                    confirm: bool = False, said_none: bool = False) -> Answer:
-    """`run_cell_model` with HiGHS's quirks handled. An error is asked again
-    with each of the engine's ``error_fallbacks`` in order (each within what is
-    left before ``end``, a `time.perf_counter` time). ``confirm``: an
+    """:func:`run_cell_model` with HiGHS's quirks handled. An error is asked again
+    with presolve off (the engine's ``presolve_off``: HiGHS ends the rival question of
+    benchmarks/highs_solve_error_8x8.json in "Solve error" with presolve on), within
+    what is left before ``end``, a :func:`time.perf_counter` time. ``confirm``: an
     "infeasible" not given in the engine's second-opinion configuration (presolve
     off) is asked again in it, when time is left; ``said_none``: the question has
     already been called infeasible elsewhere (a bounded probe), ask only that
@@ -138,7 +135,7 @@ def ask_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np
     traits = ENGINES[Solver.HIGHS]
     answer = Answer(ArrayOutcome("infeasible"))
     if not said_none:
-        answer = _with_fallbacks(form, rows, cost, options, end)
+        answer = _retried(form, rows, cost, options, end)
         if not confirm or answer.confirmed or answer.outcome.status != "infeasible":
             return answer
     if not traits.second_opinion:
@@ -148,30 +145,23 @@ def ask_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np
         if left <= 0:
             return answer
         options = replace(options, time_limit=left)
-    return _with_fallbacks(form, rows, cost, replace(options, presolve_off=True), end)
+    return _retried(form, rows, cost, replace(options, presolve_off=True), end)
 
 
-def _with_fallbacks(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np.ndarray]],
-                    cost: tuple[np.ndarray, np.ndarray] | None, options: RunOptions,
-                    end: float | None) -> Answer:
+def _retried(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np.ndarray]],
+             cost: tuple[np.ndarray, np.ndarray] | None, options: RunOptions,
+             end: float | None) -> Answer:
     traits = ENGINES[Solver.HIGHS]
-    ran, tried = options, 0
+    ran = options
     outcome = run_cell_model(form, rows, cost, options)
-    limit = options.time_limit
-    for fallback in traits.error_fallbacks:
-        if outcome.status != "error":
-            break
-        tried += 1
-        if end is not None:
-            limit = end - time.perf_counter()
-            if limit <= 0:
-                break
-        ran = replace(options, presolve_off=options.presolve_off or fallback.presolve_off,
-                      seed=options.seed + fallback.seed_shift, time_limit=limit)
-        outcome = run_cell_model(form, rows, None if fallback.plain else cost, ran)
     message = outcome.message
-    if outcome.status == "error" and tried:
-        message += f" ({tried + 1} tries: {TRIED})"
+    if outcome.status == "error" and traits.presolve_off and not options.presolve_off:
+        limit = options.time_limit if end is None else end - time.perf_counter()
+        if limit is None or limit > 0:
+            ran = replace(options, presolve_off=True, time_limit=limit)
+            outcome = run_cell_model(form, rows, cost, ran)
+            message = outcome.message + (" (also with presolve off)"
+                                         if outcome.status == "error" else "")
     confirmed = outcome.status == "infeasible" and (ran.presolve_off
                                                     or not traits.second_opinion)
     return Answer(outcome, confirmed, message)

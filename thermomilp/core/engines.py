@@ -1,11 +1,11 @@
 """One record per engine: what thermomilp knows about each MILP engine, in one place.
 
-`ENGINES` holds one `EngineRecord` per [`Solver`][thermomilp.core.settings.Solver]: its label, the
+:data:`ENGINES` holds one :class:`EngineRecord` per :class:`Solver`: its label, the
 modelling layers that drive it (and the one that drives it when the solver is
 given alone), its native names for the time limit, threads and seed, the quirks
-the session skeleton acts on (presolve-off retry, second opinion, whole seconds,
-the rival search's error fallbacks) and the **allowlist** of native options a
-user may set, each with its type and range (`Option`).
+the session skeleton acts on (presolve-off retry, second opinion, whole seconds)
+and the **allowlist** of native options a user may set, each with its type and
+range (:class:`Option`).
 
 An engine option is accepted only when its record lists it, with a value of its
 type and range: limits, threads, seeds, gaps, cut and heuristic effort, presolve.
@@ -13,7 +13,7 @@ Nothing else reaches an engine -- not an option that reads or writes a file,
 prints, ends the search early, or changes which grids are feasible (tolerances,
 objective bounds, cutoffs, numerics, solution counting). The check never asks the
 engine's program. The engine's native time, threads and seed options are the
-common settings under another name: `EngineRecord.sort_options` folds them
+common settings under another name: :meth:`EngineRecord.sort_options` folds them
 into ``time_limit`` (the smaller limit wins), ``threads`` and ``seed``, so each
 reaches the engine once, through the session skeleton.
 """
@@ -61,8 +61,8 @@ class Backend(_Choice):
 
 class Solver(_Choice):
     """The MILP engine: a closed list. A name that is not a member (or an alias
-    of one, [`thermomilp.core.settings.SOLVER_ALIASES`][thermomilp.core.settings.SOLVER_ALIASES]) is
-    refused before any modelling layer sees it (Pyomo would look an unknown name up as a program to
+    of one, :data:`thermomilp.core.settings.SOLVER_ALIASES`) is refused before any
+    modelling layer sees it (Pyomo would look an unknown name up as a program to
     run, the working folder included)."""
 
     HIGHS = "highs"
@@ -175,18 +175,6 @@ runs without user options); a feasibility question ends at its first grid."""
 
 
 @dataclass(frozen=True)
-class Fallback:
-    """One retry of a question the engine ended in its own error state."""
-
-    presolve_off: bool = False
-    """Run with the engine's presolve off (`EngineRecord.presolve_off`)."""
-    seed_shift: int = 0
-    """Added to the question's random seed."""
-    plain: bool = False
-    """Ask without the objective (any feasible point will do)."""
-
-
-@dataclass(frozen=True)
 class EngineRecord:
     """Everything about one engine that is not code: read by the settings (the
     allowlist, the common options), the session skeleton (quirks) and the docs."""
@@ -206,9 +194,11 @@ class EngineRecord:
     seed_option: str | None = None
     """Native name of the random seed: folded into ``seed``, and how it is passed."""
     presolve_off: tuple[tuple[str, EngineOptionValue], ...] = ()
-    """Native options that turn the engine's presolve off: with them the skeleton
-    retries an engine that ended in its own error state (HiGHS 1.16's "Solve
-    error" after its MIP presolve, benchmarks/highs_solve_error_8x8.json)."""
+    """Native options that turn the engine's presolve off: with them the skeleton, and the
+    rival search (:mod:`thermomilp.backends.highs_arrays`), retry an engine that ended in
+    its own error state (HiGHS 1.16's "Solve error" after its MIP presolve on
+    benchmarks/highs_solve_error_8x8.json, in the board's session and in the rival
+    question alike)."""
     second_opinion: bool = False
     """An "infeasible" of this engine is worth a re-solve in another configuration
     (presolve off, another seed) when no independent method decides: HiGHS 1.16 has
@@ -234,14 +224,6 @@ class EngineRecord:
     """The pip extra of thermomilp that brings the engine (``cbc``: the cbcbox wheel)."""
     debian: str | None = None
     """The Debian package that brings it (its program on PATH)."""
-    error_fallbacks: tuple[Fallback, ...] = ()
-    """What a question given as numbers (the generator's rival search) tries, in
-    order, when the engine ends it in an error (not a limit); only when every one
-    ends in an error too is the question undecided. HiGHS 1.x on the 15x15 hard
-    boards of ``generate --seed 101`` ended the nearest-rival question in ``Solve
-    error``; presolve off or another seed answered it
-    (tests/test_generate_engine_error.py)."""
-
     def install_hint(self) -> str:
         """The command(s) that install the engine, from where this copy came from."""
         ways = ([pip_install(self.extra)] if self.extra else []) + (
@@ -315,12 +297,6 @@ ENGINES: dict[Solver, EngineRecord] = {
         },
         time_options=("time_limit",), threads_option="threads", seed_option="random_seed",
         presolve_off=(("presolve", "off"),), second_opinion=True,
-        error_fallbacks=(
-            Fallback(presolve_off=True),  # where "Solve error"s came from
-            Fallback(seed_shift=1),       # another seed, same presolve
-            Fallback(presolve_off=True, seed_shift=2),  # both
-            # another question: no distance objective (any rival will do)
-            Fallback(presolve_off=True, seed_shift=3, plain=True)),
         aliases=((Backend.PULP, ("highs_cmd",)), (Backend.PYOMO, ("appsi_highs",))),
         pulp_classes=("HiGHS", "HiGHS_CMD"),
         fixed_uses=(
@@ -397,4 +373,4 @@ ENGINES: dict[Solver, EngineRecord] = {
 assert set(ENGINES) == set(Solver), "every engine has its record"
 
 __all__ = ["ENGINES", "Backend", "EngineOptionValue", "EngineOptions", "EngineRecord",
-           "Fallback", "MAX_SEED", "MAX_THREADS", "MAX_TIME_LIMIT", "Option", "Solver"]
+           "MAX_SEED", "MAX_THREADS", "MAX_TIME_LIMIT", "Option", "Solver"]

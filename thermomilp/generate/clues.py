@@ -40,7 +40,7 @@ def unique_proof(tiling: PathTiling, rows: Clues, cols: Clues,
                  time_limit: float | None = None,
                  deadline: Deadline | None = None) -> str | None:
     """ "logic" or "milp" when the planted filling is the clues' only solution, else None
-    (also when HiGHS could not decide the question after every fallback: the clue stays).
+    (also when HiGHS could not decide the question after its retry: the clue stays).
 
     Interval propagation runs first; the MILP is asked only when it leaves
     cells open, with the decided cells as bounds. (Probing in between was

@@ -6,12 +6,11 @@ filled cell takes one away. Draw a fill as an arc ``r -> c`` and an empty as
 an arc ``c -> r`` between row and column nodes. A directed cycle of such arcs
 that uses each thermometer at most once keeps every row and column count
 (each node on it gains one and loses one) and every thermometer monotone
-(each moves one level): it is a rival. The four-vessel swap
-(`thermomilp.solving.swap`) is the cycle of length four; this module finds
-cycles of any length by breadth-first search from each arc.
+(each moves one level): it is a rival. This module finds cycles of any length
+by breadth-first search from each arc.
 
 Every rival changes a *backward* cell of the line order
-(`thermomilp.generate.repair.LineOrder.backward`), so only arcs on
+(:meth:`thermomilp.generate.repair.LineOrder.backward`), so only arcs on
 backward cells need to start a search. The search is not complete (it sees
 one-level moves only and drops a shortest cycle that reuses a thermometer):
 the repair loop asks the MILP when it finds nothing, so it can only save

@@ -204,7 +204,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
         if difficulty is None or grades.among((difficulty,), rows_k, cols_k):
             try:
                 _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven, deadline)
-            except _RivalUndecided as exc:  # HiGHS undecided after every fallback: next board
+            except _RivalUndecided as exc:  # HiGHS undecided after its retry: next board
                 stats["undecided"] = stats.get("undecided", 0) + 1
                 last_undecided = exc
                 if progress is not None:
@@ -317,7 +317,7 @@ def _reroll(height: int, width: int, rng: random.Random, max_length: int, straig
         try:
             if find_rival(tiling, deadline=deadline) is None:
                 return tiling
-        except _RivalUndecided:  # HiGHS undecided after every fallback: roll another board
+        except _RivalUndecided:  # HiGHS undecided after its retry: roll another board
             stats["undecided"] = stats.get("undecided", 0) + 1
             continue
         except GenerationTimeUp:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Unpack
 from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.core.errors import SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, levels_from_grid
-from thermomilp.core.settings import Logic, Settings, SettingsKeywords, settings_from
+from thermomilp.core.settings import Settings, SettingsKeywords, settings_from
 from thermomilp.core.status import PUBLIC, Status
 from thermomilp.core.verify import solution_problems
 from thermomilp.solving.engine import Engine, require_available
@@ -245,13 +245,6 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
                           confirmed_by=first.confirmed_by)
         if not unique:
             return result("solved", first.grid)
-        if puzzle.height * puzzle.width >= SWAP_MIN_CELLS:
-            from thermomilp.solving.swap import swap_rival  # numpy: out of `thermomilp --help`
-
-            # a verified second solution one swap away, without the cut model's solve
-            rival = swap_rival(puzzle, first.grid)
-            if rival is not None:
-                return result("multiple", first.grid, rival)
         engine.exclude(first.grid)
         second = engine.next_solution()
         engine_calls = engine.engine_calls
@@ -273,51 +266,16 @@ def open_engine(puzzle: Puzzle, settings: Settings, *, fixed: dict[Cell, int] | 
     return Engine(puzzle, settings, fixed=fixed, deadline=deadline, board=board)
 
 
-_WARMED: set[tuple[str, str, str | None]] = set()
-
-
-def _warm_key(settings: Settings) -> tuple[str, str, str | None]:
-    """What a warm-up is paid for: the modelling layer and the engine (the library and
-    program loaded), not the time limit or options of one call."""
-    return str(settings.backend), str(settings.solver), settings.engine_path
-
-
 def warm_engine(settings: Settings, clock: Deadline | None = None) -> None:
-    """Pay, once per process and engine, what the first engine run of the process
-    would otherwise add to one board's time: import the backend and its library
-    (numpy and highspy, PuLP or Pyomo) and the swap search, then solve a one-cell
-    board with the engine (the model builder's and the engine's own first-call
-    costs). ``clock``, the board's, is [`paused`][thermomilp.core.deadline.Deadline.paused]
-    meanwhile, so the board's ``time_s`` and time limit are its own: the first
-    board that needs an engine is timed like the others. [`solve`][thermomilp.solving.solve] calls
-    it only when the logic leaves the board open, so a run of boards the logic decides never
-    imports an engine."""
-    key = _warm_key(settings)
-    if key in _WARMED:
-        return
-    _WARMED.add(key)
+    """Import the backend and its library (numpy and highspy, PuLP or Pyomo) with
+    ``clock``, the board's, :meth:`~thermomilp.core.deadline.Deadline.paused`: the
+    process's import is not the board's time. :func:`solve` calls it only when the
+    logic leaves the board open, so a run of boards the logic decides never imports an
+    engine."""
+    from thermomilp.solving.engine import warm_up as import_backend
+
     with clock.paused() if clock is not None else contextlib.nullcontext():
-        import thermomilp.solving.swap  # noqa: F401  (numpy)
-        from thermomilp.core.puzzle import thermometers
-        from thermomilp.solving.engine import warm_up as import_backend
-
         import_backend(settings)
-        try:
-            tiny = thermometers([1], [1], [[(0, 0)]])
-            engine = Engine(tiny, settings.replace(logic=Logic.NONE, verbose=False))
-            try:
-                engine.next_solution()
-            finally:
-                engine.close()
-        except Exception:  # noqa: BLE001 - a warm-up never fails a board: the board will say
-            pass
-
-
-SWAP_MIN_CELLS = 400
-"""Cells from which, after the engine's first solution, the four-vessel swap
-(`thermomilp.solving.swap.swap_rival`) looks for a second solution before the
-cut model's solve: on planted 20x20-60x60 boards it halves the time to ``multiple``
-(docs/performance.md); below, the cut model's solve takes milliseconds."""
 
 
 def require_puzzle(puzzle: object) -> None:

@@ -26,11 +26,9 @@ session's no-good cuts removed, and
   search size and probing leaves it open (a hard 30x30 board).
 
 **CP-SAT, where OR-Tools is installed** (an optional extra): where the logic
-search is hopeless or runs out, and first on boards of
-`CPSAT_FIRST_VESSELS` vessels or more that probing leaves open,
-`confirm_by_cpsat` puts the same question (the board, the fixed cells,
-the cuts) to CP-SAT on a cell model built here from the board -- a
-clause-learning solver sharing nothing with the MILP builders or the engines,
+search is hopeless or runs out, :func:`confirm_by_cpsat` puts the same question
+(the board, the fixed cells, the cuts) to CP-SAT on a cell model built here from
+the board -- a clause-learning solver sharing nothing with the MILP builders or the engines,
 so an independent second method -- with a deterministic budget
 (`CPSAT_WORK`, one worker, a fixed seed): ``confirmed_by: "cpsat"``. A
 grid it finds is verified like any other; never when the engine being
@@ -70,11 +68,6 @@ worker): the same board always ends the same way, whatever the machine's load. T
 rival questions of the hard 20x20-30x30 boards of ``benchmarks/hard/`` take 0.01-0.08
 (0.06-0.2 s); past the budget the engine's second opinion decides, so a board CP-SAT
 finds hard costs at most a few seconds more."""
-CPSAT_FIRST_VESSELS = 40
-"""From this many vessels on, a board probing leaves open is confirmed by CP-SAT before
-the logic search (where OR-Tools is installed): the hard generated 15x15-30x30 boards
-(about 50-250 vessels) search for seconds, CP-SAT answers in a tenth of that; on the
-published 6x6 boards (about 10-15 vessels) the search takes milliseconds."""
 
 
 
@@ -186,12 +179,9 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
     ``board``: what the logic learned about ``puzzle`` in this solve (its probing
     fixpoint, whether the presolve's search gave up), a new one when None.
 
-    The logic search answers where probing alone decides the board (clamped by
-    ``fixed``) or it has fewer than `CPSAT_FIRST_VESSELS` vessels; otherwise
-    CP-SAT answers first when OR-Tools is installed, and the
-    logic search only when CP-SAT ends undecided and the search is not hopeless
-    (`BoardLogic.search_hopeless`); when neither answers, ``UNDECIDED`` (the engine's
-    second opinion follows)."""
+    The logic search answers unless it is hopeless (`BoardLogic.search_hopeless`) or
+    runs out of its budget; then CP-SAT, where OR-Tools is installed; when neither
+    answers, ``UNDECIDED`` (the engine's second opinion follows)."""
     from thermomilp.logic.budget import Work
     from thermomilp.logic.search import OutOfBudget, search_solutions
 
@@ -233,13 +223,6 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
             return CONFIRMED if cut_off(ones_of(grid), cuts) else grid
         if board.search_hopeless(root):
             return second_method()
-        if (cpsat and len(root) >= CPSAT_FIRST_VESSELS and any(m & (m - 1) for m in root)
-                and cpsat_available()):
-            # probing left the board open: CP-SAT answers for less than the search
-            # (a hard 20x20 board: 0.2 s against 2.8 s); the search only if it cannot
-            answer = second_method()
-            if answer != UNDECIDED:
-                return answer
         halt = Work(search_work(board) if work is None else work, expired)
         for grid in search_solutions(puzzle, "probing", start=root, stop=halt,
                                      max_nodes=max_nodes, known=known,
