@@ -1,18 +1,18 @@
 """The session skeleton: every engine quirk in one place, every layer a translation.
 
-A :class:`Session` holds one built model of any formulation
-(:class:`thermomilp.model.registry.Formulated`). ``solve`` finds any solution or
+A [`Session`][thermomilp.backends.Session] holds one built model of any formulation
+(`thermomilp.model.registry.Formulated`). ``solve`` finds any solution or
 proves there is none; ``exclude`` adds the canonical no-good cut of a found
 solution (over every cell, or over a subset of them) so the next ``solve``
 must find a different one. Sessions are opened, verified and second-guessed
-only by the solve layer's facade (:mod:`thermomilp.solving.engine`).
+only by the solve layer's facade (`thermomilp.solving.engine`).
 
 The base class owns everything that is not the modelling layer's business:
 
 * the time limit of each engine call, read from the board's
-  :class:`~thermomilp.core.deadline.Deadline` (rounded up to whole seconds for an
+  [`Deadline`][thermomilp.core.deadline.Deadline] (rounded up to whole seconds for an
   engine that takes only those);
-* the native options of each call (:func:`thermomilp.backends.engines.native_options`);
+* the native options of each call (`thermomilp.backends.engines.native_options`);
 * the retry with presolve off after an engine's own error state (HiGHS's
   "Solve error"), and the second opinion on "infeasible";
 * "infeasible" at the time limit is a timeout: an engine cut short by its clock
@@ -24,7 +24,7 @@ The base class owns everything that is not the modelling layer's business:
 * reading values back (gaps of unconstrained variables filled) into filled cells.
 
 A layer's session only builds its model (through the registry), adds rows, and
-runs its engine once: :meth:`Session._run` returns a :class:`Raw` outcome.
+runs its engine once: `Session._run` returns a `Raw` outcome.
 """
 
 from __future__ import annotations
@@ -80,8 +80,8 @@ class Raw:
 
 
 class Session(ABC):
-    """One model on one engine. Subclasses set :attr:`backend` and implement
-    :meth:`_run` and :meth:`_add_row`."""
+    """One model on one engine. Subclasses set `backend` and implement
+    `_run` and `_add_row`."""
 
     backend: ClassVar[Backend]
     layer: ClassVar[str] = ""  # the layer's own name in messages: "PuLP", "Pyomo", "highspy"
@@ -121,7 +121,7 @@ class Session(ABC):
     @abstractmethod
     def _run(self, time_limit: float | None, extra: dict[str, EngineOptionValue]) -> Raw:
         """Run the engine once with ``time_limit`` seconds (None: no limit), the native
-        options :attr:`options` and, for this run only, ``extra`` on top of them; an
+        options `options` and, for this run only, ``extra`` on top of them; an
         exception is an engine crash."""
 
     # -- the skeleton ----------------------------------------------------------------

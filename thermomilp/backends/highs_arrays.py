@@ -1,20 +1,20 @@
 """HiGHS on a MILP given as numbers: the two queries that are not a board's session.
 
-* :func:`run_cell_model` -- the cell model of a :class:`~thermomilp.model.formulation.Formulation`
+* `run_cell_model` -- the cell model of a [`Formulation`][thermomilp.model.Formulation]
   plus extra rows (a no-good cut), an optional objective and run options
   (presolve off, random seed, time limit, node cap, stop at the first improving
   solution), run once.
-* :func:`ask_cell_model` -- the same question with HiGHS's quirks handled, from
-  the data of :mod:`thermomilp.core.engines` (as the session skeleton reads
+* `ask_cell_model` -- the same question with HiGHS's quirks handled, from
+  the data of `thermomilp.core.engines` (as the session skeleton reads
   it): an error asked again with presolve off; when asked, an "infeasible"
   confirmed in its second-opinion configuration (presolve off).
   The generator's rival search asks it through
-  :func:`thermomilp.solving.engine.find_other`.
-* :func:`run_rows` -- a model of variables and rows read back as numbers (the
+  `thermomilp.solving.engine.find_other`.
+* `run_rows` -- a model of variables and rows read back as numbers (the
   autograder's copy of a student's model), asked through
-  :func:`thermomilp.solving.engine.solve_rows`.
+  `thermomilp.solving.engine.solve_rows`.
 
-Both return an :class:`ArrayOutcome`; this module is the only place that reads
+Both return an `ArrayOutcome`; this module is the only place that reads
 a HiGHS model status for these queries. The callers in the solve layer decide
 what an outcome means (verification, confirmation, errors).
 """
@@ -110,7 +110,7 @@ def run_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np
 
 @dataclass(frozen=True)
 class Answer:
-    """What :func:`ask_cell_model` ended with. ``confirmed``: the outcome is an
+    """What `ask_cell_model` ended with. ``confirmed``: the outcome is an
     "infeasible" HiGHS gave in its second-opinion configuration (or HiGHS needs
     none). ``message``: the outcome's, and whether the retry with presolve off ended
     in an error too."""
@@ -124,10 +124,10 @@ def ask_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np
                    cost: tuple[np.ndarray, np.ndarray] | None = None,
                    options: RunOptions = RunOptions(), *, end: float | None = None,
                    confirm: bool = False, said_none: bool = False) -> Answer:
-    """:func:`run_cell_model` with HiGHS's quirks handled. An error is asked again
+    """`run_cell_model` with HiGHS's quirks handled. An error is asked again
     with presolve off (the engine's ``presolve_off``: HiGHS ends the rival question of
     benchmarks/highs_solve_error_8x8.json in "Solve error" with presolve on), within
-    what is left before ``end``, a :func:`time.perf_counter` time. ``confirm``: an
+    what is left before ``end``, a `time.perf_counter` time. ``confirm``: an
     "infeasible" not given in the engine's second-opinion configuration (presolve
     off) is asked again in it, when time is left; ``said_none``: the question has
     already been called infeasible elsewhere (a bounded probe), ask only that

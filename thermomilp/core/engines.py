@@ -1,11 +1,11 @@
 """One record per engine: what thermomilp knows about each MILP engine, in one place.
 
-:data:`ENGINES` holds one :class:`EngineRecord` per :class:`Solver`: its label, the
+`ENGINES` holds one `EngineRecord` per [`Solver`][thermomilp.core.settings.Solver]: its label, the
 modelling layers that drive it (and the one that drives it when the solver is
 given alone), its native names for the time limit, threads and seed, the quirks
 the session skeleton acts on (presolve-off retry, second opinion, whole seconds)
 and the **allowlist** of native options a user may set, each with its type and
-range (:class:`Option`).
+range (`Option`).
 
 An engine option is accepted only when its record lists it, with a value of its
 type and range: limits, threads, seeds, gaps, cut and heuristic effort, presolve.
@@ -13,7 +13,7 @@ Nothing else reaches an engine -- not an option that reads or writes a file,
 prints, ends the search early, or changes which grids are feasible (tolerances,
 objective bounds, cutoffs, numerics, solution counting). The check never asks the
 engine's program. The engine's native time, threads and seed options are the
-common settings under another name: :meth:`EngineRecord.sort_options` folds them
+common settings under another name: `EngineRecord.sort_options` folds them
 into ``time_limit`` (the smaller limit wins), ``threads`` and ``seed``, so each
 reaches the engine once, through the session skeleton.
 """
@@ -61,8 +61,8 @@ class Backend(_Choice):
 
 class Solver(_Choice):
     """The MILP engine: a closed list. A name that is not a member (or an alias
-    of one, :data:`thermomilp.core.settings.SOLVER_ALIASES`) is refused before any
-    modelling layer sees it (Pyomo would look an unknown name up as a program to
+    of one, [`thermomilp.core.settings.SOLVER_ALIASES`][thermomilp.core.settings.SOLVER_ALIASES]) is
+    refused before any modelling layer sees it (Pyomo would look an unknown name up as a program to
     run, the working folder included)."""
 
     HIGHS = "highs"
@@ -195,7 +195,7 @@ class EngineRecord:
     """Native name of the random seed: folded into ``seed``, and how it is passed."""
     presolve_off: tuple[tuple[str, EngineOptionValue], ...] = ()
     """Native options that turn the engine's presolve off: with them the skeleton, and the
-    rival search (:mod:`thermomilp.backends.highs_arrays`), retry an engine that ended in
+    rival search (`thermomilp.backends.highs_arrays`), retry an engine that ended in
     its own error state (HiGHS 1.16's "Solve error" after its MIP presolve on
     benchmarks/highs_solve_error_8x8.json, in the board's session and in the rival
     question alike)."""

@@ -3,16 +3,16 @@
 A rival is a solution of the board other than its planted one
 (``puzzle.solution``). Two exact counters answer, the cheap one first:
 
-1. **The subset-sum DP** (tank rule only, :mod:`thermomilp.logic.aquarium_dp`)
+1. **The subset-sum DP** (tank rule only, `thermomilp.logic.aquarium_dp`)
    with a node budget. Up to about 12x12 it decides every question in
    milliseconds. From 20x20 on its one-line-at-a-time filters leave search
    trees it does not finish in minutes, even with every clue present.
 2. **The MILP** (HiGHS, the cell model plus a no-good cut of the planted
-   grid, :func:`thermomilp.solving.engine.find_other`): a "no rival" is confirmed by a
+   grid, `thermomilp.solving.engine.find_other`): a "no rival" is confirmed by a
    second solve with presolve off, as for Thermometers. It sees rows and
    columns together and decides a 30x30 question in a fraction of a second.
 
-:class:`RivalSearch` keeps the DP's record over one board: once the DP has
+`RivalSearch` keeps the DP's record over one board: once the DP has
 spent its budget ``DP_GIVE_UPS`` times, later questions go to the MILP
 directly (the board is past what the DP can do; asking it again only burns
 its budget). The record depends on node counts only, never on the clock, so a
@@ -28,7 +28,8 @@ no-good cut alone, even written over line ``l``'s cells only, leaves the LP
 free to move a fraction of a cell).
 
 Every rival returned passes the independent checker
-(:func:`thermomilp.core.verify.candidate_problems`) and differs from the planted grid.
+([`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems]) and
+differs from the planted grid.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ DP_GIVE_UPS = 2
 """After this many questions the DP could not finish, the board goes to the MILP only."""
 
 _UNDECIDED = ("undecided",)
-"""What :meth:`RivalSearch._dp_rival` returns when the DP spent its node budget."""
+"""What `RivalSearch._dp_rival` returns when the DP spent its node budget."""
 
 Line = tuple[str, int]
 """A clued line: ``("row", i)`` or ``("col", j)``."""
@@ -77,7 +78,7 @@ class RivalSearch:
 
         Raises:
             _RivalUndecided: HiGHS could not decide, after the retry of
-                :func:`~thermomilp.solving.engine.find_other`.
+                `find_other`.
             GenerationTimeUp: the MILP could not decide before ``deadline``.
             GenerationError: the MILP misbehaved.
         """

@@ -10,7 +10,7 @@ that uses each thermometer at most once keeps every row and column count
 by breadth-first search from each arc.
 
 Every rival changes a *backward* cell of the line order
-(:meth:`thermomilp.generate.repair.LineOrder.backward`), so only arcs on
+(`thermomilp.generate.repair.LineOrder.backward`), so only arcs on
 backward cells need to start a search. The search is not complete (it sees
 one-level moves only and drops a shortest cycle that reuses a thermometer):
 the repair loop asks the MILP when it finds nothing, so it can only save

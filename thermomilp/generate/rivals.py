@@ -2,7 +2,7 @@
 
 A rival is a solution ``y`` of the board's clues and thermometers with
 ``y != x*`` (the planted filling), found with the cell model plus the
-canonical no-good cut of ``x*`` (see :mod:`thermomilp.solving`)::
+canonical no-good cut of ``x*`` (see [`thermomilp.solving`][thermomilp.solving])::
 
     sum_{c : x*_c = 1} (1 - y_c) + sum_{c : x*_c = 0} y_c >= 1
 
@@ -12,7 +12,7 @@ few milliseconds. Any rival it finds is a rival of the whole board, so the
 repair loop sweeps windows first and asks the whole board last.
 
 The model is built straight from the tiling (arcs ``x_succ <= x_pred``) so no
-:class:`~thermomilp.core.puzzle.Puzzle` has to be validated per question.
+[`Puzzle`][thermomilp.core.puzzle.Puzzle] has to be validated per question.
 """
 
 from __future__ import annotations
@@ -31,14 +31,15 @@ from thermomilp.solving.engine import find_other
 
 class _RivalUndecided(GenerationError):
     """The engine could not answer a rival question about this board, even after the
-    retry of :func:`thermomilp.solving.engine.find_other` with presolve off. Not a time
+    retry of `thermomilp.solving.engine.find_other` with presolve off. Not a time
     limit: the generator drops this board (or
     keeps the clue it wanted to delete) and goes on with the next one."""
 
 
 def check_time(deadline: Deadline | None, where: str) -> None:
-    """Stop a generator loop at its time limit: :class:`GenerationTimeUp` past ``deadline``
-    (``where``: the step that was running, for the message)."""
+    """Stop a generator loop at its time limit:
+    [`GenerationTimeUp`][thermomilp.core.errors.GenerationTimeUp] past ``deadline`` (``where``: the
+    step that was running, for the message)."""
     if deadline is not None and deadline.expired():
         raise GenerationTimeUp(f"gave up: no board within the time limit ({where}, "
                                f"{deadline.elapsed():.1f} s)", where)
@@ -101,12 +102,12 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     ``fixed``: cells known to hold these values in every solution (the logic
     presolve's sound deductions), bounds for the whole-board model.
     ``backward``: when every row and column has its clue and a line order
-    labels the cells (:class:`~thermomilp.generate.repair.LineOrder`), the
+    labels the cells (`LineOrder`), the
     cells whose change would run against the order; every rival changes at
     least one of them, so the no-good cut is written over these cells only
     (a much stronger cut, see ``docs/generate.md``).
     The engine is asked through the solve layer's
-    :func:`thermomilp.solving.engine.find_other`: whole-board "no rival" answers are
+    `thermomilp.solving.engine.find_other`: whole-board "no rival" answers are
     confirmed by a second solve with HiGHS presolve off; window answers are not
     (a window that misses a rival only costs time, never a wrong board). Every
     rival returned is checked against the window's formulation there and
@@ -114,14 +115,14 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
     difference is the smallest local swap -- the one a repair kills best.
     ``probe``: ask for a first rival within this many branch-and-bound
-    nodes first (see :func:`thermomilp.solving.engine.find_other`).
+    nodes first (see `thermomilp.solving.engine.find_other`).
     ``region``: only these cells may change (every other cell is fixed to
     ``x*``); like a window, but any shape -- the cells where the last
     whole-board rival differed, which often hold several independent rivals.
 
     ``deadline``: the board's clock; HiGHS gets at most the time left on it
     (``time_limit`` too, when both are given), and a question it stops is
-    :class:`GenerationTimeUp`.
+    [`GenerationTimeUp`][thermomilp.core.errors.GenerationTimeUp].
 
     ``rows``/``cols`` default to the clues of the planted filling (all given).
     With a window the model holds only the window's cells: clues lose what the
@@ -212,7 +213,8 @@ def _puzzle(tiling: PathTiling, rows: Sequence[int | None],
 def check_rival(tiling: PathTiling, rows: Sequence[int | None], cols: Sequence[int | None],
                 rival: Grid) -> None:
     """A rival must be a solution other than the planted one; else whatever found it erred
-    (:func:`thermomilp.core.verify.candidate_problems`, the one checker)."""
+    ([`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems], the
+    one checker)."""
     problems = candidate_problems(_puzzle(tiling, rows, cols), rival, planted=tiling.grid())
     if problems:
         raise GenerationError(f"a rival that is not a solution: {problems[0]}")

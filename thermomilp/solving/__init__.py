@@ -1,10 +1,10 @@
 """The solve layer (layer 5 of docs/architecture.md): every engine run goes through it.
 
-* :mod:`~thermomilp.solving.api` -- ``solve``, ``is_unique``, ``count_solutions``,
+* `api` -- ``solve``, ``is_unique``, ``count_solutions``,
   ``enumerate_solutions``, ``SolveResult``: the public solve API, re-exported here;
-* :mod:`~thermomilp.solving.engine` -- the facade ``Engine``, the only door to an engine;
-* :mod:`~thermomilp.solving.confirm` -- the logic confirmation of an engine's "infeasible";
-* :mod:`~thermomilp.solving.conflict` -- the irreducible conflicting clues of a board.
+* `engine` -- the facade ``Engine``, the only door to an engine;
+* `confirm` -- the logic confirmation of an engine's "infeasible";
+* `conflict` -- the irreducible conflicting clues of a board.
 
 The package is ``thermomilp.solving`` and ``thermomilp.solve`` is the function: the two no
 longer share a name, so ``import thermomilp.solving.engine as engine`` works.

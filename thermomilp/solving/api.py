@@ -268,9 +268,9 @@ def open_engine(puzzle: Puzzle, settings: Settings, *, fixed: dict[Cell, int] | 
 
 def warm_engine(settings: Settings, clock: Deadline | None = None) -> None:
     """Import the backend and its library (numpy and highspy, PuLP or Pyomo) with
-    ``clock``, the board's, :meth:`~thermomilp.core.deadline.Deadline.paused`: the
-    process's import is not the board's time. :func:`solve` calls it only when the
-    logic leaves the board open, so a run of boards the logic decides never imports an
+    ``clock``, the board's, [`paused`][thermomilp.core.deadline.Deadline.paused]: the
+    process's import is not the board's time. [`solve`][thermomilp.solving.solve] calls it only when
+    the logic leaves the board open, so a run of boards the logic decides never imports an
     engine."""
     from thermomilp.solving.engine import warm_up as import_backend
 

@@ -26,7 +26,7 @@ session's no-good cuts removed, and
   search size and probing leaves it open (a hard 30x30 board).
 
 **CP-SAT, where OR-Tools is installed** (an optional extra): where the logic
-search is hopeless or runs out, :func:`confirm_by_cpsat` puts the same question
+search is hopeless or runs out, `confirm_by_cpsat` puts the same question
 (the board, the fixed cells, the cuts) to CP-SAT on a cell model built here from
 the board -- a clause-learning solver sharing nothing with the MILP builders or the engines,
 so an independent second method -- with a deterministic budget

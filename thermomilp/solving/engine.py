@@ -2,23 +2,23 @@
 
 Every command and library function that needs a MILP answer -- ``solve``,
 ``count_solutions``, ``check``, ``batch``, ``serve``, the conflict finder,
-``analyze`` -- goes through :class:`Engine`; none of them opens a session
-or reads an engine status itself. An :class:`Engine`
+``analyze`` -- goes through `Engine`; none of them opens a session
+or reads an engine status itself. An `Engine`
 
 * opens a session of the settings' formulation (cell, compact, level) on the
   settings' modelling layer and solver (the registries
-  :data:`thermomilp.model.registry.FORMULATIONS` and :data:`~thermomilp.model.registry.MODELS`,
-  and :data:`thermomilp.backends.SESSIONS`);
-* hands the session one :class:`~thermomilp.core.deadline.Deadline`, of which every
-  engine call gets what is left (the session skeleton, :mod:`thermomilp.backends.base`,
+  `thermomilp.model.registry.FORMULATIONS` and [`MODELS`][thermomilp.model.registry.MODELS],
+  and [`thermomilp.backends.SESSIONS`][thermomilp.backends.SESSIONS]);
+* hands the session one [`Deadline`][thermomilp.core.deadline.Deadline], of which every
+  engine call gets what is left (the session skeleton, `thermomilp.backends.base`,
   owns the engines' quirks);
 * runs every grid an engine (or the logic confirmation) returns through the one
-  checker, :func:`thermomilp.core.verify.candidate_problems` (the rules, the fixed
-  cells, the cuts so far) -- a grid that fails is status ``error``, never an answer;
-  a candidate is a :data:`~thermomilp.core.puzzle.Grid` from the session's
-  :class:`~thermomilp.backends.base.Outcome` to the result;
+  checker, [`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems]
+  (the rules, the fixed cells, the cuts so far) -- a grid that fails is status ``error``, never an
+  answer; a candidate is a [`Grid`][thermomilp.core.puzzle.Grid] from the session's
+  [`Outcome`][thermomilp.backends.Outcome] to the result;
 * confirms every "infeasible" by a second, independent method: the exact
-  logic search of :mod:`thermomilp.solving.confirm` when it finishes within its
+  logic search of `thermomilp.solving.confirm` when it finishes within its
   budget, CP-SAT where OR-Tools is installed and the search cannot (same module),
   otherwise the engine again in another configuration
   (``Session.second_opinion``);
@@ -202,9 +202,9 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     """(whether ``puzzle`` has a solution, whether an engine was called).
 
     The exact logic search answers first, within its work budget
-    (:func:`thermomilp.logic.presolve.search_work`); a board it cannot finish goes to
+    (`thermomilp.logic.presolve.search_work`); a board it cannot finish goes to
     the engine (with every guard of
-    :meth:`Engine.next_solution`).
+    `Engine.next_solution`).
 
     Raises:
         SolveError: the engine timed out or failed (``status`` says which).
@@ -235,7 +235,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
 
 def lp_relaxation(puzzle: Puzzle, decide: bool = True, tol: float = 1e-6):
     """The LP relaxation of the cell formulation (HiGHS): see
-    :func:`thermomilp.backends.relaxation.relax` for the tuple it returns."""
+    `thermomilp.backends.relaxation.relax` for the tuple it returns."""
     from thermomilp.backends.relaxation import relax
     from thermomilp.model.formulation import formulate
 
@@ -244,7 +244,7 @@ def lp_relaxation(puzzle: Puzzle, decide: bool = True, tol: float = 1e-6):
 
 def lp_vertex(puzzle: Puzzle, tol: float = 1e-6) -> tuple[tuple[float, ...], ...] | None:
     """The LP relaxation's vertex (HiGHS), per cell as rows, or None if infeasible:
-    see :func:`thermomilp.backends.relaxation.vertex` (for the page's shading)."""
+    see `thermomilp.backends.relaxation.vertex` (for the page's shading)."""
     from thermomilp.backends.relaxation import vertex
     from thermomilp.model.formulation import formulate
 
@@ -256,13 +256,13 @@ def lp_vertex(puzzle: Puzzle, tol: float = 1e-6) -> tuple[tuple[float, ...], ...
 
 
 def require_available(settings: Settings) -> None:
-    """:class:`SolverUnavailable` now, naming the installed pairs, if the settings'
-    pair is not installed (the logic may decide a board without opening a session; the
-    engine options were checked against the engine's allowlist when the settings
+    """[`SolverUnavailable`][thermomilp.core.errors.SolverUnavailable] now, naming the installed
+    pairs, if the settings' pair is not installed (the logic may decide a board without opening a
+    session; the engine options were checked against the engine's allowlist when the settings
     were made). Found is enough here -- the layer and the engine are looked up, not
     imported or run (``require_pair(probe=False)``): a board the logic decides never
     loads PuLP or Pyomo. The engine is probed when a session opens
-    (:func:`thermomilp.backends.session_for`)."""
+    ([`thermomilp.backends.session_for`][thermomilp.backends.session_for])."""
     from thermomilp.backends.matrix import require_pair
 
     require_pair(settings.backend, settings.solver, settings.engine_path, probe=False)
@@ -295,22 +295,22 @@ def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=N
     change); None = the canonical cut over every cell. ``nearest``: minimise the
     Hamming distance to the planted filling. ``probe_nodes``: first ask under the
     distance objective, stopping at the first rival HiGHS finds, in restarts of
-    :data:`PROBE_SHARES` of this many branch-and-bound nodes (a node budget keeps
+    `PROBE_SHARES` of this many branch-and-bound nodes (a node budget keeps
     the answer independent of the machine's speed); only when the probes end
     without one is the question asked in full. ``rows``: more constraints
     ``(lower, indices, values)`` (``sum values * x >= lower``) every returned
     vector must also meet (the Aquarium generator's "this line's sum moves").
     ``confirm``: a "none" must be
     confirmed the way the engine's quirk data asks
-    (:func:`thermomilp.backends.highs_arrays.ask_cell_model`); without it a "none" is
+    (`thermomilp.backends.highs_arrays.ask_cell_model`); without it a "none" is
     believed at once (the generator's windows: a missed rival costs time only).
     An engine error is asked again with presolve off (the engine's ``presolve_off``
-    in :mod:`thermomilp.core.engines`).
+    in `thermomilp.core.engines`).
 
     ``check``: the caller's translation to the one checker -- it gets the grid of
     the vector (``form.height`` x ``form.width``) and returns
-    :func:`thermomilp.core.verify.candidate_problems` of the board and question it
-    stands for (a window's grid placed in its board, the planted grid's cut).
+    [`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems] of the
+    board and question it stands for (a window's grid placed in its board, the planted grid's cut).
     Every vector returned passes it and the extra ``rows``.
 
     Raises:
@@ -377,7 +377,7 @@ def solve_rows(lower, upper, integer, rows, cost, *, maximize: bool = False,
     """Solve a MILP given as numbers (variable bounds, integer variables, rows with
     ``terms``/``lower``/``upper``, a cost map): the autograder's copy of a student's
     own model, which no formulation describes. Returns an
-    :class:`~thermomilp.backends.highs_arrays.ArrayOutcome` (status ``optimal``,
+    `ArrayOutcome` (status ``optimal``,
     ``infeasible``, ``unbounded``, ``limit`` or ``error``, and the vector); the
     caller judges the point, as it judges a student's model."""
     from thermomilp.backends.highs_arrays import run_rows
