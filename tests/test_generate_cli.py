@@ -79,10 +79,11 @@ def test_generate_out_of_time_keeps_the_boards_made(tmp_path, capsys, monkeypatc
 
     made = generate_cmd._one_board
 
-    def second_times_out(args, height, width, index, status):
+    def second_times_out(args, height, width, index, status, time_limit):
+        assert time_limit == 30.0  # the settings' time limit, from the flag
         if index == 1:
             raise GenerationTimeUp("gave up", "repair loop")
-        return made(args, height, width, index, status)
+        return made(args, height, width, index, status, time_limit)
 
     monkeypatch.setattr(generate_cmd, "_one_board", second_times_out)
     code = main(["generate", "--size", "5x5", "--count", "3", "--time-limit", "30",

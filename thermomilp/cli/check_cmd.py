@@ -40,8 +40,8 @@ def register(sub) -> None:
                    help="stop counting at N solutions (10)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     # No defaults here: unset flags fall through to the environment, the config
-    # file and the defaults, resolved by settings_from like every other command.
-    add_solver_flags(p, formulation=True)
+    # file and the defaults, resolved by settings_of like every other command.
+    add_solver_flags(p)
     p.set_defaults(func=run)
 
 
@@ -103,14 +103,14 @@ def _grade(puzzle, clock=None) -> tuple[str | None, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import settings_from
+    from thermomilp.cli.main import settings_of
     from thermomilp.core.errors import ConfigError, PuzzleError
     from thermomilp.core.untrusted import shown
     from thermomilp.formats import load
 
     if args.limit < 2:
         raise ConfigError("--limit must be at least 2 (uniqueness needs a second solution)")
-    settings = settings_from(args)
+    settings = settings_of(args)
     worst = EXIT_OK
     for path in args.files:
         try:
