@@ -24,7 +24,8 @@ caller exits with 130. The SIGINT handler never interrupts a line half
 written -- it defers the interrupt until the line is flushed.
 
 One module per job, every public name re-exported here:
-:mod:`~thermomilp.batch.job` (the job, one file to one record, the inputs),
+:mod:`~thermomilp.batch.job` (the job, one file to one record), the inputs (listed by
+the one walker of board files, :mod:`thermomilp.formats.inputs`),
 :mod:`~thermomilp.batch.output` (the output file, its lock, resume),
 :mod:`~thermomilp.batch.executors` (serial, process pool, Dask) and
 :mod:`~thermomilp.batch.run` (:func:`run_batch`, progress, the summary).
@@ -34,17 +35,16 @@ from __future__ import annotations
 
 from thermomilp.batch.executors import run_dask, run_pool, run_serial, warm_up
 from thermomilp.batch.job import (
-    PUZZLE_SUFFIXES,
     BatchJob,
     content_hash,
     error_record,
-    expand_inputs,
     internal_error,
     is_internal,
     solve_file,
 )
 from thermomilp.batch.output import BatchOutput, Resume, read_output
 from thermomilp.batch.run import BatchSummary, Progress, run_batch
+from thermomilp.formats.inputs import PUZZLE_SUFFIXES, expand_inputs
 
 __all__ = ["PUZZLE_SUFFIXES", "BatchJob", "BatchOutput", "BatchSummary", "Progress", "Resume",
            "content_hash", "error_record", "expand_inputs", "internal_error", "is_internal",

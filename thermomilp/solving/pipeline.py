@@ -18,9 +18,10 @@ with the name they came under (an upload) -- into a result:
 
 ``thermomilp solve`` prints :meth:`FileOutcome.record` (``--format json``) or
 the result as text; ``thermomilp batch`` writes the same record, plus the
-input's ``sha256``. :data:`PUZZLE_SUFFIXES` -- the suffixes a folder given to
-``batch`` is searched for -- come from the formats table too, so ``batch``
-takes every file ``solve`` reads.
+input's ``sha256``. The suffixes a folder given to ``batch`` (or ``grade
+--corpus``) is searched for come from the formats table too
+(:data:`thermomilp.formats.inputs.PUZZLE_SUFFIXES`), so both take every file
+``solve`` reads.
 
 Set-up errors that are not about the file (an engine that is not installed,
 a bad setting) are raised, as :func:`~thermomilp.solving.api.solve` raises them:
@@ -38,16 +39,8 @@ from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits
 from thermomilp.core.settings import Settings
-from thermomilp.formats import FORMATS
+from thermomilp.core.status import Status
 from thermomilp.solving.api import SolveResult, solve
-
-
-def _suffixes() -> tuple[str, ...]:
-    return tuple(sorted({s for fmt in FORMATS.values() for s in fmt.suffixes}))
-
-
-PUZZLE_SUFFIXES = _suffixes()
-"""Every suffix of the formats table (``.txt``, ``.json``, ``.url``, ``.pzpr``, ...)."""
 
 
 @dataclass(frozen=True)
@@ -71,12 +64,16 @@ class FileOutcome:
         return unreadable_record(self.file, self.error or "cannot read the file")
 
 
-def unreadable_record(file: str, message: str, backend: str | None = None,
-                      solver: str | None = None, puzzle: str | None = None) -> dict[str, Any]:
-    """The record of an input that produced no result: status ``error``, no grid."""
-    return {"file": file, "puzzle": puzzle, "status": "error", "grid": None, "levels": None,
-            "second": None, "backend": backend, "solver": solver, "time_s": 0.0,
-            "error": message}
+def unreadable_record(file: str, message: str,
+                      settings: Settings | None = None) -> dict[str, Any]:
+    """The record of an input that produced no result -- a file that cannot be read
+    (``solve``, ``check``, ``batch``), or a batch worker's set-up error, which names the
+    run's ``settings``: :meth:`SolveResult.to_json` of an ``error`` result with no grid,
+    no time and no engine called, so its keys are every solve record's."""
+    return SolveResult(Status.ERROR, None, None, None,
+                       None if settings is None else str(settings.backend),
+                       None if settings is None else str(settings.solver),
+                       0.0, message, engine_called=False).to_json(file)
 
 
 def read_input(source: str | os.PathLike[str] | bytes, name: str | None = None,
@@ -139,5 +136,5 @@ def solve_input(source: str | os.PathLike[str] | bytes, settings: Settings, *,
     return FileOutcome(file, result)
 
 
-__all__ = ["PUZZLE_SUFFIXES", "FileOutcome", "read_input", "solve_input", "unreadable_record",
+__all__ = ["FileOutcome", "read_input", "solve_input", "unreadable_record",
            "warm_up"]
