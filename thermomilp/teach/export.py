@@ -97,10 +97,6 @@ def linear_model(puzzle: Puzzle, layer: Backend, kind: FormulationKind):
     :data:`thermomilp.model.registry.MODELS`), read back as an lpfile.LinearModel."""
     from thermomilp.model.registry import BuildOptions, build, formulation_for, kind_info
 
-    if (kind, layer) == (FormulationKind.LEVEL, Backend.HIGHS):
-        raise ExportError("the level formulation is exported from PuLP and Pyomo only "
-                          "(the highspy level model carries no names); choose --backend pulp "
-                          "or pyomo (or THERMOMILP_BACKEND)")
     if layer not in _layers():
         raise ExportError(f"LP and MPS files are written from the pulp, pyomo and highs "
                           f"models; the {layer} model is not a MILP file (choose --backend "
