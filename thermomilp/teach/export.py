@@ -273,8 +273,8 @@ def model_latex(puzzle: Puzzle, layer: Backend, kind: FormulationKind) -> str:
         if integer and (lower, upper) == (0.0, 1.0):
             lines.append(f"  {head} &\\in \\{{0,1\\}} && \\text{{every {head}}}\\\\")
         else:
-            kind = "\\mathbb{Z}" if integer else "\\mathbb{R}"
-            lines.append(f"  {lower:g} \\le {head} &\\le {upper:g},\\ {head} \\in {kind} "
+            domain = "\\mathbb{Z}" if integer else "\\mathbb{R}"
+            lines.append(f"  {lower:g} \\le {head} &\\le {upper:g},\\ {head} \\in {domain} "
                          f"&& \\text{{every {head}}}\\\\")
     lines[-1] = lines[-1].removesuffix("\\\\")
     lines.append("\\end{align*}")
