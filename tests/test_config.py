@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from thermomilp.cli.main import build_parser, main, settings_from
+from thermomilp.cli.main import build_parser, main, settings_of
 from thermomilp.core.config import find_config, resolve
 from thermomilp.core.errors import ConfigError
 
@@ -116,7 +116,7 @@ def test_every_flag_reaches_the_settings(tmp_path, monkeypatch):
         "level", "--time-limit", "7", "--threads", "2", "--seed", "9", "--verbose",
         "--engine-option", "limits/gap=0", "--engine-option", "presolving/maxrounds=0",
         "--engine-path", "/bin/sh"])
-    s = settings_from(args)
+    s = settings_of(args)
     assert s.values == {"backend": "pulp", "solver": "scip", "logic": "intervals",
                         "formulation": "level", "time_limit": 7.0, "threads": 2, "seed": 9,
                         "verbose": True,

@@ -53,7 +53,8 @@ def test_generate_refuses_huge_sizes_and_bad_time_limits(tmp_path, capsys):
     assert main(["generate", "--size", "99999x99999", "--out", str(tmp_path)]) == 2
     assert "too large" in capsys.readouterr().err
     assert main(["generate", "--size", "5x5", "--time-limit", "0", "--out", str(tmp_path)]) == 2
-    assert "--time-limit" in capsys.readouterr().err
+    # the settings' check, as solve's: the same message
+    assert "time_limit = '0': must be positive seconds" in capsys.readouterr().err
 
 
 def test_generate_time_limit_is_honoured(tmp_path, capsys):
@@ -79,10 +80,11 @@ def test_generate_out_of_time_keeps_the_boards_made(tmp_path, capsys, monkeypatc
 
     made = generate_cmd._one_board
 
-    def second_times_out(args, height, width, index, status):
+    def second_times_out(args, height, width, index, status, time_limit):
+        assert time_limit == 30.0  # the settings' time limit, from the flag
         if index == 1:
             raise GenerationTimeUp("gave up", "repair loop")
-        return made(args, height, width, index, status)
+        return made(args, height, width, index, status, time_limit)
 
     monkeypatch.setattr(generate_cmd, "_one_board", second_times_out)
     code = main(["generate", "--size", "5x5", "--count", "3", "--time-limit", "30",

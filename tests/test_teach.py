@@ -159,13 +159,13 @@ def test_class_grading_is_resumable_and_keeps_foreign_files(tmp_path, capsys, mo
     corpus.mkdir()
     for name, _ in THERMO[:2]:
         (corpus / name).write_text((INSTANCES / "thermometers" / name).read_text())
-    loop = tmp_path / "loop.py"  # stopped after --time-limit (a loop at import waits 30 s)
+    loop = tmp_path / "loop.py"  # stopped after --build-time-limit (a loop at import waits 30 s)
     loop.write_text("def build(puzzle):\n    while True:\n        pass\n")
     good = str(ROOT / "models" / "solutions" / "correct.py")
     bad = str(HERE / "students" / "thermo_pulp_zero-clue-dropped.py")
     out = tmp_path / "grades.csv"
     args = ["grade", str(loop), good, "--corpus", str(corpus), "--out", str(out),
-            "--time-limit", "2"]
+            "--build-time-limit", "2"]
     assert main(args) == 1
     rows = list(csv.DictReader(out.open()))
     assert [r["student"] for r in rows] == [str(loop), good]

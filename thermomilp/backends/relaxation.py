@@ -3,16 +3,21 @@
 0 <= x <= 1 instead of binaries: whether the polytope is empty, the share of
 variables integral at the vertex HiGHS returns, and the cells the LP alone
 decides -- those whose minimum and maximum over the polytope are equal (2 LPs
-per cell, warm-started on one HiGHS object).
+per cell, warm-started on one HiGHS object), within the caller's deadline
+(``analyze``'s clock for the board: its time limit; a run it stops is a
+:class:`~thermomilp.core.errors.SolveError` with status ``timeout``).
 """
 
 from __future__ import annotations
 
+from thermomilp.core.deadline import Deadline
+from thermomilp.core.engines import ENGINES, Solver
+from thermomilp.core.errors import SolveError
 from thermomilp.model.formulation import Formulation
 from thermomilp.model.highs_model import build_highs
 
 
-def _relaxed(form: Formulation):
+def _relaxed(form: Formulation, deadline: Deadline | None = None):
     """(HiGHS object holding the solved relaxation, cells, feasible)."""
     import highspy
     import numpy as np
@@ -21,8 +26,31 @@ def _relaxed(form: Formulation):
     n = form.height * form.width
     h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
                             np.full(n, highspy.HighsVarType.kContinuous))
+    return h, n, _run(h, deadline)
+
+
+def _run(h, deadline: Deadline | None) -> bool:
+    """Run HiGHS within what is left of ``deadline``: True when the LP is solved,
+    False when it is infeasible.
+
+    Raises:
+        SolveError: the clock ran out before or during the run (status ``timeout``).
+    """
+    import highspy
+
+    if deadline is not None and deadline.expired():
+        raise SolveError(TIME_UP, status="timeout")
+    left = None if deadline is None else deadline.remaining()
+    if left is not None:
+        h.setOptionValue(ENGINES[Solver.HIGHS].time_options[0], float(left))
     h.run()
-    return h, n, h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    status = h.getModelStatus()
+    if status == highspy.HighsModelStatus.kTimeLimit:
+        raise SolveError(TIME_UP, status="timeout")
+    return status == highspy.HighsModelStatus.kOptimal
+
+
+TIME_UP = "the time limit was reached in the LP relaxation"
 
 
 def vertex(form: Formulation, tol: float) -> list[float] | None:
@@ -35,12 +63,12 @@ def vertex(form: Formulation, tol: float) -> list[float] | None:
     return [0.0 if v < tol else 1.0 if v > 1 - tol else v for v in x]
 
 
-def relax(form: Formulation, decide: bool, tol: float
+def relax(form: Formulation, decide: bool, tol: float, deadline: Deadline | None = None
           ) -> tuple[bool, float | None, float | None, int | None, int | None, int]:
     """(feasible, objective, integral share, decided cells, decided filled, cells)."""
     import numpy as np
 
-    h, n, ok = _relaxed(form)
+    h, n, ok = _relaxed(form, deadline)
     if not ok:
         return False, None, None, None, None, n
     x = np.asarray(h.getSolution().col_value)
@@ -53,7 +81,7 @@ def relax(form: Formulation, decide: bool, tol: float
         bounds = []
         for sense in (1.0, -1.0):  # min x_k, then max x_k
             h.changeColCost(k, sense)
-            h.run()
+            _run(h, deadline)
             bounds.append(h.getSolution().col_value[k])
         h.changeColCost(k, 0.0)
         if abs(bounds[0] - bounds[1]) < tol:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, add_solver_flags
 
 
 def register(sub) -> None:
@@ -11,30 +14,42 @@ def register(sub) -> None:
                        description="For each FILE: the size of the cell and level formulations, "
                                    "the LP relaxation (integral share, cells it decides), the "
                                    "number of solutions (capped) and the cells each logic rule "
-                                   "set fixes.")
+                                   "set fixes. Exit 0 when every board is analysed, 1 when the "
+                                   "time limit or the engine ends one first, 2 for bad input.")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--max-solutions", type=int, default=10, metavar="N",
                    help="stop counting solutions at N (default 10)")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    add_solver_flags(p, note="The solution count runs the configured engine with every "
+                             "setting; the LP relaxation always runs HiGHS (a fixed use: "
+                             "`thermomilp solvers`) and honours --time-limit, one clock per "
+                             "board for both.")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.core.errors import ConfigError
+    from thermomilp.cli.main import settings_of
+    from thermomilp.core.errors import ConfigError, SolveError
+    from thermomilp.core.untrusted import shown, shown_lines
     from thermomilp.formats import load
     from thermomilp.teach.analyze import analyze, report
 
     if args.max_solutions < 1:
         raise ConfigError("--max-solutions must be at least 1")
+    settings = settings_of(args)
+    worst = EXIT_OK
     for n, path in enumerate(args.files):
-        result = analyze(load(path), args.max_solutions)
+        try:
+            result = analyze(load(path), args.max_solutions, settings)
+        except SolveError as exc:  # out of time, or the engine failed: not bad input
+            worst = EXIT_NO_SOLUTION
+            print(f"thermomilp: {exc.status}: {shown(path)}: {shown(exc)}", file=sys.stderr)
+            continue
         if args.format == "json":
             print(json.dumps({"file": path, **result.to_json()}))
         else:
             if n:
                 print()
-            from thermomilp.core.untrusted import shown, shown_lines
-
             print(f"== {shown(path)}")
             print(shown_lines(report(result)))
-    return 0
+    return worst

@@ -47,7 +47,7 @@ def register(sub) -> None:
     p.add_argument("--dask", metavar="ADDRESS",
                    help="run on a Dask distributed scheduler, e.g. tcp://host:8786")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_solver_flags(p, formulation=True)
+    add_solver_flags(p)
     p.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
     p.add_argument("--no-explain", action="store_true",
                    help="do not look for the conflicting clues of an infeasible board")
@@ -56,12 +56,12 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from thermomilp.batch import BatchJob, BatchOutput, Progress, expand_inputs, run_batch
-    from thermomilp.cli.main import settings_from
+    from thermomilp.cli.main import settings_of
     from thermomilp.core.errors import ConfigError
 
     if args.jobs < 1:
         raise ConfigError("--jobs must be at least 1")
-    settings = settings_from(args)
+    settings = settings_of(args)
     job = BatchJob(settings, unique=not args.no_unique, explain=not args.no_explain)
     skipped: list[tuple[str, str]] = []
     files = expand_inputs(args.inputs, skipped)

@@ -14,7 +14,9 @@ not unique, and whether the solution stored in the file is the one found.
 count did not finish within ``--time-limit``; the grade is then skipped too:
 one deadline per board covers counting and grading) or ``error`` (also when
 the engine misses the solution stored in the file, which the independent
-checker accepts: a count that cannot be trusted is not printed). Exit
+checker accepts: a count that cannot be trusted is not printed). A file
+that cannot be read gets the record ``solve`` and ``batch`` give it
+(:func:`thermomilp.solving.pipeline.unreadable_record`). Exit
 code: 0 when every board is unique, 1 when some board is not (or the count
 failed), 2 for a file that cannot be read.
 """
@@ -40,8 +42,8 @@ def register(sub) -> None:
                    help="stop counting at N solutions (10)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     # No defaults here: unset flags fall through to the environment, the config
-    # file and the defaults, resolved by settings_from like every other command.
-    add_solver_flags(p, formulation=True)
+    # file and the defaults, resolved by settings_of like every other command.
+    add_solver_flags(p)
     p.set_defaults(func=run)
 
 
@@ -103,23 +105,22 @@ def _grade(puzzle, clock=None) -> tuple[str | None, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import settings_from
+    from thermomilp.cli.main import settings_of
     from thermomilp.core.errors import ConfigError, PuzzleError
     from thermomilp.core.untrusted import shown
-    from thermomilp.formats import load
+    from thermomilp.solving.pipeline import read_input, unreadable_record
 
     if args.limit < 2:
         raise ConfigError("--limit must be at least 2 (uniqueness needs a second solution)")
-    settings = settings_from(args)
+    settings = settings_of(args)
     worst = EXIT_OK
     for path in args.files:
         try:
-            puzzle = load(path)
+            puzzle = read_input(path)
         except PuzzleError as exc:
             worst = max(worst, EXIT_USAGE)
-            if args.format == "json":
-                print(json.dumps({"file": path, "status": "error", "error": str(exc)}),
-                      flush=True)
+            if args.format == "json":  # the record solve and batch give such a file
+                print(json.dumps(unreadable_record(path, str(exc))), flush=True)
             print(f"thermomilp: error: {shown(exc)}", file=sys.stderr)
             continue
         record = {"file": path, **check_board(puzzle, args.limit, settings=settings)}

@@ -13,15 +13,15 @@ def register(sub) -> None:
                                    "(flag > THERMOMILP_* environment > the nearest "
                                    "thermomilp.toml or pyproject.toml [tool.thermomilp] from "
                                    "this folder up > default) and where each value came from.")
-    add_solver_flags(p, formulation=True)
+    add_solver_flags(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import settings_from
+    from thermomilp.cli.main import settings_of
     from thermomilp.core.config import find_config
 
-    settings = settings_from(args)
+    settings = settings_of(args)
     for key, value in settings.values.items():
         if isinstance(value, dict):  # engine_options: NAME=VALUE,NAME=VALUE as the environment
             value = ",".join(f"{k}={_text(v)}" for k, v in value.items()) or None

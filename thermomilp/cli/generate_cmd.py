@@ -14,7 +14,7 @@ import re
 import sys
 import time
 
-from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, add_solver_flags
 
 SIZE = re.compile(r"^(\d+)\s*[xX]\s*(\d+)$")
 # Largest side the generators accept (a 99999x99999 request would build its
@@ -51,10 +51,13 @@ def register(sub) -> None:
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"),
                    help="grade wanted: easy = intervals, medium = probing, hard = pairs or "
                         "search (Aquarium: boards with minimal clues drawn until one matches)")
-    p.add_argument("--time-limit", type=float, metavar="S", dest="time_limit",
-                   help="stop a board after S seconds (exit 1, keeping the boards made)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the board files")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_solver_flags(p, uses=("time_limit",), taken=("seed",),
+                     note="The rival search always runs HiGHS (a fixed use: `thermomilp "
+                          "solvers`); --time-limit S stops a board after S seconds (exit 1, "
+                          "keeping the boards made). --seed is the series' seed, not the "
+                          "engine's.")
     p.set_defaults(func=run)
 
 
@@ -70,6 +73,7 @@ def _flags_the_puzzle_ignores(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from thermomilp.cli.main import settings_of
     from thermomilp.core.errors import ConfigError, GenerationTimeUp
     from thermomilp.formats import dumps
 
@@ -83,11 +87,10 @@ def run(args: argparse.Namespace) -> int:
                           f"generated up to {limit}x{limit}")
     if args.count < 1:
         raise ConfigError("--count must be at least 1")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise ConfigError("--time-limit must be positive")
     unused = _flags_the_puzzle_ignores(args)
     if unused:
         raise ConfigError(f"{', '.join(unused)}: not used by --puzzle {args.puzzle}")
+    time_limit = settings_of(args).time_limit
     from thermomilp.core.files import write_whole
 
     os.makedirs(args.out, exist_ok=True)
@@ -95,12 +98,12 @@ def run(args: argparse.Namespace) -> int:
     grades: dict[str, int] = {}
     for i in range(args.count):
         try:
-            board = _one_board(args, height, width, i, bar.status)
+            board = _one_board(args, height, width, i, bar.status, time_limit)
         except GenerationTimeUp as exc:  # not bad input: out of time (exit 1)
             bar.done()
             kept = sum(grades.values())
             print(f"thermomilp: time limit: board {i + 1} of {args.count} ({height}x{width}) "
-                  f"not made within {args.time_limit:g} s (stopped in the "
+                  f"not made within {time_limit:g} s (stopped in the "
                   f"{exc.where or 'generator'}); {kept} board"
                   f"{'s' if kept != 1 else ''} written", file=sys.stderr)
             if kept and not args.quiet:
@@ -130,12 +133,13 @@ def summary_line(args: argparse.Namespace, height: int, width: int, grades: dict
             f"{seconds:.2f} s: {made}")
 
 
-def _one_board(args: argparse.Namespace, height: int, width: int, index: int, status):
+def _one_board(args: argparse.Namespace, height: int, width: int, index: int, status,
+               time_limit: float | None):
     if args.puzzle == "aquarium":
         from thermomilp.generate.aquarium_bridge import aquarium_board
 
         return aquarium_board(height, width, args.seed, index, args.rule,
-                              time_limit=args.time_limit, minimal_clues=args.minimal_clues,
+                              time_limit=time_limit, minimal_clues=args.minimal_clues,
                               missing_clues=args.missing_clues, strategy=args.strategy,
                               difficulty=args.difficulty)
     from thermomilp.generate.thermometers_gen import generate_thermometers
@@ -144,7 +148,7 @@ def _one_board(args: argparse.Namespace, height: int, width: int, index: int, st
         height, width, args.seed, index=index, strategy=args.strategy, straight=args.straight,
         max_length=args.max_length, missing_clues=args.missing_clues,
         minimal_clues=args.minimal_clues, difficulty=args.difficulty,
-        time_limit=args.time_limit, progress=status).puzzle
+        time_limit=time_limit, progress=status).puzzle
 
 
 class Progress:

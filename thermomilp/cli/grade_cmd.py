@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, add_solver_flags
 from thermomilp.core.untrusted import shown
 
 
@@ -52,10 +52,15 @@ def register(sub) -> None:
     p.add_argument("--hints", action="store_true",
                    help="after each mistake named, say how to fix it (by default a report "
                         "says which rule the model breaks, not the code that fixes it)")
-    p.add_argument("--time-limit", type=float, default=10.0, metavar="S",
-                   help="seconds for one build(puzzle) (default 10; importing the file gets 30)")
+    p.add_argument("--build-time-limit", type=float, default=10.0, metavar="S",
+                   help="seconds for one build(puzzle) in the student's process (default 10; "
+                        "importing the file gets 30)")
     p.add_argument("--memory-mb", type=int, default=2048, metavar="MB",
                    help="address-space cap of the student's process (default 2048)")
+    add_solver_flags(p, note="Each board's own solutions are counted with the configured "
+                             "engine and every setting; the student's model always runs on "
+                             "HiGHS (a fixed use: `thermomilp solvers`), each run within "
+                             "--time-limit (default: none).")
     p.set_defaults(func=run)
 
 
@@ -91,14 +96,16 @@ def declared_puzzle(path: str) -> tuple[str | None, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from thermomilp.cli.main import settings_of
     from thermomilp.core.errors import ThermomilpError
     from thermomilp.teach.corpus import GradeError, corpus_boards
     from thermomilp.teach.sandbox import Limits
 
-    if not args.time_limit > 0 or args.time_limit > 3600:
-        raise ThermomilpError("--time-limit must be between 0 and 3600 seconds")
+    if not args.build_time_limit > 0 or args.build_time_limit > 3600:
+        raise ThermomilpError("--build-time-limit must be between 0 and 3600 seconds")
     if not 64 <= args.memory_mb <= 1 << 20:
         raise ThermomilpError("--memory-mb must be between 64 and 1048576")
+    settings = settings_of(args)
     if args.copy_kit is not None:
         from thermomilp.teach.corpus import copy_kit
 
@@ -113,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not args.students:
         raise ThermomilpError("give one or more STUDENT.py files (or --copy-kit DIR)")
-    limits = Limits(board_s=args.time_limit, memory_mb=args.memory_mb)
+    limits = Limits(board_s=args.build_time_limit, memory_mb=args.memory_mb)
     for student in args.students:
         if not os.path.isfile(student):
             raise GradeError(f"{student}: no such file")
@@ -167,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
 
         graded, skipped = grade_class(args.students, boards, kind, args.out, limits,
                                       on_grade=show if args.format == "json" else None,
-                                      hide=hide)
+                                      hide=hide, settings=settings)
         if args.format == "text":
             print(f"{graded} graded, {skipped} already in {args.out}")
         from thermomilp.teach.classroom import all_right
@@ -176,5 +183,5 @@ def run(args: argparse.Namespace) -> int:
     from thermomilp.teach.student import grade_student
 
     for student in args.students:
-        show(grade_student(student, boards, kind, limits, hide))
+        show(grade_student(student, boards, kind, limits, hide, settings))
     return EXIT_OK if ok else EXIT_NO_SOLUTION

@@ -129,43 +129,71 @@ def _warnings_to_stderr():
     return scope()
 
 
-def add_solver_flags(parser: argparse.ArgumentParser, formulation: bool = False) -> None:
-    """--backend, --solver, --logic, --time-limit, --threads, --seed, --verbose,
-    --engine-option, --engine-path (and --formulation when asked): every field of
-    [`thermomilp.core.settings.Settings`][thermomilp.core.settings.Settings]. No defaults here: a
-    flag not given is None, and the environment, the config file or the default decides."""
-    from thermomilp.core.settings import Backend, FormulationKind, Logic  # names, no libraries
+FLAGS: dict[str, str] = {"engine_options": "--engine-option"}
+"""The command-line flag of a setting whose flag is not ``--`` and its name with dashes."""
 
+
+def flag_of(key: str) -> str:
+    """The flag of a :class:`~thermomilp.core.settings.Settings` field (``time_limit`` ->
+    ``--time-limit``)."""
+    return FLAGS.get(key, "--" + key.replace("_", "-"))
+
+
+def add_solver_flags(parser: argparse.ArgumentParser, *, uses: tuple[str, ...] | None = None,
+                     note: str | None = None, taken: tuple[str, ...] = ()) -> None:
+    """The settings flags, one per field of :class:`thermomilp.core.settings.Settings`
+    (--backend, --solver, --logic, --formulation, --time-limit, --threads, --seed,
+    --verbose, --engine-option, --engine-path), the same for every command that can run
+    an engine. No defaults here: a flag not given is None, and the environment, the
+    config file or the default decides (:func:`settings_of`).
+
+    ``uses``: the settings the command honours (None: all of them); ``note`` says how
+    (shown in its help). The others are resolved and checked all the same -- a bad value
+    from anywhere is refused, as by ``solve`` -- but not used: from the environment or a
+    config file they are left alone, given on the command line they are refused
+    (:func:`settings_of`), never silently ignored. ``taken``: settings whose flag the
+    command spends on an option of its own (``generate --seed`` is the series seed); they
+    get no flag here."""
+    from thermomilp.core.settings import FIELDS, Backend, FormulationKind, Logic
+
+    used = FIELDS if uses is None else uses
+    unused = [flag_of(key) for key in FIELDS if key not in used and key not in taken]
+    about = note or ""
+    if unused:
+        about += (f"{' ' if about else ''}Not used here: {', '.join(unused)} -- resolved and "
+                  "checked like every command's settings, refused when given on this "
+                  "command line.")
     group = parser.add_argument_group("settings (flag > THERMOMILP_* > thermomilp.toml > "
-                                      "default; `thermomilp config` shows them)")
-    group.add_argument("--solver", metavar="NAME",
-                       help="engine: highs (default), cbc, glpk, scip or cpsat; alone it picks "
-                            "the modelling layer (highs direct for highs, cpsat for cpsat, "
-                            "pulp otherwise)")
-    group.add_argument("--backend", choices=[b.value for b in Backend],
-                       help="modelling layer (default: chosen from the solver)")
-    group.add_argument("--logic", choices=[m.value for m in Logic],
-                       help="fix cells by logic before the MILP (default: probing; none = "
-                            "let the MILP do all the work)")
-    if formulation:
-        group.add_argument("--formulation", choices=[f.value for f in FormulationKind],
-                           help="MILP: one binary per cell (default), per tank row / vessel "
-                                "layer (compact), or per vessel and level (level)")
-    group.add_argument("--time-limit", metavar="S", dest="time_limit",
-                       help="seconds allowed per puzzle")
-    group.add_argument("--threads", metavar="N", help="engine threads")
-    group.add_argument("--seed", metavar="N", help="engine random seed")
-    group.add_argument("--engine-option", metavar="KEY=VALUE", action="append",
-                       dest="engine_options",
-                       help="a native option of the engine, repeatable (HiGHS mip_rel_gap=0, "
-                            "presolve=off; CBC threads=2); VALUE is read as true/false, a "
-                            "number, else text")
-    group.add_argument("--engine-path", metavar="PATH", dest="engine_path",
-                       help="absolute path of the engine's executable (never taken from a "
-                            "config file)")
-    group.add_argument("--verbose", action="store_true", default=None,
-                       help="show the engine's log (stderr)")
+                                      "default; `thermomilp config` shows them)",
+                                      about or None)
+
+    def add(key: str, *args, help: str, **kwargs) -> None:  # noqa: A002 - argparse's name
+        if key not in taken:
+            group.add_argument(flag_of(key), *args, dest=key, **kwargs,
+                               help=help if key in used else argparse.SUPPRESS)
+
+    add("solver", metavar="NAME",
+        help="engine: highs (default), cbc, glpk, scip or cpsat; alone it picks the "
+             "modelling layer (highs direct for highs, cpsat for cpsat, pulp otherwise)")
+    add("backend", choices=[b.value for b in Backend],
+        help="modelling layer (default: chosen from the solver)")
+    add("logic", choices=[m.value for m in Logic],
+        help="fix cells by logic before the MILP (default: probing; none = let the MILP "
+             "do all the work)")
+    add("formulation", choices=[f.value for f in FormulationKind],
+        help="MILP: one binary per cell (default), per tank row / vessel layer (compact), "
+             "or per vessel and level (level)")
+    add("time_limit", metavar="S", help="seconds allowed per puzzle (default: none)")
+    add("threads", metavar="N", help="engine threads")
+    add("seed", metavar="N", help="engine random seed")
+    add("engine_options", metavar="KEY=VALUE", action="append",
+        help="a native option of the engine, repeatable (HiGHS mip_rel_gap=0, "
+             "presolve=off; CBC threads=2); VALUE is read as true/false, a number, else text")
+    add("engine_path", metavar="PATH",
+        help="absolute path of the engine's executable (never taken from a config file)")
+    add("verbose", action="store_true", default=None, help="show the engine's log (stderr)")
     group.add_argument("--presolve", action=_Renamed, nargs="?", help=argparse.SUPPRESS)
+    parser.set_defaults(settings_uses=tuple(used), settings_taken=tuple(taken))
 
 
 class _Renamed(argparse.Action):
@@ -177,13 +205,25 @@ class _Renamed(argparse.Action):
         parser.error(f"{option_string} was renamed: {RENAMED[self.dest]}")
 
 
-def settings_from(args: argparse.Namespace):
-    """Resolve flags > environment > config file > defaults into one Settings."""
+def settings_of(args: argparse.Namespace):
+    """The command's :class:`~thermomilp.core.settings.Settings`: its flags > environment >
+    config file > defaults (:func:`thermomilp.core.config.resolve`), every value checked
+    wherever it came from. A setting the command does not use (``add_solver_flags(uses=)``)
+    given on its command line is a :class:`ConfigError` that says what the command uses."""
     from thermomilp.core.config import resolve
+    from thermomilp.core.errors import ConfigError
     from thermomilp.core.settings import FIELDS
 
-    # an absent flag is None (or missing: a command without --formulation)
-    return resolve({key: getattr(args, key, None) for key in FIELDS})
+    taken = getattr(args, "settings_taken", ())
+    uses = getattr(args, "settings_uses", FIELDS)
+    flags = {key: getattr(args, key, None) for key in FIELDS if key not in taken}
+    given = [key for key, value in flags.items() if value not in (None, [], "")]
+    refused = [flag_of(key) for key in given if key not in uses]
+    if refused:
+        takes = ", ".join(flag_of(key) for key in uses) or "no settings flag"
+        raise ConfigError(f"{', '.join(refused)}: not used by `thermomilp {args.command}`, "
+                          f"which takes {takes} (`thermomilp {args.command} --help` says why)")
+    return resolve(flags)
 
 
 def write_output(text: str, path: str | None) -> None:

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"thermomilp: error: {install_hint()}", file=sys.stderr)
         return EXIT_USAGE
-    from thermomilp.cli.main import settings_from
+    from thermomilp.cli.main import settings_of
     from thermomilp.web.api import Api, server_settings
     from thermomilp.web.server import BindError, host_name, is_loopback, make_server
 
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"thermomilp: error: --allow-host takes a host name or address without port "
               f"or path, not {bad[0]!r}", file=sys.stderr)
         return EXIT_USAGE
-    engine = server_settings(settings_from(args))
+    engine = server_settings(settings_of(args))
     _check_engine(engine)  # an unusable backend/solver pair fails now, not at the first Solve
     try:
         server = make_server(args.host, args.port, Api(engine),

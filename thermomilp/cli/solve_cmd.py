@@ -15,7 +15,7 @@ def register(sub) -> None:
                                    "--no-unique. Exit 0 if every file has a solution, 1 if "
                                    "some is infeasible, timed out or failed, 2 for bad input.")
     p.add_argument("files", nargs="+", metavar="FILE")
-    add_solver_flags(p, formulation=True)
+    add_solver_flags(p)
     p.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
     p.add_argument("--no-explain", action="store_true",
                    help="do not look for the conflicting clues of an infeasible board")
@@ -27,11 +27,11 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import settings_from
+    from thermomilp.cli.main import settings_of
     from thermomilp.core.untrusted import shown, shown_lines
     from thermomilp.solving.pipeline import solve_input
 
-    settings = settings_from(args)  # solve() checks the pair before the logic runs
+    settings = settings_of(args)  # solve() checks the pair before the logic runs
     pictures = _svg_targets(args)
     worst = EXIT_OK
     for n, path in enumerate(args.files):

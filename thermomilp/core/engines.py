@@ -302,11 +302,14 @@ ENGINES: dict[Solver, EngineRecord] = {
         fixed_uses=(
             "the generators' rival search (solving.engine.find_other): a node budget, a "
             "stop at the first improving rival and a distance objective, on the cell "
-            "model as arrays, none of which the other engines take in one form",
+            "model as arrays, none of which the other engines take in one form "
+            "(generate honours the time limit only)",
             "the autograder's copy of a student's model (solving.engine.solve_rows): a "
-            "MILP given as numbers that no formulation of ours describes",
+            "MILP given as numbers that no formulation of ours describes (grade honours "
+            "the time limit on each run; a board's own solutions use every setting)",
             "the LP relaxation (analyze, the page's LP view: backends/relaxation.py): an "
-            "LP and its vertex, not a MILP")),
+            "LP and its vertex, not a MILP (analyze honours the time limit; its solution "
+            "count uses every setting)")),
     Solver.CBC: EngineRecord(
         Solver.CBC, "CBC", Backend.PULP, _PULP_PYOMO,
         options={

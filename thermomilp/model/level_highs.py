@@ -58,8 +58,10 @@ def level_rows(form) -> tuple[list[float], list[dict[int, float]]]:
     return rhs, rows
 
 
-def build_highs_level(form, *, verbose: bool = False) -> Any:
-    """A ``highspy.Highs`` holding the level model of ``form`` (a LevelFormulation)."""
+def build_highs_level(form, *, names: bool = False, verbose: bool = False) -> Any:
+    """A ``highspy.Highs`` holding the level model of ``form`` (a LevelFormulation);
+    ``names``: its columns and rows named as PuLP's and Pyomo's (``z_3_1``,
+    ``level_3``, ``row_2``, ``col_4``, ``fix_2_4``), for the LP and MPS exports."""
     import highspy
 
     h = new_highs(verbose)
@@ -79,4 +81,14 @@ def build_highs_level(form, *, verbose: bool = False) -> Any:
     bounds = np.array(rhs, dtype=float)
     h.addRows(len(rows), bounds, bounds, len(indices), np.array(starts, dtype=np.int32),
               np.array(indices, dtype=np.int32), np.array(values, dtype=float))
+    if names:
+        puzzle = form.puzzle
+        for k, (v, level) in enumerate(form.pairs):
+            h.passColName(k, f"z_{v}_{level}")
+        row_names = ([f"level_{v}" for v in range(len(puzzle.vessels))]
+                     + [f"row_{i}" for i, clue in enumerate(puzzle.rows) if clue is not None]
+                     + [f"col_{j}" for j, clue in enumerate(puzzle.cols) if clue is not None]
+                     + [f"fix_{i}_{j}" for i, j in sorted(form.fixed)])
+        for r, name in enumerate(row_names):
+            h.passRowName(r, name)
     return h

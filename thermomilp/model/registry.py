@@ -317,7 +317,7 @@ def _level_pyomo(form: Any, opt: BuildOptions) -> BuiltModel:
 def _level_highs(form: Any, opt: BuildOptions) -> BuiltModel:
     from thermomilp.model.level_highs import build_highs_level
 
-    h = build_highs_level(form, verbose=opt.verbose)
+    h = build_highs_level(form, names=opt.names, verbose=opt.verbose)
     return BuiltModel(h, {pair: k for k, pair in enumerate(form.pairs)},
                       tuple(range(form.n_vars)), form)
 

@@ -48,8 +48,8 @@ class SolveResult:
     grid: Grid | None
     levels: tuple[int, ...] | None
     second: Grid | None
-    backend: str
-    solver: str
+    backend: str | None  # None: no engine was chosen (a file that could not be read)
+    solver: str | None
     time_s: float
     error: str | None = None
     proof: str | None = None

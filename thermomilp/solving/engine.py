@@ -233,13 +233,18 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     return answer.status == Status.FEASIBLE, True
 
 
-def lp_relaxation(puzzle: Puzzle, decide: bool = True, tol: float = 1e-6):
-    """The LP relaxation of the cell formulation (HiGHS): see
-    `thermomilp.backends.relaxation.relax` for the tuple it returns."""
+def lp_relaxation(puzzle: Puzzle, decide: bool = True, tol: float = 1e-6,
+                  deadline: Deadline | None = None):
+    """The LP relaxation of the cell formulation (HiGHS, a fixed use of
+    :mod:`thermomilp.core.engines`), within ``deadline``: see
+    :func:`thermomilp.backends.relaxation.relax` for the tuple it returns.
+
+    Raises:
+        SolveError: the deadline passed first (status ``timeout``)."""
     from thermomilp.backends.relaxation import relax
     from thermomilp.model.formulation import formulate
 
-    return relax(formulate(puzzle), decide, tol)
+    return relax(formulate(puzzle), decide, tol, deadline)
 
 
 def lp_vertex(puzzle: Puzzle, tol: float = 1e-6) -> tuple[tuple[float, ...], ...] | None:

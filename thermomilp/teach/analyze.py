@@ -9,7 +9,13 @@
   LP polytope are equal (2 LPs per cell, warm-started on one HiGHS object).
   The objective is 0 (a feasibility model), so "the LP objective" says
   nothing; which cells the polytope pins down says a lot.
-* **Solution count**, by no-good cuts, capped.
+* **Solution count**, by no-good cuts, capped, with the settings' engine
+  (:class:`~thermomilp.core.settings.Settings`: every setting is honoured here).
+
+One clock per board, of the settings' ``time_limit``, covers the relaxation (HiGHS
+whatever the settings' solver: a fixed use, ``core/engines.py``) and the count; when
+it runs out, :func:`analyze` raises :class:`~thermomilp.core.errors.SolveError`
+(status ``timeout``).
 * **Cells fixed by each logic rule set** of
   [`thermomilp.logic.presolve.presolve_cells`][thermomilp.logic.presolve.presolve_cells], when that
   module is installed.
@@ -20,8 +26,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from thermomilp.core.deadline import Deadline
 from thermomilp.core.puzzle import Puzzle
-from thermomilp.core.settings import Logic
+from thermomilp.core.settings import Logic, Settings
 from thermomilp.model.formulation import formulate
 
 LOGIC_MODES = (Logic.INTERVALS, Logic.PROBING)
@@ -90,11 +97,12 @@ def level_model_size(puzzle: Puzzle) -> ModelSize:
     return ModelSize("level (L0)-(L4)", variables, constraints, nonzeros)
 
 
-def lp_relaxation(puzzle: Puzzle, decide: bool = True) -> LpRelaxation:
+def lp_relaxation(puzzle: Puzzle, decide: bool = True,
+                  deadline: Deadline | None = None) -> LpRelaxation:
     """The LP relaxation of the cell formulation, solved through the solve layer."""
     from thermomilp.solving.engine import lp_relaxation as relax
 
-    feasible, objective, integral, decided, filled, n = relax(puzzle, decide, TOL)
+    feasible, objective, integral, decided, filled, n = relax(puzzle, decide, TOL, deadline)
     if not feasible:
         return LpRelaxation(False, cells=n)
     return LpRelaxation(True, objective, integral, decided, filled, n)
@@ -116,17 +124,26 @@ def logic_fixed(puzzle: Puzzle) -> dict[str, int | str]:
     return out
 
 
-def analyze(puzzle: Puzzle, solution_cap: int = 10) -> Analysis:
+def analyze(puzzle: Puzzle, solution_cap: int = 10, settings: Settings | None = None
+            ) -> Analysis:
+    """The analysis of one board; ``settings`` (default: :class:`Settings`) run the count
+    and time the board.
+
+    Raises:
+        SolveError: the time limit passed, or the engine failed, before the count ended.
+    """
     from thermomilp.solving import count_solutions
 
+    settings = settings if settings is not None else Settings()
+    clock = Deadline(settings.time_limit)
     return Analysis(
         name=puzzle.name or "",
         kind=puzzle.kind,
         shape=puzzle.shape,
         sizes=((cell_model_size(puzzle), level_model_size(puzzle)) if puzzle.all_chains
                else (cell_model_size(puzzle),)),  # no level formulation for the pool rule
-        lp=lp_relaxation(puzzle),
-        solutions=count_solutions(puzzle, solution_cap),
+        lp=lp_relaxation(puzzle, deadline=clock),
+        solutions=count_solutions(puzzle, solution_cap, settings=settings, deadline=clock),
         solution_cap=solution_cap,
         logic=logic_fixed(puzzle),
     )

@@ -22,6 +22,7 @@ from typing import Any
 
 from thermomilp.core.notation import number
 from thermomilp.core.puzzle import Grid, Puzzle
+from thermomilp.core.settings import Settings
 from thermomilp.teach.linear import INF, LinearModel, accepts, blocking_rows, nogood_row, solve
 from thermomilp.teach.sandbox import Built
 
@@ -81,7 +82,12 @@ def broken_rules(puzzle: Puzzle, grid: Sequence[str]) -> str:
     return "; ".join(solution_problems(puzzle, grid)[:3])
 
 
-def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.0) -> BoardGrade:
+def grade_board(file: str, puzzle: Puzzle, built: Built,
+                settings: Settings | None = None) -> BoardGrade:
+    """The checks of one corpus board. The board's own solutions are counted with
+    ``settings`` (default: :class:`Settings`; every setting honoured); each HiGHS run on
+    the student's model (a fixed use of :mod:`thermomilp.core.engines`) gets the
+    settings' ``time_limit`` (None: no limit)."""
     if built.model is None:
         return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),),
                           time_s=built.time_s)
@@ -89,7 +95,9 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
     from thermomilp.solving import enumerate_solutions
 
     model = built.model
-    truths: list[Grid] = list(enumerate_solutions(puzzle, limit=2))
+    settings = settings if settings is not None else Settings()
+    time_limit = settings.time_limit
+    truths: list[Grid] = list(enumerate_solutions(puzzle, limit=2, settings=settings))
     findings: list[Finding] = []
     verdicts: list[str] = []
 
@@ -124,7 +132,7 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
     # 2. every real solution must be accepted
     for truth in truths:
         if accepts(model, truth, time_limit) is False:
-            broken = blocking_rows(model, truth)
+            broken = blocking_rows(model, truth, time_limit=time_limit)
             detail = (" These constraints of yours forbid it: "
                       + "; ".join(r.text for r in broken[:3]) + "." if broken else "")
             fail("rejects-solution", "real-solution",
@@ -152,7 +160,7 @@ def grade_board(file: str, puzzle: Puzzle, built: Built, time_limit: float = 30.
                  f"which the rules forbid: {broken_rules(puzzle, other)}")
 
     # 4. size and LP relaxation beside the reference
-    ref_size, ref_lp = reference_stats(puzzle)
+    ref_size, ref_lp = reference_stats(puzzle, time_limit)
     relaxed = solve(model, objective=False, relax=True, time_limit=time_limit)
     lp = _integral_share(relaxed.values) if relaxed.status == "feasible" else None
     return BoardGrade(file, verdicts[0] if verdicts else "right", tuple(findings),
@@ -168,7 +176,7 @@ def picture(puzzle: Puzzle, grid: Sequence[str], indent: str = "        ") -> st
 
 
 def grade_probe(file: str, puzzle: Puzzle, built: Built, legal: frozenset[int],
-                time_limit: float = 30.0) -> tuple[BoardGrade, set[int] | None]:
+                time_limit: float | None = None) -> tuple[BoardGrade, set[int] | None]:
     """Exact comparison on a small probe board: the model's feasible 0/1 grids against
     the rules' (``legal``). Returns the board's grade and the model's grids (None when
     they could not all be found)."""
@@ -196,7 +204,7 @@ def grade_probe(file: str, puzzle: Puzzle, built: Built, legal: frozenset[int],
     missing = sorted(legal - found)
     if missing:
         grid = grid_of_bits(missing[0], h, w)
-        rows = blocking_rows(built.model, grid)
+        rows = blocking_rows(built.model, grid, time_limit=time_limit)
         detail = ("; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])
                   if rows else "")
         return BoardGrade(file, "rejects-solution", (Finding(
@@ -239,8 +247,9 @@ def reference_model(puzzle: Puzzle) -> LinearModel:
                        {c: ({form.index(c): 1.0}, 0.0) for c in form.cells})
 
 
-def reference_stats(puzzle: Puzzle) -> tuple[Size, float | None]:
+def reference_stats(puzzle: Puzzle, time_limit: float | None = None
+                    ) -> tuple[Size, float | None]:
     model = reference_model(puzzle)
-    relaxed = solve(model, objective=False, relax=True)
+    relaxed = solve(model, objective=False, relax=True, time_limit=time_limit)
     return (Size(*model.size()),
             _integral_share(relaxed.values) if relaxed.status == "feasible" else None)

@@ -43,6 +43,7 @@ from typing import TextIO
 
 from thermomilp.core.files import write_whole
 from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.settings import Settings
 from thermomilp.teach.corpus import GradeError
 from thermomilp.teach.sandbox import Limits
 from thermomilp.teach.student import StudentGrade, grade_student
@@ -167,8 +168,9 @@ def row_of(grade: StudentGrade) -> list[str]:
 def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], kind: str,
                 out: str, limits: Limits | None = None, progress: TextIO | None = None,
                 on_grade: Callable[[StudentGrade], None] | None = None,
-                hide: Sequence[str] = ()) -> tuple[int, int]:
+                hide: Sequence[str] = (), settings: Settings | None = None) -> tuple[int, int]:
     """Grade every student not yet in ``out``; returns (graded now, skipped).
+    ``settings``: as for :func:`~thermomilp.teach.student.grade_student`.
 
     Progress goes to ``progress`` (default: the current ``sys.stderr``).
     """
@@ -183,7 +185,7 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
     for n, student in enumerate(todo, 1):
         # hidden from the child: the grades, the key and every submission of the class
         grade = grade_student(student, boards, kind, limits,
-                              [*hide, out, str(key_path()), *students])
+                              [*hide, out, str(key_path()), *students], settings)
         now = _read_bytes(out)
         if now != written.encode("utf-8", "surrogateescape"):
             grade.flags.append("tampered-grades")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from thermomilp.core.errors import GradeError
+from thermomilp.core.errors import ConfigError, GradeError
 from thermomilp.core.puzzle import Puzzle
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -73,33 +73,45 @@ def copy_boards(target: str | os.PathLike, kind: str = "thermometers") -> list[P
 
 def corpus_boards(corpus: str | os.PathLike | None, kind: str | None = None
                   ) -> tuple[str, list[tuple[str, Puzzle]]]:
-    """(kind, [(file, puzzle)]) for every puzzle file of a folder, sorted by name.
+    """(kind, [(file, puzzle)]) for every board file of a folder, sorted by name.
+
+    A folder given is listed as ``batch`` lists one, by the one walker of board files
+    (:func:`thermomilp.formats.inputs.expand_inputs`: every format ``solve`` reads, at
+    any depth, answer files such as ``expected.json`` left out) and each file is read
+    by :func:`thermomilp.formats.load`. The bundled corpus is its folder's boards and
+    those of its ``large`` folder.
 
     ``kind`` picks the puzzle when the folder holds both; by default it is
     the kind of the folder's files (``thermometers`` for the bundled corpus).
     """
     from thermomilp.formats import load
+    from thermomilp.formats.inputs import expand_inputs
 
     bundled = corpus is None
     folder = Path(corpus) if corpus is not None else default_corpus(kind or "thermometers")
     if not folder.is_dir():
         raise GradeError(f"{folder}: no such folder (give a corpus with --corpus DIR)")
-    found: dict[str, list[tuple[str, Puzzle]]] = {}
-    paths = sorted(folder.iterdir())
-    if bundled and (folder / LARGE).is_dir():
+    if bundled:
         # boards wider and taller than 10, square and not (made by thermomilp generate): a
         # model that keys cells by 10 * i + j, or mixes up height and width, fails there
-        paths += sorted((folder / LARGE).iterdir())
-    for path in paths:
-        if path.is_file() and not path.name.startswith(".") and path.suffix != ".json":
-            puzzle = load(path)
-            if getattr(puzzle, "rule", "tank") != "tank":
-                raise GradeError(f"{path}: an Aquarium board under the {puzzle.rule} rule; the "
-                                 "grading contract (one waterline per tank, vessel.layers = "
-                                 "the tank's rows) is the tank rule")
-            name = (f"{folder.name}/{path.relative_to(folder).as_posix()}" if bundled
-                    else str(path))
-            found.setdefault(puzzle.kind, []).append((name, puzzle))
+        patterns = [str(folder / "*")] + ([str(folder / LARGE / "*")]
+                                          if (folder / LARGE).is_dir() else [])
+    else:
+        patterns = [str(folder)]
+    try:
+        paths = expand_inputs(patterns)
+    except ConfigError:  # the folder holds no board file
+        paths = []
+    found: dict[str, list[tuple[str, Puzzle]]] = {}
+    for path in map(Path, paths):
+        puzzle = load(path)
+        if getattr(puzzle, "rule", "tank") != "tank":
+            raise GradeError(f"{path}: an Aquarium board under the {puzzle.rule} rule; the "
+                             "grading contract (one waterline per tank, vessel.layers = "
+                             "the tank's rows) is the tank rule")
+        name = (f"{folder.name}/{path.relative_to(folder).as_posix()}" if bundled
+                else str(path))
+        found.setdefault(puzzle.kind, []).append((name, puzzle))
     if kind is None:
         if len(found) > 1:
             raise GradeError(f"{folder}: holds both Thermometers and Aquarium boards; say which "

@@ -40,20 +40,22 @@ class Diagnosis:
 
 def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[Built],
              corpus: Sequence[tuple[Built, BoardGrade]],
-             exact: dict[int, set[int]] | None = None) -> Diagnosis:
+             exact: dict[int, set[int]] | None = None,
+             time_limit: float | None = None) -> Diagnosis:
     """``exact``: probe board -> every 0/1 grid the model accepts there. A combination of
     mistakes explains the model only if it accepts exactly those grids on every such board,
-    so an id is never named for a model that only looks like it on the chosen probe grids."""
+    so an id is never named for a model that only looks like it on the chosen probe grids.
+    ``time_limit``: seconds for each HiGHS run on the model (None: no limit)."""
     found = Diagnosis()
-    _continuous(probe_builds, corpus, found)
-    _out_of_range(probe_builds, corpus, found)
+    _continuous(probe_builds, corpus, found, time_limit)
+    _out_of_range(probe_builds, corpus, found, time_limit)
     vs = variants(kind)
     observed = []
     for probe in probes(kind):
         model = probe_builds[probe.board].model
         if model is None:
             continue
-        seen = accepts(model, probe.grid)
+        seen = accepts(model, probe.grid, time_limit)
         if seen is not None:
             observed.append((probe, seen))
     failed = [b for b in probe_builds if b.model is None]
@@ -85,7 +87,7 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
             if mistake in shared:
                 found.mistakes.append(mistake)
                 found.evidence.append(_witness(mistake, vs, fits, observed, probe_boards,
-                                               probe_builds))
+                                               probe_builds, time_limit))
     odd = next(((p, s) for p, s in observed if p.obeyed_by[correct] != s), None)
     if not fits and odd is not None:  # else the probe boards' own grades say what is wrong
         probe, seen = odd
@@ -100,18 +102,19 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
         else:
             found.evidence.append(f"on {board} your model forbids {grid_text(probe.grid)}, a "
                                   "grid the rules allow"
-                                  + _forbidding(probe_builds[probe.board], probe.grid)
+                                  + _forbidding(probe_builds[probe.board], probe.grid,
+                                                time_limit)
                                   + f"\n{picture(puzzle, probe.grid)}")
     if not fits and on_probes:
         found.evidence.append(_unexplained(kind, vs, on_probes, exact or {}, probe_boards,
-                                           probe_builds))
+                                           probe_builds, time_limit))
     _note_failed(failed, found)
     return found
 
 
 def _unexplained(kind: str, vs: Sequence[Rules], candidates: Sequence[int],
                  exact: dict[int, set[int]], boards: Sequence[Puzzle],
-                 builds: Sequence[Built]) -> str:
+                 builds: Sequence[Built], time_limit: float | None = None) -> str:
     """Why no id is named although the probe grids look like a mistake: a probe board where
     the model's grids differ from every such combination's, with the student's own rows."""
     from thermomilp.teach.probes import grid_of_bits
@@ -132,7 +135,8 @@ def _unexplained(kind: str, vs: Sequence[Rules], candidates: Sequence[int],
             if forbidden:
                 grid = grid_of_bits(forbidden[0], h, w)
                 return (f"{head} it forbids {grid_text(grid)}, which {like} would allow"
-                        + _forbidding(builds[b], grid) + f"\n{picture(puzzle, grid)}")
+                        + _forbidding(builds[b], grid, time_limit)
+                        + f"\n{picture(puzzle, grid)}")
             extra = sorted(found - may, key=lambda g: (bin(g).count("1"), g))
             if extra:
                 grid = grid_of_bits(extra[0], h, w)
@@ -178,7 +182,7 @@ def _note_failed(failed: Sequence[Built], found: Diagnosis) -> None:
 
 
 def _continuous(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, BoardGrade]],
-                found: Diagnosis) -> None:
+                found: Diagnosis, time_limit: float | None = None) -> None:
     models = [b.model for b in probe_builds if b.model is not None] + \
              [b.model for b, _ in corpus if b.model is not None]
     if models and all(not any(m.integer) for m in models):
@@ -188,23 +192,24 @@ def _continuous(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, Boa
         return
     _from_an_optimum("continuous-variables", "fills a cell by a fraction",
                      lambda g: g.fractional, lambda run: bool(run.fractional_cells()),
-                     probe_builds, corpus, found)
+                     probe_builds, corpus, found, time_limit)
 
 
 def _out_of_range(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, BoardGrade]],
-                  found: Diagnosis) -> None:
+                  found: Diagnosis, time_limit: float | None = None) -> None:
     _from_an_optimum("cells-not-binary", "gives a cell a value outside 0..1",
                      lambda g: g.out_of_range, lambda run: bool(run.cells_out_of_range()),
-                     probe_builds, corpus, found)
+                     probe_builds, corpus, found, time_limit)
 
 
 def _from_an_optimum(mistake: str, what: str, on_board: Callable[[BoardGrade], bool],
                      on_run: Callable[[Run], bool], probe_builds: Sequence[Built],
-                     corpus: Sequence[tuple[Built, BoardGrade]], found: Diagnosis) -> None:
+                     corpus: Sequence[tuple[Built, BoardGrade]], found: Diagnosis,
+                     time_limit: float | None = None) -> None:
     """Name ``mistake`` when an optimum of the model as written shows it: a corpus board's
     solve (already done by the checks), else a probe board's."""
     where = next((g.file for _, g in corpus if on_board(g)), None)
-    if where is None and any(b.model is not None and on_run(solve(b.model))
+    if where is None and any(b.model is not None and on_run(solve(b.model, time_limit=time_limit))
                              for b in probe_builds):
         where = "a probe board"
     if where is not None:
@@ -212,7 +217,8 @@ def _from_an_optimum(mistake: str, what: str, on_board: Callable[[BoardGrade], b
         found.evidence.append(f"{mistake}: on {where} your model's optimum {what}")
 
 
-def _witness(mistake: str, vs: list[Rules], fits: list[int], observed, boards, builds) -> str:
+def _witness(mistake: str, vs: list[Rules], fits: list[int], observed, boards, builds,
+             time_limit: float | None = None) -> str:
     """One probe where the mistake shows: the model agrees with it, not with the rules."""
     correct = vs.index(Rules())
     without = [k for k, v in enumerate(vs) if mistake not in v.mistakes()]
@@ -222,15 +228,17 @@ def _witness(mistake: str, vs: list[Rules], fits: list[int], observed, boards, b
             puzzle = boards[probe.board]
             what = ("accepts" if seen else "forbids")
             why = (f"which the rules forbid: {broken_rules(puzzle, probe.grid)}" if seen
-                   else "a grid the rules allow" + _forbidding(builds[probe.board], probe.grid))
+                   else "a grid the rules allow"
+                   + _forbidding(builds[probe.board], probe.grid, time_limit))
             return (f"{mistake}: on probe board {probe.board + 1} ({_describe(puzzle)}) your "
                     f"model {what} {grid_text(probe.grid)}, {why}\n"
                     f"{picture(puzzle, probe.grid)}")
     return f"{mistake}: your model behaves like it on every probe grid"
 
 
-def _forbidding(built: Built, grid) -> str:
-    rows = blocking_rows(built.model, grid) if built.model is not None else []
+def _forbidding(built: Built, grid, time_limit: float | None = None) -> str:
+    rows = (blocking_rows(built.model, grid, time_limit=time_limit)
+            if built.model is not None else [])
     if not rows:
         return ""
     return "; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])

@@ -11,7 +11,7 @@
   or ``models/aquarium.mod`` (Aquarium), readable by ``glpsol`` and by
   Pyomo's ``DataPortal`` (``models/thermometers_abstract.py``).
 * ``latex``: every constraint of the instance written out, for slides;
-  refused for boards above `LATEX_MAX_CELLS` cells, whose listing
+  refused for boards above :data:`LATEX_MAX_CELLS` cells, whose listing
   would not fit on a slide anyway. The cell formulation is written by hand
   (one labelled row per clue, arc and tie); ``compact`` and ``level`` are
   listed row by row from the model the layer builds (the names of the LP
@@ -19,14 +19,14 @@
 
 The ``dat`` file is data for the cell model of ``models/*.mod``: it has no
 formulation to choose, and a formulation other than ``cell`` is refused
-(`export`) rather than ignored.
+(:func:`export`) rather than ignored.
 
 A board's name and its tank labels come from the file and are untrusted: in
 every export they are only ever text inside a comment or a label, never
 model or markup. The name goes through
-`comment_text` (printable ASCII, no character
+:func:`~thermomilp.core.untrusted.comment_text` (printable ASCII, no character
 that ends or opens a comment, one bounded line); a label in LaTeX through
-`latex_text` (every special character escaped, controls dropped). No
+:func:`latex_text` (every special character escaped, controls dropped). No
 name or label becomes a variable, row, set or parameter name: those are
 numbers and the names of docs/formulation.md.
 """
@@ -36,6 +36,7 @@ from __future__ import annotations
 from thermomilp.core.errors import ExportError, RuleNotSupported
 from thermomilp.core.notation import column_name, number, row_name, vessel_name
 from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.settings import Backend, FormulationKind, Settings
 from thermomilp.core.untrusted import comment_text
 from thermomilp.model.formulation import formulate
 
@@ -43,31 +44,36 @@ TARGETS = ("lp", "mps", "dat", "latex")
 LATEX_MAX_CELLS = 64
 
 
-def export(puzzle: Puzzle, to: str, backend: str = "pulp", formulation: str = "cell") -> str:
-    """The text of ``puzzle`` exported to ``to`` (one of `TARGETS`); ``backend``
-    and ``formulation`` choose the model an LP / MPS file holds, ``formulation`` the one
-    a LaTeX listing shows (``backend`` builds it when it is not ``cell``). A ``dat``
+def export(puzzle: Puzzle, to: str, backend: Backend | str | None = None,
+           formulation: FormulationKind | str | None = None, *,
+           settings: Settings | None = None) -> str:
+    """The text of ``puzzle`` exported to ``to`` (one of :data:`TARGETS`). The
+    settings' (default: :class:`Settings`: backend ``highs``, formulation ``cell``)
+    ``backend`` and ``formulation`` choose the model an LP / MPS file holds,
+    ``formulation`` the one a LaTeX listing shows (``backend`` builds it when it is
+    not ``cell``); ``backend`` and ``formulation`` given here override them. A ``dat``
     file is data for the cell model of ``models/*.mod``: another formulation is an
-    [`ExportError`][thermomilp.core.errors.ExportError]."""
+    :class:`ExportError`."""
     from thermomilp.core.errors import ConfigError
-    from thermomilp.core.settings import FormulationKind
+    from thermomilp.core.settings import settings_from
 
     try:
-        cell = FormulationKind.parse(formulation, "formulation") is FormulationKind.CELL
+        chosen = settings_from(settings, backend=backend, formulation=formulation)
     except ConfigError as exc:
         raise ExportError(str(exc)) from None
+    kind = chosen.formulation
     if to == "dat":
-        if not cell:
+        if kind is not FormulationKind.CELL:
             raise ExportError(f"--to dat writes the data of the cell model "
-                              f"(models/*.mod), not the {comment_text(formulation)} "
+                              f"(models/*.mod), not the {kind} "
                               "formulation: export --to lp, mps or latex for it")
         return to_dat(puzzle)
     if to == "latex":
-        if not cell:
-            return model_latex(puzzle, backend, formulation)
+        if kind is not FormulationKind.CELL:
+            return model_latex(puzzle, chosen.backend, kind)
         return to_latex(puzzle)
     if to in ("lp", "mps"):
-        return model_file(puzzle, to, backend, formulation)
+        return model_file(puzzle, to, chosen.backend, kind)
     raise ExportError(f"unknown export target {to!r}; choose one of {', '.join(TARGETS)}")
 
 
@@ -77,35 +83,24 @@ def export(puzzle: Puzzle, to: str, backend: str = "pulp", formulation: str = "c
 
 
 
-def model_file(puzzle: Puzzle, fmt: str, backend: str = "pulp", formulation: str = "cell") -> str:
-    """The model in LP or MPS format: built by ``backend``, written with the names of
+def model_file(puzzle: Puzzle, fmt: str, layer: Backend, kind: FormulationKind) -> str:
+    """The model in LP or MPS format: built by ``layer``, written with the names of
     docs/formulation.md and none of the layer writers' artefacts (model/lpfile.py)."""
     from thermomilp.model import lpfile
 
-    model = linear_model(puzzle, backend, formulation)
+    model = linear_model(puzzle, layer, kind)
     return lpfile.to_lp(model) if fmt == "lp" else lpfile.to_mps(model)
 
 
-def linear_model(puzzle: Puzzle, backend: str = "pulp", formulation: str = "cell"):
-    """The model ``backend`` builds for ``formulation`` (the registry
-    [`thermomilp.model.registry.MODELS`][thermomilp.model.registry.MODELS]), read back as an
-    lpfile.LinearModel."""
-    from thermomilp.core.errors import ConfigError
-    from thermomilp.core.settings import Backend, FormulationKind
+def linear_model(puzzle: Puzzle, layer: Backend, kind: FormulationKind):
+    """The model ``layer`` builds for ``kind`` (the registry
+    :data:`thermomilp.model.registry.MODELS`), read back as an lpfile.LinearModel."""
     from thermomilp.model.registry import BuildOptions, build, formulation_for, kind_info
 
-    try:
-        layer = Backend.parse(backend, "backend")
-        kind = FormulationKind.parse(formulation, "formulation")
-    except ConfigError as exc:
-        raise ExportError(str(exc)) from None
-    if (kind, layer) == (FormulationKind.LEVEL, Backend.HIGHS):
-        raise ExportError("the level formulation is exported from PuLP and Pyomo only "
-                          "(the highspy level model carries no names); use --backend pulp "
-                          "or pyomo")
     if layer not in _layers():
         raise ExportError(f"LP and MPS files are written from the pulp, pyomo and highs "
-                          f"models; the {layer} model is not a MILP file (use --backend pulp)")
+                          f"models; the {layer} model is not a MILP file (choose --backend "
+                          "highs, pulp or pyomo)")
     version, read = _layers()[layer]
     title = (f"{_name(puzzle)}: the {kind} formulation of "
              f"docs/formulation.md, built with {version()}")
@@ -160,8 +155,6 @@ def _read_highs(built, names, title: str):
 
 
 def _layers() -> dict:
-    from thermomilp.core.settings import Backend
-
     return {Backend.PULP: (_pulp_version, _read_pulp),
             Backend.PYOMO: (_pyomo_version, _read_pyomo),
             Backend.HIGHS: (_highspy_version, _read_highs)}
@@ -250,13 +243,13 @@ def _latex_size(puzzle: Puzzle) -> None:
             "--to lp for larger boards")
 
 
-def model_latex(puzzle: Puzzle, backend: str = "pulp", formulation: str = "compact") -> str:
-    """Every row of ``formulation`` as ``backend`` builds it (the rows of the LP file, with
-    its names), as an amsmath ``align*`` block."""
+def model_latex(puzzle: Puzzle, layer: Backend, kind: FormulationKind) -> str:
+    """Every row of ``kind`` as ``layer`` builds it (the rows of the LP file, with its
+    names), as an amsmath ``align*`` block."""
     from thermomilp.model.lpfile import EQ, LE
 
     _latex_size(puzzle)
-    model = linear_model(puzzle, backend, formulation)
+    model = linear_model(puzzle, layer, kind)
 
     def var(k: int) -> str:
         head, *index = model.columns[k].name.split("_")
@@ -267,8 +260,7 @@ def model_latex(puzzle: Puzzle, backend: str = "pulp", formulation: str = "compa
         factor = "" if abs(coef) == 1 else f"{abs(coef):g}\\,"
         return f"{sign}{factor}{var(k)}"
 
-    # the formulation's name was checked by linear_model: one of FormulationKind
-    lines = [f"% {_name(puzzle)}: the {formulation} formulation of "
+    lines = [f"% {_name(puzzle)}: the {kind} formulation of "
              "docs/formulation.md, row by row as in the LP file", "\\begin{align*}"]
     for row in model.rows:
         lhs = " ".join(term(k, c, n == 0) for n, (k, c) in enumerate(row.terms)) or "0"
@@ -281,8 +273,8 @@ def model_latex(puzzle: Puzzle, backend: str = "pulp", formulation: str = "compa
         if integer and (lower, upper) == (0.0, 1.0):
             lines.append(f"  {head} &\\in \\{{0,1\\}} && \\text{{every {head}}}\\\\")
         else:
-            kind = "\\mathbb{Z}" if integer else "\\mathbb{R}"
-            lines.append(f"  {lower:g} \\le {head} &\\le {upper:g},\\ {head} \\in {kind} "
+            domain = "\\mathbb{Z}" if integer else "\\mathbb{R}"
+            lines.append(f"  {lower:g} \\le {head} &\\le {upper:g},\\ {head} \\in {domain} "
                          f"&& \\text{{every {head}}}\\\\")
     lines[-1] = lines[-1].removesuffix("\\\\")
     lines.append("\\end{align*}")

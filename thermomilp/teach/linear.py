@@ -235,7 +235,7 @@ def nogood_row(model: LinearModel, grid: Sequence[str]) -> Row:
 
 def solve(model: LinearModel, extra: Sequence[Row] = (), *, objective: bool = True,
           relax: bool = False, integral_cells: bool = False,
-          time_limit: float = 30.0) -> Run:
+          time_limit: float | None = None) -> Run:
     """Solve the model plus ``extra`` rows; ``objective=False`` asks for any feasible point.
 
     The engine runs behind the solve layer (`thermomilp.solving.engine.solve_rows`);
@@ -265,20 +265,22 @@ def solve(model: LinearModel, extra: Sequence[Row] = (), *, objective: bool = Tr
             return again
         return Run("infeasible")
     if outcome.status == "limit" and outcome.message.lower().startswith("time"):
-        return Run("timeout", message=f"HiGHS hit the {time_limit:g} s limit on your model")
+        return Run("timeout", message=f"HiGHS hit the {time_limit or 0:g} s limit on your model "
+                                      "(grade --time-limit)")
     if outcome.raised:
         return Run("error", message=f"HiGHS failed on your model: {outcome.message}")
     return Run("error", message=f"HiGHS ended with status {outcome.message}")
 
 
-def accepts(model: LinearModel, grid: Sequence[str], time_limit: float = 30.0) -> bool | None:
+def accepts(model: LinearModel, grid: Sequence[str],
+            time_limit: float | None = None) -> bool | None:
     """Is the model feasible with its cells fixed to ``grid``? None when HiGHS cannot tell."""
     run = solve(model, fix_rows(model, grid), objective=False, time_limit=time_limit)
     return {"feasible": True, "infeasible": False}.get(run.status)
 
 
 def feasible_grids(model: LinearModel, height: int, width: int, cap: int = 200,
-                   time_limit: float = 30.0) -> tuple[set[int], bool]:
+                   time_limit: float | None = None) -> tuple[set[int], bool]:
     """The 0/1 grids the model accepts, as bit sets (bit ``i * width + j`` = cell filled).
 
     Returns (grids, complete): ``complete`` is False when more than ``cap`` grids were
@@ -347,7 +349,7 @@ def _evaluate_all(model: LinearModel, order: list[int], height: int, width: int)
 
 
 def blocking_rows(model: LinearModel, grid: Sequence[str], limit: int = 3,
-                  time_limit: float = 10.0) -> list[Row]:
+                  time_limit: float | None = None) -> list[Row]:
     """Constraints of the model that forbid ``grid``: the cell-only rows the grid breaks,
     else the rows (a big-M, a linking row) that must bend for the grid to be accepted:
     every row gets slack, the cells are fixed to the grid, the total slack is minimised

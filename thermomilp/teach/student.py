@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.settings import Settings
 from thermomilp.teach.checks import BoardGrade, grade_board, grade_probe
 from thermomilp.teach.corpus import GradeError
 from thermomilp.teach.diagnose import diagnose
@@ -58,8 +59,13 @@ class StudentGrade:
 
 
 def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
-                  limits: Limits | None = None, hide: Sequence[str] = ()) -> StudentGrade:
-    """``hide``: more paths the student's process may not read (sandbox.hidden_paths)."""
+                  limits: Limits | None = None, hide: Sequence[str] = (),
+                  settings: Settings | None = None) -> StudentGrade:
+    """``hide``: more paths the student's process may not read (sandbox.hidden_paths).
+    ``settings`` (default: :class:`Settings`): the engine that counts each board's own
+    solutions, and the time limit of every HiGHS run on the student's model
+    (:func:`thermomilp.teach.checks.grade_board`)."""
+    settings = settings if settings is not None else Settings()
     if not os.path.isfile(student):
         raise GradeError(f"{student}: no such file")
     started = time.monotonic()
@@ -68,13 +74,14 @@ def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
     run = run_student(student, probes + [p for _, p in boards], limits, hide)
     probe_builds = run.boards[:len(probes)]
     corpus_builds = run.boards[len(probes):]
-    grades = [grade_board(file, puzzle, built)
+    grades = [grade_board(file, puzzle, built, settings)
               for (file, puzzle), built in zip(boards, corpus_builds, strict=True)]
     # the probe boards are graded too: every 0/1 grid, the model's against the rules'
     exact: dict[int, set[int]] = {}
     for b, (puzzle, built) in enumerate(zip(probes, probe_builds, strict=True)):
         graded, found = grade_probe(f"probe board {b + 1} ({puzzle.height}x{puzzle.width})",
-                                    puzzle, built, grids_obeying(kind, b))
+                                    puzzle, built, grids_obeying(kind, b),
+                                    settings.time_limit)
         grades.append(graded)
         if found is not None:
             exact[b] = found
@@ -84,7 +91,8 @@ def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
         families: dict[str, str] = {}
     else:
         d = diagnose(kind, probes, probe_builds,
-                     list(zip(corpus_builds, grades[:len(boards)], strict=True)), exact)
+                     list(zip(corpus_builds, grades[:len(boards)], strict=True)), exact,
+                     settings.time_limit)
         found_mistakes, evidence, families = d.mistakes, d.evidence, d.checks
     flags = flags_of(student, probes, probe_builds)
     if run.killed:

@@ -39,7 +39,7 @@ from typing import Any, Callable
 from thermomilp.core.errors import ApiError, BoardTooLarge, PuzzleError, ThermomilpError
 from thermomilp.core.notation import EMPTY, FILLED, UNDECIDED
 from thermomilp.core.puzzle import Cell, Puzzle
-from thermomilp.core.settings import Settings
+from thermomilp.core.settings import Backend, Settings
 from thermomilp.formats import FORMATS, SizeLimits, json_format
 from thermomilp.web.instances import catalogue, load_instance
 
@@ -242,7 +242,7 @@ class Api:
             raise ApiError(400, f"\"difficulty\" must be one of {', '.join(DIFFICULTIES)}")
         with self._solving():
             made = new_board(kind, height, width, seed, difficulty=difficulty,
-                             backend=str(self.engine.backend), solver=str(self.engine.solver))
+                             settings=self.engine)
         return {"board": board_json(made.puzzle), "unique": made.unique, "tries": made.tries,
                 "seed": made.seed, "difficulty": made.difficulty}
 
@@ -320,7 +320,9 @@ class Api:
         if fmt not in TARGETS:
             raise ApiError(400, f"\"format\" must be one of {', '.join(TARGETS)}")
         try:
-            text = export(puzzle, fmt, "pulp")
+            # the cell model as PuLP builds it, beside its rows per cell (modelview),
+            # whatever the server solves with
+            text = export(puzzle, fmt, Backend.PULP)
         except ThermomilpError as exc:  # e.g. LaTeX of a board too large for a slide
             raise ApiError(400, str(exc)) from None
         from thermomilp.web.modelview import model_rows

@@ -1,21 +1,24 @@
 """Fresh boards for the page's "New" button.
 
-* Thermometers:
-  [`generate_thermometers`][thermomilp.generate.thermometers_gen.generate_thermometers]
+* Thermometers: :func:`thermomilp.generate.thermometers_gen.generate_thermometers`
   (plant a solution, repair the tiling until the MILP finds no rival, grade
   it; scales to 15x15). A difficulty wish it cannot meet in time falls back
   to a board of any grade; if even that fails, to the write-up's reroll
   (random tiling and levels, start again until unique, up to a time budget).
-* Aquarium: [`generate_aquarium`][thermomilp.generate.aquarium_gen.generate_aquarium]
+* Aquarium: :func:`thermomilp.generate.aquarium_gen.generate_aquarium`
   (unique by construction, clues deleted while the board stays unique),
   redrawn with new seeds until the graded difficulty matches the wish or the
   budget runs out.
 
 Whatever made it, the board's solutions are counted once more with the
-configured MILP engine before the page gets it: ``unique`` in the answer is
-that count, not the generator's word. The difficulty comes from
-[`thermomilp.logic.grade.grade`][thermomilp.logic.grade.grade]
-(intervals = easy, probing = medium, search = hard).
+configured MILP engine -- the server's :class:`~thermomilp.core.settings.Settings`,
+every setting honoured -- before the page gets it: ``unique`` in the answer is
+that count, not the generator's word. The reroll counts with the same settings,
+each count within the settings' time limit and the reroll's budget. The
+generators' rival search runs HiGHS whatever the settings say (a fixed use,
+``core/engines.py``). The difficulty comes from
+:func:`thermomilp.logic.grade.grade` (intervals = easy, probing = medium,
+search = hard).
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from thermomilp.core.deadline import Deadline
 from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.settings import Settings
 from thermomilp.generate.aquarium_gen import generate_aquarium
 from thermomilp.generate.random_board import planted_board
 
@@ -44,18 +49,19 @@ class NewBoard:
 
 
 def new_board(kind: str, height: int, width: int, seed: int | None = None, *,
-              difficulty: str = "any", backend: str = "highs", solver: str = "highs",
+              difficulty: str = "any", settings: Settings | None = None,
               budget: float = REROLL_SECONDS) -> NewBoard:
-    """A random board of ``kind``; ``difficulty`` is a wish (see the module docstring)."""
+    """A random board of ``kind``; ``difficulty`` is a wish (see the module docstring);
+    ``settings`` (default: :class:`Settings`) count its solutions."""
     from thermomilp.solving import count_solutions
 
+    settings = settings if settings is not None else Settings()
     seed = random.randrange(1 << 30) if seed is None else seed
     if kind == "thermometers":
-        puzzle, tries = _thermometers(height, width, seed, difficulty, budget)
+        puzzle, tries = _thermometers(height, width, seed, difficulty, budget, settings)
     else:
-        puzzle, tries = _aquarium(height, width, seed, difficulty, budget)
-    unique = count_solutions(puzzle, 2, backend=backend, solver=solver,
-                             time_limit=max(budget, 5.0)) == 1
+        puzzle, tries = _aquarium(height, width, seed, difficulty, budget, settings)
+    unique = count_solutions(puzzle, 2, settings=settings) == 1
     return NewBoard(_named(puzzle, kind, seed), unique, tries, seed,
                     difficulty_of(puzzle) if unique else "hard")
 
@@ -73,7 +79,7 @@ def _named(puzzle: Puzzle, kind: str, seed: int) -> Puzzle:
 
 
 def _thermometers(height: int, width: int, seed: int, difficulty: str,
-                  budget: float) -> tuple[Puzzle, int]:
+                  budget: float, settings: Settings) -> tuple[Puzzle, int]:
     from thermomilp.generate.thermometers_gen import GenerationError, generate_thermometers
 
     wishes = [None] if difficulty == "any" else [difficulty, None]
@@ -86,30 +92,33 @@ def _thermometers(height: int, width: int, seed: int, difficulty: str,
             continue
     return _reroll(lambda rng: planted_board(height, width, rng,
                                              max_length=min(5, max(height, width))),
-                   seed, "any", budget)
+                   seed, "any", budget, settings)
 
 
 def _aquarium(height: int, width: int, seed: int, difficulty: str,
-              budget: float) -> tuple[Puzzle, int]:
+              budget: float, settings: Settings) -> tuple[Puzzle, int]:
     return _reroll(lambda rng: generate_aquarium(height, width, seed=rng.randrange(2**32)),
-                   seed, difficulty, budget)
+                   seed, difficulty, budget, settings)
 
 
 def _reroll(make: Callable[[random.Random], Puzzle], seed: int, difficulty: str,
-            budget: float) -> tuple[Puzzle, int]:
+            budget: float, settings: Settings) -> tuple[Puzzle, int]:
     """Draw boards until one is unique with the wished difficulty, or the budget ends.
+    Each count runs with ``settings``, within their time limit and the budget (at
+    least a second).
 
     Returns the first match, else the last unique board drawn, else the last board.
     """
     from thermomilp.solving import count_solutions
 
+    limit = min(s for s in (settings.time_limit, max(budget, 1.0)) if s is not None)
     rng = random.Random(seed)
     deadline = time.perf_counter() + budget
     tries, fallback = 0, None
     while True:
         tries += 1
         puzzle = make(rng)
-        if count_solutions(puzzle, 2, time_limit=max(budget, 1.0)) == 1:
+        if count_solutions(puzzle, 2, settings=settings, deadline=Deadline(limit)) == 1:
             if difficulty == "any" or difficulty_of(puzzle) == difficulty:
                 return puzzle, tries
             fallback = puzzle
