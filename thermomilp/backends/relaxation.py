@@ -5,7 +5,7 @@ variables integral at the vertex HiGHS returns, and the cells the LP alone
 decides -- those whose minimum and maximum over the polytope are equal (2 LPs
 per cell, warm-started on one HiGHS object), within the caller's deadline
 (``analyze``'s clock for the board: its time limit; a run it stops is a
-:class:`~thermomilp.core.errors.SolveError` with status ``timeout``).
+[`SolveError`][thermomilp.core.errors.SolveError] with status ``timeout``).
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""The unit of work of a batch: a frozen :class:`BatchJob` and :func:`solve_file`, one
-path to one JSON record (never raising for a bad file or a failed solve) through the
-one per-file pipeline that ``solve`` uses too (:func:`thermomilp.solving.pipeline.solve_input`:
-the same record, the conflict of an infeasible board included); the error records, and
-the content hash that identifies an input when a run resumes. The inputs named by
-folders and globs are listed by the one walker of board files,
-:func:`thermomilp.formats.inputs.expand_inputs` (``grade --corpus`` lists its folder
-with it too)."""
+"""The unit of work of a batch: a frozen [`BatchJob`][thermomilp.batch.BatchJob] and
+[`solve_file`][thermomilp.batch.solve_file], one path to one JSON record (never raising for a bad
+file or a failed solve) through the one per-file pipeline that ``solve`` uses too
+(`thermomilp.solving.pipeline.solve_input`: the same record, the conflict of an infeasible board
+included); the error records, and the content hash that identifies an input when a run resumes. The
+inputs named by folders and globs are listed by the one walker of board files,
+[`thermomilp.formats.inputs.expand_inputs`][thermomilp.batch.expand_inputs] (``grade --corpus``
+lists its folder with it too)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from thermomilp.solving.pipeline import solve_input, unreadable_record
 @dataclass(frozen=True)
 class BatchJob:
     """Everything a worker needs besides the path (picklable, no live objects):
-    the one :class:`~thermomilp.core.settings.Settings` of the run (default: the CLI's
+    the one [`Settings`][thermomilp.core.settings.Settings] of the run (default: the CLI's
     defaults) and whether to prove uniqueness."""
 
     settings: Settings = field(default_factory=Settings)

@@ -16,7 +16,7 @@ one deadline per board covers counting and grading) or ``error`` (also when
 the engine misses the solution stored in the file, which the independent
 checker accepts: a count that cannot be trusted is not printed). A file
 that cannot be read gets the record ``solve`` and ``batch`` give it
-(:func:`thermomilp.solving.pipeline.unreadable_record`). Exit
+(`thermomilp.solving.pipeline.unreadable_record`). Exit
 code: 0 when every board is unique, 1 when some board is not (or the count
 failed), 2 for a file that cannot be read.
 """

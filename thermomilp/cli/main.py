@@ -134,24 +134,24 @@ FLAGS: dict[str, str] = {"engine_options": "--engine-option"}
 
 
 def flag_of(key: str) -> str:
-    """The flag of a :class:`~thermomilp.core.settings.Settings` field (``time_limit`` ->
+    """The flag of a [`Settings`][thermomilp.core.settings.Settings] field (``time_limit`` ->
     ``--time-limit``)."""
     return FLAGS.get(key, "--" + key.replace("_", "-"))
 
 
 def add_solver_flags(parser: argparse.ArgumentParser, *, uses: tuple[str, ...] | None = None,
                      note: str | None = None, taken: tuple[str, ...] = ()) -> None:
-    """The settings flags, one per field of :class:`thermomilp.core.settings.Settings`
-    (--backend, --solver, --logic, --formulation, --time-limit, --threads, --seed,
-    --verbose, --engine-option, --engine-path), the same for every command that can run
-    an engine. No defaults here: a flag not given is None, and the environment, the
-    config file or the default decides (:func:`settings_of`).
+    """The settings flags, one per field of
+    [`thermomilp.core.settings.Settings`][thermomilp.core.settings.Settings] (--backend, --solver,
+    --logic, --formulation, --time-limit, --threads, --seed, --verbose, --engine-option,
+    --engine-path), the same for every command that can run an engine. No defaults here: a flag not
+    given is None, and the environment, the config file or the default decides (`settings_of`).
 
     ``uses``: the settings the command honours (None: all of them); ``note`` says how
     (shown in its help). The others are resolved and checked all the same -- a bad value
     from anywhere is refused, as by ``solve`` -- but not used: from the environment or a
     config file they are left alone, given on the command line they are refused
-    (:func:`settings_of`), never silently ignored. ``taken``: settings whose flag the
+    (`settings_of`), never silently ignored. ``taken``: settings whose flag the
     command spends on an option of its own (``generate --seed`` is the series seed); they
     get no flag here."""
     from thermomilp.core.settings import FIELDS, Backend, FormulationKind, Logic
@@ -206,10 +206,11 @@ class _Renamed(argparse.Action):
 
 
 def settings_of(args: argparse.Namespace):
-    """The command's :class:`~thermomilp.core.settings.Settings`: its flags > environment >
-    config file > defaults (:func:`thermomilp.core.config.resolve`), every value checked
-    wherever it came from. A setting the command does not use (``add_solver_flags(uses=)``)
-    given on its command line is a :class:`ConfigError` that says what the command uses."""
+    """The command's [`Settings`][thermomilp.core.settings.Settings]: its flags > environment >
+    config file > defaults ([`thermomilp.core.config.resolve`][thermomilp.core.config.resolve]),
+    every value checked wherever it came from. A setting the command does not use
+    (``add_solver_flags(uses=)``) given on its command line is a
+    [`ConfigError`][thermomilp.core.errors.ConfigError] that says what the command uses."""
     from thermomilp.core.config import resolve
     from thermomilp.core.errors import ConfigError
     from thermomilp.core.settings import FIELDS

@@ -2,10 +2,11 @@
 that takes a folder of boards (``batch``'s inputs, ``grade --corpus``).
 
 A folder is searched, at any depth, for every suffix of the formats table
-(:data:`PUZZLE_SUFFIXES`: every file ``solve`` reads), never through a symbolic link
-to a folder; a file a folder or a glob lists that is not a board by what it holds (an
-answer file such as ``instances/expected.json``: :func:`thermomilp.formats.not_a_board`)
-is left out and said. Each file is then read by :func:`thermomilp.formats.load`.
+([`PUZZLE_SUFFIXES`][thermomilp.batch.PUZZLE_SUFFIXES]: every file ``solve`` reads), never through a
+symbolic link to a folder; a file a folder or a glob lists that is not a board by what it holds (an
+answer file such as ``instances/expected.json``: `thermomilp.formats.not_a_board`)
+is left out and said. Each file is then read by
+[`thermomilp.formats.load`][thermomilp.formats.load].
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ def expand_inputs(patterns: Iterable[str],
                   skipped: list[tuple[str, str]] | None = None) -> list[str]:
     """Files named by directories (searched recursively for puzzle suffixes), globs
     (``**`` spans folders) or plain paths; sorted, duplicates removed, in the order
-    first seen per pattern. Folders and globs are listed by :func:`walk_inputs`.
+    first seen per pattern. Folders and globs are listed by `walk_inputs`.
 
     A file a folder or a glob lists that is not a board by what it holds (an answer
-    file such as ``instances/expected.json``: :func:`thermomilp.formats.not_a_board`)
+    file such as ``instances/expected.json``: `thermomilp.formats.not_a_board`)
     is left out, and ``(path, why)`` appended to ``skipped`` when given; a file named
     on its own is always read (a bad one gets an error record)."""
     from thermomilp.core.errors import ConfigError
@@ -84,16 +85,16 @@ def walk_inputs(top: str, pattern: Sequence[str] | None = None) -> Iterator[str]
 
     With no ``pattern``: every file whose name ends with a puzzle suffix, at any
     depth (hidden ones too), as a folder given to ``batch``. With ``pattern`` (the
-    components of a glob below ``top``, :func:`split_glob`): the files whose path
-    below ``top`` matches it, as :func:`glob.glob` with ``recursive=True`` matches
+    components of a glob below ``top``, `split_glob`): the files whose path
+    below ``top`` matches it, as `glob.glob` with ``recursive=True`` matches
     (``**`` is any number of folders, a wildcard does not match a leading dot).
 
     A symbolic link to a folder is neither entered nor listed (``x -> .`` would
     never end, ``root -> /`` would walk the file system), and a folder met twice
     (a bind mount) is walked once; a link to a file is listed. What is listed is
     every entry that is not a folder -- a FIFO or a device too: reading it is
-    refused with a record that names it (:func:`thermomilp.core.files.read_regular`).
-    A folder that cannot be read is skipped, as :func:`os.walk` skips it.
+    refused with a record that names it (`thermomilp.core.files.read_regular`).
+    A folder that cannot be read is skipped, as `os.walk` skips it.
     """
     size = len(pattern) if pattern is not None else 0
     seen: set[tuple[int, int]] = set()

@@ -236,8 +236,8 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
 def lp_relaxation(puzzle: Puzzle, decide: bool = True, tol: float = 1e-6,
                   deadline: Deadline | None = None):
     """The LP relaxation of the cell formulation (HiGHS, a fixed use of
-    :mod:`thermomilp.core.engines`), within ``deadline``: see
-    :func:`thermomilp.backends.relaxation.relax` for the tuple it returns.
+    `thermomilp.core.engines`), within ``deadline``: see
+    `thermomilp.backends.relaxation.relax` for the tuple it returns.
 
     Raises:
         SolveError: the deadline passed first (status ``timeout``)."""

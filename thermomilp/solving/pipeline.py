@@ -1,30 +1,30 @@
 """One puzzle file to one record: the per-file pipeline of ``solve``, ``batch`` and the page.
 
-:func:`solve_input` is the only place that turns a file -- a path, or bytes
+`solve_input` is the only place that turns a file -- a path, or bytes
 with the name they came under (an upload) -- into a result:
 
-1. read it (:func:`thermomilp.formats.load` / ``loads``: any format of the
+1. read it ([`thermomilp.formats.load`][thermomilp.formats.load] / ``loads``: any format of the
    formats table, detected from the content; a file that cannot be read is an
    outcome with ``error`` set, never an exception);
 2. solve it and, unless ``unique=False``, prove uniqueness
-   (:func:`thermomilp.solving.api.solve`), on a clock started for this board
-   only, after the pair is checked and the logic imported (:func:`warm_up`);
+   ([`thermomilp.solving.api.solve`][thermomilp.solving.solve]), on a clock started for this board
+   only, after the pair is checked and the logic imported (`warm_up`);
    the engine is imported only by the first board that needs one, with that
-   board's clock paused (:func:`thermomilp.solving.api.warm_engine`), so
+   board's clock paused (`thermomilp.solving.api.warm_engine`), so
    ``time_s`` is the board's own time and not the process's start-up;
 3. when the board is infeasible and ``explain`` is on, attach the irreducible
-   conflicting rules (:func:`thermomilp.solving.conflict.find_conflict`) within
+   conflicting rules (`thermomilp.solving.conflict.find_conflict`) within
    what is left of the same clock.
 
-``thermomilp solve`` prints :meth:`FileOutcome.record` (``--format json``) or
+``thermomilp solve`` prints `FileOutcome.record` (``--format json``) or
 the result as text; ``thermomilp batch`` writes the same record, plus the
 input's ``sha256``. The suffixes a folder given to ``batch`` (or ``grade
 --corpus``) is searched for come from the formats table too
-(:data:`thermomilp.formats.inputs.PUZZLE_SUFFIXES`), so both take every file
-``solve`` reads.
+([`thermomilp.formats.inputs.PUZZLE_SUFFIXES`][thermomilp.batch.PUZZLE_SUFFIXES]), so both take
+every file ``solve`` reads.
 
 Set-up errors that are not about the file (an engine that is not installed,
-a bad setting) are raised, as :func:`~thermomilp.solving.api.solve` raises them:
+a bad setting) are raised, as [`solve`][thermomilp.solving.solve] raises them:
 the CLI turns them into exit 2, ``batch`` into the file's error record.
 """
 
@@ -45,7 +45,8 @@ from thermomilp.solving.api import SolveResult, solve
 
 @dataclass(frozen=True)
 class FileOutcome:
-    """What became of one input: a :class:`SolveResult`, or why it could not be read."""
+    """What became of one input: a [`SolveResult`][thermomilp.solving.SolveResult], or why it could
+    not be read."""
 
     file: str
     """The name the input is reported under (the path as given, or the upload's name)."""
@@ -68,8 +69,9 @@ def unreadable_record(file: str, message: str,
                       settings: Settings | None = None) -> dict[str, Any]:
     """The record of an input that produced no result -- a file that cannot be read
     (``solve``, ``check``, ``batch``), or a batch worker's set-up error, which names the
-    run's ``settings``: :meth:`SolveResult.to_json` of an ``error`` result with no grid,
-    no time and no engine called, so its keys are every solve record's."""
+    run's ``settings``: [`SolveResult.to_json`][thermomilp.solving.SolveResult.to_json] of an
+    ``error`` result with no grid, no time and no engine called, so its keys are every solve
+    record's."""
     return SolveResult(Status.ERROR, None, None, None,
                        None if settings is None else str(settings.backend),
                        None if settings is None else str(settings.solver),
@@ -95,7 +97,7 @@ def warm_up(settings: Settings) -> None:
 
     The engine is not imported here: a board the logic decides never needs it, and
     the first board that does pays its import and warm-up with its clock paused
-    (:func:`thermomilp.solving.api.warm_engine`), so its ``time_s`` is its own all
+    (`thermomilp.solving.api.warm_engine`), so its ``time_s`` is its own all
     the same."""
     import thermomilp.logic.presolve  # noqa: F401
     import thermomilp.logic.search  # noqa: F401

@@ -10,11 +10,11 @@
   The objective is 0 (a feasibility model), so "the LP objective" says
   nothing; which cells the polytope pins down says a lot.
 * **Solution count**, by no-good cuts, capped, with the settings' engine
-  (:class:`~thermomilp.core.settings.Settings`: every setting is honoured here).
+  ([`Settings`][thermomilp.core.settings.Settings]: every setting is honoured here).
 
 One clock per board, of the settings' ``time_limit``, covers the relaxation (HiGHS
 whatever the settings' solver: a fixed use, ``core/engines.py``) and the count; when
-it runs out, :func:`analyze` raises :class:`~thermomilp.core.errors.SolveError`
+it runs out, `analyze` raises [`SolveError`][thermomilp.core.errors.SolveError]
 (status ``timeout``).
 * **Cells fixed by each logic rule set** of
   [`thermomilp.logic.presolve.presolve_cells`][thermomilp.logic.presolve.presolve_cells], when that
@@ -126,8 +126,8 @@ def logic_fixed(puzzle: Puzzle) -> dict[str, int | str]:
 
 def analyze(puzzle: Puzzle, solution_cap: int = 10, settings: Settings | None = None
             ) -> Analysis:
-    """The analysis of one board; ``settings`` (default: :class:`Settings`) run the count
-    and time the board.
+    """The analysis of one board; ``settings`` (default:
+    [`Settings`][thermomilp.core.settings.Settings]) run the count and time the board.
 
     Raises:
         SolveError: the time limit passed, or the engine failed, before the count ended.

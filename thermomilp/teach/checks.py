@@ -85,8 +85,8 @@ def broken_rules(puzzle: Puzzle, grid: Sequence[str]) -> str:
 def grade_board(file: str, puzzle: Puzzle, built: Built,
                 settings: Settings | None = None) -> BoardGrade:
     """The checks of one corpus board. The board's own solutions are counted with
-    ``settings`` (default: :class:`Settings`; every setting honoured); each HiGHS run on
-    the student's model (a fixed use of :mod:`thermomilp.core.engines`) gets the
+    ``settings`` (default: [`Settings`][thermomilp.core.settings.Settings]; every setting honoured);
+    each HiGHS run on the student's model (a fixed use of `thermomilp.core.engines`) gets the
     settings' ``time_limit`` (None: no limit)."""
     if built.model is None:
         return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),),

@@ -170,7 +170,7 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
                 on_grade: Callable[[StudentGrade], None] | None = None,
                 hide: Sequence[str] = (), settings: Settings | None = None) -> tuple[int, int]:
     """Grade every student not yet in ``out``; returns (graded now, skipped).
-    ``settings``: as for :func:`~thermomilp.teach.student.grade_student`.
+    ``settings``: as for `grade_student`.
 
     Progress goes to ``progress`` (default: the current ``sys.stderr``).
     """

@@ -76,10 +76,10 @@ def corpus_boards(corpus: str | os.PathLike | None, kind: str | None = None
     """(kind, [(file, puzzle)]) for every board file of a folder, sorted by name.
 
     A folder given is listed as ``batch`` lists one, by the one walker of board files
-    (:func:`thermomilp.formats.inputs.expand_inputs`: every format ``solve`` reads, at
-    any depth, answer files such as ``expected.json`` left out) and each file is read
-    by :func:`thermomilp.formats.load`. The bundled corpus is its folder's boards and
-    those of its ``large`` folder.
+    ([`thermomilp.formats.inputs.expand_inputs`][thermomilp.batch.expand_inputs]: every format
+    ``solve`` reads, at any depth, answer files such as ``expected.json`` left out) and each file is
+    read by [`thermomilp.formats.load`][thermomilp.formats.load]. The bundled corpus is its folder's
+    boards and those of its ``large`` folder.
 
     ``kind`` picks the puzzle when the folder holds both; by default it is
     the kind of the folder's files (``thermometers`` for the bundled corpus).

@@ -11,7 +11,7 @@
   or ``models/aquarium.mod`` (Aquarium), readable by ``glpsol`` and by
   Pyomo's ``DataPortal`` (``models/thermometers_abstract.py``).
 * ``latex``: every constraint of the instance written out, for slides;
-  refused for boards above :data:`LATEX_MAX_CELLS` cells, whose listing
+  refused for boards above `LATEX_MAX_CELLS` cells, whose listing
   would not fit on a slide anyway. The cell formulation is written by hand
   (one labelled row per clue, arc and tie); ``compact`` and ``level`` are
   listed row by row from the model the layer builds (the names of the LP
@@ -19,14 +19,14 @@
 
 The ``dat`` file is data for the cell model of ``models/*.mod``: it has no
 formulation to choose, and a formulation other than ``cell`` is refused
-(:func:`export`) rather than ignored.
+(`export`) rather than ignored.
 
 A board's name and its tank labels come from the file and are untrusted: in
 every export they are only ever text inside a comment or a label, never
 model or markup. The name goes through
-:func:`~thermomilp.core.untrusted.comment_text` (printable ASCII, no character
+`comment_text` (printable ASCII, no character
 that ends or opens a comment, one bounded line); a label in LaTeX through
-:func:`latex_text` (every special character escaped, controls dropped). No
+`latex_text` (every special character escaped, controls dropped). No
 name or label becomes a variable, row, set or parameter name: those are
 numbers and the names of docs/formulation.md.
 """
@@ -47,13 +47,13 @@ LATEX_MAX_CELLS = 64
 def export(puzzle: Puzzle, to: str, backend: Backend | str | None = None,
            formulation: FormulationKind | str | None = None, *,
            settings: Settings | None = None) -> str:
-    """The text of ``puzzle`` exported to ``to`` (one of :data:`TARGETS`). The
-    settings' (default: :class:`Settings`: backend ``highs``, formulation ``cell``)
-    ``backend`` and ``formulation`` choose the model an LP / MPS file holds,
+    """The text of ``puzzle`` exported to ``to`` (one of `TARGETS`). The
+    settings' (default: [`Settings`][thermomilp.core.settings.Settings]: backend ``highs``,
+    formulation ``cell``) ``backend`` and ``formulation`` choose the model an LP / MPS file holds,
     ``formulation`` the one a LaTeX listing shows (``backend`` builds it when it is
     not ``cell``); ``backend`` and ``formulation`` given here override them. A ``dat``
     file is data for the cell model of ``models/*.mod``: another formulation is an
-    :class:`ExportError`."""
+    [`ExportError`][thermomilp.core.errors.ExportError]."""
     from thermomilp.core.errors import ConfigError
     from thermomilp.core.settings import settings_from
 
@@ -94,7 +94,8 @@ def model_file(puzzle: Puzzle, fmt: str, layer: Backend, kind: FormulationKind) 
 
 def linear_model(puzzle: Puzzle, layer: Backend, kind: FormulationKind):
     """The model ``layer`` builds for ``kind`` (the registry
-    :data:`thermomilp.model.registry.MODELS`), read back as an lpfile.LinearModel."""
+    [`thermomilp.model.registry.MODELS`][thermomilp.model.registry.MODELS]), read back as an
+    lpfile.LinearModel."""
     from thermomilp.model.registry import BuildOptions, build, formulation_for, kind_info
 
     if layer not in _layers():

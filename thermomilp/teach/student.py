@@ -62,9 +62,9 @@ def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
                   limits: Limits | None = None, hide: Sequence[str] = (),
                   settings: Settings | None = None) -> StudentGrade:
     """``hide``: more paths the student's process may not read (sandbox.hidden_paths).
-    ``settings`` (default: :class:`Settings`): the engine that counts each board's own
-    solutions, and the time limit of every HiGHS run on the student's model
-    (:func:`thermomilp.teach.checks.grade_board`)."""
+    ``settings`` (default: [`Settings`][thermomilp.core.settings.Settings]): the engine that counts
+    each board's own solutions, and the time limit of every HiGHS run on the student's model
+    (`thermomilp.teach.checks.grade_board`)."""
     settings = settings if settings is not None else Settings()
     if not os.path.isfile(student):
         raise GradeError(f"{student}: no such file")

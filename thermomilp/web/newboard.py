@@ -1,23 +1,25 @@
 """Fresh boards for the page's "New" button.
 
-* Thermometers: :func:`thermomilp.generate.thermometers_gen.generate_thermometers`
-  (plant a solution, repair the tiling until the MILP finds no rival, grade
-  it; scales to 15x15). A difficulty wish it cannot meet in time falls back
+* Thermometers:
+  [`generate_thermometers`][thermomilp.generate.thermometers_gen.generate_thermometers]
+  (plant a solution, repair the tiling until the MILP finds no rival, grade it;
+  scales to 15x15). A difficulty wish it cannot meet in time falls back
   to a board of any grade; if even that fails, to the write-up's reroll
   (random tiling and levels, start again until unique, up to a time budget).
-* Aquarium: :func:`thermomilp.generate.aquarium_gen.generate_aquarium`
+* Aquarium:
+  [`generate_aquarium`][thermomilp.generate.aquarium_gen.generate_aquarium]
   (unique by construction, clues deleted while the board stays unique),
   redrawn with new seeds until the graded difficulty matches the wish or the
   budget runs out.
 
 Whatever made it, the board's solutions are counted once more with the
-configured MILP engine -- the server's :class:`~thermomilp.core.settings.Settings`,
+configured MILP engine -- the server's [`Settings`][thermomilp.core.settings.Settings],
 every setting honoured -- before the page gets it: ``unique`` in the answer is
 that count, not the generator's word. The reroll counts with the same settings,
 each count within the settings' time limit and the reroll's budget. The
 generators' rival search runs HiGHS whatever the settings say (a fixed use,
 ``core/engines.py``). The difficulty comes from
-:func:`thermomilp.logic.grade.grade` (intervals = easy, probing = medium,
+[`thermomilp.logic.grade.grade`][thermomilp.logic.grade.grade] (intervals = easy, probing = medium,
 search = hard).
 """
 
@@ -52,7 +54,7 @@ def new_board(kind: str, height: int, width: int, seed: int | None = None, *,
               difficulty: str = "any", settings: Settings | None = None,
               budget: float = REROLL_SECONDS) -> NewBoard:
     """A random board of ``kind``; ``difficulty`` is a wish (see the module docstring);
-    ``settings`` (default: :class:`Settings`) count its solutions."""
+    ``settings`` (default: [`Settings`][thermomilp.core.settings.Settings]) count its solutions."""
     from thermomilp.solving import count_solutions
 
     settings = settings if settings is not None else Settings()
