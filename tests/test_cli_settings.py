@@ -162,15 +162,19 @@ def test_grades_time_limit_reaches_every_engine_run(clean, monkeypatch, capsys):
 
     monkeypatch.setattr(engine, "solve_rows", spy_rows)
     monkeypatch.setattr(thermomilp.solving, "enumerate_solutions", spy_count)
-    for flags, env, expected in (([], None, None), (["--time-limit", "7"], None, 7.0),
-                                 ([], "9", 9.0)):
+    from thermomilp.teach.checks import STUDENT_RUN_LIMIT
+
+    # (flags, environment, each run on the student's model, the board's own count)
+    for flags, env, run, count in (([], None, STUDENT_RUN_LIMIT, None),
+                                   (["--time-limit", "7"], None, 7.0, 7.0),
+                                   ([], "9", 9.0, 9.0)):
         if env is not None:
             monkeypatch.setenv("THERMOMILP_TIME_LIMIT", env)
         limits.clear()
         counted.clear()
         assert main(["grade", CORRECT, "--corpus", corpus, *flags]) == 0
-        assert limits and set(limits) == {expected}, flags
-        assert counted and {s.time_limit for s in counted} == {expected}
+        assert limits and set(limits) == {run}, flags
+        assert counted and {s.time_limit for s in counted} == {count}
     capsys.readouterr()
 
 

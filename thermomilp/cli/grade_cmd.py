@@ -60,7 +60,7 @@ def register(sub) -> None:
     add_solver_flags(p, note="Each board's own solutions are counted with the configured "
                              "engine and every setting; the student's model always runs on "
                              "HiGHS (a fixed use: `thermomilp solvers`), each run within "
-                             "--time-limit (default: none).")
+                             "--time-limit (default: 30 s per run when no time limit is set).")
     p.set_defaults(func=run)
 
 

@@ -82,12 +82,24 @@ def broken_rules(puzzle: Puzzle, grid: Sequence[str]) -> str:
     return "; ".join(solution_problems(puzzle, grid)[:3])
 
 
+STUDENT_RUN_LIMIT = 30.0
+"""Seconds for each HiGHS run on a student's model when the settings set no time
+limit: a model that sends HiGHS into a long search costs its board a ``timeout``, not
+the class an unattended grader that never ends."""
+
+
+def student_run_limit(settings: Settings) -> float:
+    """The time limit of each HiGHS run on a student's model: the settings' own, else
+    `STUDENT_RUN_LIMIT`."""
+    return STUDENT_RUN_LIMIT if settings.time_limit is None else settings.time_limit
+
+
 def grade_board(file: str, puzzle: Puzzle, built: Built,
                 settings: Settings | None = None) -> BoardGrade:
     """The checks of one corpus board. The board's own solutions are counted with
     ``settings`` (default: [`Settings`][thermomilp.core.settings.Settings]; every setting honoured);
     each HiGHS run on the student's model (a fixed use of `thermomilp.core.engines`) gets the
-    settings' ``time_limit`` (None: no limit)."""
+    settings' ``time_limit`` (`student_run_limit`)."""
     if built.model is None:
         return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),),
                           time_s=built.time_s)
@@ -96,7 +108,7 @@ def grade_board(file: str, puzzle: Puzzle, built: Built,
 
     model = built.model
     settings = settings if settings is not None else Settings()
-    time_limit = settings.time_limit
+    time_limit = student_run_limit(settings)
     truths: list[Grid] = list(enumerate_solutions(puzzle, limit=2, settings=settings))
     findings: list[Finding] = []
     verdicts: list[str] = []

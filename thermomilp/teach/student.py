@@ -10,7 +10,7 @@ from typing import Any
 
 from thermomilp.core.puzzle import Puzzle
 from thermomilp.core.settings import Settings
-from thermomilp.teach.checks import BoardGrade, grade_board, grade_probe
+from thermomilp.teach.checks import BoardGrade, grade_board, grade_probe, student_run_limit
 from thermomilp.teach.corpus import GradeError
 from thermomilp.teach.diagnose import diagnose
 from thermomilp.teach.linear import LinearModel
@@ -81,7 +81,7 @@ def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
     for b, (puzzle, built) in enumerate(zip(probes, probe_builds, strict=True)):
         graded, found = grade_probe(f"probe board {b + 1} ({puzzle.height}x{puzzle.width})",
                                     puzzle, built, grids_obeying(kind, b),
-                                    settings.time_limit)
+                                    student_run_limit(settings))
         grades.append(graded)
         if found is not None:
             exact[b] = found
@@ -92,7 +92,7 @@ def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
     else:
         d = diagnose(kind, probes, probe_builds,
                      list(zip(corpus_builds, grades[:len(boards)], strict=True)), exact,
-                     settings.time_limit)
+                     student_run_limit(settings))
         found_mistakes, evidence, families = d.mistakes, d.evidence, d.checks
     flags = flags_of(student, probes, probe_builds)
     if run.killed:
