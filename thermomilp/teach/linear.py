@@ -71,10 +71,6 @@ class LinearModel:
         used = {k for r in self.rows for k in r.terms}
         return len(used), len(self.rows), sum(len(r.terms) for r in self.rows)
 
-    def cell_variables_continuous(self) -> bool:
-        """True when no cell depends on an integer variable: the model is an LP in the cells."""
-        return not any(self.integer[k] for terms, _ in self.cells.values() for k in terms)
-
     def cell_var(self) -> dict[int, Cell]:
         """Variables that are exactly one cell (``x_i_j`` itself), by index."""
         return {next(iter(t)): c for c, (t, const) in self.cells.items()
