@@ -2,6 +2,7 @@
 
     python benchmarks/cpsat_compare.py [--repeats 5] [--skip-cli] [--skip-milp]
     python benchmarks/cpsat_compare.py --hard [--repeats 5]
+    python benchmarks/cpsat_compare.py --planted [--repeats 5]
 
 Two comparisons (needs ``ortools``: ``pip install 'thermomilp[bench]'``):
 
@@ -39,6 +40,14 @@ Two comparisons (needs ``ortools``: ``pip install 'thermomilp[bench]'``):
    ``THERMOMILP_BENCH_NO_CPSAT=1`` to measure the path without it. Where the
    compiled logic kernel is built (``thermomilp.logic.kernel``), the default path
    with the Python kernel is in the same rounds too: the kernel's speed-up.
+
+4. **The default path on planted boards with several solutions** (``--planted``,
+   alone): ``thermomilp.solve(p, backend="highs", logic="probing")`` against
+   CP-SAT enumerating with one worker (stops at the second solution) and CP-SAT
+   with its default workers, interleaved board by board, on the planted 20x20 and
+   25x25 boards of ``corpora.planted`` (six of each, seed 60; nearly all
+   ``multiple``). Wall and CPU time, per board the median of the repeats; the
+   totals' ratio (CPU) is the figure.
 
 Verdicts are compared; a disagreement is printed.
 """
@@ -246,6 +255,49 @@ def hard_table(repeats: int) -> None:
           + ("on (OR-Tools installed)" if on else "off"))
 
 
+def planted_table(repeats: int, sizes=(20, 25), per_size: int = 6) -> None:
+    methods = {"default path": on_highs("probing"),
+               "CP-SAT 1 worker": lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=1),
+               "CP-SAT default": lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=0)}
+    boards = [(b.name, b.puzzle) for n in sizes for b in corpora.planted(n, per_size)]
+    for method in methods.values():
+        method(boards[0][1])  # imports out of the timing
+    names = list(methods)
+    print(f"\nThe default path on planted boards vs CP-SAT, median of {repeats}, "
+          "CPU time (wall in brackets):\n")
+    print("| board | verdict | " + " | ".join(f"{n} CPU s" for n in names)
+          + " | default / CP-SAT 1w (CPU) | default / CP-SAT default (CPU) |")
+    print("|---|---|" + "---:|" * (len(names) + 2))
+    total = {(n, k): 0.0 for n in names for k in ("wall", "cpu")}
+    for label, puzzle in boards:
+        times = {(n, k): [] for n in names for k in ("wall", "cpu")}
+        verdicts = {}
+        for _ in range(repeats):
+            for name, method in methods.items():
+                start, cpu = time.perf_counter(), time.process_time()
+                verdicts[name] = method(puzzle)
+                times[name, "cpu"].append(time.process_time() - cpu)
+                times[name, "wall"].append(time.perf_counter() - start)
+        med = {key: statistics.median(t) for key, t in times.items()}
+        for key in med:
+            total[key] += med[key]
+        verdict = (verdicts[names[0]] if len(set(verdicts.values())) == 1
+                   else "DISAGREE " + str(verdicts))
+        d, c1, c0 = names
+        print(f"| {label} | {verdict} | "
+              + " | ".join(f"{med[n, 'cpu']:.3f} ({med[n, 'wall']:.3f})" for n in names)
+              + f" | {med[d, 'cpu'] / med[c1, 'cpu']:.2f}x"
+              + f" | {med[d, 'cpu'] / med[c0, 'cpu']:.2f}x |")
+    d, c1, c0 = names
+    print(f"| **total, {len(boards)} boards** | | "
+          + " | ".join(f"{total[n, 'cpu']:.3f} ({total[n, 'wall']:.3f})" for n in names)
+          + f" | **{total[d, 'cpu'] / total[c1, 'cpu']:.2f}x** "
+          f"(wall {total[d, 'wall'] / total[c1, 'wall']:.2f}x) "
+          f"| **{total[d, 'cpu'] / total[c0, 'cpu']:.2f}x** "
+          f"(wall {total[d, 'wall'] / total[c0, 'wall']:.2f}x) |")
+    print("\n(target: default / CP-SAT 1 worker total <= 0.5x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=5)
@@ -253,10 +305,17 @@ def main() -> None:
     parser.add_argument("--skip-milp", action="store_true")
     parser.add_argument("--hard", action="store_true",
                         help="only the default path on the hard boards (g14, benchmarks/hard/)")
+    parser.add_argument("--planted", action="store_true",
+                        help="only the default path on planted 20x20 and 25x25 boards "
+                             "(several solutions)")
     args = parser.parse_args()
     print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f}")
     if args.hard:
         hard_table(args.repeats)
+        print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
+        return
+    if args.planted:
+        planted_table(args.repeats)
         print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
         return
     if not args.skip_cli:
