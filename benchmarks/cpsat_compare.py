@@ -40,6 +40,8 @@ Two comparisons (needs ``ortools``: ``pip install 'thermomilp[bench]'``):
    ``THERMOMILP_BENCH_NO_CPSAT=1`` to measure the path without it. Where the
    compiled logic kernel is built (``thermomilp.logic.kernel``), the default path
    with the Python kernel is in the same rounds too: the kernel's speed-up.
+   ``--boards FILE...`` measures other boards the same way (e.g. freshly
+   generated ones no setting was tuned on).
 
 4. **The default path on planted boards with several solutions** (``--planted``,
    alone): ``thermomilp.solve(p, backend="highs", logic="probing")`` against
@@ -169,9 +171,11 @@ def milp_table(repeats: int) -> None:
               + f" | {group[names[3]] / group[names[1]]:.2f}x |")
 
 
-def hard_boards():
+def hard_boards(files: list[str] | None = None):
     from thermomilp.formats import load
 
+    if files:
+        return [(Path(f).stem, load(f)) for f in files]
     paths = [ROOT / "instances" / "thermometers" / "generated" / "g14_15x15_hard.txt"]
     paths += sorted((HERE / "hard").glob("*.txt"))
     return [(p.stem, load(p)) for p in paths]
@@ -190,7 +194,7 @@ def with_kernel(which: str, method):
     return run
 
 
-def hard_table(repeats: int) -> None:
+def hard_table(repeats: int, files: list[str] | None = None) -> None:
     if os.environ.get("THERMOMILP_BENCH_NO_CPSAT"):
         from thermomilp.solving import confirm
         confirm.cpsat_available = lambda: False  # type: ignore[attr-defined]
@@ -203,7 +207,7 @@ def hard_table(repeats: int) -> None:
     both = kernel.KERNEL == "compiled"  # then the Python kernel's default path as well
     if both:
         methods["default path, Python kernel"] = with_kernel("python", on_highs("probing"))
-    boards = hard_boards()
+    boards = hard_boards(files)
     for method in methods.values():
         method(boards[0][1])  # imports out of the timing
     names = list(methods)
@@ -305,13 +309,15 @@ def main() -> None:
     parser.add_argument("--skip-milp", action="store_true")
     parser.add_argument("--hard", action="store_true",
                         help="only the default path on the hard boards (g14, benchmarks/hard/)")
+    parser.add_argument("--boards", nargs="+", metavar="FILE",
+                        help="with --hard: these board files instead of the hard set")
     parser.add_argument("--planted", action="store_true",
                         help="only the default path on planted 20x20 and 25x25 boards "
                              "(several solutions)")
     args = parser.parse_args()
     print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f}")
     if args.hard:
-        hard_table(args.repeats)
+        hard_table(args.repeats, args.boards)
         print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
         return
     if args.planted:
