@@ -41,7 +41,8 @@ Two comparisons (needs ``ortools``: ``pip install 'thermomilp[bench]'``):
    compiled logic kernel is built (``thermomilp.logic.kernel``), the default path
    with the Python kernel is in the same rounds too: the kernel's speed-up.
    ``--boards FILE...`` measures other boards the same way (e.g. freshly
-   generated ones no setting was tuned on).
+   generated ones no setting was tuned on); ``--default-only`` times only the
+   default path and CP-SAT (the other columns show 0).
 
 4. **The default path on planted boards with several solutions** (``--planted``,
    alone): ``thermomilp.solve(p, backend="highs", logic="probing")`` against
@@ -194,7 +195,8 @@ def with_kernel(which: str, method):
     return run
 
 
-def hard_table(repeats: int, files: list[str] | None = None) -> None:
+def hard_table(repeats: int, files: list[str] | None = None,
+               default_only: bool = False) -> None:
     if os.environ.get("THERMOMILP_BENCH_NO_CPSAT"):
         from thermomilp.solving import confirm
         confirm.cpsat_available = lambda: False  # type: ignore[attr-defined]
@@ -204,7 +206,9 @@ def hard_table(repeats: int, files: list[str] | None = None) -> None:
                "CP-SAT 1 worker": lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=1),
                "MILP path": on_highs("none"),
                "naive highspy": peer_models.decide_plain_highs}
-    both = kernel.KERNEL == "compiled"  # then the Python kernel's default path as well
+    if default_only:  # the other columns repeat the first two's times
+        methods["MILP path"] = methods["naive highspy"] = lambda p: "skipped"
+    both = kernel.KERNEL == "compiled" and not default_only  # the Python kernel's path too
     if both:
         methods["default path, Python kernel"] = with_kernel("python", on_highs("probing"))
     boards = hard_boards(files)
@@ -230,7 +234,8 @@ def hard_table(repeats: int, files: list[str] | None = None) -> None:
         med = {key: statistics.median(t) for key, t in times.items()}
         for key in med:
             total[key] += med[key]
-        verdict = (verdicts[names[0]] if len(set(verdicts.values())) == 1
+        decided = {v for v in verdicts.values() if v != "skipped"}
+        verdict = (verdicts[names[0]] if len(decided) == 1
                    else "DISAGREE " + str(verdicts))
         d, c, m, n = names[:4]
         py = (f" {med[names[4], 'wall']:.3f} | {med[names[4], 'wall'] / med[d, 'wall']:.1f}x |"
@@ -241,7 +246,7 @@ def hard_table(repeats: int, files: list[str] | None = None) -> None:
               f"| {med[d, 'cpu']:.3f} | {med[c, 'cpu']:.3f} "
               f"| {med[d, 'cpu'] / med[c, 'cpu']:.1f}x "
               f"| {med[m, 'wall']:.3f} | {med[n, 'wall']:.3f} "
-              f"| {med[m, 'wall'] / med[n, 'wall']:.2f}x |" + py)
+              f"| {med[m, 'wall'] / max(med[n, 'wall'], 1e-9):.2f}x |" + py)
     d, c, m, n = names[:4]
     if both:
         slow = total[names[4], "wall"]
@@ -251,7 +256,7 @@ def hard_table(repeats: int, files: list[str] | None = None) -> None:
           f"| {total[d, 'cpu']:.3f} | {total[c, 'cpu']:.3f} "
           f"| **{total[d, 'cpu'] / total[c, 'cpu']:.1f}x** "
           f"| {total[m, 'wall']:.3f} | {total[n, 'wall']:.3f} "
-          f"| **{total[m, 'wall'] / total[n, 'wall']:.2f}x** |" + py)
+          f"| **{total[m, 'wall'] / max(total[n, 'wall'], 1e-9):.2f}x** |" + py)
     print("\n(targets: default / CP-SAT total <= 5x; MILP path / naive total <= 1.2x)")
     from thermomilp.solving import confirm
     on = getattr(confirm, "cpsat_available", lambda: False)()
@@ -311,13 +316,16 @@ def main() -> None:
                         help="only the default path on the hard boards (g14, benchmarks/hard/)")
     parser.add_argument("--boards", nargs="+", metavar="FILE",
                         help="with --hard: these board files instead of the hard set")
+    parser.add_argument("--default-only", action="store_true",
+                        help="with --hard: only the default path and CP-SAT (the MILP-path, "
+                             "naive and Python-kernel columns skipped)")
     parser.add_argument("--planted", action="store_true",
                         help="only the default path on planted 20x20 and 25x25 boards "
                              "(several solutions)")
     args = parser.parse_args()
     print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f}")
     if args.hard:
-        hard_table(args.repeats, args.boards)
+        hard_table(args.repeats, args.boards, args.default_only)
         print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
         return
     if args.planted:
