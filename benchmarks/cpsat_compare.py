@@ -2,6 +2,7 @@
 
     python benchmarks/cpsat_compare.py [--repeats 5] [--skip-cli] [--skip-milp]
     python benchmarks/cpsat_compare.py --hard [--repeats 5]
+    python benchmarks/cpsat_compare.py --planted [--repeats 5]
 
 Two comparisons (needs ``ortools``: ``pip install 'thermomilp[bench]'``):
 
@@ -39,6 +40,17 @@ Two comparisons (needs ``ortools``: ``pip install 'thermomilp[bench]'``):
    ``THERMOMILP_BENCH_NO_CPSAT=1`` to measure the path without it. Where the
    compiled logic kernel is built (``thermomilp.logic.propagation``), the default path
    with the Python kernel is in the same rounds too: the kernel's speed-up.
+   ``--boards FILE...`` measures other boards the same way (e.g. freshly
+   generated ones no setting was tuned on); ``--default-only`` times only the
+   default path and CP-SAT (the other columns show -).
+
+4. **The default path on planted boards with several solutions** (``--planted``,
+   alone): ``thermomilp.solve(p, backend="highs", logic="probing")`` against
+   CP-SAT enumerating with one worker (stops at the second solution) and CP-SAT
+   with its default workers, interleaved board by board, on the planted 20x20 and
+   25x25 boards of ``corpora.planted`` (six of each, seed 60; nearly all
+   ``multiple``). Wall and CPU time, per board the median of the repeats; the
+   totals' ratio (CPU) is the figure.
 
 Verdicts are compared; a disagreement is printed.
 """
@@ -160,9 +172,11 @@ def milp_table(repeats: int) -> None:
               + f" | {group[names[3]] / group[names[1]]:.2f}x |")
 
 
-def hard_boards():
+def hard_boards(files: list[str] | None = None):
     from thermomilp.formats import load
 
+    if files:
+        return [(Path(f).stem, load(f)) for f in files]
     paths = [ROOT / "instances" / "thermometers" / "generated" / "g14_15x15_hard.txt"]
     paths += sorted((HERE / "hard").glob("*.txt"))
     return [(p.stem, load(p)) for p in paths]
@@ -181,7 +195,8 @@ def with_kernel(which: str, method):
     return run
 
 
-def hard_table(repeats: int) -> None:
+def hard_table(repeats: int, files: list[str] | None = None,
+               default_only: bool = False) -> None:
     if os.environ.get("THERMOMILP_BENCH_NO_CPSAT"):
         from thermomilp.solving import confirm
         confirm.cpsat_available = lambda: False  # type: ignore[attr-defined]
@@ -191,10 +206,12 @@ def hard_table(repeats: int) -> None:
                "CP-SAT 1 worker": lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=1),
                "MILP path": on_highs("none"),
                "naive highspy": peer_models.decide_plain_highs}
-    both = propagation.KERNEL == "compiled"  # then the Python kernel's default path as well
+    if default_only:  # the other columns repeat the first two's times
+        methods["MILP path"] = methods["naive highspy"] = lambda p: "skipped"
+    both = propagation.KERNEL == "compiled" and not default_only  # the Python kernel's path too
     if both:
         methods["default path, Python kernel"] = with_kernel("python", on_highs("probing"))
-    boards = hard_boards()
+    boards = hard_boards(files)
     for method in methods.values():
         method(boards[0][1])  # imports out of the timing
     names = list(methods)
@@ -217,33 +234,79 @@ def hard_table(repeats: int) -> None:
         med = {key: statistics.median(t) for key, t in times.items()}
         for key in med:
             total[key] += med[key]
-        verdict = (verdicts[names[0]] if len(set(verdicts.values())) == 1
+        decided = {v for v in verdicts.values() if v != "skipped"}
+        verdict = (verdicts[names[0]] if len(decided) == 1
                    else "DISAGREE " + str(verdicts))
         d, c, m, n = names[:4]
         py = (f" {med[names[4], 'wall']:.3f} | {med[names[4], 'wall'] / med[d, 'wall']:.1f}x |"
               if both else "")
+        milp = (" - | - | - |" if default_only else
+                f" {med[m, 'wall']:.3f} | {med[n, 'wall']:.3f} "
+                f"| {med[m, 'wall'] / med[n, 'wall']:.2f}x |")
         print(f"| {label} ({puzzle.height}x{puzzle.width}) | {verdict} "
               f"| {med[d, 'wall']:.3f} | {med[c, 'wall']:.3f} "
               f"| {med[d, 'wall'] / med[c, 'wall']:.1f}x "
               f"| {med[d, 'cpu']:.3f} | {med[c, 'cpu']:.3f} "
-              f"| {med[d, 'cpu'] / med[c, 'cpu']:.1f}x "
-              f"| {med[m, 'wall']:.3f} | {med[n, 'wall']:.3f} "
-              f"| {med[m, 'wall'] / med[n, 'wall']:.2f}x |" + py)
+              f"| {med[d, 'cpu'] / med[c, 'cpu']:.1f}x |" + milp + py)
     d, c, m, n = names[:4]
     if both:
         slow = total[names[4], "wall"]
         py = f" {slow:.3f} | **{slow / total[d, 'wall']:.1f}x** |"
+    milp = (" - | - | - |" if default_only else
+            f" {total[m, 'wall']:.3f} | {total[n, 'wall']:.3f} "
+            f"| **{total[m, 'wall'] / total[n, 'wall']:.2f}x** |")
     print(f"| **total, {len(boards)} boards** | | {total[d, 'wall']:.3f} | {total[c, 'wall']:.3f} "
           f"| **{total[d, 'wall'] / total[c, 'wall']:.1f}x** "
           f"| {total[d, 'cpu']:.3f} | {total[c, 'cpu']:.3f} "
-          f"| **{total[d, 'cpu'] / total[c, 'cpu']:.1f}x** "
-          f"| {total[m, 'wall']:.3f} | {total[n, 'wall']:.3f} "
-          f"| **{total[m, 'wall'] / total[n, 'wall']:.2f}x** |" + py)
+          f"| **{total[d, 'cpu'] / total[c, 'cpu']:.1f}x** |" + milp + py)
     print("\n(targets: default / CP-SAT total <= 5x; MILP path / naive total <= 1.2x)")
     from thermomilp.solving import confirm
     on = getattr(confirm, "cpsat_available", lambda: False)()
     print("CP-SAT confirmation of the engine's 'no rival': "
           + ("on (OR-Tools installed)" if on else "off"))
+
+
+def planted_table(repeats: int, sizes=(20, 25), per_size: int = 6) -> None:
+    methods = {"default path": on_highs("probing"),
+               "CP-SAT 1 worker": lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=1),
+               "CP-SAT default": lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=0)}
+    boards = [(b.name, b.puzzle) for n in sizes for b in corpora.planted(n, per_size)]
+    for method in methods.values():
+        method(boards[0][1])  # imports out of the timing
+    names = list(methods)
+    print(f"\nThe default path on planted boards vs CP-SAT, median of {repeats}, "
+          "CPU time (wall in brackets):\n")
+    print("| board | verdict | " + " | ".join(f"{n} CPU s" for n in names)
+          + " | default / CP-SAT 1w (CPU) | default / CP-SAT default (CPU) |")
+    print("|---|---|" + "---:|" * (len(names) + 2))
+    total = {(n, k): 0.0 for n in names for k in ("wall", "cpu")}
+    for label, puzzle in boards:
+        times = {(n, k): [] for n in names for k in ("wall", "cpu")}
+        verdicts = {}
+        for _ in range(repeats):
+            for name, method in methods.items():
+                start, cpu = time.perf_counter(), time.process_time()
+                verdicts[name] = method(puzzle)
+                times[name, "cpu"].append(time.process_time() - cpu)
+                times[name, "wall"].append(time.perf_counter() - start)
+        med = {key: statistics.median(t) for key, t in times.items()}
+        for key in med:
+            total[key] += med[key]
+        verdict = (verdicts[names[0]] if len(set(verdicts.values())) == 1
+                   else "DISAGREE " + str(verdicts))
+        d, c1, c0 = names
+        print(f"| {label} | {verdict} | "
+              + " | ".join(f"{med[n, 'cpu']:.3f} ({med[n, 'wall']:.3f})" for n in names)
+              + f" | {med[d, 'cpu'] / med[c1, 'cpu']:.2f}x"
+              + f" | {med[d, 'cpu'] / med[c0, 'cpu']:.2f}x |")
+    d, c1, c0 = names
+    print(f"| **total, {len(boards)} boards** | | "
+          + " | ".join(f"{total[n, 'cpu']:.3f} ({total[n, 'wall']:.3f})" for n in names)
+          + f" | **{total[d, 'cpu'] / total[c1, 'cpu']:.2f}x** "
+          f"(wall {total[d, 'wall'] / total[c1, 'wall']:.2f}x) "
+          f"| **{total[d, 'cpu'] / total[c0, 'cpu']:.2f}x** "
+          f"(wall {total[d, 'wall'] / total[c0, 'wall']:.2f}x) |")
+    print("\n(target: default / CP-SAT 1 worker total <= 0.5x)")
 
 
 def main() -> None:
@@ -253,10 +316,22 @@ def main() -> None:
     parser.add_argument("--skip-milp", action="store_true")
     parser.add_argument("--hard", action="store_true",
                         help="only the default path on the hard boards (g14, benchmarks/hard/)")
+    parser.add_argument("--boards", nargs="+", metavar="FILE",
+                        help="with --hard: these board files instead of the hard set")
+    parser.add_argument("--default-only", action="store_true",
+                        help="with --hard: only the default path and CP-SAT (the MILP-path, "
+                             "naive and Python-kernel columns skipped)")
+    parser.add_argument("--planted", action="store_true",
+                        help="only the default path on planted 20x20 and 25x25 boards "
+                             "(several solutions)")
     args = parser.parse_args()
     print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f}")
     if args.hard:
-        hard_table(args.repeats)
+        hard_table(args.repeats, args.boards, args.default_only)
+        print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
+        return
+    if args.planted:
+        planted_table(args.repeats)
         print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
         return
     if not args.skip_cli:

@@ -200,13 +200,19 @@ MILP decides uniqueness for less (a hard 30x30 board of 252 vessels: 0.34 s with
 search, 0.95 s with it; planted 60x60-200x200 boards)."""
 
 
+SEARCH_NODES_PER_VESSEL = 8
+"""The presolve's search may branch this many times per vessel (plus 20): most hard
+generated boards the search decides take fewer than one node per vessel, one
+(h22x22_s204 of ``benchmarks/hard/``) 6; the work budget (:func:`search_work`) is what
+ends the search on the boards it cannot decide (docs/journal.md, 2026-12-02)."""
+
+
 def search_nodes_for(puzzle: Puzzle) -> int:
-    """The default node budget of the presolve's search (`search_decides`): a
-    few nodes per vessel -- the hard generated boards the search decides take fewer
-    than one per vessel (docs/performance.md); 0 (no search) past
+    """The default node budget of the presolve's search (`search_decides`):
+    `SEARCH_NODES_PER_VESSEL` nodes per vessel (plus 20); 0 (no search) past
     `SEARCH_MAX_VESSELS` vessels."""
     n = len(puzzle.vessels)
-    return 0 if n > SEARCH_MAX_VESSELS else 2 * n + 20
+    return 0 if n > SEARCH_MAX_VESSELS else SEARCH_NODES_PER_VESSEL * n + 20
 
 
 SEARCH_TIMES_PROBING = 128

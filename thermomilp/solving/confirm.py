@@ -62,12 +62,14 @@ CONFIRMED_BY_CPSAT = "confirmed by cpsat"
 UNDECIDED = "undecided"
 MAX_NODES = 20_000
 """Search nodes before the logic gives the question back to the engine."""
-CPSAT_WORK = 2.0
+CPSAT_WORK = 10.0
 """CP-SAT's budget in its deterministic time units (``max_deterministic_time``, one
 worker): the same board always ends the same way, whatever the machine's load. The
 rival questions of the hard 20x20-30x30 boards of ``benchmarks/hard/`` take 0.01-0.08
-(0.06-0.2 s); past the budget the engine's second opinion decides, so a board CP-SAT
-finds hard costs at most a few seconds more."""
+(0.06-0.2 s); two generated hard 22x22 and 25x25 boards take more than 2 (2-6 s CPU),
+where HiGHS's own proof took 7-17 s and its second opinion 8-11 s more
+(docs/journal.md, 2026-12-02). Past the budget the engine's second opinion decides, so
+a board CP-SAT finds hard costs at most about ten seconds more."""
 
 
 
