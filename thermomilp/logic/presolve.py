@@ -203,7 +203,7 @@ search, 0.95 s with it; planted 60x60-200x200 boards)."""
 SEARCH_NODES_PER_VESSEL = 8
 """The presolve's search may branch this many times per vessel (plus 20): most hard
 generated boards the search decides take fewer than one node per vessel, one
-(h22x22_s204 of ``benchmarks/hard/``) 6; the work budget (:func:`search_work`) is what
+(h22x22_s204 of ``benchmarks/hard/``) 6; the work budget (`search_work`) is what
 ends the search on the boards it cannot decide (docs/journal.md, 2026-12-02)."""
 
 
