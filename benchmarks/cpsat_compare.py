@@ -195,6 +195,20 @@ def with_kernel(which: str, method):
     return run
 
 
+
+def _interleaved(methods, puzzle, repeats):
+    """Each method on ``puzzle``, interleaved ``repeats`` times: the median wall and CPU
+    seconds per (method, "wall"/"cpu"), and each method's last verdict."""
+    times = {(n, k): [] for n in methods for k in ("wall", "cpu")}
+    verdicts = {}
+    for _ in range(repeats):
+        for name, method in methods.items():
+            start, cpu = time.perf_counter(), time.process_time()
+            verdicts[name] = method(puzzle)
+            times[name, "cpu"].append(time.process_time() - cpu)
+            times[name, "wall"].append(time.perf_counter() - start)
+    return {key: statistics.median(t) for key, t in times.items()}, verdicts
+
 def hard_table(repeats: int, files: list[str] | None = None,
                default_only: bool = False) -> None:
     if os.environ.get("THERMOMILP_BENCH_NO_CPSAT"):
@@ -223,15 +237,7 @@ def hard_table(repeats: int, files: list[str] | None = None,
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|---:|" * both)
     total = {(n, k): 0.0 for n in names for k in ("wall", "cpu")}
     for label, puzzle in boards:
-        times = {(n, k): [] for n in names for k in ("wall", "cpu")}
-        verdicts = {}
-        for _ in range(repeats):
-            for name, method in methods.items():
-                start, cpu = time.perf_counter(), time.process_time()
-                verdicts[name] = method(puzzle)
-                times[name, "cpu"].append(time.process_time() - cpu)
-                times[name, "wall"].append(time.perf_counter() - start)
-        med = {key: statistics.median(t) for key, t in times.items()}
+        med, verdicts = _interleaved(methods, puzzle, repeats)
         for key in med:
             total[key] += med[key]
         decided = {v for v in verdicts.values() if v != "skipped"}
@@ -281,15 +287,7 @@ def planted_table(repeats: int, sizes=(20, 25), per_size: int = 6) -> None:
     print("|---|---|" + "---:|" * (len(names) + 2))
     total = {(n, k): 0.0 for n in names for k in ("wall", "cpu")}
     for label, puzzle in boards:
-        times = {(n, k): [] for n in names for k in ("wall", "cpu")}
-        verdicts = {}
-        for _ in range(repeats):
-            for name, method in methods.items():
-                start, cpu = time.perf_counter(), time.process_time()
-                verdicts[name] = method(puzzle)
-                times[name, "cpu"].append(time.process_time() - cpu)
-                times[name, "wall"].append(time.perf_counter() - start)
-        med = {key: statistics.median(t) for key, t in times.items()}
+        med, verdicts = _interleaved(methods, puzzle, repeats)
         for key in med:
             total[key] += med[key]
         verdict = (verdicts[names[0]] if len(set(verdicts.values())) == 1
