@@ -228,7 +228,8 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
             return result("unique" if unique else "solved", board.grid, proof="logic")
         if board.status == "multiple" and solution_problems(puzzle, board.solutions[1]) == []:
             # Two distinct verified solutions from the logic's search: multiple.
-            return (result("multiple", *board.solutions, proof="logic") if unique
+            one, other = board.solutions
+            return (result("multiple", one, other, proof="logic") if unique
                     else result("solved", board.grid, proof="logic"))
     if clock.expired():  # building a large model takes a while too: do not start it late
         return result("timeout", error="the time limit was reached in the logic presolve")
