@@ -50,9 +50,10 @@ def decide_pulp_cbc(puzzle, time_limit: float = 60.0) -> str:
     (4.x has no ``PULP_CBC_CMD``), the status through ``read_status`` (no ``LpStatus``)."""
     import pulp
 
-    from thermomilp.backends.matrix import cbc_executable
+    from thermomilp.backends.matrix import program_path
+    from thermomilp.core.engines import Solver
 
-    return _decide_pulp(puzzle, pulp.COIN_CMD(path=cbc_executable(), msg=False,
+    return _decide_pulp(puzzle, pulp.COIN_CMD(path=program_path(Solver.CBC), msg=False,
                                               timeLimit=time_limit))
 
 

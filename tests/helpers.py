@@ -102,6 +102,22 @@ def use_pair(backend: str, solver: str) -> tuple[str, str]:
     return backend, solver
 
 
+def fake_engine(monkeypatch, solver: str, probe=None, found: bool | None = None) -> None:
+    """Make the solver matrix see one engine as a test wants it, every other as it is:
+    ``probe`` is what probing it finds (a ``matrix.Probe``), ``found`` whether the
+    check before a board finds it."""
+    from thermomilp.backends import matrix
+
+    if probe is not None:
+        real_probe = matrix.probe_engine
+        monkeypatch.setattr(matrix, "probe_engine", lambda engine, explicit=None: (
+            (None, probe) if engine == solver else real_probe(engine, explicit)))
+    if found is not None:
+        real_found = matrix.engine_found
+        monkeypatch.setattr(matrix, "engine_found", lambda engine, explicit=None: (
+            found if engine == solver else real_found(engine, explicit)))
+
+
 def one_clue_fewer(puzzle: Puzzle) -> list[tuple[str, int, Puzzle]]:
     """The board without each of its clues in turn: (``rows``/``cols``, index, board)."""
     out = []

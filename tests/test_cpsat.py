@@ -394,7 +394,7 @@ def test_without_ortools_the_cli_says_how_to_install_it():
 def test_without_ortools_the_api_raises_solver_unavailable(monkeypatch):
     for name in ["ortools", *(m for m in sys.modules if m.startswith("ortools."))]:
         monkeypatch.setitem(sys.modules, name, None)  # every import of it fails
-    matrix.cpsat_probe.cache_clear()
+    matrix.probe_engine.cache_clear()
     try:
         puzzle = load(INSTANCES / "thermometers" / "t01_4x4.txt")
         with pytest.raises(SolverUnavailable, match=re.escape(pip_install("cpsat"))):
@@ -403,4 +403,4 @@ def test_without_ortools_the_api_raises_solver_unavailable(monkeypatch):
             thermomilp.build_model(puzzle, backend="cpsat")
     finally:
         monkeypatch.undo()
-        matrix.cpsat_probe.cache_clear()
+        matrix.probe_engine.cache_clear()

@@ -17,7 +17,7 @@ import pytest
 
 from thermomilp.core.deadline import Deadline
 
-from helpers import INSTANCES, ROOT
+from helpers import INSTANCES, ROOT, fake_engine
 
 HEAVY = ("highspy", "pyomo", "pulp", "numpy")
 DECIDED = INSTANCES / "thermometers" / "t06_10x10.txt"  # probing fixes every cell
@@ -165,8 +165,9 @@ def test_the_engine_warm_up_is_off_the_board_clock(fake_time, monkeypatch):
 
 
 def test_the_default_pair_check_reads_the_highs_version_without_importlib_metadata():
-    code = ("import sys\nfrom thermomilp.backends.matrix import highs_version\n"
-            "print('VERSION', highs_version(), 'importlib.metadata' in sys.modules)")
+    code = ("import sys\nfrom thermomilp.backends.matrix import probe_engine\n"
+            "print('VERSION', probe_engine('highs')[1].version, "
+            "'importlib.metadata' in sys.modules)")
     _, out = loaded_after(code)
     line = next(x for x in out.splitlines() if x.startswith("VERSION"))
     import importlib.metadata
@@ -246,9 +247,7 @@ def test_a_pair_that_is_not_there_is_refused_all_the_same(monkeypatch):
     from thermomilp.backends import matrix
     from thermomilp.core.errors import SolverUnavailable
 
-    monkeypatch.setitem(matrix.ENGINE_FOUND, matrix.Solver.GLPK, lambda explicit: False)
-    monkeypatch.setattr(matrix, "glpk_probe", lambda explicit=None: matrix.Probe(
-        False, None, "no glpsol in an absolute folder of PATH"))
-    monkeypatch.setitem(matrix.ENGINE_PROBE, matrix.Solver.GLPK, matrix.glpk_probe)
+    fake_engine(monkeypatch, matrix.Solver.GLPK, matrix.Probe(
+        False, None, "no glpsol in an absolute folder of PATH"), found=False)
     with pytest.raises(SolverUnavailable, match="pulp/glpk is not available"):
         matrix.require_pair("pulp", "glpk", probe=False)

@@ -3,17 +3,22 @@
 The cbcbox wheel (``pulp[cbc]``) prints ``CBC devel (git:...)`` where
 Debian's cbc prints ``Version: 2.10.8``; an engine is judged by the answer
 it gives to ``matrix.PROBE_LP``, so fake engines here print one banner or
-the other and answer right or wrong.
+the other and answer right or wrong. What to run, and where to look, is the
+engine's record (``ENGINES[...].probe``); the matrix holds only the mechanism.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import stat
 import sys
 
 import pytest
 
 from thermomilp.backends import matrix
+from thermomilp.core.engines import ENGINES, Backend, Need, Solver
+
+from helpers import fake_engine
 
 # A stand-in cbc: prints BANNER, writes SOLUTION to the file after -solution.
 FAKE_CBC = """#!{python}
@@ -39,10 +44,11 @@ def fake_cbc(tmp_path, banner: str, solution: str) -> str:
 def only_candidate(monkeypatch):
     """Make one binary the only cbc this machine offers; clear the per-process cache."""
     def use(path):
-        monkeypatch.setattr(matrix, "cbc_candidates", lambda: [(path, "a test binary")])
-        matrix.cbc_probe.cache_clear()
+        monkeypatch.setattr(matrix, "program_candidates",
+                            lambda engine, explicit=None: [(path, "a test binary")])
+        matrix.probe_engine.cache_clear()
     yield use
-    matrix.cbc_probe.cache_clear()
+    matrix.probe_engine.cache_clear()
 
 
 @pytest.mark.parametrize("banner, version", [
@@ -68,30 +74,44 @@ def test_a_cbc_with_a_good_banner_but_a_wrong_answer_is_not(tmp_path, only_candi
 
 
 def test_no_cbc_anywhere_says_where_it_looked(monkeypatch):
-    monkeypatch.setattr(matrix, "cbc_candidates", list)
-    matrix.cbc_probe.cache_clear()
+    monkeypatch.setattr(matrix, "program_candidates", lambda engine, explicit=None: [])
+    matrix.probe_engine.cache_clear()
     try:
         info = matrix.pair_info("pyomo", "cbc")
         assert not info.available and "cbcbox" in info.detail and "PATH" in info.detail
     finally:
-        matrix.cbc_probe.cache_clear()
+        matrix.probe_engine.cache_clear()
 
 
-def test_the_real_engines_solve_the_probe():
-    """Every engine found here solved the probe; the parsers read real solution files."""
-    path, probe = matrix.cbc_probe()
-    if path is not None:
-        assert probe.works and probe.version
-    glpk = matrix.glpk_probe()
-    if matrix.on_path("glpsol") is None:
-        assert not glpk.works and "glpsol" in glpk.detail
-    else:  # a glpsol on PATH must solve the probe (Debian's glpk-utils does)
-        assert glpk.works and glpk.version and glpk.version[0].isdigit(), glpk
+@pytest.mark.parametrize("solver", list(ENGINES))
+def test_every_record_names_a_probe_the_matrix_runs(solver):
+    """Adding an engine is its record: the probe it names is data the matrix can run."""
+    record = ENGINES[solver]
+    rule = record.probe
+    if rule.kind == "program":
+        assert record.program and rule.solution in matrix.SOLUTION_READERS
+        assert {"{program}", "{model}", "{solution}"} <= set(rule.argv)
+        assert rule.module is None and rule.missing
+    else:
+        assert rule.kind in matrix.IN_PROCESS_PROBES and rule.module and not record.program
+    assert all(need.backend in record.backends for need in record.needs)
+
+
+@pytest.mark.parametrize("solver", list(ENGINES))
+def test_the_real_engines_solve_the_probe(solver):
+    """Every engine found here solves the probe (the parsers read real solution files);
+    one that is not found says where it was looked for."""
+    path, probe = matrix.probe_engine(solver)
+    if not matrix.engine_found(solver):
+        assert not probe.works and probe.detail == ENGINES[solver].probe.not_found()
+    else:  # e.g. a glpsol on PATH must solve the probe (Debian's glpk-utils does)
+        assert probe.works and probe.version, probe
+        assert (path is not None) == (ENGINES[solver].program is not None)
 
 
 def test_solution_readers():
-    assert matrix._cbc_solution(RIGHT) == {"a": 0.0, "b": 1.0}
-    assert matrix._cbc_solution("Infeasible - objective value 0\n") is None
+    assert matrix._coin_solution(RIGHT) == {"a": 0.0, "b": 1.0}
+    assert matrix._coin_solution("Infeasible - objective value 0\n") is None
     glpk = "c Status: INTEGER OPTIMAL\ns mip 1 2 o 0\ni 1 1\nj 1 0\nj 2 1\ne o f\n"
     assert matrix._glpk_solution(glpk) == {"a": 0.0, "b": 1.0}
     assert matrix._glpk_solution(glpk.replace(" o 0", " n 0")) is None
@@ -103,20 +123,26 @@ def test_an_installed_engine_that_fails_is_not_told_to_install_it(tmp_path, monk
     broken.write_text("#!/bin/sh\nexit 1\n")
     broken.chmod(0o755)
     monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr(matrix, "cbc_candidates", lambda: [(str(broken), "cbc on PATH")])
-    matrix.cbc_probe.cache_clear()
+    monkeypatch.setattr(matrix, "program_candidates",
+                        lambda engine, explicit=None: [(str(broken), "cbc on PATH")])
+    matrix.probe_engine.cache_clear()
     try:
         info = matrix.pair_info("pulp", "cbc")
     finally:
-        matrix.cbc_probe.cache_clear()
+        matrix.probe_engine.cache_clear()
     assert not info.available and "coinor-cbc" not in info.install
     assert "failed the test solve" in info.install and str(broken) in info.detail
 
 
 def test_pyomo_scip_on_an_old_pyomo_names_the_pyomo_upgrade(monkeypatch):
-    monkeypatch.setitem(matrix.PAIR_NEEDS, ("pyomo", "scip"),
-                        (lambda: "Pyomo >= 6.10 is needed", 'pip install "pyomo>=6.10"'))
-    monkeypatch.setitem(matrix.ENGINE_PROBE, "scip",
-                        lambda explicit=None: matrix.Probe(True, "10.0"))
+    old_pyomo = Need(Backend.PYOMO, "pyomo", "no_such_interface", "Pyomo >= 6.10 is needed",
+                     'pip install "pyomo>=6.10"')
+    monkeypatch.setitem(ENGINES, Solver.SCIP,
+                        dataclasses.replace(ENGINES[Solver.SCIP], needs=(old_pyomo,)))
+    fake_engine(monkeypatch, "scip", matrix.Probe(True, "10.0"))
     info = matrix.pair_info("pyomo", "scip")
     assert not info.available and info.install == 'pip install "pyomo>=6.10"'
+    assert info.detail == "Pyomo >= 6.10 is needed"
+    assert matrix.pair_info("pulp", "scip").available  # the need is Pyomo's alone
+    # the check before a board does not take a pair with a need of its own as found
+    assert not matrix.pair_info("pyomo", "scip", probe=False).available

@@ -18,7 +18,7 @@ import pytest
 from thermomilp.backends.matrix import KNOWN_PAIRS
 from thermomilp.formats import load
 
-from helpers import INSTANCES, ROOT, corpus_dir
+from helpers import INSTANCES, ROOT, corpus_dir, fake_engine
 from solver_pairs import use_pair
 
 INSTANCE_FILES = sorted(str(p) for p in (INSTANCES / "thermometers").glob("*.txt"))
@@ -113,7 +113,7 @@ def test_unavailable_pair_names_the_installed_pairs(monkeypatch):
     from thermomilp.backends import matrix
     from thermomilp.core.errors import SolverUnavailable
 
-    monkeypatch.setitem(matrix.ENGINE_PROBE, "glpk", lambda explicit=None: matrix.Probe(False))
+    fake_engine(monkeypatch, "glpk", matrix.Probe(False))
     with pytest.raises(SolverUnavailable, match="Installed pairs: highs/highs"):
         matrix.require_pair("pyomo", "glpk")
 

@@ -20,7 +20,7 @@ from thermomilp.core.status import Status
 from thermomilp.formats import load
 from thermomilp.solving import solve
 
-from helpers import INSTANCES
+from helpers import INSTANCES, fake_engine
 from solver_pairs import solver_pair, use_pair  # noqa: F401 - the fixture
 
 BOARD = str(INSTANCES / "thermometers" / "t03_6x6.txt")
@@ -120,8 +120,7 @@ def test_timeout_after_first_solution_keeps_no_uniqueness_claim(monkeypatch, puz
 def test_unavailable_pair_names_installed_pairs_and_install_step(monkeypatch, puzzle):
     from thermomilp.backends import matrix
 
-    monkeypatch.setitem(matrix.ENGINE_PROBE, "glpk", lambda explicit=None: matrix.Probe(False))
-    monkeypatch.setitem(matrix.ENGINE_FOUND, "glpk", lambda explicit=None: False)
+    fake_engine(monkeypatch, "glpk", matrix.Probe(False), found=False)
     with pytest.raises(SolverUnavailable) as info:
         solve(puzzle, backend="pyomo", solver="glpk")
     message = str(info.value)
@@ -136,9 +135,8 @@ def test_an_engine_found_but_broken_is_refused_when_its_session_opens(monkeypatc
     never runs it); the probe runs when a session opens, and refuses it there."""
     from thermomilp.backends import matrix
 
-    monkeypatch.setitem(matrix.ENGINE_PROBE, "glpk", lambda explicit=None: matrix.Probe(
-        False, None, "it did not solve a two-variable test model", present=True))
-    monkeypatch.setitem(matrix.ENGINE_FOUND, "glpk", lambda explicit=None: True)
+    fake_engine(monkeypatch, "glpk", matrix.Probe(
+        False, None, "it did not solve a two-variable test model", present=True), found=True)
     with pytest.raises(SolverUnavailable, match="pyomo/glpk is not available.*test model"):
         solve(puzzle, backend="pyomo", solver="glpk", logic="none")
 
@@ -146,7 +144,7 @@ def test_an_engine_found_but_broken_is_refused_when_its_session_opens(monkeypatc
 def test_solvers_command_shows_install_step_for_missing_pair(monkeypatch, capsys):
     from thermomilp.backends import matrix
 
-    monkeypatch.setitem(matrix.ENGINE_PROBE, "scip", lambda explicit=None: matrix.Probe(False))
+    fake_engine(monkeypatch, "scip", matrix.Probe(False))
     assert main(["solvers"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if " scip " in line
              and not line.startswith("--solver alone")]

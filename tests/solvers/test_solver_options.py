@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from thermomilp.core.install import pip_install
-from thermomilp.core.settings import Settings
+from thermomilp.core.settings import Settings, Solver
 from thermomilp.formats import load
 from thermomilp.model.formulation import formulate
 from thermomilp.solving import solve
@@ -90,9 +90,9 @@ def test_pyomo_borrows_cbc_from_the_python_layer_when_none_on_path(monkeypatch):
     from thermomilp.backends import matrix
 
     monkeypatch.setattr(matrix, "on_path", lambda name: None)
-    matrix.cbc_probe.cache_clear()
+    matrix.probe_engine.cache_clear()
     try:
-        path = matrix.cbc_executable()
+        path = matrix.program_path(Solver.CBC)
         if path is None:
             pytest.skip("this PuLP brings no CBC of its own (PuLP 4 without pulp[cbc]); "
                         "install: " + pip_install("cbc"))
@@ -100,4 +100,4 @@ def test_pyomo_borrows_cbc_from_the_python_layer_when_none_on_path(monkeypatch):
         puzzle = load(INSTANCES / "thermometers" / "t03_6x6.txt")
         assert solve(puzzle, backend="pyomo", solver="cbc").grid == puzzle.solution
     finally:
-        matrix.cbc_probe.cache_clear()
+        matrix.probe_engine.cache_clear()

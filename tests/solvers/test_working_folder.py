@@ -46,11 +46,9 @@ def hostile_folder(request, tmp_path, monkeypatch):
         monkeypatch.setenv("PATH", "." + os.pathsep + path)
     elif request.param == "empty":
         monkeypatch.setenv("PATH", os.pathsep + path)
-    for probe in (matrix.cbc_probe, matrix.glpk_probe):
-        probe.cache_clear()
+    matrix.probe_engine.cache_clear()
     yield marker
-    for probe in (matrix.cbc_probe, matrix.glpk_probe):
-        probe.cache_clear()
+    matrix.probe_engine.cache_clear()
 
 
 PAIR_IDS = [f"{b}-{s}" for b, s in matrix.KNOWN_PAIRS]

@@ -22,6 +22,13 @@ named), SCIP through PySCIPOpt, CP-SAT through OR-Tools.
 Versions are read from what the engine prints, for display only. Each probe
 runs once per process, so ``thermomilp solvers`` still answers in about a
 second. Each missing pair comes with the exact command that installs it.
+
+Where an engine is looked for, how it is probed and installed, and what a pair
+needs besides are its record's (`thermomilp.core.engines.ENGINES`: ``probe``,
+``program``, ``needs``, the install hint; a layer's library: ``LAYERS``). This
+module holds no table of engines: it runs the one mechanism of each probe kind
+the records name (a program on ``PROBE_LP`` and its solution file, a package's
+metadata, an in-process solve).
 """
 
 from __future__ import annotations
@@ -32,14 +39,14 @@ import re
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from thermomilp.backends.executables import (
     PROGRAMS,
     absolute_executable,
-    engine_executable,
     on_path,
 )
-from thermomilp.core.engines import ENGINES
+from thermomilp.core.engines import ENGINES, LAYERS, Carrier, Need
 from thermomilp.core.errors import SolverUnavailable
 from thermomilp.core.settings import DRIVES, Backend, Settings, Solver
 
@@ -47,6 +54,7 @@ KNOWN_PAIRS: tuple[tuple[Backend, Solver], ...] = tuple(
     (layer, engine) for layer in Backend for engine in Solver if engine in DRIVES[layer])
 """Every pair we wire and test: highspy drives HiGHS, PuLP and Pyomo drive every MILP
 engine, OR-Tools' model drives CP-SAT."""
+
 
 def install_hint(engine: Solver) -> str:
     """How to install an engine (the command a missing pair's row names): its record's."""
@@ -76,7 +84,8 @@ class PairInfo:
 # to a + b = 1, a and b binary -- and reports its only optimum a = 0, b = 1.
 # No banner is parsed to decide anything: builds print what they like (the
 # cbcbox wheel says "CBC devel (git:...)", Debian's cbc "Version: 2.10.8").
-# Each probe runs once per process (lru_cache).
+# What to run is the engine's record (`ProbeRule`: core/engines.py); here is one
+# mechanism per probe kind. Each probe runs once per process (lru_cache).
 
 PROBE_LP = """\\ thermomilp engine probe: the only optimum is a = 0, b = 1
 Minimize
@@ -102,32 +111,30 @@ class Probe:
     the answer (the hint says so instead of an install command)."""
 
 
-def _solve_probe(argv_for: Callable[[str, str], list[str]],
-                 read_solution: Callable[[str], dict[str, float] | None]) -> tuple[bool, str, str]:
-    """Run an engine on PROBE_LP in a scratch folder: (solved right, its output, why not)."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="thermomilp-probe-") as tmp:
-        model, solution = os.path.join(tmp, "probe.lp"), os.path.join(tmp, "probe.sol")
-        with open(model, "w", encoding="ascii") as handle:
-            handle.write(PROBE_LP)
-        try:
-            out = subprocess.run(argv_for(model, solution), capture_output=True, text=True,
-                                 timeout=30, stdin=subprocess.DEVNULL, cwd=tmp, check=False)
-        except (OSError, subprocess.SubprocessError) as exc:
-            return False, "", f"could not run it: {exc}"
-        said = out.stdout + out.stderr
-        try:
-            with open(solution, encoding="utf-8", errors="replace") as handle:
-                text = handle.read()
-        except OSError:
-            return False, said, f"it wrote no solution (exit code {out.returncode})"
-        if read_solution(text) != {"a": 0.0, "b": 1.0}:
-            return False, said, "it did not solve a two-variable test model correctly"
-        return True, said, ""
+def _solve_probe(argv: list[str], read_solution: Callable[[str], dict[str, float] | None],
+                 model: str, solution: str) -> tuple[bool, str, str]:
+    """Run ``argv`` (a program on PROBE_LP, written to ``model`` in a scratch folder, its
+    answer in ``solution``): (solved right, its output, why not)."""
+    tmp = os.path.dirname(model)
+    with open(model, "w", encoding="ascii") as handle:
+        handle.write(PROBE_LP)
+    try:
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=30,
+                             stdin=subprocess.DEVNULL, cwd=tmp, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return False, "", f"could not run it: {exc}"
+    said = out.stdout + out.stderr
+    try:
+        with open(solution, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        return False, said, f"it wrote no solution (exit code {out.returncode})"
+    if read_solution(text) != {"a": 0.0, "b": 1.0}:
+        return False, said, "it did not solve a two-variable test model correctly"
+    return True, said, ""
 
 
-def _cbc_solution(text: str) -> dict[str, float] | None:
+def _coin_solution(text: str) -> dict[str, float] | None:
     """CBC's ``-solution`` file: ``Optimal - objective value 0`` then ``index name value ...``."""
     lines = text.splitlines()
     if not lines or not lines[0].startswith("Optimal"):
@@ -153,79 +160,102 @@ def _glpk_solution(text: str) -> dict[str, float] | None:
     return values if optimal else None
 
 
-def _banner_version(text: str) -> str | None:
+SOLUTION_READERS: dict[str, Callable[[str], dict[str, float] | None]] = {
+    "coin": _coin_solution, "glpk": _glpk_solution}
+"""The solution-file readers a record's ``ProbeRule.solution`` names."""
+
+
+def _banner_version(patterns: tuple[str, ...], text: str) -> str | None:
     """The version an engine names in its output, for display only."""
-    for pattern in (r"Version:\s*(\S+)", r"CBC\s+(devel\s*\(git:[0-9a-f]+\))",
-                    r"GLPSOL[^\n]*?v?(\d+\.\d+(?:\.\d+)?)", r"GLPK[^\n]*?\s(\d+\.\d+(?:\.\d+)?)"):
+    for pattern in patterns:
         match = re.search(pattern, text)
         if match:
             return match.group(1)
     return None
 
 
-@functools.lru_cache(maxsize=None)
-def highs_version() -> str | None:
-    """The highspy wheel's version (it is the HiGHS version it ships), read from
-    the package metadata so that checking the default pair imports nothing:
-    a board the logic decides then never loads numpy or highspy. highspy is a
-    core dependency, so it is the one engine not probed by a solve."""
+def _spec(name: str) -> Any:
+    """Where module ``name`` is (`importlib.util.find_spec`, nothing imported), or None."""
     import importlib.util
 
-    spec = importlib.util.find_spec("highspy")
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+
+
+def _has_module(name: str) -> bool:
+    """Is ``name`` importable? Looked up, not imported."""
+    return _spec(name) is not None
+
+
+def _module_folders(name: str) -> tuple[str, ...]:
+    """The folders of package ``name``, looked up without importing it."""
+    spec = _spec(name)
+    return tuple((spec.submodule_search_locations or ()) if spec is not None else ())
+
+
+@functools.lru_cache(maxsize=None)
+def package_version(name: str) -> str | None:
+    """The version of installed package ``name``, read from its metadata without
+    importing it or importlib.metadata (email, zipfile, csv...: ~60 ms of every
+    start-up): a board the logic decides then never loads numpy or highspy."""
+    spec = _spec(name)
     if spec is None:
         return None
-    # the wheel's dist-info folder beside the package names the version: read without
-    # importing importlib.metadata (email, zipfile, csv...: ~60 ms of every start-up)
+    # the wheel's dist-info folder beside the package names the version
     for folder in spec.submodule_search_locations or ():
         parent = os.path.dirname(folder)
         try:
             names = os.listdir(parent)
         except OSError:
             continue
-        found = [n[len("highspy-"):-len(".dist-info")] for n in names
-                 if n.startswith("highspy-") and n.endswith(".dist-info")]
+        found = [n[len(name) + 1:-len(".dist-info")] for n in names
+                 if n.startswith(f"{name}-") and n.endswith(".dist-info")]
         if len(found) == 1:
             return found[0]
     import importlib.metadata
 
     try:
-        return importlib.metadata.version("highspy")
+        return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
         return "?"
 
 
-def cbc_candidates() -> list[tuple[str, str]]:
-    """Every ``cbc`` binary this machine offers, as (absolute path, where it came from),
-    in order: Debian's coinor-cbc (or any cbc) on PATH (absolute folders only), the
-    cbcbox wheel (the ``cbc`` extra, PuLP 4's ``pulp[cbc]``), the
-    binary PuLP 3 bundles."""
-    found: list[tuple[str, str]] = []
-    path = on_path(PROGRAMS[Solver.CBC])
-    if path:
-        found.append((path, "cbc on PATH"))
-    try:
-        # the pulp[cbc] wheel; untyped, and absent unless that extra is installed
-        import cbcbox  # type: ignore[import-not-found,import-untyped,unused-ignore]
+def _carried(carrier: Carrier) -> str | None:
+    """The program a package carries, at an absolute path, or None."""
+    import importlib
+    import warnings
 
-        path = absolute_executable(cbcbox.cbc_bin_path())
-        if path:
-            found.append((path, "the cbcbox wheel"))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            found = importlib.import_module(carrier.module)
+            for step in carrier.path:
+                found = getattr(found, step.removesuffix("()"))
+                if step.endswith("()"):
+                    found = found()
+        return absolute_executable(found if isinstance(found, str) else None)
     except Exception:  # noqa: BLE001 - any failure just means "not this way"
-        pass
-    try:
-        import warnings
+        return None
 
-        import pulp
 
-        bundled = getattr(pulp, "PULP_CBC_CMD", None)  # PuLP 3.x only
-        if bundled is not None:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                path = absolute_executable(getattr(bundled(msg=False), "path", None))
-            if path:
-                found.append((path, "the CBC bundled with PuLP 3"))
-    except Exception:  # noqa: BLE001
-        pass
+def program_candidates(engine: Solver, explicit: str | None = None) -> list[tuple[str, str]]:
+    """Every binary of a command-line engine this machine offers, as (absolute path,
+    where it came from), in order: the ``explicit`` path the user named alone, else the
+    program on PATH (absolute folders only), then each package of the record's
+    ``carriers`` (CBC: the cbcbox wheel, PuLP 3's bundled binary)."""
+    if explicit:
+        return [(explicit, "engine_path")]
+    record = ENGINES[engine]
+    found: list[tuple[str, str]] = []
+    path = on_path(record.program) if record.program else None
+    if path:
+        found.append((path, f"{record.program} on PATH"))
+    for carrier in record.probe.carriers:
+        path = _carried(carrier)
+        if path:
+            found.append((path, carrier.origin))
     seen: set[str] = set()
     unique = []
     for path, origin in found:  # Debian's cbc may also be what some wheel points to
@@ -235,64 +265,46 @@ def cbc_candidates() -> list[tuple[str, str]]:
     return unique
 
 
-def _cbc_argv(cbc: str) -> Callable[[str, str], list[str]]:
-    """cbc's command line for the probe: dashed options, which every build takes
-    (the cbcbox build reads bare words such as ``solve`` as file names)."""
-    return lambda model, solution: [cbc, model, "-solve", "-solution", solution]
+def _program_probe(engine: Solver, explicit: str | None) -> tuple[str | None, Probe]:
+    """The first candidate binary that solves the probe model, and what probing found."""
+    import tempfile
 
-
-@functools.lru_cache(maxsize=None)
-def cbc_probe(explicit: str | None = None) -> tuple[str | None, Probe]:
-    """(the cbc binary that solves the probe model, what probing found): the
-    ``explicit`` path the user named, else the first of `cbc_candidates`."""
-    candidates = [(explicit, "engine_path")] if explicit else cbc_candidates()
+    record = ENGINES[engine]
+    rule = record.probe
     tried = []
-    for path, origin in candidates:
-        ok, said, why = _solve_probe(_cbc_argv(path), _cbc_solution)
+    for path, origin in program_candidates(engine, explicit):
+        with tempfile.TemporaryDirectory(prefix="thermomilp-probe-") as tmp:
+            model, solution = os.path.join(tmp, "probe.lp"), os.path.join(tmp, "probe.sol")
+            argv = [word.format(program=path, model=model, solution=solution)
+                    for word in rule.argv]
+            ok, said, why = _solve_probe(argv, SOLUTION_READERS[rule.solution], model, solution)
         if ok:
-            return path, Probe(True, _banner_version(said) or "?")
-        tried.append(f"{path} ({origin}): {why}")
+            return path, Probe(True, _banner_version(rule.banner, said) or "?")
+        tried.append((path, origin, why))
     if not tried:
-        return None, Probe(False, None, "no cbc binary found (PATH, the cbcbox wheel, "
-                                        "PuLP 3's bundled CBC)")
-    return None, Probe(False, None, "no cbc binary solved the test model: " + "; ".join(tried),
+        return None, Probe(False, None, rule.not_found())
+    if not rule.carriers:  # one place to look: the one program it found
+        path, _, why = tried[0]
+        return None, Probe(False, None, f"{path}: {why}", present=True)
+    return None, Probe(False, None, f"no {record.program} binary solved the test model: "
+                       + "; ".join(f"{path} ({origin}): {why}" for path, origin, why in tried),
                        present=True)
 
 
-def cbc_executable(settings: Settings | None = None) -> str | None:
-    """The ``cbc`` binary PuLP and Pyomo run: the settings' ``engine_path`` when the
-    user named one, else the first candidate that solves the probe.
-
-    PuLP 3.x bundles CBC; PuLP 4.x finds the ``cbcbox`` wheel of the
-    ``pulp[cbc]`` extra; Debian ships ``coinor-cbc``. Pyomo has no CBC of its
-    own, so it borrows whichever of these works.
-    """
-    explicit = settings.engine_path if settings is not None else None
-    return explicit or cbc_probe()[0]
+def _package_probe(engine: Solver) -> Probe:
+    """A core dependency: its version, read from its package metadata, nothing run."""
+    rule = ENGINES[engine].probe
+    version = package_version(rule.module or "")
+    return Probe(version is not None, version, "" if version else rule.not_found())
 
 
-@functools.lru_cache(maxsize=None)
-def glpk_probe(explicit: str | None = None) -> Probe:
-    path = explicit or engine_executable(Solver.GLPK)
-    if path is None:
-        return Probe(False, None, "no glpsol in an absolute folder of PATH")
-    ok, said, why = _solve_probe(lambda lp, sol: [path, "--lp", lp, "-w", sol], _glpk_solution)
-    return Probe(True, _banner_version(said) or "?") if ok else Probe(False, None,
-                                                                       f"{path}: {why}",
-                                                                       present=True)
-
-
-def glpk_executable(settings: Settings | None = None) -> str | None:
-    """The ``glpsol`` PuLP and Pyomo run (the user's ``engine_path``, else PATH's)."""
-    return engine_executable(Solver.GLPK, settings)
-
-
-@functools.lru_cache(maxsize=None)
-def scip_probe() -> Probe:
+def _pyscipopt_probe(engine: Solver) -> Probe:
+    """PySCIPOpt solves the probe model in-process."""
+    rule = ENGINES[engine].probe
     try:
         import pyscipopt
     except ImportError:
-        return Probe(False, None, "pyscipopt is not installed")
+        return Probe(False, None, rule.not_found())
     try:
         model = pyscipopt.Model()
         model.hideOutput()
@@ -301,9 +313,9 @@ def scip_probe() -> Probe:
         model.setObjective(a, "minimize")
         model.optimize()
         if model.getStatus() != "optimal" or round(model.getVal(b)) != 1:
-            return Probe(False, None, "pyscipopt did not solve a two-variable test model")
+            return Probe(False, None, f"{rule.module} did not solve a two-variable test model")
     except Exception as exc:  # noqa: BLE001 - a broken wheel is "not installed"
-        return Probe(False, None, f"pyscipopt failed on a test model: {exc}")
+        return Probe(False, None, f"{rule.module} failed on a test model: {exc}")
     try:
         version = (f"{model.getMajorVersion()}.{model.getMinorVersion()}."
                    f"{model.getTechVersion()} (pyscipopt {pyscipopt.__version__})")
@@ -312,21 +324,14 @@ def scip_probe() -> Probe:
     return Probe(True, version)
 
 
-def cpsat_version() -> str | None:
-    """The OR-Tools version (it is the CP-SAT version), or None when not installed."""
+def _cp_model_probe(engine: Solver) -> Probe:
+    """CP-SAT (OR-Tools) solves the probe model in-process, on one worker."""
     try:
         import ortools
     except ImportError:
-        return None
-    return str(getattr(ortools, "__version__", "?"))
-
-
-@functools.lru_cache(maxsize=None)
-def cpsat_probe() -> Probe:
-    """CP-SAT (OR-Tools) solves the probe model in-process, on one worker."""
-    version = cpsat_version()
-    if version is None:
-        return Probe(False, None, "ortools is not installed")
+        return Probe(False, None, ENGINES[engine].probe.not_found())
+    version = str(getattr(ortools, "__version__", "?"))
+    label = ENGINES[engine].label
     try:
         from ortools.sat.python import cp_model
 
@@ -337,105 +342,93 @@ def cpsat_probe() -> Probe:
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         if solver.solve(model) != cp_model.OPTIMAL or solver.value(b) != 1:
-            return Probe(False, None, "CP-SAT did not solve a two-variable test model",
+            return Probe(False, None, f"{label} did not solve a two-variable test model",
                          present=True)
     except Exception as exc:  # noqa: BLE001 - a broken wheel is "not working"
-        return Probe(False, None, f"CP-SAT failed on a test model: {exc}", present=True)
+        return Probe(False, None, f"{label} failed on a test model: {exc}", present=True)
     return Probe(True, f"OR-Tools {version}")
 
 
-def _highs_probe() -> Probe:
-    version = highs_version()
-    return Probe(version is not None, version, "" if version else "highspy is not installed")
+IN_PROCESS_PROBES: dict[str, Callable[[Solver], Probe]] = {
+    "package": _package_probe, "pyscipopt": _pyscipopt_probe, "cp_model": _cp_model_probe}
+"""The probe kinds a record's ``ProbeRule.kind`` names, besides ``program``."""
 
 
 @functools.lru_cache(maxsize=None)
-def pulp_version() -> str | None:
-    try:
-        import pulp
-    except ImportError:
-        return None
-    return str(getattr(pulp, "__version__", "?"))
+def probe_engine(engine: Solver, explicit: str | None = None) -> tuple[str | None, Probe]:
+    """(the program that solved the probe model -- None for an engine that runs inside
+    Python --, what probing found), as the engine's record says: at the ``explicit``
+    path the user named, where the engine is a program. A version exactly when it
+    solved the test model."""
+    engine = Solver(engine)
+    kind = ENGINES[engine].probe.kind
+    if kind == "program":
+        return _program_probe(engine, explicit)
+    return None, IN_PROCESS_PROBES[kind](engine)
+
+
+def program_path(engine: Solver, settings: Settings | None = None) -> str | None:
+    """The binary of a command-line engine PuLP and Pyomo run: the settings'
+    ``engine_path`` when the user named one, else the first candidate that solves the
+    probe (`program_candidates`).
+
+    PuLP 3.x bundles CBC; PuLP 4.x finds the ``cbcbox`` wheel of the
+    ``pulp[cbc]`` extra; Debian ships ``coinor-cbc``. Pyomo has no CBC of its
+    own, so it borrows whichever of these works.
+    """
+    explicit = settings.engine_path if settings is not None else None
+    return explicit or probe_engine(engine)[0]
 
 
 @functools.lru_cache(maxsize=None)
-def pyomo_version() -> str | None:
+def layer_version(layer: Backend) -> str | None:
+    """The version of a modelling layer's own library (PuLP, Pyomo), None when it is not
+    installed or the layer is the engine's own library."""
+    record = LAYERS[layer]
+    if record.module is None:
+        return None
+    module, attribute = record.version.split(":")
     try:
-        import pyomo.version
+        import importlib
+
+        loaded = importlib.import_module(module)
     except ImportError:
         return None
-    return str(pyomo.version.version)
+    return str(getattr(loaded, attribute, "?"))
 
 
-ENGINE_PROBE: dict[Solver, Callable[[str | None], Probe]] = {
-    Solver.HIGHS: lambda explicit: _highs_probe(),
-    Solver.CBC: lambda explicit: cbc_probe(explicit)[1],
-    Solver.GLPK: glpk_probe,
-    Solver.SCIP: lambda explicit: scip_probe(),
-    Solver.CPSAT: lambda explicit: cpsat_probe()}
-"""Probe an engine (at the user's ``engine_path``, where it takes one): a version
-exactly when it solved the test model."""
-LAYER_VERSION: dict[Backend, Callable[[], str | None]] = {
-    Backend.PULP: pulp_version, Backend.PYOMO: pyomo_version}
+def unmet_need(layer: Backend, engine: Solver) -> Need | None:
+    """The pair's own requirement (the engine's record's ``needs``) that is not met here."""
+    import importlib
+
+    for need in ENGINES[engine].needs:
+        if need.backend is layer:
+            try:
+                getattr(importlib.import_module(need.module), need.name)
+            except (ImportError, AttributeError):
+                return need
+    return None
 
 
-def _pyomo_scip_ok() -> str:
-    try:
-        from pyomo.contrib.solver.solvers.scip.scip_persistent import ScipPersistent  # noqa: F401
-    except ImportError:
-        return "Pyomo >= 6.10 is needed for its pyscipopt interface"
-    return ""
-
-
-PAIR_NEEDS: dict[tuple[Backend, Solver], tuple[Callable[[], str], str]] = {
-    (Backend.PYOMO, Solver.SCIP): (_pyomo_scip_ok, 'pip install "pyomo>=6.10"')}
-"""A pair's own requirement beyond its layer and engine: (check -- "" when met, else
-why not --, the command that meets it)."""
 BROKEN = "it is installed but failed the test solve: repair it, or name a working one " \
          "with engine_path"
 
 
-def _has_module(name: str) -> bool:
-    """Is ``name`` importable? Found by `importlib.util.find_spec`, not imported."""
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-LAYER_MODULE: dict[Backend, str] = {Backend.PULP: "pulp", Backend.PYOMO: "pyomo"}
-"""The library of a modelling layer that is not the engine's own."""
-
-
-def _pulp3_cbc() -> bool:
-    """Does the installed PuLP carry its own CBC (PuLP 3's ``solverdir/cbc``)? Looked up
-    in PuLP's folder, without importing PuLP."""
-    import importlib.util
-
-    try:
-        spec = importlib.util.find_spec("pulp")
-    except (ImportError, ValueError):
-        return False
-    folders = (spec.submodule_search_locations or ()) if spec is not None else ()
-    return any(os.path.isdir(os.path.join(folder, "solverdir", PROGRAMS[Solver.CBC]))
-               for folder in folders)
-
-
-ENGINE_FOUND: dict[Solver, Callable[[str | None], bool]] = {
-    Solver.HIGHS: lambda explicit: _has_module("highspy"),
-    Solver.CBC: lambda explicit: (bool(absolute_executable(explicit)) if explicit else
-                                  bool(on_path(PROGRAMS[Solver.CBC])) or _has_module("cbcbox")
-                                  or _pulp3_cbc()),
-    Solver.GLPK: lambda explicit: bool(absolute_executable(explicit) if explicit
-                                       else engine_executable(Solver.GLPK)),
-    Solver.SCIP: lambda explicit: _has_module("pyscipopt"),
-    Solver.CPSAT: lambda explicit: _has_module("ortools")}
-"""Is an engine's program or library there? Looked up, never run or imported: the
-check before a board (`require_pair` with ``probe=False``), whose engine may
-never run -- the logic decides most boards. The engine is probed (it solves
-``PROBE_LP``) when a session opens."""
+def engine_found(engine: Solver, explicit: str | None = None) -> bool:
+    """Is an engine's program or library there? Looked up, never run or imported: the
+    check before a board (`require_pair` with ``probe=False``), whose engine may never
+    run -- the logic decides most boards. The engine is probed (it solves ``PROBE_LP``)
+    when a session opens."""
+    record = ENGINES[engine]
+    if record.program is None:
+        return _has_module(record.probe.module or "")
+    if explicit:
+        return bool(absolute_executable(explicit))
+    return bool(on_path(record.program)) or any(
+        _has_module(c.module) if c.marker is None else any(
+            os.path.isdir(os.path.join(folder, *c.marker.split("/")))
+            for folder in _module_folders(c.module))
+        for c in record.probe.carriers)
 
 
 def pair_info(backend: Backend | str, solver: Solver | str,
@@ -445,7 +438,7 @@ def pair_info(backend: Backend | str, solver: Solver | str,
     probes the program the user named instead of the one on PATH.
 
     ``probe=False``: when the layer's library and the engine's program or library are
-    found (`ENGINE_FOUND`, `importlib.util.find_spec`), the pair is taken as
+    found (`engine_found`, `importlib.util.find_spec`), the pair is taken as
     available without importing the layer or running the engine (``version`` None);
     otherwise it is probed as usual, so a missing pair says the same either way."""
     layer, engine = Backend.parse(backend, "backend"), Solver.parse(solver, "solver")
@@ -454,20 +447,21 @@ def pair_info(backend: Backend | str, solver: Solver | str,
         return PairInfo(layer, engine, False, None, None,
                         f"the {layer} backend drives only "
                         f"{', '.join(sorted(DRIVES[layer]))}; use {drivers} for {engine}")
-    if (not probe and (layer not in LAYER_MODULE or _has_module(LAYER_MODULE[layer]))
-            and (layer, engine) not in PAIR_NEEDS and ENGINE_FOUND[engine](engine_path)):
+    library = LAYERS[layer].module
+    needs = any(need.backend is layer for need in ENGINES[engine].needs)
+    if (not probe and (library is None or _has_module(library)) and not needs
+            and engine_found(engine, engine_path)):
         # found: taken as available; the session probes it
         return PairInfo(layer, engine, True, None, install_hint(engine),
                         "found, not probed: it is probed when a session opens")
-    layer_version = LAYER_VERSION.get(layer)
-    if layer_version is not None and layer_version() is None:
-        return PairInfo(layer, engine, False, None, f"pip install {layer}",
-                        f"{layer} is not installed")
-    probed = ENGINE_PROBE[engine](engine_path)
+    if library is not None and layer_version(layer) is None:
+        return PairInfo(layer, engine, False, None, f"pip install {library}",
+                        f"{library} is not installed")
+    probed = probe_engine(engine, engine_path)[1]
     version = probed.version
-    need = PAIR_NEEDS.get((layer, engine))
-    if version and need is not None and need[0]():
-        return PairInfo(layer, engine, False, None, need[1], need[0]())
+    need = unmet_need(layer, engine) if version else None
+    if need is not None:
+        return PairInfo(layer, engine, False, None, need.install, need.why)
     if version is None:
         install = BROKEN if probed.present else install_hint(engine)
         return PairInfo(layer, engine, False, None, install,

@@ -17,7 +17,7 @@ PuLP 3.x and 4.x differ in how a solve reports back: 3.x returns an int and
 keeps ``prob.status``; 4.x returns an ``LpSolveStats`` whose ``status`` is an
 ``LpSolveStatus`` enum and drops ``prob.status``. ``read_status`` folds both
 into one word. CBC is always ``COIN_CMD`` pointed at the binary
-``matrix.cbc_executable`` found solving (PuLP 3's bundled one, the
+``matrix.program_path`` found solving (PuLP 3's bundled one, the
 ``pulp[cbc]`` / cbcbox wheel, or a ``cbc`` on PATH).
 """
 
@@ -53,9 +53,9 @@ def _cbc(settings: Settings, common: dict[str, Any], options: Options) -> Any:
     binary the Pyomo backend runs, always at an absolute path."""
     import pulp
 
-    from thermomilp.backends.matrix import cbc_executable
+    from thermomilp.backends.matrix import program_path
 
-    path = cbc_executable(settings)
+    path = program_path(Solver.CBC, settings)
     if path is None:
         raise SolverUnavailable("CBC is not reachable from PuLP")
     words = [f"{name} {_word(value)}" for name, value in options.items()]
@@ -65,9 +65,9 @@ def _cbc(settings: Settings, common: dict[str, Any], options: Options) -> Any:
 def _glpk(settings: Settings, common: dict[str, Any], options: Options) -> Any:
     import pulp
 
-    from thermomilp.backends.matrix import glpk_executable
+    from thermomilp.backends.matrix import program_path
 
-    path = glpk_executable(settings)
+    path = program_path(Solver.GLPK, settings)
     if path is None:
         raise SolverUnavailable("no glpsol in an absolute folder of PATH")
     words: list[str] = []

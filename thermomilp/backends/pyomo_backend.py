@@ -154,16 +154,16 @@ def _scip(settings: Settings, options: Options) -> _Persistent:
 
 
 def _cbc(settings: Settings, options: Options) -> _Shell:
-    from thermomilp.backends.matrix import cbc_executable
+    from thermomilp.backends.matrix import program_path
 
-    return _Shell(str(Solver.CBC), cbc_executable(settings), settings, options,
+    return _Shell(str(Solver.CBC), program_path(Solver.CBC, settings), settings, options,
                   ENGINES[Solver.CBC].time_options[0])
 
 
 def _glpk(settings: Settings, options: Options) -> _Shell:
-    from thermomilp.backends.matrix import glpk_executable
+    from thermomilp.backends.matrix import program_path
 
-    return _Shell(str(Solver.GLPK), glpk_executable(settings), settings, options,
+    return _Shell(str(Solver.GLPK), program_path(Solver.GLPK, settings), settings, options,
                   ENGINES[Solver.GLPK].time_options[0])
 
 

@@ -18,8 +18,8 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.backends.matrix import matrix, pulp_version, pyomo_version
-    from thermomilp.core.engines import ENGINES
+    from thermomilp.backends.matrix import layer_version, matrix
+    from thermomilp.core.engines import ENGINES, LAYERS
     from thermomilp.core.settings import BACKEND_FOR
     from thermomilp.logic import propagation
 
@@ -29,17 +29,19 @@ def run(args: argparse.Namespace) -> int:
                                          for name, option in sorted(record.options.items())},
                              "time_limit": list(record.time_options),
                              "threads": record.threads_option, "seed": record.seed_option,
-                             "fixed_uses": list(record.fixed_uses)}
+                             "fixed_uses": [str(use) for use in record.fixed_uses]}
                for solver, record in ENGINES.items()}
+    layers = {layer: record for layer, record in LAYERS.items() if record.module}
     if args.format == "json":
-        print(json.dumps({"layers": {"pulp": pulp_version(), "pyomo": pyomo_version()},
+        print(json.dumps({"layers": {str(layer): layer_version(layer) for layer in layers},
                           "pairs": [row.to_json() for row in rows], "rule": rule,
                           "engines": engines,
                           "logic_kernel": {"kernel": propagation.KERNEL,
                                            "why": propagation.REASON}}))
         return 0
-    print(f"layers: PuLP {pulp_version() or 'not installed'}, "
-          f"Pyomo {pyomo_version() or 'not installed'}, highs = highspy direct")
+    print("layers: " + ", ".join(f"{record.label} {layer_version(layer) or 'not installed'}"
+                                 for layer, record in layers.items())
+          + ", highs = highspy direct")
     print(f"logic kernel: {propagation.describe()}")
     print(f"{'backend':<8} {'solver':<7} {'available':<10} {'version':<26} install")
     for row in rows:

@@ -16,6 +16,15 @@ engine's program. The engine's native time, threads and seed options are the
 common settings under another name: `EngineRecord.sort_options` folds them
 into ``time_limit`` (the smaller limit wins), ``threads`` and ``seed``, so each
 reaches the engine once, through the session skeleton.
+
+The record also says how the solver matrix (`thermomilp.backends.matrix`) finds the
+engine and learns that it works: the library or program it needs and the packages
+that carry the program (`Carrier`), the probe that solves a two-variable model with
+it and reads its version (`ProbeRule`), and a pair's own requirement beyond its
+layer and engine (`Need`). It is data: the matrix runs the one mechanism of each
+probe kind. `LAYERS` holds the same facts for the modelling layers that are not the
+engine's own library (PuLP, Pyomo). Every engine run outside the session skeleton
+is in a record: its probe, or one of its `fixed_uses`.
 """
 
 from __future__ import annotations
@@ -171,6 +180,93 @@ GAP = number(0.0, 1e6)
 runs without user options); a feasibility question ends at its first grid."""
 
 
+# -- how the solver matrix finds and probes an engine (data: backends/matrix.py runs it) --
+
+
+@dataclass(frozen=True)
+class Carrier:
+    """A Python package that carries an engine's program, looked in after PATH."""
+
+    origin: str
+    """How the matrix names this place when the program there fails the probe."""
+    module: str
+    """The package: looked up (``find_spec``) before a board, imported by the probe."""
+    path: tuple[str, ...]
+    """The attributes from the imported package to the program's path; a step that
+    ends in ``()`` is called: ``("cbc_bin_path()",)``."""
+    marker: str | None = None
+    """A folder inside the package that shows the program is there, looked up without
+    importing the package; None: the package being installed is enough."""
+
+
+@dataclass(frozen=True)
+class ProbeRule:
+    """How the solver matrix learns that an engine works here, and its version.
+
+    An engine is installed when it *solves* the matrix's two-variable model
+    (``PROBE_LP``), whatever it prints. ``kind`` names the mechanism that runs:
+
+    * ``package``: nothing is run; the version is that of the installed package
+      ``module``, read from its metadata (a core dependency, so that the check of the
+      default pair imports nothing);
+    * ``program``: the record's ``program`` (at the user's ``engine_path``, else on
+      PATH, else in a ``carriers`` package) runs ``argv`` on the model and must write
+      the optimum to its solution file, read by the ``solution`` reader; the version
+      is the first group of the first ``banner`` pattern that matches what it printed;
+    * ``pyscipopt``, ``cp_model``: the model is solved in-process through ``module``'s
+      own API (a new kind is one function in `thermomilp.backends.matrix`).
+    """
+
+    kind: str
+    module: str | None = None
+    """The Python library that brings the engine (looked up before a board, imported by
+    the probe); None for a program."""
+    argv: tuple[str, ...] = ()
+    """The program's command line: ``{program}``, ``{model}`` and ``{solution}`` are
+    filled in."""
+    solution: str = ""
+    """The reader of the solution file it writes (``coin``: CBC's ``-solution`` file;
+    ``glpk``: glpsol's ``-w`` file)."""
+    banner: tuple[str, ...] = ()
+    """Regular expressions for the version the program prints, for display only."""
+    carriers: tuple[Carrier, ...] = ()
+    """Packages that carry the program, in the order they are tried after PATH."""
+    missing: str = ""
+    """What the matrix says when the engine is nowhere (default: the library is not
+    installed)."""
+
+    def not_found(self) -> str:
+        return self.missing or f"{self.module} is not installed"
+
+
+@dataclass(frozen=True)
+class Need:
+    """A pair's own requirement beyond its layer and engine: ``name`` importable from
+    ``module`` when the engine is driven by ``backend``."""
+
+    backend: Backend
+    module: str
+    name: str
+    why: str
+    """What the matrix says when it is missing."""
+    install: str
+    """The command that meets it."""
+
+
+@dataclass(frozen=True)
+class FixedUse:
+    """A question that runs one engine whatever ``--solver`` says, outside the session
+    skeleton: ``question`` says which and why (`thermomilp solvers` prints it)."""
+
+    question: str
+    module: str
+    """The module that runs the engine for it (tests/test_engine_records.py finds every
+    engine run outside the sessions in a record)."""
+
+    def __str__(self) -> str:
+        return self.question
+
+
 # -- the record ------------------------------------------------------------------------
 
 
@@ -217,9 +313,14 @@ class EngineRecord:
     program: str | None = None
     """The program a command-line engine runs (found on PATH, never in the working
     folder, or at the user's ``engine_path``); None: it runs in-process."""
-    fixed_uses: tuple[str, ...] = ()
+    fixed_uses: tuple[FixedUse, ...] = ()
     """The questions that run this engine whatever ``--solver`` says, each with its reason:
-    every other engine run goes through the session skeleton with the settings' engine."""
+    every other engine run goes through the session skeleton with the settings' engine
+    (or is the matrix's ``probe`` of the engine)."""
+    probe: ProbeRule = ProbeRule("package")
+    """How the solver matrix finds the engine and learns that it works."""
+    needs: tuple[Need, ...] = ()
+    """A pair's own requirements beyond its layer and engine."""
     extra: str | None = None
     """The pip extra of thermomilp that brings the engine (``cbc``: the cbcbox wheel)."""
     debian: str | None = None
@@ -299,17 +400,24 @@ ENGINES: dict[Solver, EngineRecord] = {
         presolve_off=(("presolve", "off"),), second_opinion=True,
         aliases=((Backend.PULP, ("highs_cmd",)), (Backend.PYOMO, ("appsi_highs",))),
         pulp_classes=("HiGHS", "HiGHS_CMD"),
+        # a core dependency: read from its package metadata, so that the check of the
+        # default pair imports nothing (a board the logic decides never loads highspy)
+        probe=ProbeRule("package", module="highspy"),
         fixed_uses=(
-            "the generators' rival search (solving.engine.find_other): a node budget, a "
-            "stop at the first improving rival and a distance objective, on the cell "
-            "model as arrays, none of which the other engines take in one form "
-            "(generate honours the time limit only)",
-            "the autograder's copy of a student's model (solving.engine.solve_rows): a "
-            "MILP given as numbers that no formulation of ours describes (grade honours "
-            "the time limit on each run; a board's own solutions use every setting)",
-            "the LP relaxation (analyze, the page's LP view: backends/relaxation.py): an "
-            "LP and its vertex, not a MILP (analyze honours the time limit; its solution "
-            "count uses every setting)")),
+            FixedUse(
+                "the generators' rival search (solving.engine.find_other): a node budget, a "
+                "stop at the first improving rival and a distance objective, on the cell "
+                "model as arrays, none of which the other engines take in one form "
+                "(generate honours the time limit only)", "thermomilp/backends/highs_arrays.py"),
+            FixedUse(
+                "the autograder's copy of a student's model (solving.engine.solve_rows): a "
+                "MILP given as numbers that no formulation of ours describes (grade honours "
+                "the time limit on each run; a board's own solutions use every setting)",
+                "thermomilp/backends/highs_arrays.py"),
+            FixedUse(
+                "the LP relaxation (analyze, the page's LP view: backends/relaxation.py): an "
+                "LP and its vertex, not a MILP (analyze honours the time limit; its solution "
+                "count uses every setting)", "thermomilp/backends/relaxation.py"))),
     Solver.CBC: EngineRecord(
         Solver.CBC, "CBC", Backend.PULP, _PULP_PYOMO,
         options={
@@ -325,6 +433,21 @@ ENGINES: dict[Solver, EngineRecord] = {
         time_options=("sec", "seconds"), threads_option="threads",
         seed_option="randomCbcSeed", flags="on/off", extra="cbc", debian="coinor-cbc",
         program="cbc",
+        probe=ProbeRule(
+            "program",
+            # dashed options, which every build takes (the cbcbox build reads bare words
+            # such as ``solve`` as file names)
+            argv=("{program}", "{model}", "-solve", "-solution", "{solution}"),
+            solution="coin",
+            # Debian's cbc says "Version: 2.10.8", the cbcbox wheel "CBC devel (git:...)"
+            banner=(r"Version:\s*(\S+)", r"CBC\s+(devel\s*\(git:[0-9a-f]+\))"),
+            carriers=(
+                # the pulp[cbc] wheel (the cbc extra, PuLP 4)
+                Carrier("the cbcbox wheel", "cbcbox", ("cbc_bin_path()",)),
+                # PuLP 3.x only: its solverdir/cbc, looked up without importing PuLP
+                Carrier("the CBC bundled with PuLP 3", "pulp", ("PULP_CBC_CMD()", "path"),
+                        marker="solverdir/cbc")),
+            missing="no cbc binary found (PATH, the cbcbox wheel, PuLP 3's bundled CBC)"),
         aliases=((Backend.PULP, ("pulp_cbc_cmd", "coin_cmd", "coin")),
                  (Backend.PYOMO, ("appsi_cbc",))),
         pulp_classes=("PULP_CBC_CMD", "COIN_CMD", "COINMP_DLL")),
@@ -335,7 +458,13 @@ ENGINES: dict[Solver, EngineRecord] = {
             "clique": FLAG, "fpump": FLAG, "nopresol": FLAG,
         },
         time_options=("tmlim",), whole_seconds=True, flags="switch", debian="glpk-utils",
-        program="glpsol", aliases=((Backend.PULP, ("glpk_cmd", "pyglpk")),),
+        program="glpsol",
+        probe=ProbeRule(
+            "program", argv=("{program}", "--lp", "{model}", "-w", "{solution}"),
+            solution="glpk",
+            banner=(r"GLPSOL[^\n]*?v?(\d+\.\d+(?:\.\d+)?)", r"GLPK[^\n]*?\s(\d+\.\d+(?:\.\d+)?)"),
+            missing="no glpsol in an absolute folder of PATH"),
+        aliases=((Backend.PULP, ("glpk_cmd", "pyglpk")),),
         pulp_classes=("GLPK_CMD", "PYGLPK")),
     Solver.SCIP: EngineRecord(
         Solver.SCIP, "SCIP", Backend.PULP, _PULP_PYOMO,
@@ -348,7 +477,10 @@ ENGINES: dict[Solver, EngineRecord] = {
             "randomization/permutationseed": whole(0, MAX_SEED),
         },
         time_options=("limits/time",), seed_option="randomization/randomseedshift",
-        extra="scip",
+        extra="scip", probe=ProbeRule("pyscipopt", module="pyscipopt"),
+        needs=(Need(Backend.PYOMO, "pyomo.contrib.solver.solvers.scip.scip_persistent",
+                    "ScipPersistent", "Pyomo >= 6.10 is needed for its pyscipopt interface",
+                    'pip install "pyomo>=6.10"'),),
         aliases=((Backend.PULP, ("scip_cmd", "scip_py")),
                  (Backend.PYOMO, ("scip_persistent", "scip_direct"))),
         pulp_classes=("SCIP_CMD", "SCIP_PY")),
@@ -366,14 +498,41 @@ ENGINES: dict[Solver, EngineRecord] = {
         time_options=("max_time_in_seconds",), threads_option="num_workers",
         seed_option="random_seed", presolve_off=(("cp_model_presolve", False),),
         extra="cpsat", aliases=((Backend.CPSAT, ("cp-sat", "cp_sat")),),
+        probe=ProbeRule("cp_model", module="ortools"),
         fixed_uses=(
-            "the confirmation of an engine's \"infeasible\" (solving/confirm.py), where "
-            "OR-Tools is installed and the engine is not CP-SAT: a second method must "
-            "not be the engine it confirms",)),
+            FixedUse(
+                "the confirmation of an engine's \"infeasible\" (solving/confirm.py), where "
+                "OR-Tools is installed and the engine is not CP-SAT: a second method must "
+                "not be the engine it confirms", "thermomilp/solving/confirm.py"),)),
 }
 """The records, one per member of the closed list."""
 
 assert set(ENGINES) == set(Solver), "every engine has its record"
 
-__all__ = ["ENGINES", "Backend", "EngineOptionValue", "EngineOptions", "EngineRecord",
-           "MAX_SEED", "MAX_THREADS", "MAX_TIME_LIMIT", "Option", "Solver"]
+
+@dataclass(frozen=True)
+class LayerRecord:
+    """A modelling layer's own library, where it is not the engine's (PuLP, Pyomo):
+    the solver matrix checks it is installed before probing the engine behind it."""
+
+    backend: Backend
+    label: str
+    module: str | None = None
+    """The library (also its pip name); None: the layer is the engine's own library."""
+    version: str = ""
+    """Where its version is: ``module:attribute``, read by importing the module."""
+
+
+LAYERS: dict[Backend, LayerRecord] = {
+    Backend.HIGHS: LayerRecord(Backend.HIGHS, "highspy"),
+    Backend.PULP: LayerRecord(Backend.PULP, "PuLP", "pulp", "pulp:__version__"),
+    Backend.PYOMO: LayerRecord(Backend.PYOMO, "Pyomo", "pyomo", "pyomo.version:version"),
+    Backend.CPSAT: LayerRecord(Backend.CPSAT, "OR-Tools"),
+}
+"""The layers, one per member of `Backend`."""
+
+assert set(LAYERS) == set(Backend), "every layer has its record"
+
+__all__ = ["Carrier", "ENGINES", "Backend", "EngineOptionValue", "EngineOptions", "EngineRecord",
+           "FixedUse", "LAYERS", "LayerRecord", "MAX_SEED", "MAX_THREADS", "MAX_TIME_LIMIT",
+           "Need", "Option", "ProbeRule", "Solver"]
