@@ -225,7 +225,10 @@ def test_a_board_the_logic_decides_with_another_engine_loads_no_pulp():
         import pytest
 
         pytest.skip("PuLP is not installed")
-    engines = [s for s in ("cbc", "glpk", "scip") if pair_info("pulp", s, probe=False).available]
+    from thermomilp.core.settings import DRIVES, Backend, Settings, Solver
+
+    others = [s for s in Solver if s in DRIVES[Backend.PULP] and s is not Settings().solver]
+    engines = [str(s) for s in others if pair_info("pulp", s, probe=False).available]
     assert engines, "no PuLP engine found: the check would prove nothing"
     for engine in engines:
         heavy, out = loaded_after(cli("solve", "--format", "json", "--solver", engine,

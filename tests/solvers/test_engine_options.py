@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from thermomilp.backends.matrix import KNOWN_PAIRS
+from thermomilp.core.engines import ENGINES
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.settings import Settings
 from thermomilp.formats import load
@@ -64,11 +66,7 @@ def test_scip_option_reaches_the_scip_model():
 
 
 @pytest.mark.parametrize("backend, solver, label", [
-    ("highs", "highs", "HiGHS"), ("pulp", "highs", "HiGHS"), ("pyomo", "highs", "HiGHS"),
-    ("pulp", "cbc", "CBC"), ("pyomo", "cbc", "CBC"), ("pulp", "glpk", "GLPK"),
-    ("pyomo", "glpk", "GLPK"), ("pulp", "scip", "SCIP"), ("pyomo", "scip", "SCIP"),
-    ("cpsat", "cpsat", "CP-SAT"),
-])
+    (str(backend), str(solver), ENGINES[solver].label) for backend, solver in KNOWN_PAIRS])
 def test_an_unknown_option_is_a_config_error_before_solving(backend, solver, label, capfd):
     use_pair(backend, solver)
     with pytest.raises(ConfigError, match=f"option no_such_option is not one thermomilp lets "

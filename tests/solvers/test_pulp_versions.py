@@ -12,7 +12,7 @@ import pytest
 
 from thermomilp.backends.engines import native_options
 from thermomilp.backends.pulp_backend import pulp_solver, read_status
-from thermomilp.core.settings import Settings
+from thermomilp.core.settings import DRIVES, Backend, Settings, Solver
 from thermomilp.formats import load
 from thermomilp.logic.brute import brute_force_solutions
 from thermomilp.model.formulation import formulate
@@ -24,6 +24,10 @@ from solver_pairs import use_pair
 PULP_MAJOR = int(__import__("pulp").__version__.split(".")[0])
 
 
+PULP_ENGINES = [str(s) for s in Solver if s in DRIVES[Backend.PULP]]
+"""Every engine PuLP drives (the records' ``backends``)."""
+
+
 def board(name):
     return load(INSTANCES / "thermometers" / name)
 
@@ -33,7 +37,7 @@ def solver_for(solver, settings=None, time_limit=None):
     return pulp_solver(chosen, time_limit, native_options(chosen))
 
 
-@pytest.mark.parametrize("solver", ["highs", "cbc", "glpk", "scip"])
+@pytest.mark.parametrize("solver", PULP_ENGINES)
 def test_pulp_read_status_on_installed_pulp(solver):
     use_pair("pulp", solver)
     unique, none = board("t03_6x6.txt"), board("t08_4x4_no_solution.txt")
@@ -87,7 +91,7 @@ def test_pulp_options_reach_each_engine_under_its_own_name():
     assert scip.timeLimit == 12.5 and scip.options == ["randomization/randomseedshift", 7]
 
 
-@pytest.mark.parametrize("solver", ["highs", "cbc", "glpk", "scip"])
+@pytest.mark.parametrize("solver", PULP_ENGINES)
 def test_pulp_pair_solves_with_every_common_option_set(solver):
     """Options mapped to the engine's names must be names it accepts."""
     from thermomilp.solving import solve

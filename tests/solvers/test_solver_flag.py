@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from thermomilp.core.settings import BACKEND_FOR, Solver
+from thermomilp.core.settings import BACKEND_FOR, Settings, Solver
 from thermomilp.formats import load
 from thermomilp.solving import solve
 
@@ -32,7 +32,7 @@ def run_in(folder, *args, env=None) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("route", ["flag", "environment", "config file"])
-@pytest.mark.parametrize("solver", ["cbc", "glpk", "scip", "cpsat"])
+@pytest.mark.parametrize("solver", [str(s) for s in Solver if s is not Settings().solver])
 def test_the_solver_alone_solves_the_board(tmp_path, solver, route):
     backend = str(BACKEND_FOR[Solver(solver)])
     use_pair(backend, solver)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from thermomilp.core.install import pip_install
-from thermomilp.core.settings import Settings, Solver
+from thermomilp.core.settings import DRIVES, Backend, Settings, Solver
 from thermomilp.formats import load
 from thermomilp.model.formulation import formulate
 from thermomilp.solving import solve
@@ -37,7 +37,7 @@ def test_pyomo_shell_engines_option_names():
     assert dict(_pyomo_session("glpk").engine.engine.options) == {}  # GLPK: one thread, no seed
 
 
-@pytest.mark.parametrize("solver", ["highs", "cbc", "glpk", "scip"])
+@pytest.mark.parametrize("solver", [str(s) for s in Solver if s in DRIVES[Backend.PYOMO]])
 def test_pyomo_pair_solves_with_every_common_option_set(solver):
     use_pair("pyomo", solver)
     puzzle = load(INSTANCES / "thermometers" / "t05_8x8.txt")

@@ -67,7 +67,7 @@ def test_the_matrix_never_finds_a_program_in_the_working_folder(hostile_folder):
     for row in matrix.matrix():
         assert row.solver in Solver
     assert not hostile_folder.exists()
-    for program in ("cbc", "glpsol", "scip", "highs"):
+    for program in {*matrix.PROGRAMS.values(), *map(str, Solver)}:
         found = on_path(program)
         assert found is None or (os.path.isabs(found)
                                  and os.path.dirname(found) != os.getcwd())

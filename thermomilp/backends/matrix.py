@@ -298,7 +298,7 @@ def _package_probe(engine: Solver) -> Probe:
     return Probe(version is not None, version, "" if version else rule.not_found())
 
 
-def _pyscipopt_probe(engine: Solver) -> Probe:
+def _scip_model_probe(engine: Solver) -> Probe:
     """PySCIPOpt solves the probe model in-process."""
     rule = ENGINES[engine].probe
     try:
@@ -350,7 +350,7 @@ def _cp_model_probe(engine: Solver) -> Probe:
 
 
 IN_PROCESS_PROBES: dict[str, Callable[[Solver], Probe]] = {
-    "package": _package_probe, "pyscipopt": _pyscipopt_probe, "cp_model": _cp_model_probe}
+    "package": _package_probe, "scip_model": _scip_model_probe, "cp_model": _cp_model_probe}
 """The probe kinds a record's ``ProbeRule.kind`` names, besides ``program``."""
 
 

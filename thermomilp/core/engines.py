@@ -213,7 +213,7 @@ class ProbeRule:
       PATH, else in a ``carriers`` package) runs ``argv`` on the model and must write
       the optimum to its solution file, read by the ``solution`` reader; the version
       is the first group of the first ``banner`` pattern that matches what it printed;
-    * ``pyscipopt``, ``cp_model``: the model is solved in-process through ``module``'s
+    * ``scip_model``, ``cp_model``: the model is solved in-process through ``module``'s
       own API (a new kind is one function in `thermomilp.backends.matrix`).
     """
 
@@ -477,7 +477,7 @@ ENGINES: dict[Solver, EngineRecord] = {
             "randomization/permutationseed": whole(0, MAX_SEED),
         },
         time_options=("limits/time",), seed_option="randomization/randomseedshift",
-        extra="scip", probe=ProbeRule("pyscipopt", module="pyscipopt"),
+        extra="scip", probe=ProbeRule("scip_model", module="pyscipopt"),
         needs=(Need(Backend.PYOMO, "pyomo.contrib.solver.solvers.scip.scip_persistent",
                     "ScipPersistent", "Pyomo >= 6.10 is needed for its pyscipopt interface",
                     'pip install "pyomo>=6.10"'),),
