@@ -235,7 +235,7 @@ def _carried(carrier: Carrier) -> str | None:
                 found = getattr(found, step.removesuffix("()"))
                 if step.endswith("()"):
                     found = found()
-        return absolute_executable(found if isinstance(found, str) else None)
+        return absolute_executable(os.fspath(found))
     except Exception:  # noqa: BLE001 - any failure just means "not this way"
         return None
 
@@ -424,11 +424,15 @@ def engine_found(engine: Solver, explicit: str | None = None) -> bool:
         return _has_module(record.probe.module or "")
     if explicit:
         return bool(absolute_executable(explicit))
-    return bool(on_path(record.program)) or any(
-        _has_module(c.module) if c.marker is None else any(
-            os.path.isdir(os.path.join(folder, *c.marker.split("/")))
-            for folder in _module_folders(c.module))
-        for c in record.probe.carriers)
+    return bool(on_path(record.program)) or any(map(_carries, record.probe.carriers))
+
+
+def _carries(carrier: Carrier) -> bool:
+    """Does the package look as if it carries the program? Looked up, not imported."""
+    if carrier.marker is None:
+        return _has_module(carrier.module)
+    return any(os.path.isdir(os.path.join(folder, *carrier.marker.split("/")))
+               for folder in _module_folders(carrier.module))
 
 
 def pair_info(backend: Backend | str, solver: Solver | str,

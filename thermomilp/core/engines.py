@@ -317,8 +317,8 @@ class EngineRecord:
     """The questions that run this engine whatever ``--solver`` says, each with its reason:
     every other engine run goes through the session skeleton with the settings' engine
     (or is the matrix's ``probe`` of the engine)."""
-    probe: ProbeRule = ProbeRule("package")
-    """How the solver matrix finds the engine and learns that it works."""
+    probe: ProbeRule = field(kw_only=True)
+    """How the solver matrix finds the engine and learns that it works (every record says)."""
     needs: tuple[Need, ...] = ()
     """A pair's own requirements beyond its layer and engine."""
     extra: str | None = None
@@ -444,7 +444,8 @@ ENGINES: dict[Solver, EngineRecord] = {
             carriers=(
                 # the pulp[cbc] wheel (the cbc extra, PuLP 4)
                 Carrier("the cbcbox wheel", "cbcbox", ("cbc_bin_path()",)),
-                # PuLP 3.x only: its solverdir/cbc, looked up without importing PuLP
+                # PuLP 3.x only; the check before a board looks for its solverdir/cbc
+                # folder without importing PuLP
                 Carrier("the CBC bundled with PuLP 3", "pulp", ("PULP_CBC_CMD()", "path"),
                         marker="solverdir/cbc")),
             missing="no cbc binary found (PATH, the cbcbox wheel, PuLP 3's bundled CBC)"),
