@@ -14,7 +14,7 @@ import stat
 import pytest
 
 from thermomilp.backends import matrix
-from thermomilp.backends.executables import engine_executable, on_path
+from thermomilp.backends.executables import on_path
 from thermomilp.core.errors import ConfigError, SolverUnavailable
 from thermomilp.core.settings import Settings, Solver
 from thermomilp.formats import load
@@ -81,7 +81,7 @@ def test_an_engine_path_must_be_absolute_and_is_used_as_given(tmp_path, monkeypa
     if glpsol is None:
         pytest.skip("no glpsol on PATH; install: apt-get install glpk-utils")
     settings = Settings(backend="pulp", solver="glpk", engine_path=glpsol, logic="none")
-    assert engine_executable(Solver.GLPK, settings) == glpsol
+    assert matrix.program_path(Solver.GLPK, settings) == glpsol
     puzzle = load(INSTANCES / "thermometers" / "t03_6x6.txt")
     assert solve(puzzle, settings=settings).grid == puzzle.solution
 

@@ -1,17 +1,18 @@
 """Where a command-line engine's program is: never the working folder.
 
-Every engine that runs as a program (``cbc``, ``glpsol``) is found here and
-nowhere else: the PuLP and Pyomo sessions hand the path this module returns
-to the layer (``COIN_CMD(path=...)``, ``GLPK_CMD(path=...)``,
-``SolverFactory(name, executable=...)``), and the solver matrix probes the same
-path. A layer left to itself looks further: Pyomo's ``pyomo.common.fileutils``
-tries the current folder before PATH, and ``shutil.which`` takes an empty or
-relative PATH entry as the current folder. A puzzle folder holding a script
-named ``glpsol`` would then be run.
+Every engine that runs as a program (``cbc``, ``glpsol``) is looked for with
+this module and nowhere else: the solver matrix probes the program it finds
+(`thermomilp.backends.matrix.program_path`, in the places its record names), and
+the PuLP and Pyomo sessions hand that path to the layer (``COIN_CMD(path=...)``,
+``GLPK_CMD(path=...)``, ``SolverFactory(name, executable=...)``). A layer left to
+itself looks further: Pyomo's ``pyomo.common.fileutils`` tries the current folder
+before PATH, and ``shutil.which`` takes an empty or relative PATH entry as the
+current folder. A puzzle folder holding a script named ``glpsol`` would then be run.
 
 The rule: the user's explicit ``engine_path`` setting when given, else an
-absolute path found on PATH, skipping every empty or relative entry, else
-nothing (the engine is not installed).
+absolute path found on PATH, skipping every empty or relative entry, else the
+absolute path a Python package that carries the program reports (its record's
+``probe.carriers``), else nothing (the engine is not installed).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import os
 
 from thermomilp.core.engines import ENGINES
-from thermomilp.core.settings import Settings, Solver
+from thermomilp.core.settings import Solver
 
 PROGRAMS: dict[Solver, str] = {
     solver: record.program for solver, record in ENGINES.items() if record.program}
@@ -43,19 +44,10 @@ def on_path(program: str) -> str | None:
     return None
 
 
-def engine_executable(solver: Solver, settings: Settings | None = None) -> str | None:
-    """The program to run for ``solver``: ``settings.engine_path`` when the user named
-    one, else the program found on PATH (absolute folders only), else None."""
-    if settings is not None and settings.engine_path is not None:
-        return settings.engine_path
-    program = PROGRAMS.get(solver)
-    return None if program is None else on_path(program)
-
-
 def absolute_executable(path: str | None) -> str | None:
     """``path`` if it is an absolute path of an executable file, else None (a path a
     library reports -- a wheel's bundled binary -- is used only when absolute)."""
     return path if path and _runnable(path) else None
 
 
-__all__ = ["PROGRAMS", "absolute_executable", "engine_executable", "on_path"]
+__all__ = ["PROGRAMS", "absolute_executable", "on_path"]
