@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.catalogue import MISTAKES
-from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text, picture
-from thermomilp.teach.linear import Run, accepts, blocking_rows, solve
+from thermomilp.teach.checks import BoardGrade, broken_rules, forbidding, grid_text, picture
+from thermomilp.teach.linear import Run, accepts, solve
 from thermomilp.teach.probes import grids_within, probes
 from thermomilp.teach.rules import CLUES, FILL, TIES, Rules, variants
 from thermomilp.teach.sandbox import Built
@@ -102,7 +102,7 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
         else:
             found.evidence.append(f"on {board} your model forbids {grid_text(probe.grid)}, a "
                                   "grid the rules allow"
-                                  + _forbidding(probe_builds[probe.board], probe.grid,
+                                  + forbidding(probe_builds[probe.board], probe.grid,
                                                 time_limit)
                                   + f"\n{picture(puzzle, probe.grid)}")
     if not fits and on_probes:
@@ -135,7 +135,7 @@ def _unexplained(kind: str, vs: Sequence[Rules], candidates: Sequence[int],
             if forbidden:
                 grid = grid_of_bits(forbidden[0], h, w)
                 return (f"{head} it forbids {grid_text(grid)}, which {like} would allow"
-                        + _forbidding(builds[b], grid, time_limit)
+                        + forbidding(builds[b], grid, time_limit)
                         + f"\n{picture(puzzle, grid)}")
             extra = sorted(found - may, key=lambda g: (bin(g).count("1"), g))
             if extra:
@@ -229,19 +229,11 @@ def _witness(mistake: str, vs: list[Rules], fits: list[int], observed, boards, b
             what = ("accepts" if seen else "forbids")
             why = (f"which the rules forbid: {broken_rules(puzzle, probe.grid)}" if seen
                    else "a grid the rules allow"
-                   + _forbidding(builds[probe.board], probe.grid, time_limit))
+                   + forbidding(builds[probe.board], probe.grid, time_limit))
             return (f"{mistake}: on probe board {probe.board + 1} ({_describe(puzzle)}) your "
                     f"model {what} {grid_text(probe.grid)}, {why}\n"
                     f"{picture(puzzle, probe.grid)}")
     return f"{mistake}: your model behaves like it on every probe grid"
-
-
-def _forbidding(built: Built, grid, time_limit: float | None = None) -> str:
-    rows = (blocking_rows(built.model, grid, time_limit=time_limit)
-            if built.model is not None else [])
-    if not rows:
-        return ""
-    return "; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])
 
 
 def _describe(puzzle: Puzzle) -> str:

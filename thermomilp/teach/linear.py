@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from thermomilp.core.errors import ModelDataError
 from thermomilp.core.notation import cell_name
-from thermomilp.core.puzzle import Cell, Grid, Puzzle
+from thermomilp.core.puzzle import Cell, Grid
 
 Terms = dict[int, float]  # variable index -> coefficient
 INF = float("inf")
@@ -43,19 +43,6 @@ class LinearModel:
     objective: Terms
     maximize: bool
     cells: dict[Cell, tuple[Terms, float]]  # cell -> (terms, constant): 1 = filled
-    extra_rows: list[Row] = field(default_factory=list)
-
-    # -- (de)serialisation: the JSON the runner writes -----------------------
-    def to_json(self) -> dict[str, Any]:
-        def num(v: float) -> float | str:
-            return v if abs(v) != INF else ("inf" if v > 0 else "-inf")
-
-        return {"names": self.names, "lower": [num(v) for v in self.lower],
-                "upper": [num(v) for v in self.upper], "integer": self.integer,
-                "rows": [[_terms_out(r.terms), num(r.lower), num(r.upper), r.text]
-                         for r in self.rows],
-                "objective": _terms_out(self.objective), "maximize": self.maximize,
-                "cells": [[i, j, _terms_out(t), c] for (i, j), (t, c) in self.cells.items()]}
 
     @classmethod
     def from_json(cls, data: Any, shape: tuple[int, int] | None = None) -> LinearModel:
@@ -71,10 +58,15 @@ class LinearModel:
         used = {k for r in self.rows for k in r.terms}
         return len(used), len(self.rows), sum(len(r.terms) for r in self.rows)
 
+    def var_of(self, cell: Cell) -> int | None:
+        """The variable that is exactly ``cell`` (``x_i_j`` itself), None for an expression."""
+        terms, const = self.cells[cell]
+        return next(iter(terms)) if len(terms) == 1 and const == 0 and 1 in terms.values() \
+            else None
+
     def cell_var(self) -> dict[int, Cell]:
         """Variables that are exactly one cell (``x_i_j`` itself), by index."""
-        return {next(iter(t)): c for c, (t, const) in self.cells.items()
-                if len(t) == 1 and const == 0 and next(iter(t.values())) == 1}
+        return {k: c for c in self.cells if (k := self.var_of(c)) is not None}
 
     def rows_broken_by(self, grid: Sequence[str]) -> list[Row]:
         """The student's rows over cell variables only that ``grid`` breaks."""
@@ -170,10 +162,6 @@ def _read_model(data: Any, shape: tuple[int, int] | None) -> LinearModel:
                        terms(data.get("objective")), maximize, cells)
 
 
-def _terms_out(terms: Terms) -> list[list[float]]:
-    return [[k, a] for k, a in terms.items()]
-
-
 # --------------------------------------------------------------------------
 # Solving the data with HiGHS
 # --------------------------------------------------------------------------
@@ -185,10 +173,7 @@ class Run:
     values: dict[Cell, float] | None = None
     message: str = ""
 
-    def grid(self, puzzle: Puzzle) -> Grid | None:
-        return self.grid_of(puzzle.height, puzzle.width)
-
-    def grid_of(self, height: int, width: int) -> Grid | None:
+    def grid(self, height: int, width: int) -> Grid | None:
         if self.values is None:
             return None
         return tuple("".join("#" if self.values[i, j] > 0.5 else "." for j in range(width))
@@ -295,7 +280,7 @@ def feasible_grids(model: LinearModel, height: int, width: int, cap: int = 200,
         run = solve(model, extra, objective=False, integral_cells=True, time_limit=time_limit)
         if run.status != "feasible" or run.values is None:
             return found, run.status == "infeasible"
-        grid = run.grid_of(height, width)
+        grid = run.grid(height, width)
         assert grid is not None  # values were checked above
         bits = sum(1 << (i * width + j) for i in range(height) for j in range(width)
                    if grid[i][j] == "#")
@@ -309,17 +294,10 @@ def feasible_grids(model: LinearModel, height: int, width: int, cap: int = 200,
 def _plain_cells(model: LinearModel, height: int, width: int) -> list[int] | None:
     """The variable of each cell, row by row, when every cell is one distinct variable
     and every row uses cell variables only; else None."""
-    order = []
-    for i in range(height):
-        for j in range(width):
-            terms, const = model.cells[i, j]
-            if const != 0 or len(terms) != 1 or next(iter(terms.values())) != 1:
-                return None
-            order.append(next(iter(terms)))
-    if len(set(order)) != len(order):
-        return None
+    order = [k for i in range(height) for j in range(width)
+             if (k := model.var_of((i, j))) is not None]
     used = set(order)
-    if any(k not in used for r in model.rows for k in r.terms):
+    if len(used) != height * width or any(k not in used for r in model.rows for k in r.terms):
         return None
     return order
 
