@@ -47,7 +47,7 @@ class Finding:
 @dataclass(frozen=True)
 class BoardGrade:
     file: str
-    verdict: str  # see thermomilp.teach.catalogue.VERDICTS
+    verdict: str  # right, or a failure: docs/course/grader.md lists them
     findings: tuple[Finding, ...] = ()
     size: Size | None = None
     reference_size: Size | None = None

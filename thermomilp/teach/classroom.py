@@ -37,6 +37,7 @@ import io
 import os
 import secrets
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -155,9 +156,7 @@ def read_grades(out: str, key: bytes | None = None) -> tuple[str, dict[str, dict
 
 
 def row_of(grade: StudentGrade) -> list[str]:
-    verdicts: dict[str, int] = {}
-    for b in grade.boards:
-        verdicts[b.verdict] = verdicts.get(b.verdict, 0) + 1
+    verdicts = Counter(b.verdict for b in grade.boards)
     return [grade.student, "needs reading" if grade.needs_reading else "",
             str(grade.score), str(len(grade.boards)),
             *(grade.checks.get(c, "-") for c in CHECK_COLUMNS), " ".join(grade.mistakes),
@@ -186,7 +185,10 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
         # hidden from the child: the grades, the key and every submission of the class
         grade = grade_student(student, boards, kind, limits,
                               [*hide, out, str(key_path()), *students], settings)
-        now = _read_bytes(out)
+        try:
+            now: bytes | None = Path(out).read_bytes()
+        except OSError:
+            now = None
         if now != written.encode("utf-8", "surrogateescape"):
             grade.flags.append("tampered-grades")
             print(f"WARNING: {out} changed while {student}'s code ran; the grader's own rows "
@@ -206,14 +208,6 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
     if done.keys() & set(students):
         print(f"skipped {len(done.keys() & set(students))} already in {out}", file=progress)
     return graded, len(students) - len(todo)
-
-
-def _read_bytes(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError:
-        return None
 
 
 def all_right(out: str, students: Sequence[str]) -> bool:

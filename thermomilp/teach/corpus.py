@@ -9,7 +9,6 @@ from thermomilp.core.errors import ConfigError, GradeError
 from thermomilp.core.puzzle import Puzzle
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-KINDS = ("thermometers", "aquarium")
 LARGE = "large"  # the bundled corpus's folder of boards larger than 10x10
 
 

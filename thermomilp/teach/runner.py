@@ -33,6 +33,7 @@ send a model, graded like any other.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import os
@@ -453,8 +454,6 @@ def package_folders(package: str) -> list[str]:
 
 def _installed_package() -> list[str]:
     """Where this interpreter would import thermomilp from (found, never imported)."""
-    import importlib.util
-
     try:
         spec = importlib.util.find_spec("thermomilp")
     except (ImportError, ValueError):
@@ -493,16 +492,13 @@ def limit_self(memory_mb: int, cpu_s: int) -> None:
     cap(resource.RLIMIT_CPU, cpu_s)  # a backstop behind the parent's wall clock
 
 
-def _sibling(name: str) -> Any:
-    """``confine`` or ``landlock``, loaded from this script's own folder (never the package)."""
-    import importlib.util
-
-    path = os.path.join(os.path.dirname(os.path.realpath(__file__)), f"{name}.py")
-    spec = importlib.util.spec_from_file_location(f"_grader_{name}", path)
+def _load(name: str, path: str) -> Any:
+    """The module of the file ``path``, run as ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise ImportError(f"the grader's {name}.py is missing beside the runner")
+        raise ImportError(f"{path} is not a Python file")
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -518,15 +514,7 @@ def _await_turn(control: int, confine: Any) -> None:
     if not go:
         os._exit(0)
     confine.end_step()
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        except InterruptedError:
-            continue
-        if pid == 0:
-            return
+    confine.reap_children()
 
 
 def main(argv: list[str]) -> None:
@@ -537,13 +525,16 @@ def main(argv: list[str]) -> None:
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    confine, landlock = _sibling("confine"), _sibling("landlock")
+    # confine and landlock, loaded from this script's own folder (never the package)
+    here = os.path.dirname(os.path.realpath(__file__))
+    confine, landlock = (_load(f"_grader_{name}", os.path.join(here, f"{name}.py"))
+                         for name in ("confine", "landlock"))
 
     # a PID namespace with a process limit; the grader's process stays outside and waits
     missing = confine.enter(int(request["limits"]["tasks"]), grader)
     limit_self(int(request["limits"]["memory_mb"]), int(request["limits"]["cpu_s"]))
     home = os.getcwd()  # the box's own temporary folder, emptied after every board
-    stub = os.path.join(os.path.dirname(os.path.realpath(__file__)), "stub")  # made by the grader
+    stub = os.path.join(here, "stub")  # made by the grader
     package = sorted({*request.get("package", []), *_installed_package()})
     os.environ.clear()  # the parent passes none; this drops what Python itself set (LC_CTYPE)
     # PYTHONPATH: a program the student starts meets the same stub
@@ -556,8 +547,6 @@ def main(argv: list[str]) -> None:
     def send(record: dict[str, Any]) -> None:
         out.write(json.dumps(record) + "\n")
         out.flush()
-
-    import importlib.util
 
     path = request["student"]
     boards = [board_of(b) for b in request["boards"]]
@@ -583,13 +572,7 @@ def main(argv: list[str]) -> None:
     _await_turn(control, confine)
     sys.argv = [path]
     try:
-        spec = importlib.util.spec_from_file_location("student_model", path)
-        if spec is None or spec.loader is None:
-            raise ImportError(f"{path} is not a Python file")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["student_model"] = module
-        spec.loader.exec_module(module)
-        build = getattr(module, "build", None)
+        build = getattr(_load("student_model", path), "build", None)
         if not callable(build):
             send({"event": "import-failed",
                   "failed": {"kind": "error", "line": None,

@@ -62,6 +62,7 @@ reach the report.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -134,13 +135,15 @@ def hidden_paths(student: str, extra: Sequence[str] = ()) -> list[str]:
     file (the child reads its own copy), the shared temporary folders, ``/dev`` (but the
     few devices of `readable_paths`), and ``extra`` (the corpus folder, the grades
     file, the grader's key file, the other students' files)."""
+    paths = [*_package_folders(), os.path.dirname(os.path.realpath(student)),
+             tempfile.gettempdir(), "/var/tmp", "/dev", *extra]
+    return list(dict.fromkeys(real for p in paths if os.path.exists(real := os.path.realpath(p))))
+
+
+def _package_folders() -> list[str]:
     from thermomilp.teach.runner import package_folders
 
-    package = Path(PACKAGE_PARENT) / "thermomilp"
-    paths = [*(Path(p) for p in package_folders(str(package))),
-             Path(student).resolve().parent, Path(tempfile.gettempdir()), Path("/var/tmp"),
-             Path("/dev"), *(Path(p) for p in extra)]
-    return list(dict.fromkeys(real for p in paths if os.path.exists(real := os.path.realpath(p))))
+    return package_folders(os.path.join(PACKAGE_PARENT, "thermomilp"))
 
 
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
@@ -171,11 +174,9 @@ def request_of(student: str, boards: Sequence[Puzzle], limits: Limits, hide: Seq
     """What the child reads on its stdin: the path of its copy of the student's file, the
     boards as plain data (`plain`, never a solution) and the package's folders (which
     the runner hides with the rest)."""
-    from thermomilp.teach.runner import package_folders
-
     return json.dumps({"student": copy, "hidden": hidden_paths(student, hide),
                        "readable": readable_paths(os.path.dirname(os.path.dirname(copy))),
-                       "package": package_folders(os.path.join(PACKAGE_PARENT, "thermomilp")),
+                       "package": _package_folders(),
                        "boards": [plain(p) for p in boards],
                        "limits": {"memory_mb": limits.memory_mb, "tasks": limits.tasks,
                                   "cpu_s": int(limits.import_s + limits.board_s
@@ -299,10 +300,8 @@ class _Box:
         the child's folder, then let the runner start the next step."""
         result.killed += kill_descendants(self.proc.pid, self.since, keep=self.keep)
         _empty(self.home)
-        try:
+        with contextlib.suppress(OSError):  # the child is gone: the result pipe says how
             os.write(self.go, b"g")
-        except OSError:
-            pass  # the child is gone: the result pipe says how
 
 
 def _empty(folder: str) -> None:
@@ -315,22 +314,19 @@ def _empty(folder: str) -> None:
     except OSError:
         return
     for entry in entries:
-        try:
+        with contextlib.suppress(OSError):
             if entry.is_dir(follow_symlinks=False):
                 shutil.rmtree(entry.path, ignore_errors=True)
             else:
                 os.unlink(entry.path)
-        except OSError:
-            pass
 
 
 def _feed(proc: subprocess.Popen, request: bytes) -> None:
     assert proc.stdin is not None
-    try:
+    # the child may end before it reads the request: _watch reports how
+    with contextlib.suppress(OSError, ValueError):
         proc.stdin.write(request)
         proc.stdin.close()
-    except (BrokenPipeError, OSError, ValueError):
-        pass  # the child ended before it read the request: _watch reports how
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -360,10 +356,8 @@ def harden_grader() -> bool:
     Returns True when the subreaper is set (Linux); elsewhere the session scan alone
     finds what a submission left behind."""
     global _hardened
-    if _hardened:
-        return True
-    if not sys.platform.startswith("linux"):
-        return False
+    if _hardened or not sys.platform.startswith("linux"):
+        return _hardened
     import ctypes
 
     try:
@@ -402,21 +396,17 @@ def _processes() -> dict[int, _Proc]:
     """Every process we can see, by pid."""
     out: dict[int, _Proc] = {}
     try:
-        names = os.listdir("/proc")
+        names = [name for name in os.listdir("/proc") if name.isdigit()]
     except OSError:
         return out
     for name in names:
-        if not name.isdigit():
-            continue
         try:
             with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as f:
                 stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2:].split()
-        try:  # state ppid pgrp session tty tpgid flags ... starttime is field 22 (index 19 here)
+            fields = stat[stat.rfind(")") + 2:].split()
+            # state ppid pgrp session tty tpgid flags ... starttime is field 22 (index 19 here)
             out[int(name)] = _Proc(int(fields[1]), int(fields[3]), int(fields[19]), fields[0])
-        except (IndexError, ValueError):
+        except (OSError, IndexError, ValueError):
             continue
     return out
 
@@ -478,30 +468,23 @@ def kill_descendants(root: int, since: int, include_root: bool = False,
         if not alive:
             continue
         for pid in alive:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
                 killed.add(pid)
-            except (ProcessLookupError, PermissionError):
-                pass
         time.sleep(0.002)  # the killed become zombies, then their reaper collects them
     reap_orphans(root, since)
     return len(killed - {root} - uncounted)
 
 
-def reap_orphans(root: int, since: int) -> int:
+def reap_orphans(root: int, since: int) -> None:
     """Collect the dead processes handed back to this (subreaper) process by the
     submission -- never ``root`` (the Popen child: Popen waits for it) nor a child this
-    process started before ``since``; returns how many."""
+    process started before ``since``."""
     me = os.getpid()
-    reaped = 0
     for pid, p in _processes().items():
         if p.ppid == me and pid != root and p.start >= since and p.dead:
-            try:
-                if os.waitpid(pid, os.WNOHANG)[0] == pid:
-                    reaped += 1
-            except (ChildProcessError, OSError):
-                pass
-    return reaped
+            with contextlib.suppress(OSError):  # ChildProcessError among them
+                os.waitpid(pid, os.WNOHANG)
 
 
 # ---------------------------------------------------------------------------

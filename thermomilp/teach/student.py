@@ -12,7 +12,7 @@ from thermomilp.core.puzzle import Puzzle
 from thermomilp.core.settings import Settings
 from thermomilp.teach.checks import BoardGrade, grade_board, grade_probe, student_run_limit
 from thermomilp.teach.corpus import GradeError
-from thermomilp.teach.diagnose import diagnose
+from thermomilp.teach.diagnose import Diagnosis, diagnose
 from thermomilp.teach.linear import LinearModel
 from thermomilp.teach.probes import grids_obeying, probe_boards
 from thermomilp.teach.sandbox import Built, Limits, run_student
@@ -48,14 +48,10 @@ class StudentGrade:
 
     def records(self) -> list[dict[str, Any]]:
         """One JSON Lines record per board, each naming the model's mistakes."""
-        out = []
-        for b in self.boards:
-            record = {"student": self.student, "puzzle": self.kind, **b.to_json(),
-                      "mistakes": list(self.mistakes), "evidence": list(self.evidence),
-                      "flags": list(self.flags), "needs_reading": self.needs_reading,
-                      "checks": dict(self.checks)}
-            out.append(record)
-        return out
+        return [{"student": self.student, "puzzle": self.kind, **b.to_json(),
+                 "mistakes": list(self.mistakes), "evidence": list(self.evidence),
+                 "flags": list(self.flags), "needs_reading": self.needs_reading,
+                 "checks": dict(self.checks)} for b in self.boards]
 
 
 def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
@@ -85,27 +81,22 @@ def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
         grades.append(graded)
         if found is not None:
             exact[b] = found
-    if all(b.model is None for b in run.boards):
-        found_mistakes: list[str] = []
-        evidence: list[str] = []
-        families: dict[str, str] = {}
-    else:
-        d = diagnose(kind, probes, probe_builds,
-                     list(zip(corpus_builds, grades[:len(boards)], strict=True)), exact,
-                     student_run_limit(settings))
-        found_mistakes, evidence, families = d.mistakes, d.evidence, d.checks
+    built_none = all(b.model is None for b in run.boards)
+    d = Diagnosis() if built_none else diagnose(
+        kind, probes, probe_builds, list(zip(corpus_builds, grades[:len(boards)], strict=True)),
+        exact, student_run_limit(settings))
     flags = flags_of(student, probes, probe_builds)
     if run.killed:
-        evidence.append(f"your code started {run.killed} process(es) that were still running "
+        d.evidence.append(f"your code started {run.killed} process(es) that were still running "
                         "when its board ended; the grader killed them")
     probe_grades = grades[len(boards):]
-    checks = {"binary": "-" if all(b.model is None for b in run.boards) else
-              "no" if {"continuous-variables", "cells-not-binary"} & set(found_mistakes)
+    checks = {"binary": "-" if built_none else
+              "no" if {"continuous-variables", "cells-not-binary"} & set(d.mistakes)
               or any(g.verdict == "fractional" for g in grades) else "yes",
-              **{c: families.get(c, "n/a" if c == "ties" and kind != "aquarium" else "-")
+              **{c: d.checks.get(c, "n/a" if c == "ties" and kind != "aquarium" else "-")
                  for c in ("precedence", "clues", "ties")},
               "probes_exact": f"{sum(g.ok for g in probe_grades)}/{len(probe_grades)}"}
-    return StudentGrade(student, kind, grades, found_mistakes, evidence, run.printed_bytes,
+    return StudentGrade(student, kind, grades, d.mistakes, d.evidence, run.printed_bytes,
                         time.monotonic() - started, flags, checks)
 
 
