@@ -33,9 +33,6 @@ class Size:
     constraints: int
     nonzeros: int
 
-    def to_json(self) -> dict[str, int]:
-        return asdict(self)
-
 
 @dataclass(frozen=True)
 class Finding:
@@ -55,7 +52,6 @@ class BoardGrade:
     reference_lp_integral: float | None = None
     fractional: bool = False
     out_of_range: bool = False
-    time_s: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -63,10 +59,9 @@ class BoardGrade:
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "verdict": self.verdict,
-                "findings": [{"check": f.check, "message": f.message, "line": f.line}
-                             for f in self.findings],
-                "size": self.size.to_json() if self.size else None,
-                "reference_size": self.reference_size.to_json() if self.reference_size else None,
+                "findings": [asdict(f) for f in self.findings],
+                "size": asdict(self.size) if self.size else None,
+                "reference_size": asdict(self.reference_size) if self.reference_size else None,
                 "lp_integral": self.lp_integral,
                 "reference_lp_integral": self.reference_lp_integral}
 
@@ -168,11 +163,9 @@ def grade_board(file: str, puzzle: Puzzle, built: Built,
 
     # 4. size and LP relaxation beside the reference
     ref_size, ref_lp = reference_stats(puzzle, time_limit)
-    relaxed = solve(model, objective=False, relax=True, time_limit=time_limit)
-    lp = _integral_share(relaxed.values) if relaxed.status == "feasible" else None
     return BoardGrade(file, verdicts[0] if verdicts else "right", tuple(findings),
-                      Size(*model.size()), ref_size, lp, ref_lp, fractional,
-                      bool(first.cells_out_of_range()), built.time_s)
+                      Size(*model.size()), ref_size, _lp_integral(model, time_limit), ref_lp,
+                      fractional, bool(first.cells_out_of_range()))
 
 
 def picture(puzzle: Puzzle, grid: Sequence[str], indent: str = "        ") -> str:
@@ -194,27 +187,25 @@ def grade_probe(file: str, puzzle: Puzzle, built: Built, legal: frozenset[int],
         return _not_built(file, built), None
     h, w = puzzle.height, puzzle.width
     found, complete = feasible_grids(built.model, h, w, time_limit=time_limit)
-    size = Size(*built.model.size())
     forbidden = sorted(found - legal, key=lambda b: (bin(b).count("1"), b))
+    missing = sorted(legal - found)
+    verdict, message = "right", ""
     if forbidden:
         grid = grid_of_bits(forbidden[0], h, w)
         more = f" (and {len(forbidden) - 1} more)" if len(forbidden) > 1 else ""
-        return BoardGrade(file, "accepts-forbidden", (Finding(
-            "probe", f"your model accepts {grid_text(grid)}{more}, which the rules forbid: "
-            f"{broken_rules(puzzle, grid)}\n{picture(puzzle, grid)}"),), size,
-            time_s=built.time_s), (found if complete else None)
-    if not complete:
-        return BoardGrade(file, "error", (Finding(
-            "probe", "HiGHS could not list the grids your model accepts on this board"),),
-            size, time_s=built.time_s), None
-    missing = sorted(legal - found)
-    if missing:
+        verdict, message = "accepts-forbidden", (
+            f"your model accepts {grid_text(grid)}{more}, which the rules forbid: "
+            f"{broken_rules(puzzle, grid)}\n{picture(puzzle, grid)}")
+    elif not complete:
+        verdict = "error"
+        message = "HiGHS could not list the grids your model accepts on this board"
+    elif missing:
         grid = grid_of_bits(missing[0], h, w)
-        return BoardGrade(file, "rejects-solution", (Finding(
-            "probe", f"your model forbids {grid_text(grid)}, a solution of this board"
-            f"{forbidding(built, grid, time_limit)}\n{picture(puzzle, grid)}"),), size,
-            time_s=built.time_s), found
-    return BoardGrade(file, "right", (), size, time_s=built.time_s), found
+        verdict, message = "rejects-solution", (
+            f"your model forbids {grid_text(grid)}, a solution of this board"
+            f"{forbidding(built, grid, time_limit)}\n{picture(puzzle, grid)}")
+    return (BoardGrade(file, verdict, (Finding("probe", message),) if message else (),
+                       Size(*built.model.size())), found if complete else None)
 
 
 def forbidding(built: Built, grid: Sequence[str], time_limit: float | None = None) -> str:
@@ -227,8 +218,7 @@ def forbidding(built: Built, grid: Sequence[str], time_limit: float | None = Non
 
 
 def _not_built(file: str, built: Built) -> BoardGrade:
-    return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),),
-                      time_s=built.time_s)
+    return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),))
 
 
 def _out_of_range(model: LinearModel, run: Run) -> str:
@@ -243,7 +233,11 @@ def _cell_name(model: LinearModel, i: int, j: int) -> str:
     return f"x[{i}, {j}]" if k is None else f"{model.names[k]} (cell {number(i)},{number(j)})"
 
 
-def _integral_share(values: dict | None) -> float | None:
+def _lp_integral(model: LinearModel, time_limit: float | None) -> float | None:
+    """The share of cells integral at the point HiGHS returns for the LP relaxation (None:
+    the relaxation is infeasible)."""
+    relaxed = solve(model, objective=False, relax=True, time_limit=time_limit)
+    values = relaxed.values if relaxed.status == "feasible" else None
     if not values:
         return None
     return sum(1 for v in values.values() if min(abs(v), abs(1 - v)) < 1e-6) / len(values)
@@ -272,6 +266,4 @@ def reference_model(puzzle: Puzzle) -> LinearModel:
 def reference_stats(puzzle: Puzzle, time_limit: float | None = None
                     ) -> tuple[Size, float | None]:
     model = reference_model(puzzle)
-    relaxed = solve(model, objective=False, relax=True, time_limit=time_limit)
-    return (Size(*model.size()),
-            _integral_share(relaxed.values) if relaxed.status == "feasible" else None)
+    return Size(*model.size()), _lp_integral(model, time_limit)

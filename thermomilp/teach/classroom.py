@@ -50,7 +50,7 @@ from thermomilp.teach.sandbox import Limits
 from thermomilp.teach.student import StudentGrade, grade_student
 
 # review: "needs reading" when the student is flagged (the score is then not a mark);
-# binary .. probes_exact: the checks of StudentGrade.checks (teach.student.CHECKS)
+# binary .. probes_exact: the checks of StudentGrade.checks (docs/course/grader.md)
 CHECK_COLUMNS = ["binary", "precedence", "clues", "ties", "probes_exact"]
 HEADER = ["student", "review", "score", "boards", *CHECK_COLUMNS, "mistakes", "verdicts",
           "flags", "time_s", "seal"]

@@ -87,6 +87,12 @@ MAX_NONZEROS = 2_000_000
 MAX_TEXT = 300  # characters of a constraint's text kept for the report
 
 
+def one_line(text: str, limit: int) -> str:
+    """``text`` as one printable line of at most ``limit`` characters (then "...")."""
+    kept = "".join(ch if ch.isprintable() else " " for ch in text[:limit + 1])
+    return kept if len(kept) <= limit else kept[:limit] + "..."
+
+
 def _read_model(data: Any, shape: tuple[int, int] | None) -> LinearModel:
     def need(ok: bool, what: str) -> None:
         if not ok:
@@ -135,11 +141,8 @@ def _read_model(data: Any, shape: tuple[int, int] | None) -> LinearModel:
     rows = []
     for r in rows_in:
         need(isinstance(r, list) and len(r) == 4, "a constraint is not [terms, lower, upper, text]")
-        text = r[3]
-        need(isinstance(text, str), "a constraint's text is not a string")
-        text = "".join(ch if ch.isprintable() else " " for ch in text[:MAX_TEXT + 1])
-        rows.append(Row(terms(r[0]), bound(r[1]), bound(r[2]),
-                        text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "..."))
+        need(isinstance(r[3], str), "a constraint's text is not a string")
+        rows.append(Row(terms(r[0]), bound(r[1]), bound(r[2]), one_line(r[3], MAX_TEXT)))
     maximize = data.get("maximize")
     need(isinstance(maximize, bool), "the objective's sense is not true/false")
     need(all(isinstance(v, bool) for v in integer), "an integrality flag is not true/false")
@@ -181,25 +184,19 @@ class Run:
 
     def fractional_cells(self) -> list[tuple[Cell, float]]:
         """Cells strictly between 0 and 1."""
-        if self.values is None:
-            return []
-        return [(c, v) for c, v in sorted(self.values.items())
-                if TOL < v < 1 - TOL]
+        return [(c, v) for c, v in sorted((self.values or {}).items()) if TOL < v < 1 - TOL]
 
     def cells_out_of_range(self) -> list[tuple[Cell, float]]:
         """Cells below 0 or above 1 (an integer cell without bounds)."""
-        if self.values is None:
-            return []
-        return [(c, v) for c, v in sorted(self.values.items()) if v < -TOL or v > 1 + TOL]
+        return [(c, v) for c, v in sorted((self.values or {}).items())
+                if v < -TOL or v > 1 + TOL]
 
 
 def fix_rows(model: LinearModel, grid: Sequence[str]) -> list[Row]:
     """Rows fixing every cell expression to the grid."""
-    rows = []
-    for (i, j), (terms, const) in model.cells.items():
-        v = (1.0 if grid[i][j] == "#" else 0.0) - const
-        rows.append(Row(terms, v, v, f"grader fixes cell {cell_name((i, j))}"))
-    return rows
+    return [Row(terms, (v := float(grid[i][j] == "#") - const), v,
+                f"grader fixes cell {cell_name((i, j))}")
+            for (i, j), (terms, const) in model.cells.items()]
 
 
 def nogood_row(model: LinearModel, grid: Sequence[str]) -> Row:

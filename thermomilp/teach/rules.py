@@ -107,18 +107,14 @@ def _clues_ok(puzzle: Puzzle, filled: set, how: str) -> bool:
     h, w = puzzle.height, puzzle.width
     row_sums = [sum((i, j) in filled for j in range(w)) for i in range(h)]
     col_sums = [sum((i, j) in filled for i in range(h)) for j in range(w)]
-    rows, cols = list(puzzle.rows), list(puzzle.cols)
-    if how == "swapped":
-        if h != w:
-            return False
-        rows, cols = cols, rows
+    if how == "swapped" and h != w:
+        return False
+    clues = [*puzzle.cols, *puzzle.rows] if how == "swapped" else [*puzzle.rows, *puzzle.cols]
     if how == "zero-dropped":
-        rows = [None if c == 0 else c for c in rows]
-        cols = [None if c == 0 else c for c in cols]
+        clues = [None if c == 0 else c for c in clues]
     if how == "missing-as-zero":
-        rows = [0 if c is None else c for c in rows]
-        cols = [0 if c is None else c for c in cols]
-    pairs = list(zip(row_sums + col_sums, rows + cols, strict=True))
+        clues = [0 if c is None else c for c in clues]
+    pairs = list(zip(row_sums + col_sums, clues, strict=True))
     if how == "at-most":
         return all(c is None or s <= c for s, c in pairs)
     return all(c is None or s == c for s, c in pairs)

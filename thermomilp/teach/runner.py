@@ -246,12 +246,8 @@ CELL_NAME = re.compile(r"x_(?:(\d+)_(\d+)|\((\d+),_(\d+)\))")
 def _check_cell_names(names: list[str], board: Any) -> None:
     """Cell variables named from 1, or beyond the board: a clear message, not a shifted model."""
     h, w = board.height, board.width
-    cells = set()
-    for name in names:
-        m = CELL_NAME.fullmatch(name)
-        if m:
-            i, j = (int(v) for v in (m.group(1) or m.group(3), m.group(2) or m.group(4)))
-            cells.add((i, j))
+    cells = {(int(m[1] or m[3]), int(m[2] or m[4])) for name in names
+             if (m := CELL_NAME.fullmatch(name))}
     outside = sorted(c for c in cells if c[0] >= h or c[1] >= w)
     if not outside:
         return
@@ -413,10 +409,8 @@ PULP4 = (
 def pulp4_hint(exc: BaseException) -> str:
     """What to write instead, when ``exc`` is PuLP 4 refusing a PuLP 3 idiom."""
     text = str(exc)
-    for needle, hint in PULP4:
-        if needle in text and isinstance(exc, AttributeError | TypeError):
-            return f" -- {hint}"
-    return ""
+    return next((f" -- {hint}" for needle, hint in PULP4
+                 if needle in text and isinstance(exc, AttributeError | TypeError)), "")
 
 
 # --------------------------------------------------------------------------

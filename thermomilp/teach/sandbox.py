@@ -82,7 +82,7 @@ from typing import Any
 
 from thermomilp.core.errors import GradeError
 from thermomilp.core.puzzle import Puzzle
-from thermomilp.teach.linear import LinearModel, ModelDataError
+from thermomilp.teach.linear import LinearModel, ModelDataError, one_line
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent.parent)
 HERE = Path(__file__).resolve().parent
@@ -101,7 +101,6 @@ class Limits:
     board_s: float = 10.0  # one build(puzzle)
     memory_mb: int = 2048  # address space of the child
     output_bytes: int = 1 << 20  # stdout + stderr together; beyond, the child is stopped
-    keep_bytes: int = 4000  # how much of each stream the report may quote
     tasks: int = 301  # processes and threads in the child's box (the smallest pid_max is 301)
 
 
@@ -113,17 +112,13 @@ class Built:
     verdict: str = ""
     message: str = ""
     line: int | None = None
-    time_s: float = 0.0
 
 
 @dataclass
 class StudentRun:
     student: str
     boards: list[Built]
-    stdout: str = ""
-    stderr: str = ""
-    printed_bytes: int = 0
-    time_s: float = 0.0
+    printed_bytes: int = 0  # stdout and stderr: counted, never shown
     notes: list[str] = field(default_factory=list)
     killed: int = 0  # processes the submission left behind, killed by the grader
 
@@ -236,7 +231,6 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
     """Build the student's model on every board in one child process."""
     limits = limits or Limits()
     harden_grader()
-    started = time.monotonic()
     result = StudentRun(student, [Built() for _ in boards])
     with tempfile.TemporaryDirectory(prefix="thermomilp-grade-") as work:
         # the child's folder: its own copy of the student's file, and an empty folder to
@@ -281,7 +275,6 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             result.killed += kill_descendants(proc.pid, since, include_root=True,
                                               uncounted=box.keep)
             feeder.join(timeout=5)
-    result.time_s = time.monotonic() - started
     return result
 
 
@@ -494,8 +487,7 @@ def reap_orphans(root: int, since: int) -> None:
 
 def _clean(text: object) -> str:
     """A child's failure message as one printable line of bounded length."""
-    s = "".join(ch if ch.isprintable() else " " for ch in str(text))
-    return s if len(s) <= MAX_MESSAGE else s[:MAX_MESSAGE] + "..."
+    return one_line(str(text), MAX_MESSAGE)
 
 
 def _failure(data: object) -> tuple[str, str, int | None]:
@@ -551,26 +543,20 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
     assert proc.stdout is not None and proc.stderr is not None
     sel.register(proc.stdout, selectors.EVENT_READ, "stdout")
     sel.register(proc.stderr, selectors.EVENT_READ, "stderr")
-    kept = {"stdout": bytearray(), "stderr": bytearray()}
     pending = bytearray()
     boards = result.boards
     done = len(boards)
     step = SANDBOX  # the box is being set up, then the import, then the board being built
-    step_started = time.monotonic()
-    deadline = step_started + limits.import_s
-    next_reap = step_started + 0.5
+    deadline = time.monotonic() + limits.import_s
+    next_reap = time.monotonic() + 0.5
     open_streams = 3
-
-    def finish_board(k: int, built: Built) -> None:
-        built.time_s = time.monotonic() - step_started
-        boards[k] = built
 
     def fail_rest(verdict: str, message: str, line: int | None = None) -> None:
         """The board being built gets the message; the rest are not built, and say why."""
         first = max(step, 0)
         for k in range(first, done):
             if k == first or step < 0:
-                finish_board(k, Built(None, verdict, message, line))
+                boards[k] = Built(None, verdict, message, line)
             else:
                 boards[k] = Built(None, verdict, "not built (the student's process had "
                                                  f"been stopped): {message}", line)
@@ -585,16 +571,8 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
         stop("error", f"error: the student's process sent {what}; it was stopped (the grader "
              "reads only the models build(puzzle) returns)")
 
-    def printed(name: str, chunk: bytes) -> bool:
-        """Count and keep what the student printed; True once it is over the cap."""
-        result.printed_bytes += len(chunk)
-        room = limits.keep_bytes - len(kept[name])
-        if room > 0:
-            kept[name] += chunk[:room]
-        return result.printed_bytes > limits.output_bytes
-
     def read_event(raw: bytes) -> None:
-        nonlocal step, step_started, deadline
+        nonlocal step, deadline
         try:
             event = parse_event(raw)
         except ValueError as exc:
@@ -620,15 +598,13 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
               or step >= 0 and kind == "board" and event.get("k") == step):
             if kind == "board":
                 if "model" not in event:
-                    finish_board(step, Built(None, *_failure(event.get("failed"))))
+                    boards[step] = Built(None, *_failure(event.get("failed")))
                 else:
                     try:
-                        model = LinearModel.from_json(event["model"], shapes[step])
+                        boards[step] = Built(LinearModel.from_json(event["model"], shapes[step]))
                     except (ModelDataError, RecursionError) as exc:
-                        finish_board(step, Built(None, "error", "error: the model sent back is "
-                                                 f"not a model: {_clean(exc)}"))
-                    else:
-                        finish_board(step, Built(model))
+                        boards[step] = Built(None, "error", "error: the model sent back is not "
+                                             f"a model: {_clean(exc)}")
             step += 1
             if step != done:  # what the import or the board started ends with it
                 box.next_step(result)
@@ -638,8 +614,7 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
             protocol_error(f"an event out of turn ({_clean(kind)!s} while the grader "
                            f"waited for {waited})")
             return
-        step_started = time.monotonic()
-        deadline = step_started + (limits.import_s if step == IMPORT else limits.board_s)
+        deadline = time.monotonic() + (limits.import_s if step == IMPORT else limits.board_s)
 
     while open_streams and step != done:
         now = time.monotonic()
@@ -661,7 +636,8 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
                 sel.unregister(key.fileobj)
                 open_streams -= 1
             elif name != "result":
-                if printed(name, chunk):
+                result.printed_bytes += len(chunk)
+                if result.printed_bytes > limits.output_bytes:
                     stop("output-limit", f"output-limit: the student's code printed more than "
                          f"{limits.output_bytes} bytes; its process was stopped")
             elif len(pending) + len(chunk) > MAX_EVENT and b"\n" not in chunk:
@@ -685,7 +661,7 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
                 chunk = (b"" if key.data == "result"
                          else key.fileobj.read1(1 << 16))  # type: ignore[union-attr]
                 if chunk:
-                    printed(key.data, chunk)
+                    result.printed_bytes += len(chunk)
                 else:
                     sel.unregister(key.fileobj)
                     open_streams -= 1
@@ -697,5 +673,3 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
         verdict = "crashed" if code < 0 else "exited"
         fail_rest(verdict, f"{verdict}: the student's process {how} "
                   f"while {'importing the file' if step < 0 else 'in build(puzzle)'}")
-    result.stdout = kept["stdout"].decode("utf-8", "replace")
-    result.stderr = kept["stderr"].decode("utf-8", "replace")

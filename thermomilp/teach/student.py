@@ -28,8 +28,9 @@ class StudentGrade:
     printed_bytes: int = 0
     time_s: float = 0.0
     flags: list[str] = field(default_factory=list)  # for the instructor: see FLAGS
-    # per check (CHECKS): "ok", a mistake id, "?" (not proven either way), "-" (nothing
-    # built), "n/a"; probes_exact is "N/M" probe boards whose grids are exactly the rules'
+    # per check (docs/course/grader.md): "ok", a mistake id, "?" (not proven either way),
+    # "-" (nothing built), "n/a"; probes_exact is "N/M" probe boards whose grids are exactly
+    # the rules'
     checks: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -98,17 +99,6 @@ def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
               "probes_exact": f"{sum(g.ok for g in probe_grades)}/{len(probe_grades)}"}
     return StudentGrade(student, kind, grades, d.mistakes, d.evidence, run.printed_bytes,
                         time.monotonic() - started, flags, checks)
-
-
-CHECKS = {
-    "binary": "yes: the cell variables are 0/1 (no continuous-variables, no cells-not-binary, "
-              "no fractional optimum); no: one of those",
-    "precedence": "ok: the fill order is right; else the mistake's id; ?: not proven",
-    "clues": "ok: the clues are right; else the mistake's id; ?: not proven",
-    "ties": "(Aquarium) ok: tank rows are level; else the mistake's id; ?: not proven",
-    "probes_exact": "N/M: the probe boards on which the model accepts exactly the grids the "
-                    "rules accept",
-}
 
 
 FLAGS = {
