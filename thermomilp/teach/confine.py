@@ -152,10 +152,8 @@ def _close_inherited() -> None:
         fds = list(range(3, 256))
     for fd in fds:
         if fd > 2:
-            try:
+            with contextlib.suppress(OSError):  # the listing's own descriptor, closed already
                 os.close(fd)
-            except OSError:
-                pass  # the listing's own descriptor, closed already
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 1)
     os.dup2(null, 2)

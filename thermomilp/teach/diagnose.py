@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.puzzle import Puzzle, ones_of
 from thermomilp.teach.catalogue import MISTAKES
 from thermomilp.teach.checks import BoardGrade, broken_rules, forbidding, grid_text, picture
 from thermomilp.teach.linear import Run, accepts, solve
@@ -52,14 +52,9 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
                      lambda g: g.out_of_range, lambda run: bool(run.cells_out_of_range()),
                      probe_builds, corpus, found, time_limit)
     vs = variants(kind)
-    observed = []
-    for probe in probes(kind):
-        model = probe_builds[probe.board].model
-        if model is None:
-            continue
-        seen = accepts(model, probe.grid, time_limit)
-        if seen is not None:
-            observed.append((probe, seen))
+    observed = [(probe, seen) for probe in probes(kind)
+                if (model := probe_builds[probe.board].model) is not None
+                and (seen := accepts(model, probe.grid, time_limit)) is not None]
     failed = [b for b in probe_builds if b.model is None]
     if not observed:
         _note_failed(failed, found)
@@ -129,8 +124,7 @@ def _unexplained(kind: str, vs: Sequence[Rules], candidates: Sequence[int],
                 grid = grid_of_bits(extra[0], h, w)
                 # none of the student's rows forbids it: quote those on its filled cells
                 cell_of = model.cell_var()
-                filled = {(i, j) for i, line in enumerate(grid) for j, ch in enumerate(line)
-                          if ch == "#"}
+                filled = ones_of(grid)
                 near = sorted((r for r in model.rows
                                if any(cell_of.get(v) in filled for v in r.terms)),
                               key=lambda r: -sum(cell_of.get(v) in filled for v in r.terms))

@@ -16,7 +16,7 @@ from typing import Any
 
 from thermomilp.core.errors import ModelDataError
 from thermomilp.core.notation import cell_name
-from thermomilp.core.puzzle import Cell, Grid
+from thermomilp.core.puzzle import Cell, Grid, grid_from_ones
 
 Terms = dict[int, float]  # variable index -> coefficient
 INF = float("inf")
@@ -179,8 +179,7 @@ class Run:
     def grid(self, height: int, width: int) -> Grid | None:
         if self.values is None:
             return None
-        return tuple("".join("#" if self.values[i, j] > 0.5 else "." for j in range(width))
-                     for i in range(height))
+        return grid_from_ones(height, width, (c for c, v in self.values.items() if v > 0.5))
 
     def fractional_cells(self) -> list[tuple[Cell, float]]:
         """Cells strictly between 0 and 1."""

@@ -33,6 +33,7 @@ send a model, graded like any other.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import math
@@ -308,13 +309,11 @@ def _from_pyomo(m: Any, board: Any) -> dict[str, Any]:
             except (KeyError, IndexError):
                 h, w = board.height, board.width
                 hint = ""
-                try:
+                with contextlib.suppress(KeyError, IndexError, TypeError):
                     x[h, w]
                     hint = (f" -- your x is numbered from 1: the contract numbers rows and "
                             f"columns from 0 (x[0, 0] is the top-left cell, x[{h - 1}, {w - 1}] "
                             "the bottom-right one)")
-                except (KeyError, IndexError, TypeError):
-                    pass
                 raise ContractError(f"the Pyomo model's x has no entry x[{i}, {j}]; the "
                                     f"contract asks for one per cell{hint}") from None
             cells[i, j] = linear(item, f"x[{i}, {j}]")
@@ -431,7 +430,7 @@ def package_folders(package: str) -> list[str]:
         return out
     out.append(clone)
     git = os.path.join(clone, ".git")
-    try:
+    with contextlib.suppress(OSError):
         if os.path.isfile(git):  # a worktree: "gitdir: <repo>/.git/worktrees/<name>"
             with open(git, encoding="utf-8") as f:
                 line = f.read().strip()
@@ -441,8 +440,6 @@ def package_folders(package: str) -> list[str]:
         for name in os.listdir(os.path.join(git, "worktrees")):
             with open(os.path.join(git, "worktrees", name, "gitdir"), encoding="utf-8") as f:
                 out.append(os.path.dirname(os.path.realpath(f.read().strip())))
-    except OSError:
-        pass
     return sorted({p for p in out if os.path.isdir(p)})
 
 
@@ -473,12 +470,10 @@ def limit_self(memory_mb: int, cpu_s: int) -> None:
     import resource
 
     def cap(what: int, value: int) -> None:
-        try:
+        with contextlib.suppress(ValueError, OSError):
             hard = resource.getrlimit(what)[1]
-            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
-            resource.setrlimit(what, (value, hard))
-        except (ValueError, OSError):
-            pass
+            resource.setrlimit(what, (value if hard == resource.RLIM_INFINITY
+                                      else min(value, hard), hard))
 
     cap(resource.RLIMIT_AS, memory_mb << 20)  # a MemoryError instead of the machine's swap
     cap(resource.RLIMIT_CORE, 0)
