@@ -16,7 +16,7 @@ from typing import Any
 
 from thermomilp.core.errors import ModelDataError
 from thermomilp.core.notation import cell_name
-from thermomilp.core.puzzle import Cell, Grid, grid_from_ones
+from thermomilp.core.puzzle import Cell, Grid, grid_from_ones, ones_of
 
 Terms = dict[int, float]  # variable index -> coefficient
 INF = float("inf")
@@ -106,19 +106,16 @@ def _read_model(data: Any, shape: tuple[int, int] | None) -> LinearModel:
     for what, seq in (("lower", lower), ("upper", upper), ("integer", integer)):
         need(isinstance(seq, list) and len(seq) == n, f"{what} bounds do not match the variables")
 
-    def bound(v: Any) -> float:
-        if v == "inf":
-            return INF
-        if v == "-inf":
-            return -INF
+    def finite(v: Any, what: str) -> float:
         need(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v),
-             f"a bound is not a number: {str(v)[:40]}")
+             f"{what}: {str(v)[:40]}")
         return float(v)
 
+    def bound(v: Any) -> float:
+        return INF if v == "inf" else -INF if v == "-inf" else finite(v, "a bound is not a number")
+
     def coef(v: Any) -> float:
-        need(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v),
-             f"a coefficient is not a finite number: {str(v)[:40]}")
-        return float(v)
+        return finite(v, "a coefficient is not a finite number")
 
     budget = [MAX_NONZEROS]
 
@@ -278,8 +275,7 @@ def feasible_grids(model: LinearModel, height: int, width: int, cap: int = 200,
             return found, run.status == "infeasible"
         grid = run.grid(height, width)
         assert grid is not None  # values were checked above
-        bits = sum(1 << (i * width + j) for i in range(height) for j in range(width)
-                   if grid[i][j] == "#")
+        bits = sum(1 << (i * width + j) for i, j in ones_of(grid))
         if bits in found:  # HiGHS returned a point the cut should exclude: tolerance
             return found, False
         found.add(bits)
