@@ -262,9 +262,10 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             os.close(go_read)
         feeder = threading.Thread(target=_feed, args=(proc, request), daemon=True)
         feeder.start()
-        box = _Box(proc, since, go_write, home)
+        keep: frozenset[int] = frozenset()  # the box's own init and runner (a PID namespace)
         try:
-            _watch(proc, read_fd, result, limits, box, [p.shape for p in boards])
+            keep = _watch(proc, read_fd, go_write, home, since, result, limits,
+                          [p.shape for p in boards])
         finally:
             os.close(read_fd)
             os.close(go_write)
@@ -273,28 +274,9 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             # the submission's (a count that depended on that timing made the same file's
             # report differ from one run to the next)
             result.killed += kill_descendants(proc.pid, since, include_root=True,
-                                              uncounted=box.keep)
+                                              uncounted=keep)
             feeder.join(timeout=5)
     return result
-
-
-@dataclass
-class _Box:
-    """The grader's handle on one child: its processes, its go pipe, its folder."""
-
-    proc: subprocess.Popen
-    since: int
-    go: int
-    home: str
-    keep: frozenset[int] = frozenset()  # the box's own init and runner (a PID namespace)
-
-    def next_step(self, result: StudentRun) -> None:
-        """End every process the last step started (and wait until they are gone), empty
-        the child's folder, then let the runner start the next step."""
-        result.killed += kill_descendants(self.proc.pid, self.since, keep=self.keep)
-        _empty(self.home)
-        with contextlib.suppress(OSError):  # the child is gone: the result pipe says how
-            os.write(self.go, b"g")
 
 
 def _empty(folder: str) -> None:
@@ -536,8 +518,11 @@ def parse_event(raw: bytes) -> Any:
 SANDBOX, IMPORT = -2, -1  # the steps before the boards' (0, 1, ...; then len(boards): done)
 
 
-def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Limits,
-           box: _Box, shapes: Sequence[tuple[int, int]]) -> None:
+def _watch(proc: subprocess.Popen, read_fd: int, go: int, home: str, since: int,
+           result: StudentRun, limits: Limits, shapes: Sequence[tuple[int, int]]
+           ) -> frozenset[int]:
+    """Read the child's results in order, each step within its time; returns the box's own
+    init and runner (never counted as the submission's)."""
     sel = selectors.DefaultSelector()
     sel.register(read_fd, selectors.EVENT_READ, "result")
     assert proc.stdout is not None and proc.stderr is not None
@@ -550,6 +535,15 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
     deadline = time.monotonic() + limits.import_s
     next_reap = time.monotonic() + 0.5
     open_streams = 3
+    keep: frozenset[int] = frozenset()  # the box's own init and runner (a PID namespace)
+
+    def next_step() -> None:
+        """End every process the last step started (and wait until they are gone), empty
+        the child's folder, then let the runner start the next step."""
+        result.killed += kill_descendants(proc.pid, since, keep=keep)
+        _empty(home)
+        with contextlib.suppress(OSError):  # the child is gone: the result pipe says how
+            os.write(go, b"g")
 
     def fail_rest(verdict: str, message: str, line: int | None = None) -> None:
         """The board being built gets the message; the rest are not built, and say why."""
@@ -572,7 +566,7 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
              "reads only the models build(puzzle) returns)")
 
     def read_event(raw: bytes) -> None:
-        nonlocal step, deadline
+        nonlocal step, deadline, keep
         try:
             event = parse_event(raw)
         except ValueError as exc:
@@ -584,10 +578,10 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
             missing = event.get("missing")
             result.notes = ([_clean(m) for m in missing] if isinstance(missing, list)
                             else ["(an unreadable report)"])
-            box.keep = descendants(proc.pid)  # the box's init and runner, if any
+            keep = descendants(proc.pid)  # the box's init and runner, if any
             if result.notes:
                 _unconfined(result.notes)
-            box.next_step(result)
+            next_step()
             step = IMPORT
         elif step == IMPORT and kind == "import-failed":
             verdict, message, line = _failure(event.get("failed"))
@@ -607,7 +601,7 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
                                              f"a model: {_clean(exc)}")
             step += 1
             if step != done:  # what the import or the board started ends with it
-                box.next_step(result)
+                next_step()
         else:
             waited = ("the sandbox report" if step == SANDBOX else "the import"
                       if step == IMPORT else f"board {step + 1}")
@@ -619,7 +613,7 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
     while open_streams and step != done:
         now = time.monotonic()
         if now >= next_reap:  # orphans handed back to the grader (where there is no box)
-            reap_orphans(proc.pid, box.since)
+            reap_orphans(proc.pid, since)
             next_reap = now + 0.5
         if deadline <= now:
             what = "importing the file" if step < 0 else "build(puzzle)"
@@ -673,3 +667,4 @@ def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Lim
         verdict = "crashed" if code < 0 else "exited"
         fail_rest(verdict, f"{verdict}: the student's process {how} "
                   f"while {'importing the file' if step < 0 else 'in build(puzzle)'}")
+    return keep

@@ -6,6 +6,7 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from thermomilp.core.puzzle import Puzzle
@@ -184,8 +185,7 @@ def flags_of(student: str, probes: Sequence[Puzzle], builds: Sequence[Built]) ->
     """What the instructor should look at, found by the grader (not reported by the child)."""
     flags = []
     try:
-        with open(student, encoding="utf-8", errors="replace") as f:
-            source = f.read()
+        source = Path(student).read_text(encoding="utf-8", errors="replace")
     except OSError:
         source = ""
     if imports_thermomilp(source):
