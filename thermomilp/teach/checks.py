@@ -162,10 +162,12 @@ def grade_board(file: str, puzzle: Puzzle, built: Built,
                  f"which the rules forbid: {broken_rules(puzzle, other)}")
 
     # 4. size and LP relaxation beside the reference
-    ref_size, ref_lp = reference_stats(puzzle, time_limit)
+    reference = reference_model(puzzle)
+    ref_lp = _lp_integral(reference, time_limit)
     return BoardGrade(file, verdicts[0] if verdicts else "right", tuple(findings),
-                      Size(*model.size()), ref_size, _lp_integral(model, time_limit), ref_lp,
-                      fractional, bool(first.cells_out_of_range()))
+                      Size(*model.size()), Size(*reference.size()),
+                      _lp_integral(model, time_limit), ref_lp, fractional,
+                      bool(first.cells_out_of_range()))
 
 
 def picture(puzzle: Puzzle, grid: Sequence[str], indent: str = "        ") -> str:
@@ -261,9 +263,3 @@ def reference_model(puzzle: Puzzle) -> LinearModel:
     return LinearModel([f"x_{i}_{j}" for i, j in form.cells], [0.0] * n, [1.0] * n,
                        [True] * n, rows, {}, False,
                        {c: ({form.index(c): 1.0}, 0.0) for c in form.cells})
-
-
-def reference_stats(puzzle: Puzzle, time_limit: float | None = None
-                    ) -> tuple[Size, float | None]:
-    model = reference_model(puzzle)
-    return Size(*model.size()), _lp_integral(model, time_limit)

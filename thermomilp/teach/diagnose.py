@@ -55,9 +55,10 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
     observed = [(probe, seen) for probe in probes(kind)
                 if (model := probe_builds[probe.board].model) is not None
                 and (seen := accepts(model, probe.grid, time_limit)) is not None]
-    failed = [b for b in probe_builds if b.model is None]
+    failed = [f"on a probe board your build failed: {b.message}"
+              for b in probe_builds if b.model is None][:1]
     if not observed:
-        _note_failed(failed, found)
+        found.evidence += failed
         return found
     on_probes = [k for k, _ in enumerate(vs)
                  if all(p.allowed(kind, k, seen) for p, seen in observed)]
@@ -90,7 +91,7 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
     if not fits and on_probes:
         found.evidence.append(_unexplained(kind, vs, on_probes, exact or {}, probe_boards,
                                            probe_builds, time_limit))
-    _note_failed(failed, found)
+    found.evidence += failed
     return found
 
 
@@ -153,11 +154,6 @@ def _families(kind: str, vs: Sequence[Rules], fits: Sequence[int]) -> dict[str, 
         else:
             out[column] = "ok" if (way := ways.pop()) == "correct" else str(ids[way])
     return out
-
-
-def _note_failed(failed: Sequence[Built], found: Diagnosis) -> None:
-    if failed:
-        found.evidence.append(f"on a probe board your build failed: {failed[0].message}")
 
 
 def _continuous(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, BoardGrade]],

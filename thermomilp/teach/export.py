@@ -69,26 +69,19 @@ def export(puzzle: Puzzle, to: str, backend: Backend | str | None = None,
                               "formulation: export --to lp, mps or latex for it")
         return to_dat(puzzle)
     if to == "latex":
-        if kind is not FormulationKind.CELL:
-            return model_latex(puzzle, chosen.backend, kind)
-        return to_latex(puzzle)
-    if to in ("lp", "mps"):
-        return model_file(puzzle, to, chosen.backend, kind)
+        return (to_latex(puzzle) if kind is FormulationKind.CELL
+                else model_latex(puzzle, chosen.backend, kind))
+    if to in ("lp", "mps"):  # built by the layer, written by model/lpfile.py
+        from thermomilp.model import lpfile
+
+        model = linear_model(puzzle, chosen.backend, kind)
+        return lpfile.to_lp(model) if to == "lp" else lpfile.to_mps(model)
     raise ExportError(f"unknown export target {to!r}; choose one of {', '.join(TARGETS)}")
 
 
 # --------------------------------------------------------------------------
 # LP / MPS: each modelling layer builds, model.lpfile writes
 # --------------------------------------------------------------------------
-
-
-def model_file(puzzle: Puzzle, fmt: str, layer: Backend, kind: FormulationKind) -> str:
-    """The model in LP or MPS format: built by ``layer``, written with the names of
-    docs/formulation.md and none of the layer writers' artefacts (model/lpfile.py)."""
-    from thermomilp.model import lpfile
-
-    model = linear_model(puzzle, layer, kind)
-    return lpfile.to_lp(model) if fmt == "lp" else lpfile.to_mps(model)
 
 
 def linear_model(puzzle: Puzzle, layer: Backend, kind: FormulationKind):

@@ -325,25 +325,15 @@ def blocking_rows(model: LinearModel, grid: Sequence[str], limit: int = 3,
         return broken[:limit]
     from thermomilp.solving.engine import solve_rows
 
-    n = len(model.names)
-    lower, upper = list(model.lower), list(model.upper)
-    integer = [k for k in range(n) if model.integer[k]]
-    rows: list[Row] = []
-    slack_of: list[tuple[int, int]] = []
-    for r in model.rows:
-        below, above = len(lower), len(lower) + 1
-        lower += [0.0, 0.0]
-        upper += [INF, INF]
-        terms = dict(r.terms)
-        terms[below], terms[above] = 1.0, -1.0
-        rows.append(Row(terms, r.lower, r.upper, r.text))
-        slack_of.append((below, above))
-    rows += fix_rows(model, grid)
-    objective = {k: 1.0 for pair in slack_of for k in pair}
-    outcome = solve_rows(lower, upper, integer, rows, objective, maximize=False,
-                         time_limit=time_limit)
+    # row k gets the slack variables n + 2k (below its lower bound) and n + 2k + 1 (above)
+    n, m = len(model.names), len(model.rows)
+    rows = [Row({**r.terms, n + 2 * k: 1.0, n + 2 * k + 1: -1.0}, r.lower, r.upper, r.text)
+            for k, r in enumerate(model.rows)]
+    outcome = solve_rows(model.lower + [0.0] * 2 * m, model.upper + [INF] * 2 * m,
+                         [k for k in range(n) if model.integer[k]],
+                         rows + fix_rows(model, grid), dict.fromkeys(range(n, n + 2 * m), 1.0),
+                         maximize=False, time_limit=time_limit)
     if outcome.status != "optimal" or outcome.x is None:
         return []
     x = list(outcome.x)
-    bent = [model.rows[k] for k, (a, b) in enumerate(slack_of) if x[a] + x[b] > 1e-6]
-    return bent[:limit]
+    return [r for k, r in enumerate(model.rows) if x[n + 2 * k] + x[n + 2 * k + 1] > 1e-6][:limit]

@@ -143,15 +143,13 @@ def imports_thermomilp(source: str) -> bool:
             continue
         if docstring(node):
             continue
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "thermomilp"
-                                                for a in node.names):
-            return True
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "thermomilp":
-            return True
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                and "thermomilp" in node.value:
-            return True
-        if isinstance(node, ast.Name) and "thermomilp" in node.id:
+        if (isinstance(node, ast.Import)
+                and any(a.name.split(".")[0] == "thermomilp" for a in node.names)
+                or isinstance(node, ast.ImportFrom)
+                and (node.module or "").split(".")[0] == "thermomilp"
+                or isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and "thermomilp" in node.value
+                or isinstance(node, ast.Name) and "thermomilp" in node.id):
             return True
         todo.extend(ast.iter_child_nodes(node))
     return False
