@@ -180,7 +180,6 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
     written = text or _csv([HEADER])
     if not text:
         write_whole(out, written.encode("utf-8", "surrogateescape"))
-    graded = 0
     for n, student in enumerate(todo, 1):
         # hidden from the child: the grades, the key and every submission of the class
         grade = grade_student(student, boards, kind, limits,
@@ -197,7 +196,6 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
         fields = row_of(grade)
         written += _csv([fields + [seal(key, fields)]])
         write_whole(out, written.encode("utf-8", "surrogateescape"))
-        graded += 1
         if on_grade is not None:
             on_grade(grade)
         named = ", ".join(grade.mistakes) or "-"
@@ -207,7 +205,7 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
               f"({grade.time_s:.1f} s)", file=progress, flush=True)
     if done.keys() & set(students):
         print(f"skipped {len(done.keys() & set(students))} already in {out}", file=progress)
-    return graded, len(students) - len(todo)
+    return len(todo), len(students) - len(todo)
 
 
 def all_right(out: str, students: Sequence[str]) -> bool:
