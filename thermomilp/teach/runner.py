@@ -540,17 +540,15 @@ def main(argv: list[str]) -> None:
     path = request["student"]
     boards = [board_of(b) for b in request["boards"]]
 
-    def inside(p: str, folders: list[str]) -> bool:
-        return any(p == f or p.startswith(f.rstrip("/") + "/") for f in folders)
-
     # from here on: no reading the hidden paths (the package and its checkouts among them),
     # no writing outside the temporary folder. Readable below a hidden folder: the box (the
     # request) and what this interpreter imports from -- never the package itself
     readable = [os.path.realpath(p) for p in
                 [*request.get("readable", []), *sys.path[1:], sys.prefix, sys.base_prefix,
                  sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))]]
-    packages = [f for f in package if os.path.basename(f) == "thermomilp"]
-    readable = [p for p in readable if p not in package and not inside(p, packages)]
+    packages = [f.rstrip("/") for f in package if os.path.basename(f) == "thermomilp"]
+    readable = [p for p in readable if p not in package
+                and not any(p == f or p.startswith(f + "/") for f in packages)]
     why = landlock.restrict([*request.get("hidden", []), *package], [home, os.devnull],
                             readable)
     if why:

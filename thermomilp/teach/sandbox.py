@@ -202,10 +202,9 @@ def _make_run_folder(folder: str) -> str:
     stub = os.path.join(folder, "stub", "thermomilp")
     os.makedirs(stub, 0o700)
     for name, text in [*child_files().items(), (os.path.join(stub, "__init__.py"), STUB)]:
-        Path(folder, name).write_text(text, encoding="utf-8")
-    for root, _, files in os.walk(folder):
-        for name in files:
-            os.chmod(os.path.join(root, name), 0o444)
+        path = Path(folder, name)
+        path.write_text(text, encoding="utf-8")
+        path.chmod(0o444)
     return os.path.join(folder, "runner.py")
 
 
@@ -241,9 +240,8 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             os.mkdir(os.path.dirname(copy), 0o700)
             shutil.copyfile(student, copy)
         except OSError as exc:
-            for k in range(len(boards)):
-                result.boards[k] = Built(None, "error", f"error: the grader cannot read "
-                                         f"{os.path.basename(student)} ({exc.strerror})")
+            result.boards = [Built(None, "error", f"error: the grader cannot read "
+                                   f"{os.path.basename(student)} ({exc.strerror})") for _ in boards]
             return result
         os.chmod(copy, 0o444)
         os.mkdir(home, 0o700)
