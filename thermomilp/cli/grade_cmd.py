@@ -170,15 +170,13 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     if args.out is not None:
-        from thermomilp.teach.classroom import grade_class
+        from thermomilp.teach.classroom import all_right, grade_class
 
         graded, skipped = grade_class(args.students, boards, kind, args.out, limits,
                                       on_grade=show if args.format == "json" else None,
                                       hide=hide, settings=settings)
         if args.format == "text":
             print(f"{graded} graded, {skipped} already in {args.out}")
-        from thermomilp.teach.classroom import all_right
-
         return EXIT_OK if all_right(args.out, args.students) else EXIT_NO_SOLUTION
     from thermomilp.teach.student import grade_student
 

@@ -102,10 +102,7 @@ def lp_relaxation(puzzle: Puzzle, decide: bool = True,
     """The LP relaxation of the cell formulation, solved through the solve layer."""
     from thermomilp.solving.engine import lp_relaxation as relax
 
-    feasible, objective, integral, decided, filled, n = relax(puzzle, decide, TOL, deadline)
-    if not feasible:
-        return LpRelaxation(False, cells=n)
-    return LpRelaxation(True, objective, integral, decided, filled, n)
+    return LpRelaxation(*relax(puzzle, decide, TOL, deadline))
 
 
 def logic_fixed(puzzle: Puzzle) -> dict[str, int | str]:

@@ -62,20 +62,3 @@ HINTS: dict[str, str] = {  # how to fix it (shown with --hints only)
     "tank-as-chain": "tie the cells of each tank row (x_a - x_b == 0) and order the rows, not "
                      "the cells.",
 }
-
-# Verdicts of a board that are not `right`, from the checks and from the sandbox.
-VERDICTS: dict[str, str] = {
-    "right": "the model's solution is a solution, it accepts every real solution and finds "
-             "no forbidden second grid",
-    "wrong": "the model's optimum is not a solution of the board",
-    "infeasible": "the model has no solution but the board has one",
-    "rejects-solution": "the model forbids a real solution",
-    "accepts-forbidden": "the model accepts a grid the rules forbid",
-    "fractional": "the model's optimum fills some cell by a fraction",
-    "error": "the file breaks the contract, or HiGHS could not solve the model",
-    "timeout": "importing the file or build(puzzle) took longer than the limit; the student's "
-               "process was stopped",
-    "crashed": "the student's code raised an exception (file and line given) or died by a signal",
-    "exited": "the student's code ended its process (sys.exit, os._exit, or a silent death)",
-    "output-limit": "the student's code printed more than the limit; its process was stopped",
-}

@@ -17,13 +17,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from thermomilp.core.notation import number
 from thermomilp.core.puzzle import Grid, Puzzle
 from thermomilp.core.settings import Settings
-from thermomilp.teach.linear import INF, LinearModel, accepts, blocking_rows, nogood_row, solve
+from thermomilp.teach.linear import INF, LinearModel, Run, accepts, blocking_rows, nogood_row, solve
 from thermomilp.teach.sandbox import Built
 
 
@@ -32,10 +32,6 @@ class Size:
     variables: int
     constraints: int
     nonzeros: int
-
-    def to_json(self) -> dict[str, int]:
-        return {"variables": self.variables, "constraints": self.constraints,
-                "nonzeros": self.nonzeros}
 
 
 @dataclass(frozen=True)
@@ -48,7 +44,7 @@ class Finding:
 @dataclass(frozen=True)
 class BoardGrade:
     file: str
-    verdict: str  # see thermomilp.teach.catalogue.VERDICTS
+    verdict: str  # right, or a failure: docs/course/grader.md lists them
     findings: tuple[Finding, ...] = ()
     size: Size | None = None
     reference_size: Size | None = None
@@ -56,7 +52,6 @@ class BoardGrade:
     reference_lp_integral: float | None = None
     fractional: bool = False
     out_of_range: bool = False
-    time_s: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -64,10 +59,9 @@ class BoardGrade:
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "verdict": self.verdict,
-                "findings": [{"check": f.check, "message": f.message, "line": f.line}
-                             for f in self.findings],
-                "size": self.size.to_json() if self.size else None,
-                "reference_size": self.reference_size.to_json() if self.reference_size else None,
+                "findings": [asdict(f) for f in self.findings],
+                "size": asdict(self.size) if self.size else None,
+                "reference_size": asdict(self.reference_size) if self.reference_size else None,
                 "lp_integral": self.lp_integral,
                 "reference_lp_integral": self.reference_lp_integral}
 
@@ -101,8 +95,7 @@ def grade_board(file: str, puzzle: Puzzle, built: Built,
     each HiGHS run on the student's model (a fixed use of `thermomilp.core.engines`) gets the
     settings' ``time_limit`` (`student_run_limit`)."""
     if built.model is None:
-        return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),),
-                          time_s=built.time_s)
+        return _not_built(file, built)
     from thermomilp.core.verify import solution_problems
     from thermomilp.solving import enumerate_solutions
 
@@ -119,17 +112,15 @@ def grade_board(file: str, puzzle: Puzzle, built: Built,
 
     # 1. solve
     first = solve(model, time_limit=time_limit)
-    grid = first.grid(puzzle) if first.status == "feasible" else None
+    grid = first.grid(*puzzle.shape) if first.status == "feasible" else None
     fractional = bool(first.fractional_cells())
     if first.status in ("error", "timeout", "unbounded"):
         fail("error", "solve", first.message)
     elif first.status == "infeasible" and truths:
         fail("infeasible", "solve", "your model has no solution, but the board has one")
     elif first.cells_out_of_range():
-        cells = ", ".join(f"{_cell_name(model, i, j)} = {v:.3g}"
-                          for (i, j), v in first.cells_out_of_range()[:4])
-        fail("wrong", "solve", f"your model's optimum gives cells values outside 0..1 ({cells}): "
-             "a cell is either filled (1) or empty (0)")
+        fail("wrong", "solve", f"your model's optimum gives cells values outside 0..1 "
+             f"({_out_of_range(model, first)}): a cell is either filled (1) or empty (0)")
     elif fractional:
         cells = ", ".join(f"x_{i}_{j} = {v:.3g}" for (i, j), v in first.fractional_cells()[:4])
         fail("fractional", "solve", f"your model's optimum fills cells by a fraction ({cells}): "
@@ -158,13 +149,12 @@ def grade_board(file: str, puzzle: Puzzle, built: Built,
         found_first = ("the grid your model found first (a solution)"
                        if not solution_problems(puzzle, grid) else grid_text(grid))
         second = solve(model, [nogood_row(model, grid)], objective=False, time_limit=time_limit)
-        other = second.grid(puzzle) if second.status == "feasible" else None
+        other = second.grid(*puzzle.shape) if second.status == "feasible" else None
         if second.cells_out_of_range():
-            cells = ", ".join(f"{_cell_name(model, i, j)} = {v:.3g}"
-                              for (i, j), v in second.cells_out_of_range()[:4])
             fail("accepts-forbidden", "second-solution",
                  f"after excluding {found_first}, your model accepts a point whose cells are "
-                 f"not 0 or 1 ({cells}): a cell is either filled (1) or empty (0)")
+                 f"not 0 or 1 ({_out_of_range(model, second)}): a cell is either filled (1) or "
+                 "empty (0)")
         elif other is not None and not second.fractional_cells() and \
                 solution_problems(puzzle, other):
             fail("accepts-forbidden", "second-solution",
@@ -172,12 +162,12 @@ def grade_board(file: str, puzzle: Puzzle, built: Built,
                  f"which the rules forbid: {broken_rules(puzzle, other)}")
 
     # 4. size and LP relaxation beside the reference
-    ref_size, ref_lp = reference_stats(puzzle, time_limit)
-    relaxed = solve(model, objective=False, relax=True, time_limit=time_limit)
-    lp = _integral_share(relaxed.values) if relaxed.status == "feasible" else None
+    reference = reference_model(puzzle)
+    ref_lp = _lp_integral(reference, time_limit)
     return BoardGrade(file, verdicts[0] if verdicts else "right", tuple(findings),
-                      Size(*model.size()), ref_size, lp, ref_lp, fractional,
-                      bool(first.cells_out_of_range()), built.time_s)
+                      Size(*model.size()), Size(*reference.size()),
+                      _lp_integral(model, time_limit), ref_lp, fractional,
+                      bool(first.cells_out_of_range()))
 
 
 def picture(puzzle: Puzzle, grid: Sequence[str], indent: str = "        ") -> str:
@@ -196,44 +186,60 @@ def grade_probe(file: str, puzzle: Puzzle, built: Built, legal: frozenset[int],
     from thermomilp.teach.probes import grid_of_bits
 
     if built.model is None:
-        return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),),
-                          time_s=built.time_s), None
+        return _not_built(file, built), None
     h, w = puzzle.height, puzzle.width
     found, complete = feasible_grids(built.model, h, w, time_limit=time_limit)
-    size = Size(*built.model.size())
     forbidden = sorted(found - legal, key=lambda b: (bin(b).count("1"), b))
+    missing = sorted(legal - found)
+    verdict, message = "right", ""
     if forbidden:
         grid = grid_of_bits(forbidden[0], h, w)
         more = f" (and {len(forbidden) - 1} more)" if len(forbidden) > 1 else ""
-        return BoardGrade(file, "accepts-forbidden", (Finding(
-            "probe", f"your model accepts {grid_text(grid)}{more}, which the rules forbid: "
-            f"{broken_rules(puzzle, grid)}\n{picture(puzzle, grid)}"),), size,
-            time_s=built.time_s), (found if complete else None)
-    if not complete:
-        return BoardGrade(file, "error", (Finding(
-            "probe", "HiGHS could not list the grids your model accepts on this board"),),
-            size, time_s=built.time_s), None
-    missing = sorted(legal - found)
-    if missing:
+        verdict, message = "accepts-forbidden", (
+            f"your model accepts {grid_text(grid)}{more}, which the rules forbid: "
+            f"{broken_rules(puzzle, grid)}\n{picture(puzzle, grid)}")
+    elif not complete:
+        verdict = "error"
+        message = "HiGHS could not list the grids your model accepts on this board"
+    elif missing:
         grid = grid_of_bits(missing[0], h, w)
-        rows = blocking_rows(built.model, grid, time_limit=time_limit)
-        detail = ("; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])
-                  if rows else "")
-        return BoardGrade(file, "rejects-solution", (Finding(
-            "probe", f"your model forbids {grid_text(grid)}, a solution of this board{detail}\n"
-            f"{picture(puzzle, grid)}"),), size, time_s=built.time_s), found
-    return BoardGrade(file, "right", (), size, time_s=built.time_s), found
+        verdict, message = "rejects-solution", (
+            f"your model forbids {grid_text(grid)}, a solution of this board"
+            f"{forbidding(built, grid, time_limit)}\n{picture(puzzle, grid)}")
+    return (BoardGrade(file, verdict, (Finding("probe", message),) if message else (),
+                       Size(*built.model.size())), found if complete else None)
+
+
+def forbidding(built: Built, grid: Sequence[str], time_limit: float | None = None) -> str:
+    """The student's constraints that forbid ``grid`` (`blocking_rows`), ending a sentence."""
+    rows = (blocking_rows(built.model, grid, time_limit=time_limit)
+            if built.model is not None else [])
+    if not rows:
+        return ""
+    return "; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])
+
+
+def _not_built(file: str, built: Built) -> BoardGrade:
+    return BoardGrade(file, built.verdict, (Finding("build", built.message, built.line),))
+
+
+def _out_of_range(model: LinearModel, run: Run) -> str:
+    """The cells of ``run`` outside 0..1, by the student's names (the first four)."""
+    return ", ".join(f"{_cell_name(model, i, j)} = {v:.3g}"
+                     for (i, j), v in run.cells_out_of_range()[:4])
 
 
 def _cell_name(model: LinearModel, i: int, j: int) -> str:
     """The student's name for cell (i, j): its variable's, or x[i, j] for an expression."""
-    terms, const = model.cells[i, j]
-    if len(terms) == 1 and const == 0 and next(iter(terms.values())) == 1:
-        return f"{model.names[next(iter(terms))]} (cell {number(i)},{number(j)})"
-    return f"x[{i}, {j}]"
+    k = model.var_of((i, j))
+    return f"x[{i}, {j}]" if k is None else f"{model.names[k]} (cell {number(i)},{number(j)})"
 
 
-def _integral_share(values: dict | None) -> float | None:
+def _lp_integral(model: LinearModel, time_limit: float | None) -> float | None:
+    """The share of cells integral at the point HiGHS returns for the LP relaxation (None:
+    the relaxation is infeasible)."""
+    relaxed = solve(model, objective=False, relax=True, time_limit=time_limit)
+    values = relaxed.values if relaxed.status == "feasible" else None
     if not values:
         return None
     return sum(1 for v in values.values() if min(abs(v), abs(1 - v)) < 1e-6) / len(values)
@@ -257,11 +263,3 @@ def reference_model(puzzle: Puzzle) -> LinearModel:
     return LinearModel([f"x_{i}_{j}" for i, j in form.cells], [0.0] * n, [1.0] * n,
                        [True] * n, rows, {}, False,
                        {c: ({form.index(c): 1.0}, 0.0) for c in form.cells})
-
-
-def reference_stats(puzzle: Puzzle, time_limit: float | None = None
-                    ) -> tuple[Size, float | None]:
-    model = reference_model(puzzle)
-    relaxed = solve(model, objective=False, relax=True, time_limit=time_limit)
-    return (Size(*model.size()),
-            _integral_share(relaxed.values) if relaxed.status == "feasible" else None)

@@ -37,6 +37,7 @@ import io
 import os
 import secrets
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -49,7 +50,7 @@ from thermomilp.teach.sandbox import Limits
 from thermomilp.teach.student import StudentGrade, grade_student
 
 # review: "needs reading" when the student is flagged (the score is then not a mark);
-# binary .. probes_exact: the checks of StudentGrade.checks (teach.student.CHECKS)
+# binary .. probes_exact: the checks of StudentGrade.checks (docs/course/grader.md)
 CHECK_COLUMNS = ["binary", "precedence", "clues", "ties", "probes_exact"]
 HEADER = ["student", "review", "score", "boards", *CHECK_COLUMNS, "mistakes", "verdicts",
           "flags", "time_s", "seal"]
@@ -155,9 +156,7 @@ def read_grades(out: str, key: bytes | None = None) -> tuple[str, dict[str, dict
 
 
 def row_of(grade: StudentGrade) -> list[str]:
-    verdicts: dict[str, int] = {}
-    for b in grade.boards:
-        verdicts[b.verdict] = verdicts.get(b.verdict, 0) + 1
+    verdicts = Counter(b.verdict for b in grade.boards)
     return [grade.student, "needs reading" if grade.needs_reading else "",
             str(grade.score), str(len(grade.boards)),
             *(grade.checks.get(c, "-") for c in CHECK_COLUMNS), " ".join(grade.mistakes),
@@ -181,12 +180,14 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
     written = text or _csv([HEADER])
     if not text:
         write_whole(out, written.encode("utf-8", "surrogateescape"))
-    graded = 0
     for n, student in enumerate(todo, 1):
         # hidden from the child: the grades, the key and every submission of the class
         grade = grade_student(student, boards, kind, limits,
                               [*hide, out, str(key_path()), *students], settings)
-        now = _read_bytes(out)
+        try:
+            now: bytes | None = Path(out).read_bytes()
+        except OSError:
+            now = None
         if now != written.encode("utf-8", "surrogateescape"):
             grade.flags.append("tampered-grades")
             print(f"WARNING: {out} changed while {student}'s code ran; the grader's own rows "
@@ -195,7 +196,6 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
         fields = row_of(grade)
         written += _csv([fields + [seal(key, fields)]])
         write_whole(out, written.encode("utf-8", "surrogateescape"))
-        graded += 1
         if on_grade is not None:
             on_grade(grade)
         named = ", ".join(grade.mistakes) or "-"
@@ -205,15 +205,7 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
               f"({grade.time_s:.1f} s)", file=progress, flush=True)
     if done.keys() & set(students):
         print(f"skipped {len(done.keys() & set(students))} already in {out}", file=progress)
-    return graded, len(students) - len(todo)
-
-
-def _read_bytes(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError:
-        return None
+    return len(todo), len(students) - len(todo)
 
 
 def all_right(out: str, students: Sequence[str]) -> bool:

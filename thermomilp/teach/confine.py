@@ -29,10 +29,12 @@ reports (and refuses under ``THERMOMILP_REQUIRE_SANDBOX=1``).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
 import sys
+from typing import NoReturn
 
 CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
@@ -108,8 +110,9 @@ def enter(max_tasks: int, grader: int) -> list[str]:
     if libc.unshare(CLONE_NEWPID | CLONE_NEWNS) != 0:
         return [f"pid namespace: {_error()}", "process limit: needs a namespace of its own"]
     init = os.fork()
-    if init:
-        _wait_and_exit(init)
+    if init:  # the process the grader started: it waits for the box and ends as the box ended
+        _close_inherited()
+        _exit_as(_ended(init))
     # PID 1 of the new namespace (the grader kills its process group, where it also is)
     _die_with_parent(libc, None)
     missing += _private_mounts(libc)
@@ -134,9 +137,11 @@ def enter(max_tasks: int, grader: int) -> list[str]:
         _die_with_parent(libc, 1)
         BOXED = os.getpid() == 2
         return missing
+    # the namespace's init: it reaps every process handed to it and ends when the runner
+    # ends (the kernel then kills whatever is left in the namespace)
     _close_inherited()  # the init holds no pipe of the grader's
-    _reap_all(runner)
-    raise AssertionError("unreachable")  # pragma: no cover
+    code = _ended(runner)
+    os._exit(code if code >= 0 else 128 - code)
 
 
 def _close_inherited() -> None:
@@ -147,10 +152,8 @@ def _close_inherited() -> None:
         fds = list(range(3, 256))
     for fd in fds:
         if fd > 2:
-            try:
+            with contextlib.suppress(OSError):  # the listing's own descriptor, closed already
                 os.close(fd)
-            except OSError:
-                pass  # the listing's own descriptor, closed already
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 1)
     os.dup2(null, 2)
@@ -172,7 +175,7 @@ def _private_mounts(libc: ctypes.CDLL) -> list[str]:
     return missing
 
 
-def _exit_as(code: int) -> None:
+def _exit_as(code: int) -> NoReturn:
     """End this process as the box ended: the same exit code, or the same signal."""
     sig = -code if code < 0 else code - 128 if code > 128 else 0
     if sig in set(signal.Signals):
@@ -181,32 +184,23 @@ def _exit_as(code: int) -> None:
     os._exit(code & 0xFF)
 
 
-def _wait_and_exit(init: int) -> None:
-    """The process the grader started: it waits for the box and ends as the box ended."""
-    _close_inherited()
+def _ended(pid: int) -> int:
+    """Reap this process's children until ``pid`` ends; its exit code (``-N``: signal N).
+    (``os.wait`` is retried on EINTR by Python itself.)"""
     while True:
         try:
-            _, status = os.waitpid(init, 0)
-        except InterruptedError:
-            continue
+            done, status = os.wait()
         except ChildProcessError:
             os._exit(1)
-        _exit_as(os.waitstatus_to_exitcode(status))
+        if done == pid:
+            return os.waitstatus_to_exitcode(status)
 
 
-def _reap_all(runner: int) -> None:
-    """The namespace's init: reap every process handed to it; end when the runner ends
-    (the kernel then kills whatever is left in the namespace)."""
-    while True:
-        try:
-            pid, status = os.wait()
-        except InterruptedError:
-            continue
-        except ChildProcessError:
-            os._exit(1)
-        if pid == runner:
-            code = os.waitstatus_to_exitcode(status)
-            os._exit(code if code >= 0 else 128 - code)
+def reap_children() -> None:
+    """Collect every child of this process that has ended, without waiting."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
 
 
 def end_step() -> None:
@@ -216,23 +210,13 @@ def end_step() -> None:
     (there, ``kill(-1)`` would reach every process of the user)."""
     if not BOXED or os.getpid() != 2:
         return
-    try:
+    with contextlib.suppress(OSError):  # nothing else in the namespace
         os.kill(-1, signal.SIGKILL)
-    except OSError:
-        pass  # nothing else in the namespace
     import time
 
     deadline = time.monotonic() + 5
     while PRIVATE_PROC and time.monotonic() < deadline:
-        # gone means reaped: by the init, or by this process (its own children)
-        while True:
-            try:
-                if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                    break
-            except ChildProcessError:
-                break
-            except InterruptedError:
-                continue
+        reap_children()  # gone means reaped: by the init, or by this process (its own children)
         try:
             if {int(p) for p in os.listdir("/proc") if p.isdigit()} <= {1, 2}:
                 return
@@ -249,7 +233,7 @@ def drop_privileges() -> list[str]:
     missing = []
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         missing.append(f"no_new_privs: {_error()}")
-    if _capabilities("CapEff") or _capabilities("CapPrm"):
+    if _capabilities():
         try:
             with open("/proc/sys/kernel/cap_last_cap", encoding="ascii") as f:
                 last = int(f.read())
@@ -268,17 +252,16 @@ def drop_privileges() -> list[str]:
 
         if libc.capset(ctypes.byref(Header(CAP_VERSION_3, 0)), (Data * 2)()) != 0:
             missing.append(f"capabilities: capset ({_error()})")
-        elif _capabilities("CapEff") or _capabilities("CapPrm"):
+        elif _capabilities():
             missing.append("capabilities: some are still held")
     return missing
 
 
-def _capabilities(field: str) -> int:
+def _capabilities() -> bool:
+    """Does this process hold a capability (effective or permitted)?"""
     try:
         with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1], 16)
+            return any(int(line.split()[1], 16) for line in f
+                       if line.startswith(("CapEff:", "CapPrm:")))
     except (OSError, ValueError):
-        pass
-    return 0
+        return False

@@ -9,7 +9,6 @@ from thermomilp.core.errors import ConfigError, GradeError
 from thermomilp.core.puzzle import Puzzle
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-KINDS = ("thermometers", "aquarium")
 LARGE = "large"  # the bundled corpus's folder of boards larger than 10x10
 
 
@@ -41,12 +40,9 @@ def copy_kit(target: str | os.PathLike, solutions: bool = False) -> list[Path]:
     written = []
     for path in sorted(source.rglob("*")):
         rel = path.relative_to(source)
-        if not path.is_file() or "__pycache__" in rel.parts or path.suffix not in (".py", ".mod"):
-            continue
-        if rel.parts[0] == "solutions" and not solutions:
-            continue
         dest = dest_root / rel
-        if dest.exists():
+        if (not path.is_file() or "__pycache__" in rel.parts or path.suffix not in (".py", ".mod")
+                or rel.parts[0] == "solutions" and not solutions or dest.exists()):
             continue
         dest.parent.mkdir(parents=True, exist_ok=True)
         write_whole(dest, path.read_bytes())

@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.puzzle import Puzzle, ones_of
 from thermomilp.teach.catalogue import MISTAKES
-from thermomilp.teach.checks import BoardGrade, broken_rules, grid_text, picture
-from thermomilp.teach.linear import Run, accepts, blocking_rows, solve
-from thermomilp.teach.probes import grids_within, probes
+from thermomilp.teach.checks import BoardGrade, broken_rules, forbidding, grid_text, picture
+from thermomilp.teach.linear import Run, accepts, solve
+from thermomilp.teach.probes import Probe, grids_within, probes
 from thermomilp.teach.rules import CLUES, FILL, TIES, Rules, variants
 from thermomilp.teach.sandbox import Built
 
@@ -48,23 +48,20 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
     ``time_limit``: seconds for each HiGHS run on the model (None: no limit)."""
     found = Diagnosis()
     _continuous(probe_builds, corpus, found, time_limit)
-    _out_of_range(probe_builds, corpus, found, time_limit)
+    _from_an_optimum("cells-not-binary", "gives a cell a value outside 0..1",
+                     lambda g: g.out_of_range, lambda run: bool(run.cells_out_of_range()),
+                     probe_builds, corpus, found, time_limit)
     vs = variants(kind)
-    observed = []
-    for probe in probes(kind):
-        model = probe_builds[probe.board].model
-        if model is None:
-            continue
-        seen = accepts(model, probe.grid, time_limit)
-        if seen is not None:
-            observed.append((probe, seen))
-    failed = [b for b in probe_builds if b.model is None]
+    observed = [(probe, seen) for probe in probes(kind)
+                if (model := probe_builds[probe.board].model) is not None
+                and (seen := accepts(model, probe.grid, time_limit)) is not None]
+    failed = [f"on a probe board your build failed: {b.message}"
+              for b in probe_builds if b.model is None][:1]
     if not observed:
-        _note_failed(failed, found)
+        found.evidence += failed
         return found
     on_probes = [k for k, _ in enumerate(vs)
                  if all(p.allowed(kind, k, seen) for p, seen in observed)]
-    fits = on_probes
     # every probe board whose grids are all known is evidence: a combination fits only if
     # it accepts exactly the model's grids on each of them
     # (a missing tie, written in any way, accepts at least the grids of the same rules
@@ -73,8 +70,8 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
         must, may = grids_within(kind, b, vs[k])
         return must <= grids <= may
 
-    fits = [k for k in fits if all(within(k, b, grids) for b, grids in (exact or {}).items()
-                                   if vs[k].predicts(probe_boards[b]))]
+    fits = [k for k in on_probes if all(within(k, b, grids) for b, grids in (exact or {}).items()
+                                        if vs[k].predicts(probe_boards[b]))]
     correct = vs.index(Rules())
     # a combination that fits exactly explains the model better than a range does (a tank
     # filled as one chain leaves its rows untied in one known way: tank-as-chain, not
@@ -90,25 +87,11 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
                                                probe_builds, time_limit))
     odd = next(((p, s) for p, s in observed if p.obeyed_by[correct] != s), None)
     if not fits and odd is not None:  # else the probe boards' own grades say what is wrong
-        probe, seen = odd
-        puzzle = probe_boards[probe.board]
-        model = probe_builds[probe.board].model
-        assert model is not None
-        board = f"probe board {probe.board + 1} ({_describe(puzzle)})"
-        if seen:
-            found.evidence.append(f"on {board} your model accepts {grid_text(probe.grid)}, which "
-                                  f"the rules forbid: {broken_rules(puzzle, probe.grid)}\n"
-                                  f"{picture(puzzle, probe.grid)}")
-        else:
-            found.evidence.append(f"on {board} your model forbids {grid_text(probe.grid)}, a "
-                                  "grid the rules allow"
-                                  + _forbidding(probe_builds[probe.board], probe.grid,
-                                                time_limit)
-                                  + f"\n{picture(puzzle, probe.grid)}")
+        found.evidence.append(_seen_on(*odd, probe_boards, probe_builds, time_limit))
     if not fits and on_probes:
         found.evidence.append(_unexplained(kind, vs, on_probes, exact or {}, probe_boards,
                                            probe_builds, time_limit))
-    _note_failed(failed, found)
+    found.evidence += failed
     return found
 
 
@@ -135,15 +118,14 @@ def _unexplained(kind: str, vs: Sequence[Rules], candidates: Sequence[int],
             if forbidden:
                 grid = grid_of_bits(forbidden[0], h, w)
                 return (f"{head} it forbids {grid_text(grid)}, which {like} would allow"
-                        + _forbidding(builds[b], grid, time_limit)
+                        + forbidding(builds[b], grid, time_limit)
                         + f"\n{picture(puzzle, grid)}")
             extra = sorted(found - may, key=lambda g: (bin(g).count("1"), g))
             if extra:
                 grid = grid_of_bits(extra[0], h, w)
                 # none of the student's rows forbids it: quote those on its filled cells
                 cell_of = model.cell_var()
-                filled = {(i, j) for i, line in enumerate(grid) for j, ch in enumerate(line)
-                          if ch == "#"}
+                filled = ones_of(grid)
                 near = sorted((r for r in model.rows
                                if any(cell_of.get(v) in filled for v in r.terms)),
                               key=lambda r: -sum(cell_of.get(v) in filled for v in r.terms))
@@ -164,21 +146,14 @@ def _families(kind: str, vs: Sequence[Rules], fits: Sequence[int]) -> dict[str, 
     agrees on it (ok, or one mistake's id), or not ("?")."""
     out = {}
     for column, attr, ids in FAMILIES:
+        ways = {getattr(vs[k], attr) for k in fits}
         if column == "ties" and kind != "aquarium":
             out[column] = "n/a"
-            continue
-        ways = {getattr(vs[k], attr) for k in fits}
-        if len(ways) != 1:
+        elif len(ways) != 1:
             out[column] = "?"
         else:
-            way = ways.pop()
-            out[column] = "ok" if way == "correct" else str(ids[way])
+            out[column] = "ok" if (way := ways.pop()) == "correct" else str(ids[way])
     return out
-
-
-def _note_failed(failed: Sequence[Built], found: Diagnosis) -> None:
-    if failed:
-        found.evidence.append(f"on a probe board your build failed: {failed[0].message}")
 
 
 def _continuous(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, BoardGrade]],
@@ -192,13 +167,6 @@ def _continuous(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, Boa
         return
     _from_an_optimum("continuous-variables", "fills a cell by a fraction",
                      lambda g: g.fractional, lambda run: bool(run.fractional_cells()),
-                     probe_builds, corpus, found, time_limit)
-
-
-def _out_of_range(probe_builds: Sequence[Built], corpus: Sequence[tuple[Built, BoardGrade]],
-                  found: Diagnosis, time_limit: float | None = None) -> None:
-    _from_an_optimum("cells-not-binary", "gives a cell a value outside 0..1",
-                     lambda g: g.out_of_range, lambda run: bool(run.cells_out_of_range()),
                      probe_builds, corpus, found, time_limit)
 
 
@@ -225,23 +193,20 @@ def _witness(mistake: str, vs: list[Rules], fits: list[int], observed, boards, b
     for probe, seen in observed:
         if probe.obeyed_by[correct] != seen and all(probe.obeyed_by[k] != seen for k in without
                                                     if k in fits or k == correct):
-            puzzle = boards[probe.board]
-            what = ("accepts" if seen else "forbids")
-            why = (f"which the rules forbid: {broken_rules(puzzle, probe.grid)}" if seen
-                   else "a grid the rules allow"
-                   + _forbidding(builds[probe.board], probe.grid, time_limit))
-            return (f"{mistake}: on probe board {probe.board + 1} ({_describe(puzzle)}) your "
-                    f"model {what} {grid_text(probe.grid)}, {why}\n"
-                    f"{picture(puzzle, probe.grid)}")
+            return f"{mistake}: " + _seen_on(probe, seen, boards, builds, time_limit)
     return f"{mistake}: your model behaves like it on every probe grid"
 
 
-def _forbidding(built: Built, grid, time_limit: float | None = None) -> str:
-    rows = (blocking_rows(built.model, grid, time_limit=time_limit)
-            if built.model is not None else [])
-    if not rows:
-        return ""
-    return "; these constraints of yours forbid it: " + "; ".join(r.text for r in rows[:3])
+def _seen_on(probe: Probe, seen: bool, boards: Sequence[Puzzle], builds: Sequence[Built],
+             time_limit: float | None = None) -> str:
+    """What the model does with ``probe``'s grid (``seen``: accepts it) that the rules do
+    not, with the picture."""
+    puzzle, grid = boards[probe.board], probe.grid
+    did = (f"accepts {grid_text(grid)}, which the rules forbid: {broken_rules(puzzle, grid)}"
+           if seen else f"forbids {grid_text(grid)}, a grid the rules allow"
+           + forbidding(builds[probe.board], grid, time_limit))
+    return (f"on probe board {probe.board + 1} ({_describe(puzzle)}) your model {did}\n"
+            f"{picture(puzzle, grid)}")
 
 
 def _describe(puzzle: Puzzle) -> str:

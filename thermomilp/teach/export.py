@@ -69,11 +69,13 @@ def export(puzzle: Puzzle, to: str, backend: Backend | str | None = None,
                               "formulation: export --to lp, mps or latex for it")
         return to_dat(puzzle)
     if to == "latex":
-        if kind is not FormulationKind.CELL:
-            return model_latex(puzzle, chosen.backend, kind)
-        return to_latex(puzzle)
-    if to in ("lp", "mps"):
-        return model_file(puzzle, to, chosen.backend, kind)
+        return (to_latex(puzzle) if kind is FormulationKind.CELL
+                else model_latex(puzzle, chosen.backend, kind))
+    if to in ("lp", "mps"):  # built by the layer, written by model/lpfile.py
+        from thermomilp.model import lpfile
+
+        model = linear_model(puzzle, chosen.backend, kind)
+        return lpfile.to_lp(model) if to == "lp" else lpfile.to_mps(model)
     raise ExportError(f"unknown export target {to!r}; choose one of {', '.join(TARGETS)}")
 
 
@@ -82,83 +84,51 @@ def export(puzzle: Puzzle, to: str, backend: Backend | str | None = None,
 # --------------------------------------------------------------------------
 
 
-
-def model_file(puzzle: Puzzle, fmt: str, layer: Backend, kind: FormulationKind) -> str:
-    """The model in LP or MPS format: built by ``layer``, written with the names of
-    docs/formulation.md and none of the layer writers' artefacts (model/lpfile.py)."""
-    from thermomilp.model import lpfile
-
-    model = linear_model(puzzle, layer, kind)
-    return lpfile.to_lp(model) if fmt == "lp" else lpfile.to_mps(model)
-
-
 def linear_model(puzzle: Puzzle, layer: Backend, kind: FormulationKind):
     """The model ``layer`` builds for ``kind`` (the registry
     [`thermomilp.model.registry.MODELS`][thermomilp.model.registry.MODELS]), read back as an
     lpfile.LinearModel."""
+    from thermomilp.model import lpfile
     from thermomilp.model.registry import BuildOptions, build, formulation_for, kind_info
 
-    if layer not in _layers():
+    if layer not in (Backend.PULP, Backend.PYOMO, Backend.HIGHS):
         raise ExportError(f"LP and MPS files are written from the pulp, pyomo and highs "
                           f"models; the {layer} model is not a MILP file (choose --backend "
                           "highs, pulp or pyomo)")
-    version, read = _layers()[layer]
     title = (f"{_name(puzzle)}: the {kind} formulation of "
-             f"docs/formulation.md, built with {version()}")
+             f"docs/formulation.md, built with {_version(layer)}")
     form = formulation_for(puzzle, kind)
     built = build(form, layer, BuildOptions(name=_model_name(puzzle), names=True))
     names = [kind_info(form).var_name(form, k) for k in range(form.n_vars)]
-    return read(built, names, title)
-
-
-def _pulp_version() -> str:
-    import pulp
-
-    return f"PuLP {pulp.__version__}"
-
-
-def _pyomo_version() -> str:
-    import pyomo.version
-
-    return f"Pyomo {pyomo.version.version}"
-
-
-def _highspy_version() -> str:
-    import importlib.metadata
-
-    return f"highspy {importlib.metadata.version('highspy')}"
-
-
-def _read_pulp(built, names, title: str):
-    from thermomilp.model.lpfile import from_pulp
-
-    return from_pulp(built.model, list(built.variables), title)
-
-
-def _read_pyomo(built, names, title: str):
-    from thermomilp.model.lpfile import _pyomo_name, from_pyomo
+    if layer == Backend.PULP:
+        return lpfile.from_pulp(built.model, list(built.variables), title)
+    if layer == Backend.HIGHS:
+        return lpfile.from_highs(built.model, title)
 
     def row_name(con) -> str:
         index = con.index()
         if con.parent_component().local_name == "prec" and len(index) == 2:
             upper, lower = index  # the compact model's prec[u, l]: named by its layers
             return f"prec_{names[upper]}_{names[lower]}"
-        return _pyomo_name(con)
+        return lpfile._pyomo_name(con)
 
-    return from_pyomo(built.model, list(zip(names, built.variables, strict=True)), title,
-                      row_name)
-
-
-def _read_highs(built, names, title: str):
-    from thermomilp.model.lpfile import from_highs
-
-    return from_highs(built.model, title)
+    return lpfile.from_pyomo(built.model, list(zip(names, built.variables, strict=True)), title,
+                             row_name)
 
 
-def _layers() -> dict:
-    return {Backend.PULP: (_pulp_version, _read_pulp),
-            Backend.PYOMO: (_pyomo_version, _read_pyomo),
-            Backend.HIGHS: (_highspy_version, _read_highs)}
+def _version(layer: Backend) -> str:
+    """The modelling layer and its version, as the file's first comment names it."""
+    if layer == Backend.PULP:
+        import pulp
+
+        return f"PuLP {pulp.__version__}"
+    if layer == Backend.PYOMO:
+        import pyomo.version
+
+        return f"Pyomo {pyomo.version.version}"
+    import importlib.metadata
+
+    return f"highspy {importlib.metadata.version('highspy')}"
 
 
 def _model_name(puzzle: Puzzle) -> str:

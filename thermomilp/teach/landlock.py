@@ -45,24 +45,17 @@ class _PathBeneath(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
-def _handled(abi: int) -> int:
-    write = WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_CHAR | MAKE_DIR | MAKE_REG | \
-        MAKE_SOCK | MAKE_FIFO | MAKE_BLOCK | MAKE_SYM
-    if abi >= 2:
-        write |= REFER
-    if abi >= 3:
-        write |= TRUNCATE
-    return READ | write
+def _libc() -> ctypes.CDLL:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return libc
 
 
 def available() -> int:
     """The kernel's Landlock ABI version, 0 when it has none."""
     if not sys.platform.startswith("linux"):
         return 0
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall.restype = ctypes.c_long
-    abi = libc.syscall(SYS_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
-    return max(int(abi), 0)
+    return max(int(_libc().syscall(SYS_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))), 0)
 
 
 def restrict(hidden: Sequence[str], writable: Sequence[str], readable: Sequence[str] = ()) -> str:
@@ -74,12 +67,12 @@ def restrict(hidden: Sequence[str], writable: Sequence[str], readable: Sequence[
     folder under a hidden ``/tmp``). Only the ``writable`` paths can be written."""
     if not sys.platform.startswith("linux"):
         return "Landlock needs Linux"
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall.restype = ctypes.c_long
-    abi = libc.syscall(SYS_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    libc, abi = _libc(), available()
     if abi < 1:
         return "the kernel has no Landlock"
-    handled = _handled(abi)
+    handled = (READ | WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_CHAR | MAKE_DIR | MAKE_REG
+               | MAKE_SOCK | MAKE_FIFO | MAKE_BLOCK | MAKE_SYM
+               | (REFER if abi >= 2 else 0) | (TRUNCATE if abi >= 3 else 0))
     fields = [handled]
     if abi >= 4:
         fields.append(NET_BIND_TCP | NET_CONNECT_TCP)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from thermomilp.core.errors import ModelDataError
 from thermomilp.core.notation import cell_name
-from thermomilp.core.puzzle import Cell, Grid, Puzzle
+from thermomilp.core.puzzle import Cell, Grid, grid_from_ones, ones_of
 
 Terms = dict[int, float]  # variable index -> coefficient
 INF = float("inf")
@@ -43,19 +43,6 @@ class LinearModel:
     objective: Terms
     maximize: bool
     cells: dict[Cell, tuple[Terms, float]]  # cell -> (terms, constant): 1 = filled
-    extra_rows: list[Row] = field(default_factory=list)
-
-    # -- (de)serialisation: the JSON the runner writes -----------------------
-    def to_json(self) -> dict[str, Any]:
-        def num(v: float) -> float | str:
-            return v if abs(v) != INF else ("inf" if v > 0 else "-inf")
-
-        return {"names": self.names, "lower": [num(v) for v in self.lower],
-                "upper": [num(v) for v in self.upper], "integer": self.integer,
-                "rows": [[_terms_out(r.terms), num(r.lower), num(r.upper), r.text]
-                         for r in self.rows],
-                "objective": _terms_out(self.objective), "maximize": self.maximize,
-                "cells": [[i, j, _terms_out(t), c] for (i, j), (t, c) in self.cells.items()]}
 
     @classmethod
     def from_json(cls, data: Any, shape: tuple[int, int] | None = None) -> LinearModel:
@@ -71,10 +58,15 @@ class LinearModel:
         used = {k for r in self.rows for k in r.terms}
         return len(used), len(self.rows), sum(len(r.terms) for r in self.rows)
 
+    def var_of(self, cell: Cell) -> int | None:
+        """The variable that is exactly ``cell`` (``x_i_j`` itself), None for an expression."""
+        terms, const = self.cells[cell]
+        return next(iter(terms)) if len(terms) == 1 and const == 0 and 1 in terms.values() \
+            else None
+
     def cell_var(self) -> dict[int, Cell]:
         """Variables that are exactly one cell (``x_i_j`` itself), by index."""
-        return {next(iter(t)): c for c, (t, const) in self.cells.items()
-                if len(t) == 1 and const == 0 and next(iter(t.values())) == 1}
+        return {k: c for c in self.cells if (k := self.var_of(c)) is not None}
 
     def rows_broken_by(self, grid: Sequence[str]) -> list[Row]:
         """The student's rows over cell variables only that ``grid`` breaks."""
@@ -95,6 +87,12 @@ MAX_NONZEROS = 2_000_000
 MAX_TEXT = 300  # characters of a constraint's text kept for the report
 
 
+def one_line(text: str, limit: int) -> str:
+    """``text`` as one printable line of at most ``limit`` characters (then "...")."""
+    kept = "".join(ch if ch.isprintable() else " " for ch in text[:limit + 1])
+    return kept if len(kept) <= limit else kept[:limit] + "..."
+
+
 def _read_model(data: Any, shape: tuple[int, int] | None) -> LinearModel:
     def need(ok: bool, what: str) -> None:
         if not ok:
@@ -108,19 +106,16 @@ def _read_model(data: Any, shape: tuple[int, int] | None) -> LinearModel:
     for what, seq in (("lower", lower), ("upper", upper), ("integer", integer)):
         need(isinstance(seq, list) and len(seq) == n, f"{what} bounds do not match the variables")
 
-    def bound(v: Any) -> float:
-        if v == "inf":
-            return INF
-        if v == "-inf":
-            return -INF
+    def finite(v: Any, what: str) -> float:
         need(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v),
-             f"a bound is not a number: {str(v)[:40]}")
+             f"{what}: {str(v)[:40]}")
         return float(v)
 
+    def bound(v: Any) -> float:
+        return INF if v == "inf" else -INF if v == "-inf" else finite(v, "a bound is not a number")
+
     def coef(v: Any) -> float:
-        need(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v),
-             f"a coefficient is not a finite number: {str(v)[:40]}")
-        return float(v)
+        return finite(v, "a coefficient is not a finite number")
 
     budget = [MAX_NONZEROS]
 
@@ -143,11 +138,8 @@ def _read_model(data: Any, shape: tuple[int, int] | None) -> LinearModel:
     rows = []
     for r in rows_in:
         need(isinstance(r, list) and len(r) == 4, "a constraint is not [terms, lower, upper, text]")
-        text = r[3]
-        need(isinstance(text, str), "a constraint's text is not a string")
-        text = "".join(ch if ch.isprintable() else " " for ch in text[:MAX_TEXT + 1])
-        rows.append(Row(terms(r[0]), bound(r[1]), bound(r[2]),
-                        text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "..."))
+        need(isinstance(r[3], str), "a constraint's text is not a string")
+        rows.append(Row(terms(r[0]), bound(r[1]), bound(r[2]), one_line(r[3], MAX_TEXT)))
     maximize = data.get("maximize")
     need(isinstance(maximize, bool), "the objective's sense is not true/false")
     need(all(isinstance(v, bool) for v in integer), "an integrality flag is not true/false")
@@ -170,10 +162,6 @@ def _read_model(data: Any, shape: tuple[int, int] | None) -> LinearModel:
                        terms(data.get("objective")), maximize, cells)
 
 
-def _terms_out(terms: Terms) -> list[list[float]]:
-    return [[k, a] for k, a in terms.items()]
-
-
 # --------------------------------------------------------------------------
 # Solving the data with HiGHS
 # --------------------------------------------------------------------------
@@ -185,36 +173,26 @@ class Run:
     values: dict[Cell, float] | None = None
     message: str = ""
 
-    def grid(self, puzzle: Puzzle) -> Grid | None:
-        return self.grid_of(puzzle.height, puzzle.width)
-
-    def grid_of(self, height: int, width: int) -> Grid | None:
+    def grid(self, height: int, width: int) -> Grid | None:
         if self.values is None:
             return None
-        return tuple("".join("#" if self.values[i, j] > 0.5 else "." for j in range(width))
-                     for i in range(height))
+        return grid_from_ones(height, width, (c for c, v in self.values.items() if v > 0.5))
 
     def fractional_cells(self) -> list[tuple[Cell, float]]:
         """Cells strictly between 0 and 1."""
-        if self.values is None:
-            return []
-        return [(c, v) for c, v in sorted(self.values.items())
-                if TOL < v < 1 - TOL]
+        return [(c, v) for c, v in sorted((self.values or {}).items()) if TOL < v < 1 - TOL]
 
     def cells_out_of_range(self) -> list[tuple[Cell, float]]:
         """Cells below 0 or above 1 (an integer cell without bounds)."""
-        if self.values is None:
-            return []
-        return [(c, v) for c, v in sorted(self.values.items()) if v < -TOL or v > 1 + TOL]
+        return [(c, v) for c, v in sorted((self.values or {}).items())
+                if v < -TOL or v > 1 + TOL]
 
 
 def fix_rows(model: LinearModel, grid: Sequence[str]) -> list[Row]:
     """Rows fixing every cell expression to the grid."""
-    rows = []
-    for (i, j), (terms, const) in model.cells.items():
-        v = (1.0 if grid[i][j] == "#" else 0.0) - const
-        rows.append(Row(terms, v, v, f"grader fixes cell {cell_name((i, j))}"))
-    return rows
+    return [Row(terms, (v := float(grid[i][j] == "#") - const), v,
+                f"grader fixes cell {cell_name((i, j))}")
+            for (i, j), (terms, const) in model.cells.items()]
 
 
 def nogood_row(model: LinearModel, grid: Sequence[str]) -> Row:
@@ -295,10 +273,9 @@ def feasible_grids(model: LinearModel, height: int, width: int, cap: int = 200,
         run = solve(model, extra, objective=False, integral_cells=True, time_limit=time_limit)
         if run.status != "feasible" or run.values is None:
             return found, run.status == "infeasible"
-        grid = run.grid_of(height, width)
+        grid = run.grid(height, width)
         assert grid is not None  # values were checked above
-        bits = sum(1 << (i * width + j) for i in range(height) for j in range(width)
-                   if grid[i][j] == "#")
+        bits = sum(1 << (i * width + j) for i, j in ones_of(grid))
         if bits in found:  # HiGHS returned a point the cut should exclude: tolerance
             return found, False
         found.add(bits)
@@ -309,17 +286,10 @@ def feasible_grids(model: LinearModel, height: int, width: int, cap: int = 200,
 def _plain_cells(model: LinearModel, height: int, width: int) -> list[int] | None:
     """The variable of each cell, row by row, when every cell is one distinct variable
     and every row uses cell variables only; else None."""
-    order = []
-    for i in range(height):
-        for j in range(width):
-            terms, const = model.cells[i, j]
-            if const != 0 or len(terms) != 1 or next(iter(terms.values())) != 1:
-                return None
-            order.append(next(iter(terms)))
-    if len(set(order)) != len(order):
-        return None
+    order = [k for i in range(height) for j in range(width)
+             if (k := model.var_of((i, j))) is not None]
     used = set(order)
-    if any(k not in used for r in model.rows for k in r.terms):
+    if len(used) != height * width or any(k not in used for r in model.rows for k in r.terms):
         return None
     return order
 
@@ -355,25 +325,15 @@ def blocking_rows(model: LinearModel, grid: Sequence[str], limit: int = 3,
         return broken[:limit]
     from thermomilp.solving.engine import solve_rows
 
-    n = len(model.names)
-    lower, upper = list(model.lower), list(model.upper)
-    integer = [k for k in range(n) if model.integer[k]]
-    rows: list[Row] = []
-    slack_of: list[tuple[int, int]] = []
-    for r in model.rows:
-        below, above = len(lower), len(lower) + 1
-        lower += [0.0, 0.0]
-        upper += [INF, INF]
-        terms = dict(r.terms)
-        terms[below], terms[above] = 1.0, -1.0
-        rows.append(Row(terms, r.lower, r.upper, r.text))
-        slack_of.append((below, above))
-    rows += fix_rows(model, grid)
-    objective = {k: 1.0 for pair in slack_of for k in pair}
-    outcome = solve_rows(lower, upper, integer, rows, objective, maximize=False,
-                         time_limit=time_limit)
+    # row k gets the slack variables n + 2k (below its lower bound) and n + 2k + 1 (above)
+    n, m = len(model.names), len(model.rows)
+    rows = [Row({**r.terms, n + 2 * k: 1.0, n + 2 * k + 1: -1.0}, r.lower, r.upper, r.text)
+            for k, r in enumerate(model.rows)]
+    outcome = solve_rows(model.lower + [0.0] * 2 * m, model.upper + [INF] * 2 * m,
+                         [k for k in range(n) if model.integer[k]],
+                         rows + fix_rows(model, grid), dict.fromkeys(range(n, n + 2 * m), 1.0),
+                         maximize=False, time_limit=time_limit)
     if outcome.status != "optimal" or outcome.x is None:
         return []
     x = list(outcome.x)
-    bent = [model.rows[k] for k, (a, b) in enumerate(slack_of) if x[a] + x[b] > 1e-6]
-    return bent[:limit]
+    return [r for k, r in enumerate(model.rows) if x[n + 2 * k] + x[n + 2 * k + 1] > 1e-6][:limit]

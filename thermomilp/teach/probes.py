@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 
 from thermomilp.core.puzzle import Grid, Puzzle
 from thermomilp.teach.rules import Rules, allows, obeys, variants
@@ -177,16 +178,11 @@ def grids_obeying(kind: str, board: int, rules: Rules | None = None) -> frozense
 def probes(kind: str) -> tuple[Probe, ...]:
     """A small set of grids that tells every two variants apart (COVER times if it can)."""
     vs = variants(kind)
-    candidates = []
-    for b, puzzle in enumerate(probe_boards(kind)[:len(PROBE_BOARDS[kind])]):
-        for grid in _all_grids(puzzle.height, puzzle.width):
-            candidates.append(Probe(b, grid, tuple(obeys(puzzle, grid, v) for v in vs)))
-    need = {}
-    for a in range(len(vs)):
-        for c in range(a + 1, len(vs)):
-            n = sum(p.obeyed_by[a] != p.obeyed_by[c] for p in candidates)
-            if n:
-                need[a, c] = min(COVER, n)
+    candidates = [Probe(b, grid, tuple(obeys(puzzle, grid, v) for v in vs))
+                  for b, puzzle in enumerate(probe_boards(kind)[:len(PROBE_BOARDS[kind])])
+                  for grid in _all_grids(puzzle.height, puzzle.width)]
+    need = {(a, c): min(COVER, n) for a, c in combinations(range(len(vs)), 2)
+            if (n := sum(p.obeyed_by[a] != p.obeyed_by[c] for p in candidates))}
     chosen: list[Probe] = []
     while need:
         def gain(p: Probe) -> int:
@@ -206,7 +202,7 @@ def undistinguished(kind: str) -> list[tuple[Rules, Rules]]:
     """Pairs of variants no probe tells apart (should be empty)."""
     vs = variants(kind)
     ps = probes(kind)
-    return [(vs[a], vs[c]) for a in range(len(vs)) for c in range(a + 1, len(vs))
+    return [(vs[a], vs[c]) for a, c in combinations(range(len(vs)), 2)
             if all(p.obeyed_by[a] == p.obeyed_by[c] for p in ps)]
 
 

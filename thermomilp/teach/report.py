@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from thermomilp.teach.catalogue import HINTS, MISTAKES
-from thermomilp.teach.student import StudentGrade
+from thermomilp.teach.student import FLAGS, StudentGrade
 
 
 def report(grade: StudentGrade, hints: bool = False) -> str:
@@ -31,8 +31,6 @@ def report(grade: StudentGrade, hints: bool = False) -> str:
         lines.append("evidence:")
         lines.extend(f"    {e}" for e in grade.evidence)  # a picture's lines are indented
     if grade.flags:
-        from thermomilp.teach.student import FLAGS
-
         lines.append("FLAGGED for the instructor (needs reading): " + ", ".join(grade.flags))
         lines.extend(f"    {f}: {FLAGS[f]}" for f in grade.flags)
     if grade.printed_bytes:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise, product
 
-from thermomilp.core.puzzle import Puzzle
+from thermomilp.core.puzzle import Puzzle, ones_of
 
 FILL = {"correct": None, "missing": "missing-precedence", "reversed": "reversed-precedence",
         "skips": "precedence-skips-cells"}
@@ -65,7 +65,7 @@ def allows(puzzle: Puzzle, grid: Sequence[str], rules: Rules = Rules()) -> tuple
     must = obeys(puzzle, grid, Rules(rules.fill, rules.clues, "correct"))
     if must:
         return True, True
-    filled = {(i, j) for i, line in enumerate(grid) for j, ch in enumerate(line) if ch == "#"}
+    filled = ones_of(grid)
     untied = any(any(c in filled for c in layer) and not all(c in filled for c in layer)
                  for v in puzzle.vessels for layer in v.layers)
     return False, (_clues_ok(puzzle, filled, rules.clues) and untied) \
@@ -73,11 +73,11 @@ def allows(puzzle: Puzzle, grid: Sequence[str], rules: Rules = Rules()) -> tuple
 
 
 def obeys(puzzle: Puzzle, grid: Sequence[str], rules: Rules = Rules()) -> bool:
-    filled = {(i, j) for i, line in enumerate(grid) for j, ch in enumerate(line) if ch == "#"}
+    filled = ones_of(grid)
     return _fill_ok(puzzle, filled, rules) and _clues_ok(puzzle, filled, rules.clues)
 
 
-def _fill_ok(puzzle: Puzzle, filled: set, rules: Rules) -> bool:
+def _fill_ok(puzzle: Puzzle, filled: frozenset, rules: Rules) -> bool:
     if rules.ties == "chain":  # every cell after the one before it, bottom row first
         return all(not (b in filled and a not in filled)
                    for v in puzzle.vessels for a, b in pairwise(v.cells))
@@ -103,22 +103,18 @@ def _fill_ok(puzzle: Puzzle, filled: set, rules: Rules) -> bool:
     return True
 
 
-def _clues_ok(puzzle: Puzzle, filled: set, how: str) -> bool:
+def _clues_ok(puzzle: Puzzle, filled: frozenset, how: str) -> bool:
     h, w = puzzle.height, puzzle.width
     row_sums = [sum((i, j) in filled for j in range(w)) for i in range(h)]
     col_sums = [sum((i, j) in filled for i in range(h)) for j in range(w)]
-    rows, cols = list(puzzle.rows), list(puzzle.cols)
-    if how == "swapped":
-        if h != w:
-            return False
-        rows, cols = cols, rows
+    if how == "swapped" and h != w:
+        return False
+    clues = [*puzzle.cols, *puzzle.rows] if how == "swapped" else [*puzzle.rows, *puzzle.cols]
     if how == "zero-dropped":
-        rows = [None if c == 0 else c for c in rows]
-        cols = [None if c == 0 else c for c in cols]
+        clues = [None if c == 0 else c for c in clues]
     if how == "missing-as-zero":
-        rows = [0 if c is None else c for c in rows]
-        cols = [0 if c is None else c for c in cols]
-    pairs = list(zip(row_sums + col_sums, rows + cols, strict=True))
+        clues = [0 if c is None else c for c in clues]
+    pairs = list(zip(row_sums + col_sums, clues, strict=True))
     if how == "at-most":
         return all(c is None or s <= c for s, c in pairs)
     return all(c is None or s == c for s, c in pairs)

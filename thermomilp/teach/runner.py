@@ -33,6 +33,8 @@ send a model, graded like any other.
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import json
 import math
 import os
@@ -245,12 +247,8 @@ CELL_NAME = re.compile(r"x_(?:(\d+)_(\d+)|\((\d+),_(\d+)\))")
 def _check_cell_names(names: list[str], board: Any) -> None:
     """Cell variables named from 1, or beyond the board: a clear message, not a shifted model."""
     h, w = board.height, board.width
-    cells = set()
-    for name in names:
-        m = CELL_NAME.fullmatch(name)
-        if m:
-            i, j = (int(v) for v in (m.group(1) or m.group(3), m.group(2) or m.group(4)))
-            cells.add((i, j))
+    cells = {(int(m[1] or m[3]), int(m[2] or m[4])) for name in names
+             if (m := CELL_NAME.fullmatch(name))}
     outside = sorted(c for c in cells if c[0] >= h or c[1] >= w)
     if not outside:
         return
@@ -311,13 +309,11 @@ def _from_pyomo(m: Any, board: Any) -> dict[str, Any]:
             except (KeyError, IndexError):
                 h, w = board.height, board.width
                 hint = ""
-                try:
+                with contextlib.suppress(KeyError, IndexError, TypeError):
                     x[h, w]
                     hint = (f" -- your x is numbered from 1: the contract numbers rows and "
                             f"columns from 0 (x[0, 0] is the top-left cell, x[{h - 1}, {w - 1}] "
                             "the bottom-right one)")
-                except (KeyError, IndexError, TypeError):
-                    pass
                 raise ContractError(f"the Pyomo model's x has no entry x[{i}, {j}]; the "
                                     f"contract asks for one per cell{hint}") from None
             cells[i, j] = linear(item, f"x[{i}, {j}]")
@@ -412,10 +408,8 @@ PULP4 = (
 def pulp4_hint(exc: BaseException) -> str:
     """What to write instead, when ``exc`` is PuLP 4 refusing a PuLP 3 idiom."""
     text = str(exc)
-    for needle, hint in PULP4:
-        if needle in text and isinstance(exc, AttributeError | TypeError):
-            return f" -- {hint}"
-    return ""
+    return next((f" -- {hint}" for needle, hint in PULP4
+                 if needle in text and isinstance(exc, AttributeError | TypeError)), "")
 
 
 # --------------------------------------------------------------------------
@@ -436,7 +430,7 @@ def package_folders(package: str) -> list[str]:
         return out
     out.append(clone)
     git = os.path.join(clone, ".git")
-    try:
+    with contextlib.suppress(OSError):
         if os.path.isfile(git):  # a worktree: "gitdir: <repo>/.git/worktrees/<name>"
             with open(git, encoding="utf-8") as f:
                 line = f.read().strip()
@@ -446,15 +440,11 @@ def package_folders(package: str) -> list[str]:
         for name in os.listdir(os.path.join(git, "worktrees")):
             with open(os.path.join(git, "worktrees", name, "gitdir"), encoding="utf-8") as f:
                 out.append(os.path.dirname(os.path.realpath(f.read().strip())))
-    except OSError:
-        pass
     return sorted({p for p in out if os.path.isdir(p)})
 
 
 def _installed_package() -> list[str]:
     """Where this interpreter would import thermomilp from (found, never imported)."""
-    import importlib.util
-
     try:
         spec = importlib.util.find_spec("thermomilp")
     except (ImportError, ValueError):
@@ -480,12 +470,10 @@ def limit_self(memory_mb: int, cpu_s: int) -> None:
     import resource
 
     def cap(what: int, value: int) -> None:
-        try:
+        with contextlib.suppress(ValueError, OSError):
             hard = resource.getrlimit(what)[1]
-            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
-            resource.setrlimit(what, (value, hard))
-        except (ValueError, OSError):
-            pass
+            resource.setrlimit(what, (value if hard == resource.RLIM_INFINITY
+                                      else min(value, hard), hard))
 
     cap(resource.RLIMIT_AS, memory_mb << 20)  # a MemoryError instead of the machine's swap
     cap(resource.RLIMIT_CORE, 0)
@@ -493,16 +481,13 @@ def limit_self(memory_mb: int, cpu_s: int) -> None:
     cap(resource.RLIMIT_CPU, cpu_s)  # a backstop behind the parent's wall clock
 
 
-def _sibling(name: str) -> Any:
-    """``confine`` or ``landlock``, loaded from this script's own folder (never the package)."""
-    import importlib.util
-
-    path = os.path.join(os.path.dirname(os.path.realpath(__file__)), f"{name}.py")
-    spec = importlib.util.spec_from_file_location(f"_grader_{name}", path)
+def _load(name: str, path: str) -> Any:
+    """The module of the file ``path``, run as ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise ImportError(f"the grader's {name}.py is missing beside the runner")
+        raise ImportError(f"{path} is not a Python file")
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -518,15 +503,7 @@ def _await_turn(control: int, confine: Any) -> None:
     if not go:
         os._exit(0)
     confine.end_step()
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        except InterruptedError:
-            continue
-        if pid == 0:
-            return
+    confine.reap_children()
 
 
 def main(argv: list[str]) -> None:
@@ -537,13 +514,16 @@ def main(argv: list[str]) -> None:
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    confine, landlock = _sibling("confine"), _sibling("landlock")
+    # confine and landlock, loaded from this script's own folder (never the package)
+    here = os.path.dirname(os.path.realpath(__file__))
+    confine, landlock = (_load(f"_grader_{name}", os.path.join(here, f"{name}.py"))
+                         for name in ("confine", "landlock"))
 
     # a PID namespace with a process limit; the grader's process stays outside and waits
     missing = confine.enter(int(request["limits"]["tasks"]), grader)
     limit_self(int(request["limits"]["memory_mb"]), int(request["limits"]["cpu_s"]))
     home = os.getcwd()  # the box's own temporary folder, emptied after every board
-    stub = os.path.join(os.path.dirname(os.path.realpath(__file__)), "stub")  # made by the grader
+    stub = os.path.join(here, "stub")  # made by the grader
     package = sorted({*request.get("package", []), *_installed_package()})
     os.environ.clear()  # the parent passes none; this drops what Python itself set (LC_CTYPE)
     # PYTHONPATH: a program the student starts meets the same stub
@@ -557,13 +537,8 @@ def main(argv: list[str]) -> None:
         out.write(json.dumps(record) + "\n")
         out.flush()
 
-    import importlib.util
-
     path = request["student"]
     boards = [board_of(b) for b in request["boards"]]
-
-    def inside(p: str, folders: list[str]) -> bool:
-        return any(p == f or p.startswith(f.rstrip("/") + "/") for f in folders)
 
     # from here on: no reading the hidden paths (the package and its checkouts among them),
     # no writing outside the temporary folder. Readable below a hidden folder: the box (the
@@ -571,8 +546,9 @@ def main(argv: list[str]) -> None:
     readable = [os.path.realpath(p) for p in
                 [*request.get("readable", []), *sys.path[1:], sys.prefix, sys.base_prefix,
                  sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))]]
-    packages = [f for f in package if os.path.basename(f) == "thermomilp"]
-    readable = [p for p in readable if p not in package and not inside(p, packages)]
+    packages = [f.rstrip("/") for f in package if os.path.basename(f) == "thermomilp"]
+    readable = [p for p in readable if p not in package
+                and not any(p == f or p.startswith(f + "/") for f in packages)]
     why = landlock.restrict([*request.get("hidden", []), *package], [home, os.devnull],
                             readable)
     if why:
@@ -583,13 +559,7 @@ def main(argv: list[str]) -> None:
     _await_turn(control, confine)
     sys.argv = [path]
     try:
-        spec = importlib.util.spec_from_file_location("student_model", path)
-        if spec is None or spec.loader is None:
-            raise ImportError(f"{path} is not a Python file")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["student_model"] = module
-        spec.loader.exec_module(module)
-        build = getattr(module, "build", None)
+        build = getattr(_load("student_model", path), "build", None)
         if not callable(build):
             send({"event": "import-failed",
                   "failed": {"kind": "error", "line": None,

@@ -62,6 +62,7 @@ reach the report.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -81,7 +82,7 @@ from typing import Any
 
 from thermomilp.core.errors import GradeError
 from thermomilp.core.puzzle import Puzzle
-from thermomilp.teach.linear import LinearModel, ModelDataError
+from thermomilp.teach.linear import LinearModel, ModelDataError, one_line
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent.parent)
 HERE = Path(__file__).resolve().parent
@@ -100,7 +101,6 @@ class Limits:
     board_s: float = 10.0  # one build(puzzle)
     memory_mb: int = 2048  # address space of the child
     output_bytes: int = 1 << 20  # stdout + stderr together; beyond, the child is stopped
-    keep_bytes: int = 4000  # how much of each stream the report may quote
     tasks: int = 301  # processes and threads in the child's box (the smallest pid_max is 301)
 
 
@@ -112,17 +112,13 @@ class Built:
     verdict: str = ""
     message: str = ""
     line: int | None = None
-    time_s: float = 0.0
 
 
 @dataclass
 class StudentRun:
     student: str
     boards: list[Built]
-    stdout: str = ""
-    stderr: str = ""
-    printed_bytes: int = 0
-    time_s: float = 0.0
+    printed_bytes: int = 0  # stdout and stderr: counted, never shown
     notes: list[str] = field(default_factory=list)
     killed: int = 0  # processes the submission left behind, killed by the grader
 
@@ -134,18 +130,15 @@ def hidden_paths(student: str, extra: Sequence[str] = ()) -> list[str]:
     file (the child reads its own copy), the shared temporary folders, ``/dev`` (but the
     few devices of `readable_paths`), and ``extra`` (the corpus folder, the grades
     file, the grader's key file, the other students' files)."""
+    paths = [*_package_folders(), os.path.dirname(os.path.realpath(student)),
+             tempfile.gettempdir(), "/var/tmp", "/dev", *extra]
+    return list(dict.fromkeys(real for p in paths if os.path.exists(real := os.path.realpath(p))))
+
+
+def _package_folders() -> list[str]:
     from thermomilp.teach.runner import package_folders
 
-    package = Path(PACKAGE_PARENT) / "thermomilp"
-    paths = [*(Path(p) for p in package_folders(str(package))),
-             Path(student).resolve().parent, Path(tempfile.gettempdir()), Path("/var/tmp"),
-             Path("/dev"), *(Path(p) for p in extra)]
-    out = []
-    for p in paths:
-        real = os.path.realpath(p)
-        if os.path.exists(real) and real not in out:
-            out.append(real)
-    return out
+    return package_folders(os.path.join(PACKAGE_PARENT, "thermomilp"))
 
 
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
@@ -171,19 +164,14 @@ def readable_paths(box: str) -> list[str]:
     return sorted({os.path.realpath(p) for p in paths if os.path.exists(p)})
 
 
-def request_of(student: str, boards: Sequence[Puzzle], limits: Limits,
-               hide: Sequence[str] = (), copy: str | None = None) -> bytes:
+def request_of(student: str, boards: Sequence[Puzzle], limits: Limits, hide: Sequence[str],
+               copy: str) -> bytes:
     """What the child reads on its stdin: the path of its copy of the student's file, the
     boards as plain data (`plain`, never a solution) and the package's folders (which
     the runner hides with the rest)."""
-    from thermomilp.teach.runner import package_folders
-
-    box = (os.path.dirname(os.path.dirname(copy)) if copy
-           else os.path.dirname(os.path.abspath(student)))
-    return json.dumps({"student": copy or os.path.abspath(student),
-                       "hidden": hidden_paths(student, hide),
-                       "readable": readable_paths(box),
-                       "package": package_folders(os.path.join(PACKAGE_PARENT, "thermomilp")),
+    return json.dumps({"student": copy, "hidden": hidden_paths(student, hide),
+                       "readable": readable_paths(os.path.dirname(os.path.dirname(copy))),
+                       "package": _package_folders(),
                        "boards": [plain(p) for p in boards],
                        "limits": {"memory_mb": limits.memory_mb, "tasks": limits.tasks,
                                   "cpu_s": int(limits.import_s + limits.board_s
@@ -211,16 +199,12 @@ def _make_run_folder(folder: str) -> str:
     from thermomilp.teach.runner import STUB
 
     os.mkdir(folder, 0o700)
-    for name, text in child_files().items():
-        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
-            f.write(text)
     stub = os.path.join(folder, "stub", "thermomilp")
     os.makedirs(stub, 0o700)
-    with open(os.path.join(stub, "__init__.py"), "w", encoding="utf-8") as f:
-        f.write(STUB)
-    for root, _, files in os.walk(folder):
-        for name in files:
-            os.chmod(os.path.join(root, name), 0o444)
+    for name, text in [*child_files().items(), (os.path.join(stub, "__init__.py"), STUB)]:
+        path = Path(folder, name)
+        path.write_text(text, encoding="utf-8")
+        path.chmod(0o444)
     return os.path.join(folder, "runner.py")
 
 
@@ -246,7 +230,6 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
     """Build the student's model on every board in one child process."""
     limits = limits or Limits()
     harden_grader()
-    started = time.monotonic()
     result = StudentRun(student, [Built() for _ in boards])
     with tempfile.TemporaryDirectory(prefix="thermomilp-grade-") as work:
         # the child's folder: its own copy of the student's file, and an empty folder to
@@ -257,9 +240,8 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             os.mkdir(os.path.dirname(copy), 0o700)
             shutil.copyfile(student, copy)
         except OSError as exc:
-            for k in range(len(boards)):
-                result.boards[k] = Built(None, "error", f"error: the grader cannot read "
-                                         f"{os.path.basename(student)} ({exc.strerror})")
+            result.boards = [Built(None, "error", f"error: the grader cannot read "
+                                   f"{os.path.basename(student)} ({exc.strerror})") for _ in boards]
             return result
         os.chmod(copy, 0o444)
         os.mkdir(home, 0o700)
@@ -278,9 +260,10 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             os.close(go_read)
         feeder = threading.Thread(target=_feed, args=(proc, request), daemon=True)
         feeder.start()
-        box = _Box(proc, since, go_write, home)
+        keep: frozenset[int] = frozenset()  # the box's own init and runner (a PID namespace)
         try:
-            _watch(proc, read_fd, result, limits, box, [p.shape for p in boards])
+            keep = _watch(proc, read_fd, go_write, home, since, result, limits,
+                          [p.shape for p in boards])
         finally:
             os.close(read_fd)
             os.close(go_write)
@@ -289,31 +272,9 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             # the submission's (a count that depended on that timing made the same file's
             # report differ from one run to the next)
             result.killed += kill_descendants(proc.pid, since, include_root=True,
-                                              uncounted=box.keep)
+                                              uncounted=keep)
             feeder.join(timeout=5)
-    result.time_s = time.monotonic() - started
     return result
-
-
-@dataclass
-class _Box:
-    """The grader's handle on one child: its processes, its go pipe, its folder."""
-
-    proc: subprocess.Popen
-    since: int
-    go: int
-    home: str
-    keep: frozenset[int] = frozenset()  # the box's own init and runner (a PID namespace)
-
-    def next_step(self, result: StudentRun) -> None:
-        """End every process the last step started (and wait until they are gone), empty
-        the child's folder, then let the runner start the next step."""
-        result.killed += kill_descendants(self.proc.pid, self.since, keep=self.keep)
-        _empty(self.home)
-        try:
-            os.write(self.go, b"g")
-        except OSError:
-            pass  # the child is gone: the result pipe says how
 
 
 def _empty(folder: str) -> None:
@@ -326,22 +287,19 @@ def _empty(folder: str) -> None:
     except OSError:
         return
     for entry in entries:
-        try:
+        with contextlib.suppress(OSError):
             if entry.is_dir(follow_symlinks=False):
                 shutil.rmtree(entry.path, ignore_errors=True)
             else:
                 os.unlink(entry.path)
-        except OSError:
-            pass
 
 
 def _feed(proc: subprocess.Popen, request: bytes) -> None:
     assert proc.stdin is not None
-    try:
+    # the child may end before it reads the request: _watch reports how
+    with contextlib.suppress(OSError, ValueError):
         proc.stdin.write(request)
         proc.stdin.close()
-    except (BrokenPipeError, OSError, ValueError):
-        pass  # the child ended before it read the request: _watch reports how
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -371,10 +329,8 @@ def harden_grader() -> bool:
     Returns True when the subreaper is set (Linux); elsewhere the session scan alone
     finds what a submission left behind."""
     global _hardened
-    if _hardened:
-        return True
-    if not sys.platform.startswith("linux"):
-        return False
+    if _hardened or not sys.platform.startswith("linux"):
+        return _hardened
     import ctypes
 
     try:
@@ -413,58 +369,47 @@ def _processes() -> dict[int, _Proc]:
     """Every process we can see, by pid."""
     out: dict[int, _Proc] = {}
     try:
-        names = os.listdir("/proc")
+        names = [name for name in os.listdir("/proc") if name.isdigit()]
     except OSError:
         return out
     for name in names:
-        if not name.isdigit():
-            continue
         try:
             with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as f:
                 stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2:].split()
-        try:  # state ppid pgrp session tty tpgid flags ... starttime is field 22 (index 19 here)
+            fields = stat[stat.rfind(")") + 2:].split()
+            # state ppid pgrp session tty tpgid flags ... starttime is field 22 (index 19 here)
             out[int(name)] = _Proc(int(fields[1]), int(fields[3]), int(fields[19]), fields[0])
-        except (IndexError, ValueError):
+        except (OSError, IndexError, ValueError):
             continue
     return out
 
 
-def _belonging(procs: dict[int, _Proc], root: int, since: int) -> set[int]:
-    """The processes of the submission whose child is ``root``: below ``root``, in its
-    session, or handed back to this (subreaper) process after ``since`` -- and everything
-    below those."""
-    me = os.getpid()
-    found = {pid for pid, p in procs.items() if pid != me and (
-        p.sid == root or (p.ppid == me and pid != root and p.start >= since))}
-    tops = found | {root}
+def _below(procs: dict[int, _Proc], tops: set[int]) -> set[int]:
+    """``tops`` and every process below them."""
     children: dict[int, list[int]] = {}
     for pid, p in procs.items():
         children.setdefault(p.ppid, []).append(pid)
-    todo = list(tops)
+    found, todo = set(tops), list(tops)
     while todo:
         for child in children.get(todo.pop(), ()):
-            if child not in tops and child != me:
-                tops.add(child)
+            if child not in found:
                 found.add(child)
                 todo.append(child)
     return found
 
 
+def _belonging(procs: dict[int, _Proc], root: int, since: int) -> set[int]:
+    """The processes of the submission whose child is ``root``: below ``root``, in its
+    session, or handed back to this (subreaper) process after ``since`` -- and everything
+    below those (``root`` itself left out)."""
+    me = os.getpid()
+    return _below(procs, {root} | {pid for pid, p in procs.items() if pid != me and (
+        p.sid == root or (p.ppid == me and pid != root and p.start >= since))}) - {root, me}
+
+
 def descendants(root: int) -> frozenset[int]:
     """Every process below ``root`` now."""
-    procs = _processes()
-    found: set[int] = set()
-    todo = [root]
-    while todo:
-        parent = todo.pop()
-        for pid, p in procs.items():
-            if p.ppid == parent and pid not in found:
-                found.add(pid)
-                todo.append(pid)
-    return frozenset(found)
+    return frozenset(_below(_processes(), {root}) - {root})
 
 
 def kill_descendants(root: int, since: int, include_root: bool = False,
@@ -488,8 +433,6 @@ def kill_descendants(root: int, since: int, include_root: bool = False,
         victims = _belonging(procs, root, since) - keep
         if include_root and root in procs:
             victims.add(root)
-        elif not include_root:
-            victims.discard(root)
         alive = [v for v in victims if not procs[v].dead]
         # two clean scans: a child forked while /proc was being read shows in the second
         clean = 0 if alive else clean + 1
@@ -498,30 +441,23 @@ def kill_descendants(root: int, since: int, include_root: bool = False,
         if not alive:
             continue
         for pid in alive:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
                 killed.add(pid)
-            except (ProcessLookupError, PermissionError):
-                pass
         time.sleep(0.002)  # the killed become zombies, then their reaper collects them
     reap_orphans(root, since)
     return len(killed - {root} - uncounted)
 
 
-def reap_orphans(root: int, since: int) -> int:
+def reap_orphans(root: int, since: int) -> None:
     """Collect the dead processes handed back to this (subreaper) process by the
     submission -- never ``root`` (the Popen child: Popen waits for it) nor a child this
-    process started before ``since``; returns how many."""
+    process started before ``since``."""
     me = os.getpid()
-    reaped = 0
     for pid, p in _processes().items():
         if p.ppid == me and pid != root and p.start >= since and p.dead:
-            try:
-                if os.waitpid(pid, os.WNOHANG)[0] == pid:
-                    reaped += 1
-            except (ChildProcessError, OSError):
-                pass
-    return reaped
+            with contextlib.suppress(OSError):  # ChildProcessError among them
+                os.waitpid(pid, os.WNOHANG)
 
 
 # ---------------------------------------------------------------------------
@@ -531,8 +467,7 @@ def reap_orphans(root: int, since: int) -> int:
 
 def _clean(text: object) -> str:
     """A child's failure message as one printable line of bounded length."""
-    s = "".join(ch if ch.isprintable() else " " for ch in str(text))
-    return s if len(s) <= MAX_MESSAGE else s[:MAX_MESSAGE] + "..."
+    return one_line(str(text), MAX_MESSAGE)
 
 
 def _failure(data: object) -> tuple[str, str, int | None]:
@@ -566,6 +501,8 @@ def nesting(raw: bytes) -> int:
 
 def parse_event(raw: bytes) -> Any:
     """One result line as JSON; ValueError (with the reason) for anything else."""
+    if len(raw) > MAX_EVENT:
+        raise ValueError(f"a result line longer than {MAX_EVENT} bytes")
     if nesting(raw) > MAX_DEPTH:
         raise ValueError(f"a result line nested deeper than {MAX_DEPTH} levels")
     try:
@@ -576,187 +513,156 @@ def parse_event(raw: bytes) -> Any:
         raise ValueError("a result line that is not JSON") from None
 
 
-def _watch(proc: subprocess.Popen, read_fd: int, result: StudentRun, limits: Limits,
-           box: _Box, shapes: Sequence[tuple[int, int]]) -> None:
+SANDBOX, IMPORT = -2, -1  # the steps before the boards' (0, 1, ...; then len(boards): done)
+
+
+def _watch(proc: subprocess.Popen, read_fd: int, go: int, home: str, since: int,
+           result: StudentRun, limits: Limits, shapes: Sequence[tuple[int, int]]
+           ) -> frozenset[int]:
+    """Read the child's results in order, each step within its time; returns the box's own
+    init and runner (never counted as the submission's)."""
     sel = selectors.DefaultSelector()
     sel.register(read_fd, selectors.EVENT_READ, "result")
     assert proc.stdout is not None and proc.stderr is not None
     sel.register(proc.stdout, selectors.EVENT_READ, "stdout")
     sel.register(proc.stderr, selectors.EVENT_READ, "stderr")
-    kept = {"stdout": bytearray(), "stderr": bytearray()}
     pending = bytearray()
-    # "sandbox" (the box is being set up), "import", then the index of the board being
-    # built, then "done"
-    step = "sandbox"
-    step_started = time.monotonic()
-    deadline = step_started + limits.import_s
-    next_reap = step_started + 0.5
-    open_streams = 3
     boards = result.boards
-    stopped = False  # the grader stopped the child (timeout)
+    done = len(boards)
+    step = SANDBOX  # the box is being set up, then the import, then the board being built
+    deadline = time.monotonic() + limits.import_s
+    next_reap = time.monotonic() + 0.5
+    open_streams = 3
+    keep: frozenset[int] = frozenset()  # the box's own init and runner (a PID namespace)
 
-    def importing() -> bool:
-        return step in ("sandbox", "import")
+    def next_step() -> None:
+        """End every process the last step started (and wait until they are gone), empty
+        the child's folder, then let the runner start the next step."""
+        result.killed += kill_descendants(proc.pid, since, keep=keep)
+        _empty(home)
+        with contextlib.suppress(OSError):  # the child is gone: the result pipe says how
+            os.write(go, b"g")
 
-    def finish_board(k: int, built: Built) -> None:
-        built.time_s = time.monotonic() - step_started
-        boards[k] = built
-
-    def fail_rest(first: int, verdict: str, message: str, line: int | None = None) -> None:
+    def fail_rest(verdict: str, message: str, line: int | None = None) -> None:
         """The board being built gets the message; the rest are not built, and say why."""
-        for k in range(first, len(boards)):
-            if k == first or importing():
-                finish_board(k, Built(None, verdict, message, line))
+        first = max(step, 0)
+        for k in range(first, done):
+            if k == first or step < 0:
+                boards[k] = Built(None, verdict, message, line)
             else:
                 boards[k] = Built(None, verdict, "not built (the student's process had "
                                                  f"been stopped): {message}", line)
 
-    def current() -> int:
-        return 0 if importing() else int(step)
+    def stop(verdict: str, message: str) -> None:
+        nonlocal step
+        fail_rest(verdict, message)
+        _stop(proc)
+        step = done
 
     def protocol_error(what: str) -> None:
-        nonlocal step
-        fail_rest(current(), "error", f"error: the student's process sent {what}; it was "
-                  "stopped (the grader reads only the models build(puzzle) returns)")
-        _stop(proc)
-        step = "done"
+        stop("error", f"error: the student's process sent {what}; it was stopped (the grader "
+             "reads only the models build(puzzle) returns)")
 
-    while open_streams and step != "done":
+    def read_event(raw: bytes) -> None:
+        nonlocal step, deadline, keep
+        try:
+            event = parse_event(raw)
+        except ValueError as exc:
+            protocol_error(str(exc))
+            return
+        kind = event.get("event") if isinstance(event, dict) else None
+        if step == SANDBOX and kind == "sandbox":
+            # sent before any student code ran: the runner's own word
+            missing = event.get("missing")
+            result.notes = ([_clean(m) for m in missing] if isinstance(missing, list)
+                            else ["(an unreadable report)"])
+            keep = descendants(proc.pid)  # the box's init and runner, if any
+            if result.notes:
+                _unconfined(result.notes)
+            next_step()
+            step = IMPORT
+        elif step == IMPORT and kind == "import-failed":
+            verdict, message, line = _failure(event.get("failed"))
+            fail_rest(verdict, f"{verdict}: importing {os.path.basename(result.student)} "
+                      f"failed: {message}", line)
+            step = done
+        elif (step == IMPORT and kind == "imported"
+              or step >= 0 and kind == "board" and event.get("k") == step):
+            if kind == "board":
+                if "model" not in event:
+                    boards[step] = Built(None, *_failure(event.get("failed")))
+                else:
+                    try:
+                        boards[step] = Built(LinearModel.from_json(event["model"], shapes[step]))
+                    except (ModelDataError, RecursionError) as exc:
+                        boards[step] = Built(None, "error", "error: the model sent back is not "
+                                             f"a model: {_clean(exc)}")
+            step += 1
+            if step != done:  # what the import or the board started ends with it
+                next_step()
+        else:
+            waited = ("the sandbox report" if step == SANDBOX else "the import"
+                      if step == IMPORT else f"board {step + 1}")
+            protocol_error(f"an event out of turn ({_clean(kind)!s} while the grader "
+                           f"waited for {waited})")
+            return
+        deadline = time.monotonic() + (limits.import_s if step == IMPORT else limits.board_s)
+
+    while open_streams and step != done:
         now = time.monotonic()
         if now >= next_reap:  # orphans handed back to the grader (where there is no box)
-            reap_orphans(proc.pid, box.since)
+            reap_orphans(proc.pid, since)
             next_reap = now + 0.5
-        timeout = deadline - now
-        if timeout <= 0:
-            what = "importing the file" if importing() else "build(puzzle)"
-            limit = limits.import_s if importing() else limits.board_s
-            fail_rest(current(), "timeout", f"timeout: {what} took longer than {limit:g} s; "
-                      "the student's process was stopped (an infinite loop?)")
-            _stop(proc)
-            stopped = True
+        if deadline <= now:
+            what = "importing the file" if step < 0 else "build(puzzle)"
+            limit = limits.import_s if step < 0 else limits.board_s
+            stop("timeout", f"timeout: {what} took longer than {limit:g} s; the student's "
+                 "process was stopped (an infinite loop?)")
             break
-        events = sel.select(min(timeout, 0.5))
-        for key, _ in events:
+        for key, _ in sel.select(min(deadline - now, 0.5)):
             name = key.data
-            if name == "result":
-                chunk = os.read(read_fd, 1 << 16)
-            else:
-                # the selector holds our pipes' buffered readers, never bare descriptors
-                chunk = key.fileobj.read1(1 << 16)  # type: ignore[union-attr]
+            # the selector holds our pipes' buffered readers, never bare descriptors
+            chunk = (os.read(read_fd, 1 << 16) if name == "result"
+                     else key.fileobj.read1(1 << 16))  # type: ignore[union-attr]
             if not chunk:
                 sel.unregister(key.fileobj)
                 open_streams -= 1
-                continue
-            if name != "result":
+            elif name != "result":
                 result.printed_bytes += len(chunk)
-                room = limits.keep_bytes - len(kept[name])
-                if room > 0:
-                    kept[name] += chunk[:room]
                 if result.printed_bytes > limits.output_bytes:
-                    fail_rest(current(), "output-limit",
-                              f"output-limit: the student's code printed more than "
-                              f"{limits.output_bytes} bytes; its process was stopped")
-                    _stop(proc)
-                    step = "done"
-                    break
-                continue
-            if len(pending) + len(chunk) > MAX_EVENT and b"\n" not in chunk:
+                    stop("output-limit", f"output-limit: the student's code printed more than "
+                         f"{limits.output_bytes} bytes; its process was stopped")
+            elif len(pending) + len(chunk) > MAX_EVENT and b"\n" not in chunk:
                 protocol_error(f"a result line longer than {MAX_EVENT} bytes")
+            else:
+                pending += chunk
+                if b"\n" in chunk:  # only the new bytes are searched: linear in the line
+                    *lines, rest = bytes(pending).split(b"\n")
+                    pending = bytearray(rest)
+                    for raw in lines:
+                        if raw.strip() and step != done:
+                            read_event(raw)
+            if step == done:
                 break
-            pending += chunk
-            if b"\n" not in chunk:  # only the new bytes are searched: linear in the line
-                continue
-            *lines, rest = bytes(pending).split(b"\n")
-            pending = bytearray(rest)
-            for raw in lines:
-                if not raw.strip():
-                    continue
-                if len(raw) > MAX_EVENT:
-                    protocol_error(f"a result line longer than {MAX_EVENT} bytes")
-                    break
-                try:
-                    event = parse_event(raw)
-                except ValueError as exc:
-                    protocol_error(str(exc))
-                    break
-                kind = event.get("event") if isinstance(event, dict) else None
-                if step == "sandbox" and kind == "sandbox":
-                    # sent before any student code ran: the runner's own word
-                    missing = event.get("missing")
-                    missing = ([_clean(m) for m in missing] if isinstance(missing, list)
-                               else ["(an unreadable report)"])
-                    result.notes = missing
-                    box.keep = descendants(proc.pid)  # the box's init and runner, if any
-                    if missing:
-                        _unconfined(missing)
-                    box.next_step(result)
-                    step = "import"
-                elif step == "import" and kind == "import-failed":
-                    verdict, message, line = _failure(event.get("failed"))
-                    fail_rest(0, verdict, f"{verdict}: importing "
-                              f"{os.path.basename(result.student)} failed: {message}", line)
-                    step = "done"
-                elif step == "import" and kind == "imported":
-                    step = "0" if boards else "done"
-                    if boards:
-                        box.next_step(result)  # what the import started ends here
-                elif not importing() and step != "done" and kind == "board" \
-                        and event.get("k") == int(step):
-                    k = int(step)
-                    if "model" in event:
-                        try:
-                            model = LinearModel.from_json(event["model"], shapes[k])
-                        except (ModelDataError, RecursionError) as exc:
-                            finish_board(k, Built(None, "error", f"error: the model sent back "
-                                                  f"is not a model: {_clean(exc)}"))
-                        else:
-                            finish_board(k, Built(model))
-                    else:
-                        verdict, message, line = _failure(event.get("failed"))
-                        finish_board(k, Built(None, verdict, message, line))
-                    step = str(k + 1) if k + 1 < len(boards) else "done"
-                    if step != "done":
-                        # what the submission started for this board ends with the board
-                        box.next_step(result)
-                else:
-                    waited = ("the sandbox report" if step == "sandbox" else "the import"
-                              if step == "import" else f"board {int(step) + 1}")
-                    protocol_error(f"an event out of turn ({_clean(kind)!s} while the grader "
-                                   f"waited for {waited})")
-                    break
-                step_started = time.monotonic()
-                deadline = step_started + (limits.import_s if step == "import"
-                                           else limits.board_s)
-                if step == "done":
-                    break
-            if step == "done":
-                break
-    if step == "done" and not stopped and proc.stdout is not None and not proc.stdout.closed:
-        # the work is done: what the student printed last is read until the child ends
-        # (a second at most), within the same output cap
+    if step == done and not proc.stdout.closed:
+        # the work is done (the grader stopped nothing): what the student printed last is
+        # read until the child ends (a second at most), within the same output cap
         until = time.monotonic() + 1.0
         while open_streams and time.monotonic() < until:
             for key, _ in sel.select(max(until - time.monotonic(), 0)):
-                if key.data == "result":
+                chunk = (b"" if key.data == "result"
+                         else key.fileobj.read1(1 << 16))  # type: ignore[union-attr]
+                if chunk:
+                    result.printed_bytes += len(chunk)
+                else:
                     sel.unregister(key.fileobj)
                     open_streams -= 1
-                    continue
-                chunk = key.fileobj.read1(1 << 16)  # type: ignore[union-attr]
-                if not chunk:
-                    sel.unregister(key.fileobj)
-                    open_streams -= 1
-                    continue
-                result.printed_bytes += len(chunk)
-                room = limits.keep_bytes - len(kept[key.data])
-                if room > 0:
-                    kept[key.data] += chunk[:room]
-    if step != "done" and not stopped:
+    if step != done:
         # the result pipe closed before the work was done: the process ended itself
         code = proc.wait()
         how = (f"was killed by signal {signal.Signals(-code).name}" if code < 0
                else f"exited with code {code} (sys.exit in a thread, or os._exit?)")
         verdict = "crashed" if code < 0 else "exited"
-        fail_rest(current(), verdict, f"{verdict}: the student's process {how} "
-                  f"while {'importing the file' if importing() else 'in build(puzzle)'}")
-    result.stdout = kept["stdout"].decode("utf-8", "replace")
-    result.stderr = kept["stderr"].decode("utf-8", "replace")
+        fail_rest(verdict, f"{verdict}: the student's process {how} "
+                  f"while {'importing the file' if step < 0 else 'in build(puzzle)'}")
+    return keep

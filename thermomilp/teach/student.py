@@ -6,13 +6,14 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from thermomilp.core.puzzle import Puzzle
 from thermomilp.core.settings import Settings
 from thermomilp.teach.checks import BoardGrade, grade_board, grade_probe, student_run_limit
 from thermomilp.teach.corpus import GradeError
-from thermomilp.teach.diagnose import diagnose
+from thermomilp.teach.diagnose import Diagnosis, diagnose
 from thermomilp.teach.linear import LinearModel
 from thermomilp.teach.probes import grids_obeying, probe_boards
 from thermomilp.teach.sandbox import Built, Limits, run_student
@@ -28,8 +29,9 @@ class StudentGrade:
     printed_bytes: int = 0
     time_s: float = 0.0
     flags: list[str] = field(default_factory=list)  # for the instructor: see FLAGS
-    # per check (CHECKS): "ok", a mistake id, "?" (not proven either way), "-" (nothing
-    # built), "n/a"; probes_exact is "N/M" probe boards whose grids are exactly the rules'
+    # per check (docs/course/grader.md): "ok", a mistake id, "?" (not proven either way),
+    # "-" (nothing built), "n/a"; probes_exact is "N/M" probe boards whose grids are exactly
+    # the rules'
     checks: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -48,14 +50,10 @@ class StudentGrade:
 
     def records(self) -> list[dict[str, Any]]:
         """One JSON Lines record per board, each naming the model's mistakes."""
-        out = []
-        for b in self.boards:
-            record = {"student": self.student, "puzzle": self.kind, **b.to_json(),
-                      "mistakes": list(self.mistakes), "evidence": list(self.evidence),
-                      "flags": list(self.flags), "needs_reading": self.needs_reading,
-                      "checks": dict(self.checks)}
-            out.append(record)
-        return out
+        return [{"student": self.student, "puzzle": self.kind, **b.to_json(),
+                 "mistakes": list(self.mistakes), "evidence": list(self.evidence),
+                 "flags": list(self.flags), "needs_reading": self.needs_reading,
+                 "checks": dict(self.checks)} for b in self.boards]
 
 
 def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
@@ -85,39 +83,23 @@ def grade_student(student: str, boards: Sequence[tuple[str, Puzzle]], kind: str,
         grades.append(graded)
         if found is not None:
             exact[b] = found
-    if all(b.model is None for b in run.boards):
-        found_mistakes: list[str] = []
-        evidence: list[str] = []
-        families: dict[str, str] = {}
-    else:
-        d = diagnose(kind, probes, probe_builds,
-                     list(zip(corpus_builds, grades[:len(boards)], strict=True)), exact,
-                     student_run_limit(settings))
-        found_mistakes, evidence, families = d.mistakes, d.evidence, d.checks
+    built_none = all(b.model is None for b in run.boards)
+    d = Diagnosis() if built_none else diagnose(
+        kind, probes, probe_builds, list(zip(corpus_builds, grades[:len(boards)], strict=True)),
+        exact, student_run_limit(settings))
     flags = flags_of(student, probes, probe_builds)
     if run.killed:
-        evidence.append(f"your code started {run.killed} process(es) that were still running "
+        d.evidence.append(f"your code started {run.killed} process(es) that were still running "
                         "when its board ended; the grader killed them")
     probe_grades = grades[len(boards):]
-    checks = {"binary": "-" if all(b.model is None for b in run.boards) else
-              "no" if {"continuous-variables", "cells-not-binary"} & set(found_mistakes)
+    checks = {"binary": "-" if built_none else
+              "no" if {"continuous-variables", "cells-not-binary"} & set(d.mistakes)
               or any(g.verdict == "fractional" for g in grades) else "yes",
-              **{c: families.get(c, "n/a" if c == "ties" and kind != "aquarium" else "-")
+              **{c: d.checks.get(c, "n/a" if c == "ties" and kind != "aquarium" else "-")
                  for c in ("precedence", "clues", "ties")},
               "probes_exact": f"{sum(g.ok for g in probe_grades)}/{len(probe_grades)}"}
-    return StudentGrade(student, kind, grades, found_mistakes, evidence, run.printed_bytes,
+    return StudentGrade(student, kind, grades, d.mistakes, d.evidence, run.printed_bytes,
                         time.monotonic() - started, flags, checks)
-
-
-CHECKS = {
-    "binary": "yes: the cell variables are 0/1 (no continuous-variables, no cells-not-binary, "
-              "no fractional optimum); no: one of those",
-    "precedence": "ok: the fill order is right; else the mistake's id; ?: not proven",
-    "clues": "ok: the clues are right; else the mistake's id; ?: not proven",
-    "ties": "(Aquarium) ok: tank rows are level; else the mistake's id; ?: not proven",
-    "probes_exact": "N/M: the probe boards on which the model accepts exactly the grids the "
-                    "rules accept",
-}
 
 
 FLAGS = {
@@ -161,15 +143,13 @@ def imports_thermomilp(source: str) -> bool:
             continue
         if docstring(node):
             continue
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "thermomilp"
-                                                for a in node.names):
-            return True
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "thermomilp":
-            return True
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                and "thermomilp" in node.value:
-            return True
-        if isinstance(node, ast.Name) and "thermomilp" in node.id:
+        if (isinstance(node, ast.Import)
+                and any(a.name.split(".")[0] == "thermomilp" for a in node.names)
+                or isinstance(node, ast.ImportFrom)
+                and (node.module or "").split(".")[0] == "thermomilp"
+                or isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and "thermomilp" in node.value
+                or isinstance(node, ast.Name) and "thermomilp" in node.id):
             return True
         todo.extend(ast.iter_child_nodes(node))
     return False
@@ -203,8 +183,7 @@ def flags_of(student: str, probes: Sequence[Puzzle], builds: Sequence[Built]) ->
     """What the instructor should look at, found by the grader (not reported by the child)."""
     flags = []
     try:
-        with open(student, encoding="utf-8", errors="replace") as f:
-            source = f.read()
+        source = Path(student).read_text(encoding="utf-8", errors="replace")
     except OSError:
         source = ""
     if imports_thermomilp(source):
