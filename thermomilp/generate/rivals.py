@@ -142,7 +142,12 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         window = bounding_box(region)
     local = window is not None
     box = window or Window(0, 0, tiling.height, tiling.width)
-    form = _formulation(tiling, rows, cols, box, None if local else fixed)
+    form = (_window_formulation(tiling, rows, cols, box) if local else
+            Formulation(height=tiling.height, width=tiling.width,  # the whole board
+                        row_clues={i: v for i, v in enumerate(rows) if v is not None},
+                        col_clues={j: v for j, v in enumerate(cols) if v is not None},
+                        arcs=tuple((b, a) for a, b in tiling.succ.items()),
+                        ties=(), fixed=dict(fixed or {})))
     if region is not None:
         for r in range(box.top, box.top + box.height):
             for c in range(box.left, box.left + box.width):
@@ -226,8 +231,8 @@ def prove_unique(puzzle: Puzzle, rival: Callable[[], Grid | None] | None) -> Non
         raise GenerationError("internal error: a generated board has a second solution")
 
 
-def _formulation(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
-                 w: Window, fixed: dict[Cell, int] | None) -> Formulation:
+def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
+                        w: Window) -> Formulation:
     full_rows, full_cols = tiling.clues()
     inside = [(r - w.top, c - w.left) for r, c in tiling.ones if (r, c) in w]
 
@@ -237,7 +242,7 @@ def _formulation(tiling: PathTiling, rows: list[int | None], cols: list[int | No
         return {i: v - full[start + i] + held[i]
                 for i, v in enumerate(given[start:start + n]) if v is not None}
 
-    arcs, fixed = [], dict(fixed or {})
+    arcs, fixed = [], {}
     for a, b in tiling.succ.items():      # arc x_b <= x_a
         a_in, b_in = a in w, b in w
         if a_in and b_in:
