@@ -41,8 +41,10 @@ from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, Vessel, aquarium, grid_from_levels, token_id
 from thermomilp.generate.aquarium_repair import merge_against, relabel
 from thermomilp.generate.aquarium_rivals import RivalSearch
+from thermomilp.generate.clues import Clues, Line, thin_clues
 from thermomilp.generate.quality import degenerate
-from thermomilp.generate.rivals import _RivalUndecided, check_time
+from thermomilp.generate.random_board import clues_of
+from thermomilp.generate.rivals import _RivalUndecided, check_time, prove_unique
 
 MEAN_TANK_CELLS = 5
 LEVEL_TRIES = 8
@@ -85,10 +87,7 @@ def random_tanks(height: int, width: int, rng: random.Random,
         if cell not in owner:
             claim(tank, cell)
     # Label tanks in reading order of their first cell (a stable, readable numbering).
-    order: dict[int, str] = {}
-    for cell in cells:
-        order.setdefault(owner[cell], str(len(order) + 1))
-    return [[order[owner[(r, c)]] for c in range(width)] for r in range(height)]
+    return relabel([[owner[(r, c)] for c in range(width)] for r in range(height)])
 
 
 def _random_pool_fill(vessel: Vessel, rng: random.Random) -> list[Cell]:
@@ -118,8 +117,7 @@ def _plant(board: Puzzle, rng: random.Random) -> Grid:
 
 
 def _full_clues(regions: list[list[str]], grid: Grid, rule: str) -> Puzzle:
-    rows = [row.count("#") for row in grid]
-    cols = [sum(row[j] == "#" for row in grid) for j in range(len(grid[0]))]
+    rows, cols = clues_of(grid)
     return aquarium(rows, cols, [[token_id(label) for label in line] for line in regions],
                     solution=grid, rule=rule)
 
@@ -187,49 +185,24 @@ def delete_clues(puzzle: Puzzle, rng: random.Random, deadline: Deadline | None =
     from thermomilp.logic.presolve import logic_finishes
 
     search = RivalSearch() if search is None else search
-    rows, cols = list(puzzle.rows), list(puzzle.cols)
-    places = [("row", i) for i, v in enumerate(rows) if v is not None]
-    places += [("col", j) for j, v in enumerate(cols) if v is not None]
-    rng.shuffle(places)
-    deleted = 0
-    for axis, k in places:
-        if count is not None and deleted >= count:
-            break
-        check_time(deadline, "clue deletion")
-        line = rows if axis == "row" else cols
-        saved, line[k] = line[k], None
+
+    def shown(rows: Clues, cols: Clues, line: Line) -> str | None:
         trial = puzzle.with_clues(rows, cols)
         if trial.all_chains and logic_finishes(trial):
-            proof = "logic"
-        else:
-            try:
-                shown = search.rival(trial, (axis, k), deadline) is None
-            except _RivalUndecided:  # not shown unique: the clue stays
-                search.stats["undecided"] += 1
-                shown = False
-            if not shown:
-                line[k] = saved
-                continue
-            proof = "search"
-        deleted += 1
-        if proofs is not None:
-            proofs.append(proof)
+            return "logic"
+        try:
+            if search.rival(trial, ("row" if line[0] == "r" else "col", line[1]),
+                            deadline) is None:
+                return "search"
+        except _RivalUndecided:  # not shown unique: the clue stays
+            search.stats["undecided"] += 1
+        return None
+
+    rows, cols, made = thin_clues(puzzle.rows, puzzle.cols, rng, shown, count=count,
+                                  deadline=deadline)
+    if proofs is not None:
+        proofs += made
     return puzzle.with_clues(rows, cols)
-
-
-def _prove_unique(puzzle: Puzzle, search: RivalSearch, deadline: Deadline | None,
-                  asked: bool) -> None:
-    """The planted grid passes the independent checker; unless the rival search has
-    already answered "no rival" for exactly these clues (``asked``), it is asked now --
-    a peeled board, or one whose last deletion the logic decided, is unique by that
-    argument, and this is its second proof."""
-    from thermomilp.core.verify import solution_problems
-
-    problems = solution_problems(puzzle, puzzle.solution or ())
-    if problems:
-        raise GenerationError(f"internal error: the planted grid breaks a rule: {problems[0]}")
-    if not asked and search.rival(puzzle, deadline=deadline) is not None:
-        raise GenerationError("internal error: a generated board has a second solution")
 
 
 def generate_aquarium(height: int, width: int, seed: int | None = None,
@@ -283,15 +256,14 @@ def generate_aquarium(height: int, width: int, seed: int | None = None,
     # how the last step showed "no rival" for the clues it left: the repair's search, or
     # each deletion's logic or search
     proofs = ["construction" if strategy == "peel" else "search"]
-    if minimal_clues:
-        puzzle = delete_clues(puzzle, rng, deadline, search, proofs=proofs)
-        variant = ""
-    elif missing_clues:
-        puzzle = delete_clues(puzzle, rng, deadline, search, count=missing_clues, proofs=proofs)
-        variant = f" {missing_clues} missing clues"
-    else:
-        variant = " full clues"
-    _prove_unique(puzzle, search, deadline, asked=proofs[-1] == "search")
+    if minimal_clues or missing_clues:
+        puzzle = delete_clues(puzzle, rng, deadline, search,
+                              count=None if minimal_clues else missing_clues, proofs=proofs)
+    variant = ("" if minimal_clues else f" {missing_clues} missing clues" if missing_clues
+               else " full clues")
+    # the search is asked unless its "no rival" was the last proof (module doc)
+    prove_unique(puzzle, None if proofs[-1] == "search"
+                 else lambda: search.rival(puzzle, deadline=deadline))
     name = f"aquarium {height}x{width} seed {seed}{variant}"
     return Puzzle(puzzle.kind, puzzle.rows, puzzle.cols, puzzle.vessels, name,
                   "thermomilp generate_aquarium", puzzle.solution, rule=puzzle.rule)

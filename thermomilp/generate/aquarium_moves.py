@@ -44,11 +44,6 @@ def move_arcs(puzzle: Puzzle, planted: Grid) -> dict[Node, list[tuple[Node, int,
     return out
 
 
-def _unclued(puzzle: Puzzle) -> set[Node]:
-    return ({("row", i) for i, v in enumerate(puzzle.rows) if v is None}
-            | {("col", j) for j, v in enumerate(puzzle.cols) if v is None})
-
-
 def move_rival(puzzle: Puzzle, deleted: Node | None = None) -> Grid | None:
     """A rival made of one-cell moves along a short path or cycle, or None (not a proof).
 
@@ -62,15 +57,14 @@ def move_rival(puzzle: Puzzle, deleted: Node | None = None) -> Grid | None:
     if deleted is None:
         starts = [(node, {node}) for node in sorted(arcs)]
     else:
-        starts = [(deleted, _unclued(puzzle) - {deleted})]
+        unclued = ({("row", i) for i, v in enumerate(puzzle.rows) if v is None}
+                   | {("col", j) for j, v in enumerate(puzzle.cols) if v is None})
+        starts = [(deleted, unclued - {deleted})]
+    # a deleted clue's line: paths to it count as well as paths from it
+    graphs = [arcs] if deleted is None else [arcs, _reversed(arcs)]
     for start, goals in starts:
-        for path in _paths(arcs, start, goals, reverse=False):
-            grid = _apply(puzzle, planted, path)
-            if grid is not None:
-                return grid
-        if deleted is not None:
-            back = _reversed(arcs)
-            for path in _paths(back, start, goals, reverse=True):
+        for graph in graphs:
+            for path in _paths(graph, start, goals):
                 grid = _apply(puzzle, planted, path)
                 if grid is not None:
                     return grid
@@ -85,7 +79,7 @@ def _reversed(arcs):
     return back
 
 
-def _paths(arcs, start: Node, goals: set[Node], reverse: bool):
+def _paths(arcs, start: Node, goals: set[Node]):
     """Shortest walks (breadth first, at most ``MAX_ARCS`` arcs) from ``start`` to a
     goal, as lists of (tank, new level); one per goal node reached."""
     parent: dict[Node, tuple[Node, int, int] | None] = {start: None}
@@ -96,9 +90,7 @@ def _paths(arcs, start: Node, goals: set[Node], reverse: bool):
             continue
         for to, t, level in arcs.get(node, ()):
             if to in goals:
-                moves = [(t, level)]
-                back = node
-                step = parent[back]
+                moves, step = [(t, level)], parent[node]
                 while step is not None:
                     back, pt, pl = step
                     moves.append((pt, pl))

@@ -24,14 +24,6 @@ from thermomilp.core.puzzle import Cell
 Regions = list[list[str]]
 
 
-def tanks_of(regions: Sequence[Sequence[str]]) -> dict[str, list[Cell]]:
-    cells: dict[str, list[Cell]] = {}
-    for r, line in enumerate(regions):
-        for c, label in enumerate(line):
-            cells.setdefault(label, []).append((r, c))
-    return cells
-
-
 def holds_water(cells: Sequence[Cell], grid: Sequence[str], rule: str) -> bool:
     """Is the filling of ``grid`` on these cells legal for one tank of ``rule``?"""
     if rule == "pool":
@@ -99,7 +91,10 @@ def merge_against(regions: Sequence[Sequence[str]], planted: Sequence[str],
 
 def _best_pair(regions: Sequence[Sequence[str]], planted: Sequence[str],
                rival: Sequence[str], rule: str, rng: random.Random) -> tuple[str, str] | None:
-    cells = tanks_of(regions)
+    cells: dict[str, list[Cell]] = {}  # tank -> its cells
+    for r, line in enumerate(regions):
+        for c, label in enumerate(line):
+            cells.setdefault(label, []).append((r, c))
     differing = sorted(label for label, cs in cells.items()
                        if any(planted[r][c] != rival[r][c] for r, c in cs))
     best: list[tuple[str, str]] = []
@@ -127,9 +122,9 @@ def _best_pair(regions: Sequence[Sequence[str]], planted: Sequence[str],
     return best[rng.randrange(len(best))]
 
 
-def relabel(regions: Sequence[Sequence[str]]) -> Regions:
+def relabel(regions: Sequence[Sequence[str | int]]) -> Regions:
     """Tanks numbered 1, 2, ... in reading order of their first cell."""
-    order: dict[str, str] = {}
+    order: dict[str | int, str] = {}
     for line in regions:
         for label in line:
             order.setdefault(label, str(len(order) + 1))

@@ -35,14 +35,21 @@ differs from the planted grid.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from thermomilp.core.deadline import Deadline
-from thermomilp.core.errors import GenerationError, GenerationTimeUp, SolveError, TimeUp
-from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_levels, levels_from_grid, ones_of
+from thermomilp.core.errors import GenerationTimeUp, SolveError, TimeUp
+from thermomilp.core.puzzle import (
+    Cell,
+    Grid,
+    Puzzle,
+    grid_from_levels,
+    grid_from_ones,
+    levels_from_grid,
+    ones_of,
+)
 from thermomilp.core.verify import candidate_problems
 from thermomilp.generate.aquarium_moves import move_rival
-from thermomilp.generate.rivals import _RivalUndecided, check_time
+from thermomilp.generate.rivals import Window, _RivalUndecided, check_rival, check_time, windows
 from thermomilp.logic.aquarium_dp import WaterlineDP
 from thermomilp.model.formulation import formulate
 from thermomilp.solving.engine import find_other
@@ -86,10 +93,10 @@ class RivalSearch:
         if planted is None:
             raise ValueError("a rival question needs the planted solution")
         if puzzle.rule == "tank":
-            grid = move_rival(puzzle, None if deleted is None else _node(deleted))
+            grid = move_rival(puzzle, deleted)
             if grid is not None:
                 self.stats["moves"] += 1
-                return _checked(puzzle, grid)
+                return check_rival(puzzle, grid)
         if puzzle.rule == "tank" and self.stats["dp_gave_up"] < self.dp_give_ups:
             try:
                 grid = self._dp_rival(puzzle, planted,
@@ -101,9 +108,9 @@ class RivalSearch:
                 self.stats["dp_gave_up"] += 1
             else:
                 self.stats["dp"] += 1
-                return _checked(puzzle, grid)
+                return check_rival(puzzle, grid)
         self.stats["milp"] += 1
-        return _checked(puzzle, _milp_rival(puzzle, planted, deleted, deadline))
+        return check_rival(puzzle, _milp_rival(puzzle, planted, deleted, deadline))
 
     def _dp_rival(self, puzzle: Puzzle, planted: Grid, free: set[int] | None = None,
                   stop: Callable[[], bool] | None = None) -> Grid | None:
@@ -129,7 +136,7 @@ class RivalSearch:
         solutions, so a clean window of a board stays clean while it is repaired."""
         if puzzle.rule != "tank" or puzzle.solution is None:
             return None
-        for window in windows(puzzle.height, puzzle.width):
+        for window in windows(puzzle.height, puzzle.width, WINDOW, STEP):
             if window in clean:
                 continue
             free = {v for v, vessel in enumerate(puzzle.vessels)
@@ -139,40 +146,13 @@ class RivalSearch:
                 continue
             self.stats["window"] += 1
             if grid is not None:
-                return _checked(puzzle, grid)
+                return check_rival(puzzle, grid)
             clean.add(window)
         return None
 
 
-NEAREST = False
-
 WINDOW, STEP = 8, 4
 """Side and stride of the square windows the planting sweeps before a whole-board question."""
-
-
-@dataclass(frozen=True)
-class Window:
-    top: int
-    left: int
-    size: int
-
-    def __contains__(self, cell: Cell) -> bool:
-        return self.top <= cell[0] < self.top + self.size and \
-            self.left <= cell[1] < self.left + self.size
-
-
-def windows(height: int, width: int) -> list[Window]:
-    def starts(n: int) -> list[int]:
-        out = list(range(0, max(1, n - WINDOW + 1), STEP))
-        if out[-1] + WINDOW < n:
-            out.append(n - WINDOW)
-        return out
-
-    return [Window(r, c, WINDOW) for r in starts(height) for c in starts(width)]
-
-
-def _node(line: Line) -> tuple[str, int]:
-    return ("row" if line[0] == "row" else "col", line[1])
 
 
 def line_cells(puzzle: Puzzle, line: Line) -> frozenset[Cell]:
@@ -185,34 +165,32 @@ def line_cells(puzzle: Puzzle, line: Line) -> frozenset[Cell]:
 def _milp_rival(puzzle: Puzzle, planted: Grid, deleted: Line | None,
                 deadline: Deadline | None) -> Grid | None:
     form, ones = formulate(puzzle), ones_of(planted)
-    if deleted is None:
-        return _grid(puzzle, _find_other(puzzle, form, ones, None, (), deadline,
-                                         nearest=NEAREST))
-    import numpy as np
+    questions: list[tuple[frozenset[Cell] | None, tuple, bool]] = [(None, (), True)]
+    if deleted is not None:
+        import numpy as np
 
-    cells = sorted(line_cells(puzzle, deleted))
-    idx = np.array([form.index(cell) for cell in cells], dtype=np.int32)
-    ones_col = np.ones(len(cells))
-    planted_sum = sum(cell in ones for cell in cells)
-    sides = []
-    if planted_sum > 0:
-        sides.append((1.0 - planted_sum, idx, -ones_col))      # sum <= planted - 1
-    if planted_sum < len(cells):
-        sides.append((planted_sum + 1.0, idx, ones_col))       # sum >= planted + 1
-    # Most questions of a large board have a rival, which HiGHS finds fastest with the
-    # no-good cut alone; its unconfirmed "none" only sends the question on to the two
-    # sides, whose confirmed "none"s are the proof.
-    x = _find_other(puzzle, form, ones, frozenset(cells), (), deadline, confirm=False)
-    if x is not None:
-        return _grid(puzzle, x)
-    for side in sides:
-        x = _find_other(puzzle, form, ones, frozenset(cells), (side,), deadline)
+        cells = sorted(line_cells(puzzle, deleted))
+        idx = np.array([form.index(cell) for cell in cells], dtype=np.int32)
+        ones_col = np.ones(len(cells))
+        planted_sum = sum(cell in ones for cell in cells)
+        sides = []
+        if planted_sum > 0:
+            sides.append((1.0 - planted_sum, idx, -ones_col))      # sum <= planted - 1
+        if planted_sum < len(cells):
+            sides.append((planted_sum + 1.0, idx, ones_col))       # sum >= planted + 1
+        # Most questions of a large board have a rival, which HiGHS finds fastest with the
+        # no-good cut alone; its unconfirmed "none" only sends the question on to the two
+        # sides, whose confirmed "none"s are the proof.
+        line = frozenset(cells)
+        questions = [(line, (), False)] + [(line, (side,), True) for side in sides]
+    for over, rows, confirm in questions:
+        x = _find_other(puzzle, form, ones, over, rows, deadline, confirm)
         if x is not None:
-            return _grid(puzzle, x)
+            return grid_from_ones(puzzle.height, puzzle.width, form.ones_from_values(x))
     return None
 
 
-def _find_other(puzzle, form, ones, over, rows, deadline, confirm=True, nearest=False):
+def _find_other(puzzle, form, ones, over, rows, deadline, confirm):
     check_time(deadline, "rival search")
     left = None if deadline is None else deadline.remaining()
 
@@ -221,26 +199,9 @@ def _find_other(puzzle, form, ones, over, rows, deadline, confirm=True, nearest=
 
     try:
         return find_other(form, ones, check=check, over=over, rows=rows, time_limit=left,
-                          confirm=confirm, nearest=nearest)
+                          confirm=confirm)
     except SolveError as exc:
         if exc.status == "timeout":
             raise GenerationTimeUp("gave up: no board within the time limit (rival search)",
                                    "rival search") from exc
         raise _RivalUndecided(f"the rival question: {exc}") from exc
-
-
-def _grid(puzzle: Puzzle, x) -> Grid | None:
-    if x is None:
-        return None
-    w = puzzle.width
-    return tuple("".join("#" if x[r * w + c] else "." for c in range(w))
-                 for r in range(puzzle.height))
-
-
-def _checked(puzzle: Puzzle, grid: Grid | None) -> Grid | None:
-    if grid is None:
-        return None
-    problems = candidate_problems(puzzle, grid, planted=puzzle.solution)
-    if problems:
-        raise GenerationError(f"a rival that is not one: {problems[0]}")
-    return grid

@@ -17,15 +17,17 @@ it also after further deletions (fewer clues, more rivals).
 from __future__ import annotations
 
 import random
-from typing import Callable, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import GenerationError
-from thermomilp.core.puzzle import thermometers
+from thermomilp.core.puzzle import Cell
 from thermomilp.generate.paths import PathTiling
-from thermomilp.generate.rivals import _RivalUndecided, check_time, find_rival
+from thermomilp.generate.rivals import _RivalUndecided, check_time, find_rival, tiling_puzzle
 
 Clues = list[int | None]
+Line = tuple[str, int]  # ("r", row) or ("c", column)
 
 
 class Thinned(NamedTuple):
@@ -37,7 +39,6 @@ class Thinned(NamedTuple):
 
 
 def unique_proof(tiling: PathTiling, rows: Clues, cols: Clues,
-                 time_limit: float | None = None,
                  deadline: Deadline | None = None) -> str | None:
     """ "logic" or "milp" when the planted filling is the clues' only solution, else None
     (also when HiGHS could not decide the question after its retry: the clue stays).
@@ -47,20 +48,61 @@ def unique_proof(tiling: PathTiling, rows: Clues, cols: Clues,
     measured: on 40x40 boards it cost 15 times what the MILP questions it
     saved did -- 135 s against 9 s for 290 questions.)
     """
-    from thermomilp.core.settings import Logic
-    from thermomilp.logic.presolve import presolve_cells
-
-    fixed, _, status = presolve_cells(thermometers(rows, cols, tiling.paths()), Logic.INTERVALS)
+    fixed, status = interval_cells(tiling, rows, cols)
     if status == "solved":
         return "logic"
     if status == "infeasible":  # cannot be: the planted filling is a solution
         raise GenerationError("internal error: the logic refuted the planted filling")
     try:
-        rival = find_rival(tiling, rows, cols, fixed=fixed, time_limit=time_limit,
-                           deadline=deadline)
+        rival = find_rival(tiling, rows, cols, fixed=fixed, deadline=deadline)
     except _RivalUndecided:
         return None  # not shown unique: the clue stays (the board with it is unique)
     return "milp" if rival is None else None
+
+
+def interval_cells(tiling: PathTiling, rows: Sequence[int | None] | None = None,
+                   cols: Sequence[int | None] | None = None
+                   ) -> tuple[dict[Cell, int] | None, str]:
+    """Cells interval propagation decides (sound, so they bound the rival search)."""
+    from thermomilp.core.settings import Logic
+    from thermomilp.logic.presolve import presolve_cells
+
+    fixed, _, status = presolve_cells(tiling_puzzle(tiling, rows, cols), Logic.INTERVALS)
+    return fixed, status
+
+
+def thin_clues(rows: Sequence[int | None], cols: Sequence[int | None], rng: random.Random,
+               shown: Callable[[Clues, Clues, Line], str | None], *,
+               count: int | None = None, until: Callable[[Clues, Clues], bool] | None = None,
+               deadline: Deadline | None = None,
+               lines: list[Line] | None = None) -> tuple[Clues, Clues, list[str]]:
+    """The greedy deletion of both generators: each clue in turn (``lines``, else every clue
+    in a random order) is deleted while ``shown(rows, cols, line)`` names how the board
+    without it was proven unique (else the clue stays); at most ``count`` deletions, and
+    none after ``until(rows, cols)`` holds. Returns the clues and each deletion's proof."""
+    rows, cols = list(rows), list(cols)
+    if lines is None:
+        slots = [("r", i) for i, v in enumerate(rows) if v is not None]
+        slots += [("c", j) for j, v in enumerate(cols) if v is not None]
+        rng.shuffle(slots)
+    else:
+        slots = [(kind, k) for kind, k in lines
+                 if (rows if kind == "r" else cols)[k] is not None]
+    proofs: list[str] = []
+    for line, k in slots:
+        if count is not None and len(proofs) >= count:
+            break
+        check_time(deadline, "clue deletion")
+        target = rows if line == "r" else cols
+        kept, target[k] = target[k], None
+        proof = shown(rows, cols, (line, k))
+        if proof is None:
+            target[k] = kept
+            continue
+        proofs.append(proof)
+        if until is not None and until(rows, cols):
+            break
+    return rows, cols, proofs
 
 
 def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Random, *,
@@ -81,33 +123,11 @@ def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Rando
     ``deadline``: the board's clock, checked before each clue and handed to the engine;
     past it [`GenerationTimeUp`][thermomilp.core.errors.GenerationTimeUp].
     """
-    rows, cols = list(rows), list(cols)
-    if lines is None:
-        slots = [("r", i) for i, v in enumerate(rows) if v is not None]
-        slots += [("c", j) for j, v in enumerate(cols) if v is not None]
-        rng.shuffle(slots)
-    else:
-        slots = [(kind, k) for kind, k in lines
-                 if (rows if kind == "r" else cols)[k] is not None]
-    deleted = 0
-    proof = None
-    for line, k in slots:
-        if count is not None and deleted >= count:
-            break
-        target = rows if line == "r" else cols
-        kept = target[k]
-        target[k] = None
-        check_time(deadline, "clue deletion")
-        shown = None
+    def shown(rows: Clues, cols: Clues, _: Line) -> str | None:
         if accept is None or accept(rows, cols):
-            shown = unique_proof(tiling, rows, cols, deadline=deadline)
-        if shown is not None:
-            deleted += 1
-            proof = shown
-            if until is not None and until(rows, cols):
-                break
-        else:
-            target[k] = kept
-    return Thinned(rows, cols, deleted, proof)
+            return unique_proof(tiling, rows, cols, deadline=deadline)
+        return None
 
-
+    rows, cols, proofs = thin_clues(rows, cols, rng, shown, count=count, until=until,
+                                    deadline=deadline, lines=lines)
+    return Thinned(rows, cols, len(proofs), proofs[-1] if proofs else None)

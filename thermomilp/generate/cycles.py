@@ -25,7 +25,7 @@ from collections.abc import Iterable
 
 from thermomilp.core.puzzle import Cell, Grid
 from thermomilp.generate.paths import PathTiling
-from thermomilp.generate.rivals import check_rival
+from thermomilp.generate.rivals import check_rival, tiling_puzzle
 
 Node = tuple[str, int]          # ("r", row) or ("c", column)
 Arc = tuple[Node, Node, int, Cell]  # tail, head, thermometer, cell that changes
@@ -61,10 +61,8 @@ def cycle_rival(tiling: PathTiling, backward: Iterable[Cell] | None = None,
     for first in starts:
         cycle = _shortest_cycle(arcs, out, first, max_arcs)
         if cycle is not None:
-            rival = _apply(tiling, [arcs[k][3] for k in cycle])
-            rows, cols = tiling.clues()
-            check_rival(tiling, rows, cols, rival)  # a slip here must not pass as a rival
-            return rival
+            # a slip here must not pass as a rival
+            return check_rival(tiling_puzzle(tiling), _apply(tiling, [arcs[k][3] for k in cycle]))
     return None
 
 

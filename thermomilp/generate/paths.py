@@ -180,27 +180,23 @@ class PathTiling:
         else:
             bulbs = sorted({self.bulb_of(c) for c in near})
         for bulb in bulbs:
-            if bulb in self.pred:
-                continue  # joined meanwhile
             path = self.path_from(bulb)
-            if len(path) >= min_length:
-                continue
-            tip = path[-1]
-            options = [(tip, nb) for nb in self.neighbours(tip) if self.can_join(tip, nb)]
-            options += [(nb, bulb) for nb in self.neighbours(bulb) if self.can_join(nb, bulb)]
-            if options:
-                self.join(*rng.choice(options))
+            if bulb not in self.pred and len(path) < min_length:  # (not joined meanwhile)
+                self._join_somewhere(path[-1], bulb, rng)
 
     def join_ends(self, cells: Iterable[Cell], rng: random.Random) -> None:
         """Join each tip (bulb) among ``cells`` to a neighbouring bulb (tip) where allowed."""
         for cell in cells:
-            options = []
-            if cell not in self.succ:
-                options += [(cell, nb) for nb in self.neighbours(cell) if self.can_join(cell, nb)]
-            if cell not in self.pred:
-                options += [(nb, cell) for nb in self.neighbours(cell) if self.can_join(nb, cell)]
-            if options:
-                self.join(*rng.choice(options))
+            self._join_somewhere(cell, cell, rng)
+
+    def _join_somewhere(self, tip: Cell, bulb: Cell, rng: random.Random) -> None:
+        """Join ``tip`` to a neighbouring bulb or a neighbouring tip to ``bulb``, one of the
+        allowed joins at random (`can_join` refuses a tip that has a successor, a bulb
+        that has a predecessor)."""
+        options = [(tip, nb) for nb in self.neighbours(tip) if self.can_join(tip, nb)]
+        options += [(nb, bulb) for nb in self.neighbours(bulb) if self.can_join(nb, bulb)]
+        if options:
+            self.join(*rng.choice(options))
 
     def set_level(self, bulb: Cell, level: int) -> None:
         """Plant a new mercury level in the thermometer starting at ``bulb``."""

@@ -18,6 +18,7 @@ leave too few unique boards without trivial lines.
 from __future__ import annotations
 
 from thermomilp.core.puzzle import Grid
+from thermomilp.generate.random_board import clues_of
 
 FILLED_SHARE = (0.2, 0.8)
 """Lowest and highest share of filled cells in the planted solution."""
@@ -32,8 +33,7 @@ def degenerate(grid: Grid) -> str | None:
     height, width = len(grid), len(grid[0]) if grid else 0
     if min(height, width) < MIN_SIDE:
         return None
-    rows = [row.count("#") for row in grid]
-    cols = [sum(row[j] == "#" for row in grid) for j in range(width)]
+    rows, cols = clues_of(grid)
     filled = sum(rows) / (height * width)
     low, high = FILLED_SHARE
     if not low <= filled <= high:

@@ -98,7 +98,8 @@ def _steal(tiling: PathTiling, rng: random.Random) -> None:
     for cell in list(tiling.cells()):
         if cell in tiling.pred or cell in tiling.succ:
             continue
-        for nb in rng.sample(list(tiling.neighbours(cell)), k=len(list(tiling.neighbours(cell)))):
+        neighbours = list(tiling.neighbours(cell))
+        for nb in rng.sample(neighbours, k=len(neighbours)):
             path = tiling.path_of(nb)
             if len(path) < 3 or nb not in (path[0], path[-1]):
                 continue

@@ -43,37 +43,28 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import Any
 
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import Cell, Grid
+from thermomilp.generate.clues import interval_cells
 from thermomilp.generate.cycles import cycle_rival
 from thermomilp.generate.paths import PathTiling
+from thermomilp.generate.peel import line_order
 from thermomilp.generate.random_board import random_partition
 from thermomilp.generate.rivals import _RivalUndecided, check_time, find_rival, windows
 
 WINDOW_SIZE, WINDOW_STEP = 6, 3
 WIDE_SIZE = 12
-NEAREST = True
 LEVEL_MOVE_SHARE = 0.5
-JOIN_ENDS = True
-FOCUS = True
-CYCLES = True
 PROBE = 200  # branch-and-bound nodes for the first-rival probes (then the plain question)
-
-
-@dataclass(frozen=True)
-class RepairStats:
-    plants: int          # boards planted (1 + restarts after the move budget ran out)
-    moves: int           # link moves made
-    level_moves: int     # level changes made
-    window_solves: int   # window MILPs
-    board_solves: int    # whole-board MILPs
-    region_solves: int = 0  # MILPs over the cells where the last whole-board rival differed
-    cycle_rivals: int = 0   # rivals found as short cycles of one-level moves (no solver)
-    undecided: int = 0      # plantings dropped: HiGHS could not decide a rival question
-    proof: str = "milp"  # what ended the loop: "milp" (no rival) or "logic" (all decided)
+# what `repair_unique` counts: boards planted (1 + restarts after the move budget ran out),
+# link moves, level changes, window MILPs, whole-board MILPs, MILPs over the cells where
+# the last whole-board rival differed, rivals found as short cycles of one-level moves (no
+# solver), plantings dropped because HiGHS could not decide a rival question
+COUNTS = ("plants", "moves", "level_moves", "window_solves", "board_solves", "region_solves",
+          "cycle_rivals", "undecided")
 
 
 class LineOrder:
@@ -89,9 +80,7 @@ class LineOrder:
     """
 
     def __init__(self, height: int, width: int, rng: random.Random):
-        nodes = [("r", i) for i in range(height)] + [("c", j) for j in range(width)]
-        rng.shuffle(nodes)
-        pos = {node: k for k, node in enumerate(nodes)}
+        pos = {node: k for k, node in enumerate(line_order(height, width, rng))}
         self.label = {(r, c): "R" if pos[("r", r)] < pos[("c", c)] else "C"
                       for r in range(height) for c in range(width)}
 
@@ -139,9 +128,11 @@ def plant(height: int, width: int, rng: random.Random, *, max_length: int,
 def repair_unique(height: int, width: int, rng: random.Random, *, max_length: int = 6,
                   straight: bool = False, depth: int = 2, ordered: float = 1.0,
                   max_plants: int = 50, deadline: Deadline | None = None,
-                  progress: Callable[[str], None] | None = None
-                  ) -> tuple[PathTiling, RepairStats]:
-    """A tiling and planted filling whose clues have exactly one solution (module doc).
+                  progress: Callable[[str], None] = lambda _: None,
+                  stats: dict[str, Any] | None = None) -> tuple[PathTiling, str]:
+    """A tiling and planted filling whose clues have exactly one solution (module doc),
+    and how uniqueness was shown: ``milp`` (no rival) or ``logic`` (propagation decided
+    every cell). ``stats``: the `COUNTS` of the loop are added to it.
 
     ``deadline``: the board's clock, checked at every step of the loop (each window,
     region and whole-board question, each move) and handed to every engine call; past
@@ -151,33 +142,35 @@ def repair_unique(height: int, width: int, rng: random.Random, *, max_length: in
     the engine cannot decide (`_RivalUndecided`) is dropped like one whose budget ran out: the next
     planting follows.
     """
-    counts = {"moves": 0, "level_moves": 0, "window_solves": 0, "board_solves": 0,
-              "region_solves": 0, "cycle_rivals": 0, "undecided": 0}
+    counts = {} if stats is None else stats
+    for key in COUNTS:
+        counts.setdefault(key, 0)
     undecided: _RivalUndecided | None = None
+    dropped = 0
     budget = 4 * (height + width) + 40  # the 30x30 benchmark boards used up to ~95 moves
     for plants in range(1, max_plants + 1):
         check_time(deadline, "planting")
+        counts["plants"] += 1
         tiling, order = plant(height, width, rng, max_length=max_length, straight=straight,
                               depth=depth, ordered=ordered)
         try:
             proof = _repair(tiling, order, depth, rng, budget, counts, deadline, progress)
         except _RivalUndecided as exc:
             counts["undecided"] += 1
-            undecided = exc
-            if progress is not None:
-                progress(f"planting {plants} dropped: {exc}")
+            dropped, undecided = dropped + 1, exc
+            progress(f"planting {plants} dropped: {exc}")
             continue
         if proof:
-            return tiling, RepairStats(plants, **counts, proof=proof)
-    why = (f" ({counts['undecided']} dropped because HiGHS could not decide: {undecided})"
+            return tiling, proof
+    why = (f" ({dropped} dropped because HiGHS could not decide: {undecided})"
            if undecided is not None else "")
     raise GenerationError(f"no unique {height}x{width} board after {max_plants} plantings"
                           + why)
 
 
 def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random, budget: int,
-            counts: dict[str, int], deadline: Deadline | None = None,
-            progress: Callable[[str], None] | None = None) -> str | None:
+            counts: dict[str, int], deadline: Deadline | None,
+            progress: Callable[[str], None]) -> str | None:
     """Repair until unique; returns how uniqueness was shown, None when the budget ran out."""
     # small windows first (lower indices are asked first), then wider ones
     all_windows = windows(tiling.height, tiling.width, WINDOW_SIZE, WINDOW_STEP)
@@ -189,17 +182,16 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
     focus: list[set[Cell]] = []
     for _ in range(budget):
         check_time(deadline, "repair loop")
-        if progress is not None:
-            progress(f"repair, {counts['moves'] + counts['level_moves']} moves")
+        progress(f"repair, {counts['moves'] + counts['level_moves']} moves")
         rival = None
         while dirty and rival is None:
             k = min(dirty)
             counts["window_solves"] += 1
-            rival = find_rival(tiling, window=all_windows[k], nearest=NEAREST,
+            rival = find_rival(tiling, window=all_windows[k], nearest=True,
                                backward=order.backward(tiling.ones), deadline=deadline)
             if rival is None:
                 dirty.discard(k)
-        if rival is None and CYCLES:
+        if rival is None:
             rival = cycle_rival(tiling, order.backward(tiling.ones))
             counts["cycle_rivals"] += rival is not None
         while focus and rival is None:
@@ -210,7 +202,7 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
                 focus.pop()
         if rival is None:
             check_time(deadline, "repair loop")
-            fixed, status = _logic(tiling)
+            fixed, status = interval_cells(tiling)
             if status == "solved":
                 return "logic"  # propagation decided every cell: no rival can exist
             counts["board_solves"] += 1
@@ -218,8 +210,7 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
                                backward=order.backward(tiling.ones), deadline=deadline)
             if rival is None:
                 return "milp"
-            if FOCUS:
-                focus.append(_region(tiling, rival))
+            focus.append(_region(tiling, rival))
         touched = _kill(tiling, order, depth, rival, rng, counts)
         if not small:
             dirty |= {k for k, w in enumerate(all_windows) if any(c in w for c in touched)}
@@ -235,17 +226,6 @@ def _region(tiling: PathTiling, rival: Grid) -> set[Cell]:
             if (ch == "#") != ((r, c) in ones):
                 cells.update(tiling.path_of((r, c)))
     return cells
-
-
-def _logic(tiling: PathTiling) -> tuple[dict[Cell, int] | None, str]:
-    """Cells interval propagation decides (sound, so they bound the rival search)."""
-    from thermomilp.core.puzzle import thermometers
-    from thermomilp.core.settings import Logic
-    from thermomilp.logic.presolve import presolve_cells
-
-    rows, cols = tiling.clues()
-    fixed, _, status = presolve_cells(thermometers(rows, cols, tiling.paths()), Logic.INTERVALS)
-    return fixed, status
 
 
 def _kill(tiling: PathTiling, order: LineOrder, depth: int, rival: Grid, rng: random.Random,
@@ -283,8 +263,7 @@ def _kill(tiling: PathTiling, order: LineOrder, depth: int, rival: Grid, rng: ra
             continue
         cut = [a for a, b in tiling.succ.items() if trial.succ.get(a) != b]
         ends = [c for a in cut for c in (a, tiling.succ[a])]
-        if JOIN_ENDS:
-            trial.join_ends(ends, rng)
+        trial.join_ends(ends, rng)
         ends += [p, s]
         trial.absorb_short(rng, near=ends)  # single cells can only appear where links were cut
         removed = sum(1 for a, b in tiling.succ.items() if trial.succ.get(a) != b)

@@ -17,13 +17,14 @@ The model is built straight from the tiling (arcs ``x_succ <= x_pred``) so no
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import GenerationError, GenerationTimeUp, SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, thermometers
-from thermomilp.core.verify import candidate_problems
+from thermomilp.core.verify import candidate_problems, solution_problems
 from thermomilp.generate.paths import PathTiling
 from thermomilp.model.formulation import Formulation
 from thermomilp.solving.engine import find_other
@@ -78,16 +79,6 @@ def bounding_box(cells: set[Cell]) -> Window:
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
     return Window(min(rows), min(cols), max(rows) - min(rows) + 1, max(cols) - min(cols) + 1)
-
-
-def tiling_formulation(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
-                       fixed: dict[Cell, int] | None = None) -> Formulation:
-    return Formulation(
-        height=tiling.height, width=tiling.width,
-        row_clues={i: v for i, v in enumerate(rows) if v is not None},
-        col_clues={j: v for j, v in enumerate(cols) if v is not None},
-        arcs=tuple((b, a) for a, b in tiling.succ.items()),
-        ties=(), fixed=dict(fixed or {}))
 
 
 def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
@@ -149,11 +140,14 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         rows, cols = list[int | None](planted_rows), list[int | None](planted_cols)
     if region is not None:
         window = bounding_box(region)
-    if window is None:
-        form = tiling_formulation(tiling, rows, cols, fixed)
-        box = Window(0, 0, tiling.height, tiling.width)
-    else:
-        form, box = _window_formulation(tiling, rows, cols, window)
+    local = window is not None
+    box = window or Window(0, 0, tiling.height, tiling.width)
+    form = (_window_formulation(tiling, rows, cols, box) if local else
+            Formulation(height=tiling.height, width=tiling.width,  # the whole board
+                        row_clues={i: v for i, v in enumerate(rows) if v is not None},
+                        col_clues={j: v for j, v in enumerate(cols) if v is not None},
+                        arcs=tuple((b, a) for a, b in tiling.succ.items()),
+                        ties=(), fixed=dict(fixed or {})))
     if region is not None:
         for r in range(box.top, box.top + box.height):
             for c in range(box.left, box.left + box.width):
@@ -166,7 +160,6 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
             raise ValueError("the backward-cell cut needs every line clue")
         cut_cells = {(r - box.top, c - box.left) for r, c in backward
                      if (r, c) in box and (region is None or (r, c) in region)}
-    local = window is not None or region is not None
 
     def placed(inside: Grid) -> Grid:
         """The whole board's grid: the planted one with ``inside`` in the box."""
@@ -182,7 +175,7 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
            None if in_box is None else frozenset((r + box.top, c + box.left) for r, c in in_box))
 
     def check(inside: Grid) -> list[str]:
-        return candidate_problems(_puzzle(tiling, rows, cols), placed(inside),
+        return candidate_problems(tiling_puzzle(tiling, rows, cols), placed(inside),
                                   fixed=None if local else fixed, cuts=[cut])
 
     try:
@@ -204,37 +197,51 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
     return placed(grid_from_ones(box.height, box.width, form.ones_from_values(x)))
 
 
-def _puzzle(tiling: PathTiling, rows: Sequence[int | None],
-            cols: Sequence[int | None]) -> Puzzle:
+def tiling_puzzle(tiling: PathTiling, rows: Sequence[int | None] | None = None,
+                  cols: Sequence[int | None] | None = None) -> Puzzle:
     """The board the tiling and the clues make (what the one checker reads)."""
-    return thermometers(list(rows), list(cols), tiling.paths())
+    if rows is None or cols is None:
+        rows, cols = tiling.clues()
+    return thermometers(list(rows), list(cols), tiling.paths(), solution=tiling.grid())
 
 
-def check_rival(tiling: PathTiling, rows: Sequence[int | None], cols: Sequence[int | None],
-                rival: Grid) -> None:
+def check_rival(puzzle: Puzzle, rival: Grid | None) -> Grid | None:
     """A rival must be a solution other than the planted one; else whatever found it erred
     ([`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems], the
     one checker)."""
-    problems = candidate_problems(_puzzle(tiling, rows, cols), rival, planted=tiling.grid())
+    problems = [] if rival is None else candidate_problems(puzzle, rival,
+                                                          planted=puzzle.solution)
     if problems:
         raise GenerationError(f"a rival that is not a solution: {problems[0]}")
+    return rival
+
+
+def prove_unique(puzzle: Puzzle, rival: Callable[[], Grid | None] | None) -> None:
+    """The planted grid passes the independent checker, and ``rival()`` finds no rival.
+
+    The rival question ("another solution than the planted one?") was usually
+    answered last by the loop that made the board (repair, reroll, clue
+    deletion) for exactly these clues: then it is not asked twice (``rival`` None).
+    When the loop stopped because logic decided every cell, it is asked here.
+    """
+    problems = solution_problems(puzzle, puzzle.solution or ())
+    if problems:
+        raise GenerationError(f"internal error: the planted grid breaks a rule: {problems[0]}")
+    if rival is not None and rival() is not None:
+        raise GenerationError("internal error: a generated board has a second solution")
 
 
 def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
-                        w: Window) -> tuple[Formulation, Window]:
-    row_clues, col_clues = {}, {}
-    for i in range(w.height):
-        r = w.top + i
-        clue = rows[r]
-        if clue is not None:
-            outside = sum((r, c) in tiling.ones for c in range(tiling.width) if (r, c) not in w)
-            row_clues[i] = clue - outside
-    for j in range(w.width):
-        c = w.left + j
-        clue = cols[c]
-        if clue is not None:
-            outside = sum((r, c) in tiling.ones for r in range(tiling.height) if (r, c) not in w)
-            col_clues[j] = clue - outside
+                        w: Window) -> Formulation:
+    full_rows, full_cols = tiling.clues()
+    inside = [(r - w.top, c - w.left) for r, c in tiling.ones if (r, c) in w]
+
+    def clues(given: list[int | None], full: list[int], start: int, n: int,
+              axis: int) -> dict[int, int]:  # a clue less what the cells outside hold
+        held = Counter(cell[axis] for cell in inside)
+        return {i: v - full[start + i] + held[i]
+                for i, v in enumerate(given[start:start + n]) if v is not None}
+
     arcs, fixed = [], {}
     for a, b in tiling.succ.items():      # arc x_b <= x_a
         a_in, b_in = a in w, b in w
@@ -244,6 +251,7 @@ def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[i
             fixed[(b[0] - w.top, b[1] - w.left)] = 0
         elif a_in and b in tiling.ones:
             fixed[(a[0] - w.top, a[1] - w.left)] = 1
-    form = Formulation(height=w.height, width=w.width, row_clues=row_clues,
-                       col_clues=col_clues, arcs=tuple(arcs), ties=(), fixed=fixed)
-    return form, w
+    return Formulation(height=w.height, width=w.width,
+                       row_clues=clues(rows, full_rows, w.top, w.height, 0),
+                       col_clues=clues(cols, full_cols, w.left, w.width, 1),
+                       arcs=tuple(arcs), ties=(), fixed=fixed)

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -46,9 +47,13 @@ from typing import Any
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import GenerationError, GenerationTimeUp, TimeUp
 from thermomilp.core.puzzle import Cell, Puzzle, thermometers
+from thermomilp.generate.clues import Thinned, delete_clues
 from thermomilp.generate.paths import PathTiling
+from thermomilp.generate.peel import medium_first, plant_peeled
 from thermomilp.generate.quality import degenerate
-from thermomilp.generate.rivals import _RivalUndecided, check_time
+from thermomilp.generate.random_board import random_partition
+from thermomilp.generate.repair import repair_unique
+from thermomilp.generate.rivals import _RivalUndecided, check_time, find_rival, prove_unique
 
 STRATEGIES = ("peel", "repair", "reroll")
 # From this size on the default strategy is ``peel``: the repair's boards there are graded
@@ -74,10 +79,6 @@ class Generated:
     time_s: float
     attempts: int             # boards made unique before one met the difficulty
     stats: dict[str, Any] = field(default_factory=dict)
-
-
-def board_seed(seed: int | str, index: int) -> str:
-    return f"{seed}:{index}"
 
 
 def default_strategy(height: int, width: int) -> str:
@@ -108,9 +109,10 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
     if strategy is None:
         strategy = default_strategy(height, width)
     _check_request(height, width, strategy, max_length, missing_clues, difficulty)
+    say = progress or (lambda _: None)
     start = time.perf_counter()
     deadline = None if time_limit is None else Deadline(time_limit)
-    tag = board_seed(seed, index)
+    tag = f"{seed}:{index}"
     rng = random.Random(tag)
     # From 30x30 on the default planting already gives `search` boards (docs/generate.md),
     # while the hard planting's free levels multiply the rivals the repair must remove.
@@ -121,81 +123,55 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
     stats: dict[str, Any] = {}
     last_undecided: _RivalUndecided | None = None
     for attempt in range(1, max_attempts + 1):
-        # has the MILP shown "no rival" for exactly the clues the board ends with?
-        milp_proven = True
-        if strategy == "repair":
-            from thermomilp.generate.repair import repair_unique
-
-            try:
-                tiling, repair_stats = repair_unique(height, width, rng, max_length=max_length,
-                                                     straight=straight, depth=depth,
-                                                     ordered=ordered, deadline=deadline,
-                                                     progress=progress)
-            except GenerationTimeUp:
-                raise
-            except GenerationError as exc:  # budget exhausted, HiGHS undecided
-                raise GenerationError(f"{height}x{width}: {exc}") from exc
-            for key, value in vars(repair_stats).items():
-                if isinstance(value, int):
-                    stats[key] = stats.get(key, 0) + value
-            milp_proven = repair_stats.proof == "milp"
-        elif strategy == "peel":
-            from thermomilp.generate.peel import plant_peeled
-
-            if progress is not None:
-                progress("peel")
-            tiling, order = plant_peeled(height, width, rng, max_length=max_length,
-                                         straight=straight)
-            milp_proven = False  # unique by construction; the MILP is asked at the end
-        else:
-            tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
-        check_time(deadline, "planting")
-        why = degenerate(tiling.grid())
-        if why is not None:  # unique but dull (generate/quality.py): plant again
-            stats["degenerate"] = stats.get("degenerate", 0) + 1
-            if progress is not None:
-                progress(f"attempt {attempt} degenerate: {why}")
-            continue
-        rows, cols = tiling.clues()
-        rows_k: list[int | None] = list(rows)
-        cols_k: list[int | None] = list(cols)
-        # this board's paths, bound now (a closure over the loop's ``tiling`` is late-bound);
-        # each clue set is graded once, however many questions below ask about it
-        grades = _Difficulties(tiling.paths(), deadline)
-        if missing_clues or minimal_clues:
-            from thermomilp.generate.clues import delete_clues
-
-            if progress is not None:
-                progress("clues")
-            rows_k, cols_k, deleted, proof = _timed(deadline, height, width)(
-                delete_clues, tiling, rows_k, cols_k, rng,
-                count=None if minimal_clues else missing_clues, deadline=deadline)
-            if deleted:
-                milp_proven = proof == "milp"  # the last deletion's proof
-            if not minimal_clues and deleted < missing_clues:
-                check_time(deadline, "clue deletion")
-                continue  # this board cannot lose that many clues: try another
-        elif difficulty is not None and difficulty != "easy":
-            # full clues rarely make a hard board: delete clues until the grade is reached
-            from thermomilp.generate.clues import delete_clues
-
-            hard_enough = partial(grades.among, (difficulty,))
-            # medium: a deletion the logic cannot finish would overshoot to hard
-            not_harder = (partial(grades.among, ("easy", "medium"))
-                          if difficulty == "medium" else None)
-            if not hard_enough(rows_k, cols_k):
-                if progress is not None:
-                    progress(f"clues for {difficulty}")
-                lines = None
-                if strategy == "peel" and difficulty == "medium":
-                    from thermomilp.generate.peel import medium_first
-
-                    lines = medium_first(tiling, order, deadline)
-                rows_k, cols_k, deleted, proof = _timed(deadline, height, width)(
-                    delete_clues, tiling, rows_k, cols_k, rng, until=hard_enough,
-                    accept=not_harder, deadline=deadline, lines=lines)
-                if deleted:
-                    milp_proven = proof == "milp"
+        with _sized(height, width):  # a step's error names the size (not the time limit)
+            # has the MILP shown "no rival" for exactly the clues the board ends with?
+            if strategy == "repair":
+                tiling, proof = repair_unique(height, width, rng, max_length=max_length,
+                                              straight=straight, depth=depth, ordered=ordered,
+                                              deadline=deadline, progress=say, stats=stats)
+                milp_proven = proof == "milp"
+            elif strategy == "peel":
+                say("peel")
+                tiling, order = plant_peeled(height, width, rng, max_length=max_length,
+                                             straight=straight)
+                milp_proven = False  # unique by construction; the MILP is asked at the end
+            else:
+                tiling = _reroll(height, width, rng, max_length, straight, deadline, stats)
+                milp_proven = True
+            check_time(deadline, "planting")
+            why = degenerate(tiling.grid())
+            if why is not None:  # unique but dull (generate/quality.py): plant again
+                stats["degenerate"] = stats.get("degenerate", 0) + 1
+                say(f"attempt {attempt} degenerate: {why}")
+                continue
+            rows, cols = tiling.clues()
+            # this board's paths, bound now (a closure over the loop's ``tiling`` is
+            # late-bound); each clue set is graded once, however many questions ask about it
+            grades = _Difficulties(tiling.paths(), deadline)
+            thinned = Thinned(list(rows), list(cols), 0, None)
+            if missing_clues or minimal_clues:
+                say("clues")
+                thinned = delete_clues(tiling, thinned.rows, thinned.cols, rng,
+                                       count=None if minimal_clues else missing_clues,
+                                       deadline=deadline)
+                if not minimal_clues and thinned.deleted < missing_clues:
+                    check_time(deadline, "clue deletion")
+                    continue  # this board cannot lose that many clues: try another
+            elif difficulty not in (None, "easy") and not grades.among((difficulty,), *thinned[:2]):
+                # full clues rarely make a hard board: delete clues until the grade is reached
+                # (medium: a deletion the logic cannot finish would overshoot to hard)
+                say(f"clues for {difficulty}")
+                lines = (medium_first(tiling, order, deadline)
+                         if strategy == "peel" and difficulty == "medium" else None)
+                thinned = delete_clues(
+                    tiling, thinned.rows, thinned.cols, rng,
+                    until=partial(grades.among, (difficulty,)),
+                    accept=(partial(grades.among, ("easy", "medium"))
+                            if difficulty == "medium" else None),
+                    deadline=deadline, lines=lines)
+            if thinned.deleted:
+                milp_proven = thinned.proof == "milp"  # the last deletion's proof
+        rows_k, cols_k = thinned.rows, thinned.cols
         puzzle = thermometers(rows_k, cols_k, tiling.paths(), solution=tiling.grid(),
                               name=f"thermomilp {height}x{width} seed {tag}",
                               source=_recipe(height, width, seed, index, strategy, straight,
@@ -203,12 +179,12 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                                              difficulty))
         if difficulty is None or grades.among((difficulty,), rows_k, cols_k):
             try:
-                _prove_unique(puzzle, tiling, rows_k, cols_k, milp_proven, deadline)
+                prove_unique(puzzle, None if milp_proven else
+                             partial(find_rival, tiling, rows_k, cols_k, deadline=deadline))
             except _RivalUndecided as exc:  # HiGHS undecided after its retry: next board
                 stats["undecided"] = stats.get("undecided", 0) + 1
                 last_undecided = exc
-                if progress is not None:
-                    progress(f"attempt {attempt} dropped: {exc}")
+                say(f"attempt {attempt} dropped: {exc}")
                 check_time(deadline, "proof of uniqueness")
                 continue
             # the full grade (pair probing) only for the board kept; its planted grid has
@@ -289,24 +265,20 @@ class _Difficulties:
         return self.seen[key] in difficulties
 
 
-def _timed(deadline: Deadline | None, height: int, width: int) -> Callable[..., Any]:
-    """Call a step; its errors name the size (the time limit passes as it is)."""
-    def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except GenerationTimeUp:
-            raise
-        except GenerationError as exc:
-            raise GenerationError(f"{height}x{width}: {exc}") from exc
-    return call
+@contextmanager
+def _sized(height: int, width: int) -> Iterator[None]:
+    """A step's errors name the size (the time limit passes as it is)."""
+    try:
+        yield
+    except GenerationTimeUp:
+        raise
+    except GenerationError as exc:
+        raise GenerationError(f"{height}x{width}: {exc}") from exc
 
 
 def _reroll(height: int, width: int, rng: random.Random, max_length: int, straight: bool,
             deadline: Deadline | None, stats: dict[str, Any]) -> PathTiling:
     """The baseline: random tiling and levels until the MILP finds no rival."""
-    from thermomilp.generate.random_board import random_partition
-    from thermomilp.generate.rivals import find_rival
-
     while True:
         check_time(deadline, "reroll")
         stats["rerolls"] = stats.get("rerolls", 0) + 1
@@ -319,31 +291,6 @@ def _reroll(height: int, width: int, rng: random.Random, max_length: int, straig
                 return tiling
         except _RivalUndecided:  # HiGHS undecided after its retry: roll another board
             stats["undecided"] = stats.get("undecided", 0) + 1
-            continue
-        except GenerationTimeUp:
-            raise
-        except GenerationError as exc:  # a rival that is not one
-            raise GenerationError(f"{height}x{width}: {exc}") from exc
-
-
-def _prove_unique(puzzle: Puzzle, tiling: PathTiling, rows: list[int | None],
-                  cols: list[int | None], milp_proven: bool,
-                  deadline: Deadline | None = None) -> None:
-    """The planted grid passes the independent checker, and the MILP finds no rival.
-
-    The MILP question ("another solution than the planted one?") was usually
-    answered last by the loop that made the board (repair, reroll or clue
-    deletion) for exactly these clues: then it is not asked twice. When the
-    loop stopped because logic decided every cell, the MILP is asked here.
-    """
-    from thermomilp.core.verify import solution_problems
-    from thermomilp.generate.rivals import find_rival
-
-    problems = solution_problems(puzzle, puzzle.solution or ())
-    if problems:
-        raise GenerationError(f"internal error: the planted grid breaks a rule: {problems[0]}")
-    if not milp_proven and find_rival(tiling, rows, cols, deadline=deadline) is not None:
-        raise GenerationError("internal error: a generated board has a second solution")
 
 
 def tiling_of(puzzle: Puzzle) -> PathTiling:

@@ -34,6 +34,8 @@ import dataclasses
 import json
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Callable
 
 from thermomilp.core.errors import ApiError, BoardTooLarge, PuzzleError, ThermomilpError
@@ -84,10 +86,13 @@ def board_json(puzzle: Puzzle) -> dict[str, Any]:
     }
 
 
+def _too_large(what: str) -> ApiError:
+    return ApiError(413, f"{what}; this server takes boards up to {MAX_SIDE}x{MAX_SIDE}")
+
+
 def _check_size(height: int, width: int) -> None:
     if height > MAX_SIDE or width > MAX_SIDE:
-        raise ApiError(413, f"the board is {height}x{width}; this server takes boards up to "
-                            f"{MAX_SIDE}x{MAX_SIDE}")
+        raise _too_large(f"the board is {height}x{width}")
 
 
 def puzzle_from(payload: dict[str, Any]) -> Puzzle:
@@ -101,8 +106,7 @@ def puzzle_from(payload: dict[str, Any]) -> Puzzle:
     try:
         return json_format.read(json.dumps(data), LIMITS)
     except BoardTooLarge as exc:
-        raise ApiError(413, f"{exc.message}; this server takes boards up to "
-                            f"{MAX_SIDE}x{MAX_SIDE}") from None
+        raise _too_large(exc.message) from None
     except PuzzleError as exc:
         raise ApiError(400, f"bad puzzle: {exc}") from None
 
@@ -140,8 +144,7 @@ def read_upload(text: str, filename: str | None) -> Puzzle:
         puzzle = read_input(text.encode("utf-8", "surrogatepass"), filename or "upload",
                             limits=LIMITS)
     except BoardTooLarge as exc:
-        raise ApiError(413, f"{exc.message}; this server takes boards up to "
-                            f"{MAX_SIDE}x{MAX_SIDE}") from None
+        raise _too_large(exc.message) from None
     except PuzzleError as exc:
         raise ApiError(400, str(exc)) from None
     _check_size(puzzle.height, puzzle.width)
@@ -340,20 +343,16 @@ class Api:
 
     # -- helpers -----------------------------------------------------------
 
-    def _solving(self):
+    @contextmanager
+    def _solving(self) -> Iterator[None]:
         """At most CONCURRENT_SOLVES engines at once; a request waits for one at most
         the engine's time limit, then a busy server says so (503)."""
-        solves = self._solves
-        wait = self.engine.time_limit or SOLVE_SECONDS
-
-        class _Slot:
-            def __enter__(self_inner):
-                if not solves.acquire(timeout=wait):
-                    raise ApiError(503, "the server is busy solving; try again shortly")
-
-            def __exit__(self_inner, *exc):
-                solves.release()
-        return _Slot()
+        if not self._solves.acquire(timeout=self.engine.time_limit or SOLVE_SECONDS):
+            raise ApiError(503, "the server is busy solving; try again shortly")
+        try:
+            yield
+        finally:
+            self._solves.release()
 
     def _one_solution(self, puzzle: Puzzle,
                       fixed: dict[Cell, int] | None = None) -> tuple[str, ...] | None:

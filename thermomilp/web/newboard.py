@@ -55,6 +55,7 @@ def new_board(kind: str, height: int, width: int, seed: int | None = None, *,
               budget: float = REROLL_SECONDS) -> NewBoard:
     """A random board of ``kind``; ``difficulty`` is a wish (see the module docstring);
     ``settings`` (default: [`Settings`][thermomilp.core.settings.Settings]) count its solutions."""
+    from thermomilp.logic.grade import difficulty as difficulty_of
     from thermomilp.solving import count_solutions
 
     settings = settings if settings is not None else Settings()
@@ -62,16 +63,12 @@ def new_board(kind: str, height: int, width: int, seed: int | None = None, *,
     if kind == "thermometers":
         puzzle, tries = _thermometers(height, width, seed, difficulty, budget, settings)
     else:
-        puzzle, tries = _aquarium(height, width, seed, difficulty, budget, settings)
+        puzzle, tries = _reroll(lambda rng: generate_aquarium(height, width,
+                                                              seed=rng.randrange(2**32)),
+                                seed, difficulty, budget, settings)
     unique = count_solutions(puzzle, 2, settings=settings) == 1
     return NewBoard(_named(puzzle, kind, seed), unique, tries, seed,
                     difficulty_of(puzzle) if unique else "hard")
-
-
-def difficulty_of(puzzle: Puzzle) -> str:
-    from thermomilp.logic.grade import difficulty
-
-    return difficulty(puzzle)
 
 
 def _named(puzzle: Puzzle, kind: str, seed: int) -> Puzzle:
@@ -97,12 +94,6 @@ def _thermometers(height: int, width: int, seed: int, difficulty: str,
                    seed, "any", budget, settings)
 
 
-def _aquarium(height: int, width: int, seed: int, difficulty: str,
-              budget: float, settings: Settings) -> tuple[Puzzle, int]:
-    return _reroll(lambda rng: generate_aquarium(height, width, seed=rng.randrange(2**32)),
-                   seed, difficulty, budget, settings)
-
-
 def _reroll(make: Callable[[random.Random], Puzzle], seed: int, difficulty: str,
             budget: float, settings: Settings) -> tuple[Puzzle, int]:
     """Draw boards until one is unique with the wished difficulty, or the budget ends.
@@ -111,6 +102,7 @@ def _reroll(make: Callable[[random.Random], Puzzle], seed: int, difficulty: str,
 
     Returns the first match, else the last unique board drawn, else the last board.
     """
+    from thermomilp.logic.grade import difficulty as difficulty_of
     from thermomilp.solving import count_solutions
 
     limit = min(s for s in (settings.time_limit, max(budget, 1.0)) if s is not None)

@@ -53,7 +53,8 @@ import socket
 import sys
 import threading
 import traceback
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import unquote
@@ -118,12 +119,11 @@ class Limits:
     """The listen backlog (the kernel may cap it at ``net.core.somaxconn``)."""
 
     @classmethod
-    def for_settings(cls, settings: Any, **fields: Any) -> Limits:
+    def for_settings(cls, settings: Any) -> Limits:
         """The limits of a server solving with ``settings`` (`api.server_settings`):
         an answer is due within three engine time limits -- a wait for an engine, then
         up to two solves (a hint's, a check's)."""
-        limit = settings.time_limit or SOLVE_SECONDS
-        return cls(**{"answer_seconds": ANSWER_SOLVES * limit, **fields})
+        return cls(answer_seconds=ANSWER_SOLVES * (settings.time_limit or SOLVE_SECONDS))
 
 
 def static_files(folder: Path = STATIC_DIR) -> dict[str, Path]:
@@ -148,10 +148,6 @@ def climbs(path: str) -> bool:
         seen = decoded
     parts = seen.replace("\\", "/").split("/")
     return ".." in parts or "\x00" in seen or "\\" in seen
-
-
-def error_body(status: int, message: str) -> bytes:
-    return json.dumps({"error": message, "status": status}).encode("utf-8")
 
 
 # --------------------------------------------------------------------------
@@ -211,23 +207,21 @@ class Clients:
     first to go when the server is full). Lives on the event loop: no lock."""
 
     def __init__(self) -> None:
-        self.held: dict[str, int] = {}
+        self.held: Counter[str] = Counter()
         self.waiting: dict[GuardedH11Protocol, None] = {}
         """Insertion-ordered: a connection enters when it starts waiting for a head."""
 
     def admit(self, key: str, per_client: int) -> bool:
         """Count one more connection of ``key``, unless it holds ``per_client``."""
-        if self.held.get(key, 0) >= per_client:
+        if self.held[key] >= per_client:
             return False
-        self.held[key] = self.held.get(key, 0) + 1
+        self.held[key] += 1
         return True
 
     def release(self, key: str) -> None:
-        left = self.held.get(key, 0) - 1
-        if left > 0:
-            self.held[key] = left
-        else:
-            self.held.pop(key, None)
+        self.held[key] -= 1
+        if self.held[key] <= 0:
+            del self.held[key]
 
     def wait(self, connection: GuardedH11Protocol) -> None:
         self.waiting.pop(connection, None)
@@ -325,7 +319,7 @@ class GuardedH11Protocol(H11Protocol):
         """Answer ``status`` before any request (``Connection: close``) and close."""
         self._cancel_timers()
         self.clients.done_waiting(self)
-        body = error_body(status, why)
+        body = json.dumps({"error": why, "status": status}).encode("utf-8")
         self.transport.write(f"HTTP/1.1 {status} {phrase}\r\n".encode()
                              + b"Content-Type: application/json\r\nConnection: close\r\n"
                              b"Cache-Control: no-store\r\n"
@@ -430,26 +424,21 @@ class WorkerPool:
 # --------------------------------------------------------------------------
 
 
-class _Refused(Exception):
+class _Refused(ApiError):
     """An error answered before the body was read: the connection closes after it."""
 
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status, self.message = status, message
 
-
-def json_response(status: int, data: dict[str, Any], close: bool = False,
-                  extra: dict[str, str] | None = None) -> Response:
+def json_response(status: int, data: dict[str, Any], close: bool = False) -> Response:
     headers = dict(COMMON_HEADERS)
     if close:
         headers["Connection"] = "close"
-    headers.update(extra or {})
+    if status == 503:
+        headers["Retry-After"] = "1"
     return Response(json.dumps(data).encode("utf-8"), status, headers, JSON_TYPE)
 
 
 def error_response(status: int, message: str, close: bool = False) -> Response:
-    extra = {"Retry-After": "1"} if status == 503 else None
-    return json_response(status, {"error": message, "status": status}, close, extra)
+    return json_response(status, {"error": message, "status": status}, close)
 
 
 def host_name(value: str) -> str | None:
@@ -511,10 +500,8 @@ class Application:
     async def endpoint(self, request: Request) -> Response:
         try:
             return await self._answer(request)
-        except _Refused as exc:
-            return error_response(exc.status, exc.message, close=True)
-        except ApiError as exc:
-            return error_response(exc.status, exc.message)
+        except ApiError as exc:  # refused before the body was read: the connection closes
+            return error_response(exc.status, exc.message, close=isinstance(exc, _Refused))
         except Exception as exc:  # a bug: report it, keep serving
             traceback.print_exc(file=sys.stderr)
             return error_response(500, f"internal error: {type(exc).__name__}: {exc}",
@@ -753,8 +740,6 @@ def serve_in_thread(host: str = "127.0.0.1", port: int = 0, api: Api | None = No
     and benchmarks; ``workers=``, ``queue=`` and the other `Limits` fields may be
     given directly."""
     if sizes:
-        from dataclasses import replace
-
         limits = replace(limits or Limits(), **sizes)
     server = make_server(host, port, api, quiet, limits, allow_hosts)
     thread = threading.Thread(target=server.serve_forever, name="thermomilp-serve", daemon=True)
