@@ -20,12 +20,9 @@ are
     assuming a layer wet (or dry) and propagating the two rules above to a
     fixpoint breaks a line or the tree order, so the layer is the other way.
 
-Every rule is sound (it removes no solution; ``tests/test_logic_tree.py``
-cross-checks each deduction against the brute-force counter). The step and
-explanation types are those of `thermomilp.logic.hints`, so ``hint``,
-``explain``, ``check``'s grade, the presolve and the page read the same on
-both rules. Pair probing is not offered on trees: where probing stalls the
-grade is ``search``.
+Every rule is sound (``tests/test_logic_tree.py``). The step and explanation types are
+those of `thermomilp.logic.hints`. Pair probing is not offered on trees: where probing
+stalls the grade is ``search``.
 """
 
 from __future__ import annotations
