@@ -13,7 +13,7 @@ Two kinds of engine interface:
 
 How the time limit and the native options (``engine_options``, and threads and
 seed under the engine's names: `thermomilp.core.engines.ENGINES`)
-reach each engine::
+reach each engine:
 
     solver  time limit             native options                  log
     highs   config.time_limit      config.solver_options           tee
