@@ -121,9 +121,7 @@ class Trees:
 
 
 
-# --------------------------------------------------------------------------
-# The propagators (each returns the changed layers, or None on a contradiction)
-# --------------------------------------------------------------------------
+# -- The propagators (each returns the changed layers, or None on a contradiction) ---
 
 
 def gravity(t: Trees, state: State, start: list[int] | None = None) -> list[int] | None:
@@ -345,9 +343,7 @@ def find_mistake(puzzle: Puzzle, marks: Mapping[Cell, int],
     return solution_mistake(puzzle, marks, complete, unique)
 
 
-# --------------------------------------------------------------------------
-# Grade and presolve
-# --------------------------------------------------------------------------
+# -- Grade and presolve ----------------------------------------------------
 
 
 def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
