@@ -174,9 +174,7 @@ def _terms_out(terms: Terms) -> list[list[float]]:
     return [[k, a] for k, a in terms.items()]
 
 
-# --------------------------------------------------------------------------
-# Solving the data with HiGHS
-# --------------------------------------------------------------------------
+# -- Solving the data with HiGHS -------------------------------------------
 
 
 @dataclass(frozen=True)
