@@ -20,8 +20,7 @@ found wherever users put it: PuLP 3's bundled CBC, the ``cbcbox`` wheel of
 `thermomilp.backends.executables`; or at the ``engine_path`` the user
 named), SCIP through PySCIPOpt, CP-SAT through OR-Tools.
 Versions are read from what the engine prints, for display only. Each probe
-runs once per process, so ``thermomilp solvers`` still answers in about a
-second. Each missing pair comes with the exact command that installs it.
+runs once per process. Each missing pair comes with the exact command that installs it.
 """
 
 from __future__ import annotations
@@ -74,8 +73,7 @@ class PairInfo:
 #
 # An engine counts as installed when it solves PROBE_LP -- minimise a subject
 # to a + b = 1, a and b binary -- and reports its only optimum a = 0, b = 1.
-# No banner is parsed to decide anything: builds print what they like (the
-# cbcbox wheel says "CBC devel (git:...)", Debian's cbc "Version: 2.10.8").
+# No banner is parsed to decide anything: builds print what they like.
 # Each probe runs once per process (lru_cache).
 
 PROBE_LP = """\\ thermomilp engine probe: the only optimum is a = 0, b = 1
@@ -175,7 +173,7 @@ def highs_version() -> str | None:
     if spec is None:
         return None
     # the wheel's dist-info folder beside the package names the version: read without
-    # importing importlib.metadata (email, zipfile, csv...: ~60 ms of every start-up)
+    # importing importlib.metadata (a start-up cost: docs/journal.md, 2026-12-03)
     for folder in spec.submodule_search_locations or ():
         parent = os.path.dirname(folder)
         try:
