@@ -2,7 +2,7 @@
 
 No checker can verify an engine's "infeasible" -- the verdict behind both "no solution"
 and "unique" -- so the solve layer confirms it by a second, independent method
-(docs/performance.md, items 10-11). The cheapest is exact search over vessel levels
+(docs/performance.md, item 6). The cheapest is exact search over vessel levels
 (the building blocks of `thermomilp.logic.search`, sharing no code with the MILP
 builders or the engines): it enumerates the grids that satisfy the board and the cells
 fixed in the model, skips those the session's no-good cuts removed, and
