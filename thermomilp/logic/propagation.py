@@ -1,7 +1,7 @@
 """Propagation on vessel levels: interval reasoning line by line, and probing, to a fixpoint.
 
 The rules, and why the domains are bitsets rather than numpy arrays: docs/logic.md,
-"Interval reasoning" and "Probing"; the speed-ups: docs/performance.md, items 11-13.
+"Interval reasoning" and "Probing"; the speed-ups: docs/performance.md, items 12-13.
 
 **Intervals.** For a clued line with clue ``K``, vessel ``t`` keeps the levels ``L``
 with ``needMin(t) <= c_{t,l}(L) <= needMax(t)`` (``needMin(t) = K - sum_{s != t}
