@@ -82,9 +82,9 @@ def medium_first(tiling: PathTiling, order: Sequence[Line],
     Deleting the clue of a line late in the walk leaves the board easy (its
     cells were decided before it came); deleting one early usually makes it
     need search, or lets a rival in. The boards probing finishes come from
-    lines just before that transition (docs/journal.md, 2026-12-03). So: the lines whose deletion interval
-    propagation cannot absorb -- a cheap test -- latest in the walk first,
-    then the rest. ``deadline``: asked before each line (a 100x100 board's 200 tests
+    lines just before that transition (docs/journal.md, 2026-12-03). So: the lines
+    whose deletion interval propagation cannot absorb -- a cheap test -- latest in
+    the walk first, then the rest. ``deadline``: asked before each line (a 100x100 board's 200 tests
     take tens of seconds); past it [`GenerationTimeUp`][thermomilp.core.errors.GenerationTimeUp].
     """
     from thermomilp.core.puzzle import thermometers
