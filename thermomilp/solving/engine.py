@@ -318,7 +318,8 @@ def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=N
     # (distance objective, time limit, random seed, node cap)
     plans: list[tuple[bool, float | None, int, int | None]] = []
     if probe_nodes is not None:
-        # restarts: HiGHS's time to a first rival varies tenfold with its random seed
+        # restarts with other seeds: HiGHS's time to a first rival varies with its
+        # random seed (docs/generate.md, "First-rival probes")
         for seed, share in enumerate(PROBE_SHARES):
             plans.append((True, None, seed, max(1, round(probe_nodes * share))))
     plans.append((nearest, time_limit, 0, None))
