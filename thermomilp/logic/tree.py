@@ -1,27 +1,13 @@
 """Logic on layer trees: the pool Aquarium rule (one level per body of water).
 
 Under the pool rule a tank is a **tree** of layers
-([`thermomilp.core.puzzle.pool_layers`][thermomilp.core.puzzle.pool_layers]): a layer (the cells of
-one body of water in one row) may hold water only when every layer below it that it would spill into
--- its children -- is full. So the state is one value per layer: wet, dry or unknown, and the rules
-are
-
-``bookkeeping`` (gravity on the tree)
-    a wet layer wets its children (and all of its subtree); a dry layer dries
-    its parent (and every layer up to the root); a marked cell decides its layer.
-``line_count``
-    one line counted cell by cell, as for chains: the clue is reached (the
-    undecided cells are empty) or needs every undecided cell (they are filled).
-``chained_count``
-    one line counted layer by layer (subset sum): the wet layers' cells plus
-    some subset of the undecided layers' cells must make the clue; a layer in
-    every such subset is wet, a layer in none is dry.
-``probe``
-    assuming a layer wet (or dry) and propagating the two rules above to a
-    fixpoint breaks a line or the tree order, so the layer is the other way.
-
-Every rule is sound (``tests/test_logic_tree.py``). The step and explanation types are
-those of `thermomilp.logic.hints`. Pair probing is not offered on trees: where probing
+([`thermomilp.core.puzzle.pool_layers`][thermomilp.core.puzzle.pool_layers]): a layer (one body
+of water in one row) holds water only when its children, the layers below it that it
+would spill into, are full. The state is one value per layer, wet, dry or unknown, and
+the rules keep the names of `thermomilp.logic.hints` (``bookkeeping``, ``line_count``,
+``chained_count`` by subset sum, ``probe``); what each says on trees: docs/logic.md,
+"The pool rule: logic on layer trees". Every rule is sound
+(``tests/test_logic_tree.py``). Pair probing is not offered on trees: where probing
 stalls the grade is ``search``.
 """
 
