@@ -15,10 +15,9 @@ The base class owns everything that is not the modelling layer's business:
 * the native options of each call (`thermomilp.backends.engines.native_options`);
 * the retry with presolve off after an engine's own error state (HiGHS's
   "Solve error"), and the second opinion on "infeasible";
-* "infeasible" at the time limit is a timeout: an engine cut short by its clock
-  (CBC under load, limit 0.05 s) has said "infeasible" of a feasible board; a
-  call that ran at least 90 % of its limit (``elapsed / 0.9 >= limit``) is
-  taken to have met it;
+* "infeasible" at the time limit is a timeout (an engine cut short by its clock has
+  said "infeasible" of a feasible board: docs/solvers.md): a call that ran at least
+  90 % of its limit (``elapsed / 0.9 >= limit``) is taken to have met it;
 * the one row a model with no constraint gets (a board with no rule: some
   engines refuse a model without rows);
 * reading values back (gaps of unconstrained variables filled) into filled cells.

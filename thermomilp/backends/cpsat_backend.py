@@ -8,7 +8,7 @@ more linear row of the model; each solve is a fresh ``CpSolver`` run on it
 ([`Session`][thermomilp.backends.Session]) does the rest: verification,
 the uniqueness cut, the confirmation of "infeasible".
 
-How the common settings reach CP-SAT (``SatParameters``)::
+How the common settings reach CP-SAT (``SatParameters``):
 
     time limit   max_time_in_seconds   what is left of the board's deadline
     threads      num_workers           default 1: one worker is deterministic, so the

@@ -1,6 +1,6 @@
 """PuLP: the model built once; each cut is one more named constraint.
 
-Engines and how the common options reach them (PuLP's own argument names)::
+Engines and how the common options reach them (PuLP's own argument names):
 
     solver  PuLP class                 time limit     native options (engine_options,
                                                       threads, seed: core/engines.py)

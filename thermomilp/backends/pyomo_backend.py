@@ -6,14 +6,13 @@ Two kinds of engine interface:
   and ``scip`` (``ScipPersistent``, pyscipopt). The solver object keeps the
   model between solves, so a no-good cut is an incremental update rather
   than a rebuild;
-* the classic ``SolverFactory`` shell interface: ``cbc`` (a ``cbc``
-  executable: Debian's coinor-cbc, else the one PuLP brings) and ``glpk``
-  (``glpsol``), always at an absolute path (Pyomo would look in the working
-  folder first). Each solve writes the model to a file.
+* the classic ``SolverFactory`` shell interface: ``cbc`` and ``glpk`` (``glpsol``),
+  always at an absolute path (Pyomo would look in the working folder first). Each
+  solve writes the model to a file.
 
 How the time limit and the native options (``engine_options``, and threads and
 seed under the engine's names: `thermomilp.core.engines.ENGINES`)
-reach each engine::
+reach each engine:
 
     solver  time limit             native options                  log
     highs   config.time_limit      config.solver_options           tee
@@ -21,12 +20,9 @@ reach each engine::
     cbc     sec                    options (-name value)           tee
     glpk    tmlim (whole seconds)  options (--name value)          tee
 
-Two Pyomo solves at once deadlock in Pyomo's output capture
-(``pyomo/common/tee.py``), which every engine call goes through even with
-``tee`` off; `PYOMO_CALL` lets one engine call run at a time, and one
-``SolverFactory`` question (``available()`` runs the program under the same capture:
-four threads opening Pyomo/CBC sessions at once under load ended in Pyomo's own
-``AssertionError`` from its logging capture).
+Two Pyomo solves at once deadlock in Pyomo's output capture (``pyomo/common/tee.py``),
+which every engine call goes through even with ``tee`` off, and ``SolverFactory``'s
+``available()`` runs under the same capture: `PYOMO_CALL` lets one of them run at a time.
 """
 
 from __future__ import annotations

@@ -2,27 +2,20 @@
 pool of spawned worker processes (a worker that dies takes only its own file with
 it), or a Dask cluster.
 
-Nothing a pool starts outlives the run. Each worker is the leader of a process
-group of its own, so a terminal's Ctrl-C (SIGINT to the foreground group)
-reaches only the parent, which decides, and so that the worker and every engine
-program it starts (``glpsol``, ``cbc`` run by PuLP or Pyomo) can be ended as one
-group. The engine programs keep the default SIGINT disposition (a worker does
-not ignore SIGINT: an ignored signal is inherited across ``exec``). The group
-ends when:
+Nothing a pool starts outlives the run. Each worker leads a process group of its own
+(a terminal's Ctrl-C reaches only the parent; the worker and every engine program it
+starts end as one group; a worker does not ignore SIGINT, since an ignored signal is
+inherited across ``exec``). The group ends when:
 
-* the run ends, is interrupted (SIGINT, SIGTERM) or fails: the parent kills
-  every worker's group (`_stop`);
-* the parent dies without cleaning up (``kill -9``, a crash): on Linux the
-  kernel sends the worker SIGTERM (``PR_SET_PDEATHSIG``), elsewhere a watchdog
-  thread notices the parent is gone within `WATCH_INTERVAL` seconds; the
-  worker then kills its own group (`_end_group`).
+* the run ends, is interrupted (SIGINT, SIGTERM) or fails: the parent kills every
+  worker's group (`_stop`);
+* the parent dies without cleaning up: on Linux the kernel sends the worker SIGTERM
+  (``PR_SET_PDEATHSIG``), elsewhere a watchdog thread notices within `WATCH_INTERVAL`
+  seconds; the worker then kills its own group (`_end_group`).
 
-A group killed with SIGKILL runs no cleanup, so the files the engines were
-writing (PuLP's model, solution and ``glpsol`` report, each call in a
-``TemporaryDirectory`` of its own) would stay in ``$TMPDIR``. So the workers of
-a pool write their temporary files under one scratch folder of the run, which
-the parent removes once the workers are gone (`_pool_round`), and which a
-worker that ends its group because the parent died removes first.
+A group killed with SIGKILL runs no cleanup, so the workers write their engines'
+temporary files under one scratch folder of the run, which the parent removes once the
+workers are gone (`_pool_round`), and which a worker whose parent died removes first.
 """
 
 from __future__ import annotations

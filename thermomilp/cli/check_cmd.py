@@ -3,7 +3,7 @@
 Per board: the number of solutions (counted by the MILP with no-good cuts,
 capped at ``--limit``), the logic grade, a second solution when the board is
 not unique, and whether the solution stored in the file is the one found.
-``--format json`` prints one JSON object per file per line (JSON Lines)::
+``--format json`` prints one JSON object per file per line (JSON Lines):
 
     {"file": "...", "puzzle": "thermometers", "status": "unique", "solutions": 1,
      "capped": false, "grade": "probing", "difficulty": "medium",

@@ -7,14 +7,9 @@ Precedence, highest first:
 2. environment: ``THERMOMILP_`` and the setting's name in capitals
    (``THERMOMILP_SOLVER``, ``THERMOMILP_LOGIC``, ``THERMOMILP_TIME_LIMIT``, ...;
    ``THERMOMILP_ENGINE_OPTIONS`` holds ``NAME=VALUE,NAME=VALUE``);
-3. the nearest config file, looked for as ruff and pytest do: from the working
-   folder upwards, the first ``thermomilp.toml``, or ``pyproject.toml`` with a
-   ``[tool.thermomilp]`` table -- trusting no stranger, as git does: the search
-   stops after the home folder or a folder that holds ``.git`` (the project's
-   root) and before a folder another user owns; a file another user owns, or
-   in a folder every user may write to, is ignored with a warning; a file over
-   64 KB or nested deeper than 16 brackets is refused before it is parsed
-   ([`find_config`][thermomilp.core.config.find_config]);
+3. the nearest config file, ``thermomilp.toml`` or ``pyproject.toml`` with a
+   ``[tool.thermomilp]`` table, from the working folder upwards, trusting no
+   stranger ([`find_config`][thermomilp.core.config.find_config]);
 4. defaults: solver ``highs`` (backend chosen from the solver by
    [`thermomilp.core.settings.BACKEND_FOR`][thermomilp.core.settings.BACKEND_FOR]), logic
    ``probing``, formulation ``cell``.
@@ -70,9 +65,8 @@ KEYS: dict[str, Callable[[Any], Any]] = {
 }
 assert tuple(KEYS) == FIELDS, "every Settings field is a config key"
 DEFAULTS: dict[str, Any] = Settings().values
-# logic "probing" everywhere (API, CLI, batch, serve): measured in docs/logic.md
-# (benchmarks/presolve.py) -- on unique boards it decides 31 of 32 alone and cuts
-# solve+uniqueness time to 0.04-0.06x on every backend. logic="none" shows the MILP at work.
+# logic "probing" everywhere (API, CLI, batch, serve); why: docs/logic.md, "Measured:
+# presolve speed and the default" (benchmarks/presolve.py). logic="none" shows the MILP at work.
 
 NOT_FROM_FILES = {
     "engine_path": "engine_path is not read from config files (a file found in a folder "

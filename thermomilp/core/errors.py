@@ -3,7 +3,7 @@
 Every error thermomilp raises on purpose is defined here and derives from
 [`ThermomilpError`][thermomilp.core.errors.ThermomilpError], so ``except ThermomilpError`` catches
 them all. The CLI turns one into a one-line message and exit code 2; anything else
-escaping to the CLI is a bug (exit 3). The hierarchy::
+escaping to the CLI is a bug (exit 3). The hierarchy:
 
     ThermomilpError
     ├── PuzzleError            a malformed board (file and line)

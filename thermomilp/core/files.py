@@ -1,37 +1,23 @@
-"""Every file thermomilp writes is written whole or not at all: `write_whole`;
+"""Every file thermomilp writes is written whole or not at all (`write_whole`);
 every board file it reads is a regular file, read without blocking and within a
-bound: `read_regular`.
+bound (`read_regular`).
 
-The one way the package puts a file on disk (``convert -o``, ``export -o``,
-``--svg``, ``generate``, the grader's grades). The text goes to a temporary
-file in the target's own folder, is flushed and ``fsync``-ed, and only then
-renamed over the target (``os.replace``: atomic on POSIX and on Windows), so
-a full disk, a quota, a crash or Ctrl-C leaves the target exactly as it was:
-the old file, or no file. A failure is a [`WriteError`][thermomilp.core.errors.WriteError]
-that names the *user's* target, never the temporary name.
+Writing (``convert -o``, ``export -o``, ``--svg``, ``generate``, the grader's
+grades): the text goes to a temporary file in the target's folder, is flushed and
+``fsync``-ed, then renamed over the target (``os.replace``), so a failure leaves
+the old file or no file. A failure is a [`WriteError`][thermomilp.core.errors.WriteError]
+naming the user's target. A target that exists and is not a regular file (a
+device, a folder, a FIFO) is refused; a symbolic link to a regular file is
+followed; an existing file keeps its permission bits, a new one gets the umask's.
 
-A target that exists and is not a regular file (``/dev/zero``, a folder, a
-FIFO) is refused: renaming over it would replace a device node or fail
-half-way, and reading or writing it is never what the user meant. A symbolic
-link to a regular file is followed: the file it points to is replaced, the
-link stays. An existing file keeps its permission bits; a new one gets the
-umask's, as ``open(path, "w")`` would give it.
+Appending logs (``batch --out``, a class's grades) take one complete record at a
+time (`append_whole`): a record that cannot be written whole is cut back off.
 
-Appending logs (``batch --out``, a class's grades) are not rewritten whole:
-they are only ever appended to, one complete record at a time, with
-`append_whole` -- a record that cannot be written whole (a full disk)
-is cut back off, so the log holds every finished record and nothing torn.
-
-Reading is the mirror rule: a board file named on the command line or found in
-a corpus is read by `read_regular` (``formats.load``, so ``solve``,
-``check``, ``batch`` and every other command; ``batch``'s content hash). Only a
-regular file is read: a FIFO, a device, a socket or a folder -- or a symbolic
-link to one -- is refused with a [`NotRegularFile`][thermomilp.core.errors.NotRegularFile] (an
-``OSError``) that says what it is, and opening it never waits: the file is looked at first, then
-opened with ``O_NONBLOCK`` (a FIFO with no writer would otherwise block the
-open forever) and looked at again through the open descriptor (it may have been
-swapped in between). At most ``limit`` bytes are read. A symbolic link to a
-regular file is followed, as for writing.
+Reading (``formats.load``, ``batch``'s content hash): only a regular file, or a
+link to one, is read; anything else is a
+[`NotRegularFile`][thermomilp.core.errors.NotRegularFile] (an ``OSError``). The
+file is looked at, opened with ``O_NONBLOCK`` (a FIFO with no writer never blocks
+the open) and looked at again through the descriptor; at most ``limit`` bytes are read.
 """
 
 from __future__ import annotations

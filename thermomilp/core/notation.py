@@ -1,20 +1,18 @@
 """How every text a person reads names a board's parts and writes its marks.
 
 **Numbers.** Rows, columns and cells count from 1 in every text a person reads
--- hints, explanation steps, conflicts, mistakes, the legend under a board, the
-page, the LaTeX export, the comments of a ``.dat`` file and the grader's
-messages -- as janko.at and the puzzle books count them: the top row is
-``row 1``, the top-left cell ``(1,1)``. Thermometers are counted from 1 as well
+(hints, explanations, conflicts, the legend, the page, the exports, the grader's
+messages), as janko.at does: the top row is ``row 1``, the top-left cell
+``(1,1)``. Thermometers are counted from 1 as well
 (a file's own numbers, janko.at's, are kept:
 [`thermomilp.core.puzzle.thermometers`][thermomilp.core.puzzle.thermometers]), and a tank is named
 by its id in the file. Indices in JSON, in the API and in Python stay 0-based (docs/contract.md);
 the functions here are the one place that turns an index into the number a person reads, and
 `index_of` the one place that turns a number a person wrote back into an index.
 
-**Marks.** A board of marks is written as the solution grids are: ``#`` filled,
-``.`` empty, and ``?`` undecided -- the command line's ``--marks``, the page's
-API, ``explain``'s final board and the JSON of a hint all use these three
-glyphs, so a solution grid is a complete board of marks (docs/logic.md).
+**Marks.** ``#`` filled, ``.`` empty, ``?`` undecided, everywhere (``--marks``, the
+page's API, ``explain``, a hint's JSON): a solution grid is a complete board of
+marks (docs/logic.md).
 """
 
 from __future__ import annotations

@@ -233,9 +233,7 @@ class Puzzle:
         return tuple(tuple(row) for row in labels)
 
 
-# --------------------------------------------------------------------------
-# Construction with validation
-# --------------------------------------------------------------------------
+# -- Construction with validation ------------------------------------------
 
 
 def _check_clues(rows: Sequence[object], cols: Sequence[object], height: int | None,
@@ -525,9 +523,7 @@ def require_levels(puzzle: Puzzle, tool: str) -> None:
                                "counter do")
 
 
-# --------------------------------------------------------------------------
-# Adapter: cells <-> levels
-# --------------------------------------------------------------------------
+# -- Adapter: cells <-> levels ---------------------------------------------
 
 
 def ones_of(grid: Sequence[str]) -> frozenset[Cell]:

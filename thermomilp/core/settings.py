@@ -3,7 +3,7 @@
 Strings live only at the boundaries (command line, environment, config
 files, JSON, the Python API's keyword arguments); [`Settings`][thermomilp.core.settings.Settings]
 turns them into enums on construction, so the solve layer, the backends and the
-model registry compare enum members, never spellings::
+model registry compare enum members, never spellings:
 
     Settings(solver="cbc", time_limit=5)
     -> Settings(backend=Backend.PULP, solver=Solver.CBC, logic=Logic.PROBING,
@@ -305,12 +305,7 @@ class Settings:
     (``backend="cpsat"`` -> CP-SAT), else HiGHS, the default; ``solver_chosen`` says so, and
     [`replace`][thermomilp.core.settings.Settings.replace] with another backend then chooses again.
     A solver that is given is never replaced: a backend that is given and cannot drive it is a
-    [`ConfigError`][thermomilp.core.errors.ConfigError].
-
-    ``origins`` says where each value came from (``command line``, an
-    environment variable, a file, ``default``); it is not part of equality.
-
-    Every field is a keyword; a string is parsed into the field's enum or number.
+    [`ConfigError`][thermomilp.core.errors.ConfigError]. Every field is a keyword.
 
     Args:
         backend: the modelling layer, ``highs`` (highspy direct), ``pulp``, ``pyomo`` or

@@ -3,14 +3,10 @@
 A board file comes from outside, and so do its name, its tank labels and the
 name of the file itself. Each place such a string goes has one function here:
 
-* `shown` -- a terminal. A terminal obeys what it is sent: ESC starts a
-  control sequence (colours, cursor moves, a window title), CR returns to the
-  start of the line and overwrites it, and a newline in a file name makes
-  ``== a`` + ``status: unique`` look like a result that was never computed.
-  Control characters become visible escapes (``\\x1b``, ``\\r``, ``\\n``), and so
-  do the invisible controls that reorder text (bidirectional overrides) and
-  lone surrogates (an undecodable byte of a file name). A clean string is
-  returned unchanged. JSON needs none of this: ``json.dumps`` escapes itself.
+* `shown` -- a terminal (which obeys ESC sequences, CR and newlines): control
+  characters, bidirectional overrides and lone surrogates become visible escapes
+  (``\\x1b``, ``\\r``, ``\\n``); a clean string is returned unchanged. JSON
+  needs none of this: ``json.dumps`` escapes itself.
 * `comment_text` -- the comment line of an exported model (LP ``\\``,
   MPS ``*``, GMPL ``/* */``, LaTeX ``%``): printable ASCII only, no character
   that ends or opens a comment in any of those languages, one bounded line.

@@ -1,29 +1,15 @@
-"""Aquarium task strings of puzzle-aquarium.com (read and write).
+"""Aquarium task strings of puzzle-aquarium.com (read and write; docs/formats.md,
+"puzzle-aquarium.com task strings").
 
-The form we support, for an n x n board::
+The form we support, for an n x n board:
 
     c1_c2_..._cn_r1_r2_..._rn;g1,g2,...,g(n*n)
 
-* the head is the same as the Thermometers task strings of
-  `thermomilp.formats.site`: ``n`` column clues (left to right), then
-  ``n`` row clues (top to bottom), joined by ``_``; an empty token, ``-`` or
-  ``?`` is a missing clue;
-* after the single ``;`` come exactly ``n*n`` tank ids, comma-separated,
-  row by row from the top-left cell. Ids are whole numbers (the site numbers
-  tanks from 1, in order of their first cell, and so does the writer; any
-  numbering reads, a tank is the set of cells sharing an id and must be
-  orthogonally connected).
-
-A task string is always the ``tank`` rule (one waterline per tank); a
-pool-rule board cannot be written as one.
-
-Example (4x4, every clue given; ``generate_aquarium(4, 4, 1, minimal_clues=False)``)::
-
-    0_2_2_2_0_0_3_3;1,2,2,2,1,3,2,3,1,3,3,3,1,3,3,3
-
-Telling it from a Thermometers task string: that one has one group per
-thermometer, each starting with a direction code and so never a single group
-of exactly ``n*n`` entries (see `is_aquarium_task`).
+The head holds the column then the row clues, as the Thermometers task strings of
+`thermomilp.formats.site` do; after the ``;`` come the ``n*n`` tank ids row by row (the
+writer numbers tanks from 1 in order of their first cell). Always the ``tank`` rule.
+A Thermometers task string is never one group of exactly ``n*n`` entries
+(`is_aquarium_task`).
 """
 
 from __future__ import annotations

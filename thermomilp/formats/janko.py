@@ -1,41 +1,12 @@
-"""janko.at's section format for Thermometers.
+"""janko.at's section format for Thermometers (docs/formats.md, "janko sections").
 
-janko.at's own files put each section name in brackets and carry a
-``[setup]`` section, a ``[moves]`` section and an ``[end]`` mark::
-
-```
-[setup]
-puzzle = thermometer
-size = 6
-[clabels]
-2 4 3 3 5 3
-...
-[end]
-```
-
-The bare form (section names without brackets) reads too:
-
-```
-clabels
-2 4 3 3 5 3
-rlabels
-4 2 2 3 4 5
-labels
-2.1 2.2 2.3 2.4 2.5 10.3
-...
-solution
-x x x - - x
-...
-```
-
-``clabels`` / ``rlabels`` are the column / row clues (``-`` = missing);
-``labels`` has one token ``T.K`` per cell: thermometer ``T``, position ``K``
-from the bulb (``K = 1`` is the bulb). ``solution`` (optional) marks mercury
-with ``x`` and empty cells with ``-``. ``[setup]`` is read for its
-``puzzle`` (must be ``thermometer`` when given) and ``size`` / ``rows`` /
-``cols`` keys (checked against the grid); every other section
-(``[moves]``, ``[info]``, ``author``, ...) is read past, and nothing after
-``end`` is read. `write` writes the bracketed form.
+janko.at's own files put each section name in brackets (``[setup]``, ``[clabels]``,
+``[rlabels]``, ``[labels]``, ``[solution]``, ``[moves]``, ``[end]``); the bare form,
+section names without brackets, reads too. ``clabels`` / ``rlabels`` are the column /
+row clues (``-`` = missing); ``labels`` has one token ``T.K`` per cell: thermometer
+``T``, position ``K`` from the bulb (``K = 1``). ``solution`` (optional) marks mercury
+``x`` and empty ``-``. ``[setup]`` is checked for ``puzzle`` and the sizes; every other
+section is read past, and nothing after ``end``. `write` writes the bracketed form.
 """
 
 from __future__ import annotations

@@ -1,32 +1,14 @@
 """puzz.link / pzprjs URLs for Aquarium (read and write).
 
-The form (our reading of pzprjs' ``aquarium`` encoder; documented in
-``docs/formats.md``)::
+The form (our reading of pzprjs' ``aquarium`` encoder; the bit layout of the borders
+and the clue tokens are in docs/formats.md, "puzz.link / pzprjs URLs"):
 
     https://puzz.link/p?aquarium/[r/]<cols>/<rows>/<borders>/<clues>
 
-* ``r`` (optional flag) -- the ``tank`` rule: one waterline per tank.
-  Without it the site checks the ``pool`` rule (each connected body of water
-  inside a tank is level, so two arms of a tank joined only through air may
-  stand at different heights, pzprjs ``checkPoolLevel``); the reader gives
-  the puzzle that rule and the writer writes ``r`` exactly for the tank rule.
-* ``<borders>`` -- one bit per interior edge, 1 = a tank wall. First the
-  ``(cols-1)*rows`` vertical edges (row by row; in each row the edge right of
-  column 0, 1, ...), then the ``cols*(rows-1)`` horizontal edges (the edge
-  below row 0, columns left to right, then below row 1, ...). Each of the two
-  runs is packed separately into base-32 digits ``0-9a-v``, 5 bits per digit,
-  most significant bit first, the last digit zero-padded.
-* ``<clues>`` -- the ``cols`` column clues (left to right) then the ``rows``
-  row clues (top to bottom): a hex digit ``0-f``; ``-`` and two hex digits
-  for 16..255; ``.`` an unknown clue; ``g``..``z`` skip 1..20 cells without a
-  clue. Both ``.`` and a skipped clue read as a missing clue; we write skips.
-  As in pzprjs, reading stops once every clue place is filled (a redundant
-  trailing skip is harmless), and a ``#fragment`` after the URL is ignored.
-
-Tanks are the connected components of the cells under the walls, numbered in
-order of their top-left cell. Any host and any leading path work
-(``puzz.link``, ``pzv.jp``, ``pzprxs.vercel.app``); a bare ``aquarium/...``
-is accepted too.
+``r`` marks the ``tank`` rule; without it the site checks the ``pool`` rule, and the
+reader gives the puzzle that rule (the writer writes ``r`` exactly for a tank board).
+Tanks are the connected components of the cells under the walls, numbered in order of
+their top-left cell. Any host and leading path work; a bare ``aquarium/...`` reads too.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """pzprv3: the text file pzprjs's editor (puzz.link) saves and loads, for Aquarium.
 
-Our reading of pzprjs' file layout (``FileData.js``, ``variety/aquarium.js``)::
+Our reading of pzprjs' file layout (``FileData.js``, ``variety/aquarium.js``; tokens and
+what is read past: docs/formats.md, "pzprv3 files"):
 
     pzprv3
     aquarium
@@ -15,17 +16,9 @@ Our reading of pzprjs' file layout (``FileData.js``, ``variety/aquarium.js``)::
     2 . . . .           clues; then each row's clue and its cells
     ...
 
-Tokens are followed by one space, as pzprjs writes them. A clue is a number
-(``c3`` is a clue the player ticked off), ``.`` none, ``-2`` a question
-mark (missing to us). A cell is ``#`` (water), ``+`` (the player's dot) or
-``.``. The water marks become the puzzle's solution when they form one;
-otherwise (a game in progress) they are read past. A first line ``v:...``
-(a variant) is refused; ``info:{...}`` / ``history:{...}`` after the board
-are read past. pzprjs puts the same file in a URL with ``/`` for the line
-breaks (``https://puzz.link/p?pzprv3/aquarium/4/4/...``); that reads too.
-
-pzprjs has no Thermometers variety, so this format holds Aquarium only.
-Tanks are the connected areas between walls; the rule is the ``r`` line.
+The water marks become the puzzle's solution when they form one. The same file in a URL
+(``https://puzz.link/p?pzprv3/aquarium/4/4/...``) reads too. Aquarium only: pzprjs has
+no Thermometers variety.
 """
 
 from __future__ import annotations

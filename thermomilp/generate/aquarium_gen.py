@@ -9,13 +9,10 @@
 3. **Full clues** are read off the planted grid; the board must be unique
    with every clue present, else the levels are redrawn (and after a few
    failures the partition too).
-   A board whose planted solution is degenerate (nearly empty or full, or
-   mostly trivial lines: `thermomilp.generate.quality`) is planted again.
+   A degenerate planting (`thermomilp.generate.quality`) is planted again.
 4. **Deletions**: clues are visited in random order; a clue is deleted when
-   the board stays uniquely solvable without it, else it is kept. The
-   survivors are therefore each *load-bearing*: deleting any one of them
-   gives a second solution (deleting clues only adds solutions, so a clue
-   needed once is needed at the end).
+   the board stays uniquely solvable without it. Each survivor is *load-bearing*
+   (deleting clues only adds solutions, so a clue needed once is needed at the end).
 
 From ``PEEL_FROM`` (20x20) on, the tank rule's default is the ``peel``
 strategy instead of steps 2-3: the waterlines a random order of the lines peels
@@ -25,10 +22,9 @@ deletions then ask the logic first and the rival search only where the logic
 stops.
 
 Uniqueness is proved by the subset-sum DP counter
-(`thermomilp.logic.aquarium_dp.dp_count` with limit 2, the planted
-solution passed in to order the branches). A minimal 10x10 takes about
-0.02 s, a 15x15 a few seconds (``benchmarks/aquarium_generate.py``,
-``docs/aquarium.md``). Everything is drawn from one
+(`thermomilp.logic.aquarium_dp.dp_count` with limit 2, the planted solution passed in
+to order the branches). Times by size: docs/generate.md, "Aquarium" ("Measured";
+``benchmarks/generate_scale.py --puzzle aquarium``). Everything is drawn from one
 ``random.Random(seed)``: the same seed gives the same board.
 """
 
@@ -52,8 +48,8 @@ PARTITION_TRIES = 500
 DEGENERATE_TRIES = 50  # plantings turned away as degenerate before giving up
 MERGES_PER_RIVAL = 8
 STRATEGIES = ("peel", "repair")
-# The repair's rival questions grow fast with the size (20x20 full clues 12 s CPU,
-# 25x25 99 s, 30x30 did not finish); the peel's board costs one pass over the cells.
+# The repair's rival questions grow fast with the size (docs/journal.md, 2026-12-03);
+# the peel's board costs one pass over the cells.
 PEEL_FROM = 20
 
 

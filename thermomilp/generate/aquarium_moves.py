@@ -6,8 +6,7 @@ top wet layer is one cell ``(r, c)`` takes one away: an arc ``column c -> row r`
 Along a directed path every inner line gains one cell and loses one, so
 
 * a directed **cycle** over distinct tanks is a rival of a board with every
-  clue (the rivals the MILP's nearest-rival question finds first on a 30x30
-  board are mostly such 4- to 6-cycles, between rows and columns far apart);
+  clue (most rivals of large boards are short such cycles between lines far apart);
 * a directed **path** between two lines without a clue is a rival of a board
   missing those clues -- for the deletion of clue ``l``, a path from or to
   line ``l``.

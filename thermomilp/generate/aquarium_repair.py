@@ -6,9 +6,8 @@ the two tanks could each hold their own) and never changes the clues. So
 when the planted grid is still a legal filling of the merged tank and the
 rival is not, the rival is gone and every other solution that survives was a
 solution before: the board moves towards uniqueness without redrawing
-anything. This is what makes full-clue boards unique from 20x20 on, where a
-random filling of random tanks practically always has a rival (all twelve
-20x20 and 30x30 draws we tried had one) and redrawing levels never ends.
+anything -- what makes large full-clue boards unique, where a random filling of
+random tanks practically always has a rival (docs/generate.md, "Aquarium").
 
 Among the pairs that kill the rival the smallest merged tank wins (the board
 keeps small tanks); ties are broken by the seeded random stream.

@@ -1,34 +1,24 @@
 """Rivals of a planted Aquarium: "is there a second solution, and which?".
 
-A rival is a solution of the board other than its planted one
-(``puzzle.solution``). Two exact counters answer, the cheap one first:
+A rival is a solution of the board other than its planted one (``puzzle.solution``).
+Two exact counters answer, the cheap one first (docs/generate.md, "Aquarium"):
 
-1. **The subset-sum DP** (tank rule only, `thermomilp.logic.aquarium_dp`)
-   with a node budget. Up to about 12x12 it decides every question in
-   milliseconds. From 20x20 on its one-line-at-a-time filters leave search
-   trees it does not finish in minutes, even with every clue present.
-2. **The MILP** (HiGHS, the cell model plus a no-good cut of the planted
-   grid, `thermomilp.solving.engine.find_other`): a "no rival" is confirmed by a
-   second solve with presolve off, as for Thermometers. It sees rows and
-   columns together and decides a 30x30 question in a fraction of a second.
+1. **The subset-sum DP** (tank rule only, `thermomilp.logic.aquarium_dp`) with a node
+   budget: it decides small boards' questions in milliseconds and large boards' not at all.
+2. **The MILP** (HiGHS, the cell model plus a no-good cut of the planted grid,
+   `thermomilp.solving.engine.find_other`), a "no rival" confirmed with presolve off.
 
-`RivalSearch` keeps the DP's record over one board: once the DP has
-spent its budget ``DP_GIVE_UPS`` times, later questions go to the MILP
-directly (the board is past what the DP can do; asking it again only burns
-its budget). The record depends on node counts only, never on the clock, so a
-seed still gives the same board on any machine.
+`RivalSearch` keeps the DP's record over one board: once the DP has spent its budget
+``DP_GIVE_UPS`` times, later questions go to the MILP directly. The record depends on
+node counts only, never on the clock, so a seed gives the same board on any machine.
 
-**Checking only what a deletion can change.** When the board was unique and
-clue ``l`` is deleted, a rival of the new board satisfies every other clue, so
-it must break line ``l``'s planted sum ``s``. The MILP question is then asked
-as two: line ``l`` sums to at most ``s - 1``, and to at least ``s + 1`` (each
-"none" confirmed). These side rows tighten the LP relaxation so much that a
-30x30 "no rival" proof drops from seconds to hundredths of a second (the
-no-good cut alone, even written over line ``l``'s cells only, leaves the LP
-free to move a fraction of a cell).
+**Checking only what a deletion can change.** When the board was unique and clue ``l``
+is deleted, a rival must break line ``l``'s planted sum ``s``, so the MILP question is
+asked as two, line ``l`` at most ``s - 1`` and at least ``s + 1`` (each "none"
+confirmed): side rows that tighten the LP relaxation far more than the no-good cut.
 
-Every rival returned passes the independent checker
-([`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems]) and
+Every rival returned passes
+[`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems] and
 differs from the planted grid.
 """
 

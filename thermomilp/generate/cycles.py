@@ -14,8 +14,7 @@ Every rival changes a *backward* cell of the line order
 backward cells need to start a search. The search is not complete (it sees
 one-level moves only and drops a shortest cycle that reuses a thermometer):
 the repair loop asks the MILP when it finds nothing, so it can only save
-time. It answers in milliseconds where a whole-board MILP at 40x40 takes
-seconds.
+time.
 """
 
 from __future__ import annotations

@@ -1,31 +1,16 @@
 """Boards the line logic decides line by line: the filling a line order peels off.
 
-The ``peel`` strategy of the generators (``docs/generate.md``). Take any
-vessels (thermometers, tanks) and a random order of the rows and columns.
-Walk the lines in that order; in each line, every cell not decided yet gets
-the line's default value -- **empty in a row, filled in a column** -- and
-its vessel propagates it (a filled cell fills every layer below it, an empty
-cell empties every layer above). Every cell lies in some line, so at the end
-each vessel has one level: that filling is the planted solution ``x*``, and
-the clues are read off it.
-
-Why the clues then have exactly one solution, which interval propagation
-(`thermomilp.logic.propagation`) finds: take the lines in the same order.
-When line ``l`` comes, its cells are of two kinds. Those whose other line
-came earlier are decided already (induction). The rest were undecided when
-the walk reached ``l``, took ``l``'s default there, and every one of them
-that holds the other value was forced by its vessel *before* ``l`` -- so the
-logic has it too. Its clue minus what is decided is therefore 0 (a row) or the
-number of undecided cells (a column): the line is decided, and its cells
-pass their value on through their vessels exactly as in the walk. Every step
-is a sound deduction of the clues and the vessels, so the board is unique.
-The generator does not rely on this argument: it runs the logic on every
-board it makes (and the MILP, and the checker) before returning it.
-
-Such a board, with all its clues, is graded ``intervals`` (easy); deleting
-clues while the logic still finishes makes it harder
-(`thermomilp.generate.clues.delete_clues`). The walk costs one pass
-over the cells, so the size of the board no longer decides the time.
+The ``peel`` strategy of the generators (docs/generate.md, "`peel`", with the proof
+that the board is unique). Take any vessels and a random order of the rows and
+columns; walk the lines in that order, and in each line give every undecided cell the
+line's default -- **empty in a row, filled in a column** -- and let its vessel
+propagate it. At the end each vessel has one level: that filling is the planted
+solution ``x*``, and the clues are read off it. Interval propagation
+(`thermomilp.logic.propagation`) then decides the board in the same line order, so it
+is unique and graded ``intervals``; deleting clues while the logic still finishes makes
+it harder (`thermomilp.generate.clues.delete_clues`). The generator does not rely on the
+argument: it runs the logic, the MILP and the checker on every board it makes. The walk
+is one pass over the cells.
 """
 
 from __future__ import annotations
@@ -97,11 +82,9 @@ def medium_first(tiling: PathTiling, order: Sequence[Line],
     Deleting the clue of a line late in the walk leaves the board easy (its
     cells were decided before it came); deleting one early usually makes it
     need search, or lets a rival in. The boards probing finishes come from
-    lines just before that transition (measured on 40x40 boards: of 80
-    single deletions, the medium ones sat at walk positions 30 to 50, between
-    the hard ones and the easy ones). So: the lines whose deletion interval
-    propagation cannot absorb -- a cheap test -- latest in the walk first,
-    then the rest. ``deadline``: asked before each line (a 100x100 board's 200 tests
+    lines just before that transition (docs/journal.md, 2026-12-03). So: the lines
+    whose deletion interval propagation cannot absorb -- a cheap test -- latest in
+    the walk first, then the rest. ``deadline``: asked before each line (a 100x100 board's 200 tests
     take tens of seconds); past it [`GenerationTimeUp`][thermomilp.core.errors.GenerationTimeUp].
     """
     from thermomilp.core.puzzle import thermometers

@@ -2,7 +2,7 @@
 
 A rival is a solution ``y`` of the board's clues and thermometers with
 ``y != x*`` (the planted filling), found with the cell model plus the
-canonical no-good cut of ``x*`` (see [`thermomilp.solving`][thermomilp.solving])::
+canonical no-good cut of ``x*`` (see [`thermomilp.solving`][thermomilp.solving]):
 
     sum_{c : x*_c = 1} (1 - y_c) + sum_{c : x*_c = 0} y_c >= 1
 
@@ -90,40 +90,29 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
                deadline: Deadline | None = None) -> Grid | None:
     """A solution other than the planted one (within ``window`` if given), or None.
 
-    ``fixed``: cells known to hold these values in every solution (the logic
-    presolve's sound deductions), bounds for the whole-board model.
-    ``backward``: when every row and column has its clue and a line order
-    labels the cells (`LineOrder`), the
-    cells whose change would run against the order; every rival changes at
-    least one of them, so the no-good cut is written over these cells only
-    (a much stronger cut, see ``docs/generate.md``).
-    The engine is asked through the solve layer's
-    `thermomilp.solving.engine.find_other`: whole-board "no rival" answers are
-    confirmed by a second solve with HiGHS presolve off; window answers are not
-    (a window that misses a rival only costs time, never a wrong board). Every
-    rival returned is checked against the window's formulation there and
-    against the whole board's clues and thermometers here.
-    ``nearest``: the rival closest to ``x*`` (fewest differing cells), whose
-    difference is the smallest local swap -- the one a repair kills best.
-    ``probe``: ask for a first rival within this many branch-and-bound
-    nodes first (see `thermomilp.solving.engine.find_other`).
-    ``region``: only these cells may change (every other cell is fixed to
-    ``x*``); like a window, but any shape -- the cells where the last
-    whole-board rival differed, which often hold several independent rivals.
+    Args:
+        tiling: the planted board: its thermometers and its filling ``x*``.
+        rows: the row clues; default those of the planted filling (all given).
+        cols: the column clues, likewise.
+        window: ask with every cell outside this rectangle fixed to ``x*``: the model
+            holds only the window's cells (clues lose what the fixed cells contribute,
+            an arc crossing the edge becomes a bound).
+        fixed: cells known to hold these values in every solution (the logic presolve's
+            sound deductions), bounds for the whole-board model.
+        backward: the cells whose change would run against a line order (`LineOrder`);
+            every rival changes one, so the no-good cut runs over these only
+            (docs/generate.md); needs every line clue.
+        nearest: the rival closest to ``x*``, the smallest local swap.
+        probe: first ask for a rival within this many branch-and-bound nodes
+            (`thermomilp.solving.engine.find_other`).
+        region: only these cells may change; like a window, any shape.
+        time_limit: seconds for HiGHS.
+        deadline: the board's clock; HiGHS gets at most the time left on it.
 
-    ``deadline``: the board's clock; HiGHS gets at most the time left on it
-    (``time_limit`` too, when both are given), and a question it stops is
-    [`GenerationTimeUp`][thermomilp.core.errors.GenerationTimeUp].
-
-    ``rows``/``cols`` default to the clues of the planted filling (all given).
-    With a window the model holds only the window's cells: clues lose what the
-    fixed cells outside contribute, and an arc crossing the window's edge
-    becomes a bound (``x_s <= x_p`` with ``p`` outside and empty fixes ``x_s = 0``;
-    with ``s`` outside and filled, ``x_p = 1``).
-
-    A window or region question the engine cannot decide (after the retry of
-    ``find_other``) finds no rival there: like a window's unconfirmed "none", it
-    only costs time, for the whole board is asked last.
+    The engine is asked through `thermomilp.solving.engine.find_other`: a whole-board
+    "no rival" is confirmed (presolve off), a window's or region's is not, and an
+    undecided window or region question finds no rival there (it only costs time:
+    the whole board is asked last). Every rival is checked against the board here.
 
     Raises:
         _RivalUndecided: HiGHS could not decide the whole-board question (an engine

@@ -14,23 +14,19 @@ Three strategies:
 * ``reroll`` (the published baseline): random tiling, random levels, check
   uniqueness with the MILP, start again until unique.
 
-A planting whose solution is degenerate (nearly empty or full, or mostly trivial
-lines: the one rule of `thermomilp.generate.quality`) is turned away and the
-next attempt plants again. Then, optionally, clues are deleted while the board stays unique
-(`thermomilp.generate.clues`), the board is graded by the logic engine
-([`thermomilp.logic.grade.grade`][thermomilp.logic.grade.grade]), and -- whatever the strategy -- it
-is proven unique by the MILP (the cell model plus the no-good cut of the planted
-grid is infeasible, `rivals.find_rival`) and its planted grid checked by
-[`thermomilp.core.verify`][thermomilp.core.verify] before it is returned. With ``difficulty`` (and
-no clue request of its own) clues are deleted until the grade reaches it -- full-clue boards
-below 15x15 are rarely harder than ``probing``, full-clue ``peel`` boards are always
-``intervals`` -- (for ``medium``, only deletions the logic still finishes stand), and the
-whole attempt repeats until the grade matches.
+A degenerate planting (`thermomilp.generate.quality`) is turned away and planted again.
+Then, optionally, clues are deleted while the board stays unique
+(`thermomilp.generate.clues`), the board is graded
+([`thermomilp.logic.grade.grade`][thermomilp.logic.grade.grade]) and -- whatever the strategy
+-- proven unique by the MILP (`rivals.find_rival`) with its planted grid checked by
+[`thermomilp.core.verify`][thermomilp.core.verify]. With ``difficulty`` (and no clue request)
+clues are deleted until the grade reaches it (for ``medium``, only deletions the logic
+still finishes stand), and the whole attempt repeats until the grade matches
+(docs/generate.md).
 
-Every random choice comes from one ``random.Random`` seeded with
-``"<seed>:<index>"``, and HiGHS runs with a fixed random seed (its MIP solver
-is deterministic), so the same seed gives the same board on any machine with
-the same HiGHS. (We do not set HiGHS's ``threads``: it is process-wide once
+Every random choice comes from one ``random.Random`` seeded with ``"<seed>:<index>"``,
+and HiGHS runs with a fixed random seed, so the same seed gives the same board on any
+machine with the same HiGHS. (HiGHS's ``threads`` is not set: it is process-wide once
 set, and a later change makes ``run()`` fail.)
 """
 
@@ -57,15 +53,14 @@ from thermomilp.generate.rivals import _RivalUndecided, check_time, find_rival, 
 
 STRATEGIES = ("peel", "repair", "reroll")
 # From this size on the default strategy is ``peel``: the repair's boards there are graded
-# `search` and cost minutes each (40x40: 123 s and 265 s; docs/generate.md).
+# `search` and cost minutes each (docs/journal.md, 2026-11-30; docs/generate.md).
 PEEL_FROM = 30
 DIFFICULTIES = ("easy", "medium", "hard")
 # planting parameters per wanted difficulty: (line-order depth, share of ordered levels)
 PLANTING = {None: (2, 0.9), "easy": (2, 1.0), "medium": (1, 0.7), "hard": (1, 0.3)}
 # From this size on every level follows the line order (no free levels): the free levels
 # are where the whole-board rivals come from, and the boards are graded `search` anyway
-# (CPU s, 10% free levels -> none: 40x40 seed 11 board 0 333 -> 158; 30x30 seed
-# scale-30x30 boards 0 and 1: 60 -> 18 and 91 -> 60; docs/generate.md).
+# (docs/generate.md, "`repair`", step 2; the runs: docs/journal.md, 2026-11-30).
 ALL_ORDERED_FROM = 30
 
 

@@ -1,41 +1,24 @@
-"""Subset-sum DP filtering of waterlines, and a counter built on it.
+"""Subset-sum DP filtering of waterlines, and a counter built on it (docs/aquarium.md,
+"Subset-sum DP filtering").
 
-State: the **domain** of every vessel is a bitmask over its levels
-``0..depth`` (bit ``L`` set = level ``L`` still possible). For a tank the
-level is its waterline: the number of wet rows, counted from the bottom.
+State: the **domain** of every vessel is a bitmask over its levels ``0..depth``
+(bit ``L`` set = level ``L`` still possible); a tank's level is its number of wet rows.
 
-Line rule (one clued row or column is a knapsack). Vessel ``v`` at level
-``L`` puts ``w_v(L)`` filled cells into the line (for a tank and a row: 0
-below that row's rank, else the tank's cell count in the row). The line is
-satisfied iff ``sum_v w_v(L_v) = clue``. With the vessels crossing the line
-in a fixed order ``v_1..v_m``:
+Line rule: vessel ``v`` at level ``L`` puts ``w_v(L)`` filled cells into a clued line,
+which holds iff ``sum_v w_v(L_v) = clue``. With the vessels in a fixed order
+``v_1..v_m``, prefix sums ``P_0 = {0}``, ``P_{i+1} = union_{L in D(v_{i+1})} (P_i +
+w(L))`` and completable sums ``N_m = {clue}``, ``N_i = union_{L in D(v_{i+1})}
+(N_{i+1} - w(L))``; level ``L`` of ``v_i`` survives iff ``(P_{i-1} + w(L)) ∩ N_i ≠ ∅``
+-- generalized arc consistency for one line (sets are Python ints used as bitsets).
+Lines are re-filtered to a fixpoint; an empty domain is a contradiction.
 
-* prefix sums reachable by the first ``i`` vessels
-  ``P_0 = {0}``, ``P_{i+1} = union_{L in D(v_{i+1})} (P_i + w(L))``;
-* sums still *completable* by the last ones
-  ``N_m = {clue}``, ``N_i = union_{L in D(v_{i+1})} (N_{i+1} - w(L))``;
-* level ``L`` of ``v_i`` survives iff ``(P_{i-1} + w(L)) ∩ N_i ≠ ∅``: some
-  completion of the knapsack uses it. That is exactly generalized arc
-  consistency for one line, in ``O(m · |levels| · clue)`` bit operations
-  (sets are Python ints used as bitsets).
+Probing (singleton consistency at the root) drops every level that fails alone; with
+``probing="auto"`` (the default) it starts only once a plain search has spent
+``AUTO_PROBE_NODES`` nodes. Search branches on the vessel with the fewest surviving
+levels; ``count(limit=2) == 1`` is the generator's uniqueness proof.
 
-Fixpoint: lines are re-filtered whenever a vessel crossing them loses a
-level. An empty domain is a contradiction.
-
-Probing (singleton consistency at the root): a level whose choice alone
-makes some line filter fail after propagation is dropped, until nothing
-changes. It costs a propagation per level but cuts the search on sparse
-15x15 boards by one to two orders of magnitude (docs/aquarium.md). By
-default (``probing="auto"``) it is switched on only once a plain search has
-spent ``AUTO_PROBE_NODES`` nodes, so small boards do not pay for it.
-
-Search: branch on the vessel with the fewest surviving levels (>1), each
-branch propagated again; a leaf with every domain a single level is a
-solution (every clued line's DP then holds with singletons, i.e. its sum is
-exact). ``count(limit=2) == 1`` is the uniqueness proof the generator uses.
-
-Works for any vessels (a thermometer's layers are single cells), imports
-only [`thermomilp.core.puzzle`][thermomilp.core.puzzle].
+Works for any vessels (a thermometer's layers are single cells); imports only
+[`thermomilp.core.puzzle`][thermomilp.core.puzzle].
 """
 
 from __future__ import annotations

@@ -53,8 +53,8 @@ def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None,
     ``known``: a solution of the board, already checked by
     [`thermomilp.core.verify`][thermomilp.core.verify] (the generator's planted grid). Its levels
     are never tested for refutation -- no sound rule erases them -- so the grade is the same and
-    comes sooner (a third fewer probes on generated boards). A grid that is not a solution may give
-    a wrong grade: never pass an unchecked one."""
+    comes sooner. A grid that is not a solution may give a wrong grade: never pass an unchecked
+    one."""
     if not puzzle.all_chains:
         from thermomilp.logic.tree import grade as tree_grade
         return tree_grade(puzzle, stop)

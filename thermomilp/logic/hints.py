@@ -1,35 +1,15 @@
 """Hints and step-by-step explanations, each step naming the rule that fired.
 
 The solver's state is the level domain of every vessel plus the cells it has
-*written* (user marks and earlier steps). The next step is the first rule,
-in this order of simplicity, that decides something new:
-
-``bookkeeping``
-    mercury below mercury / empty above empty: a written cell decides the
-    rest of its vessel (a filled cell fills every cell of lower rank, an
-    empty one empties every cell of higher rank).
-``line_count``
-    one line counted cell by cell: the clue is already reached (the line's
-    undecided cells are empty) or needs every undecided cell (they are filled).
-``chained_count``
-    one line counted vessel by vessel: each vessel crossing the line can add
-    between ``cmin`` and ``cmax`` cells in thermometer order, which bounds
-    every other vessel's level (the interval rule, ``propagation.py``).
-``probe``
-    assuming some level for a vessel makes interval propagation contradict
-    itself, so that level is erased.
-``pair_probe``
-    assuming some level for a vessel leaves a partner vessel (on a line with
-    it, or shrunk by it) with no level that survives propagation, so that
-    level is erased (`thermomilp.logic.pairs`).
-
-Terminal states: ``solved`` (every cell decided), ``stalled`` (no rule
-fires: the board needs search), ``contradiction`` (the clues cannot all
-hold), ``mistake`` (a mark is wrong: it breaks a rule or fits no solution,
-`thermomilp.logic.mistakes`; checked before anything is deduced).
-These names are stable identifiers: other tools (a web UI) show them. Steps
-that only erase an inner level (no new cell) are reported too, with an empty
-cell list, so an explanation never hides a deduction.
+*written* (user marks and earlier steps). The next step is the first rule, simplest
+first, that decides something new: ``bookkeeping``, ``line_count``, ``chained_count``,
+``probe``, ``pair_probe`` (`thermomilp.logic.pairs`). Terminal states: ``solved``,
+``stalled`` (no rule fires: the board needs search), ``contradiction``, ``mistake`` (a
+mark is wrong, `thermomilp.logic.mistakes`; checked before anything is deduced). These
+names are stable identifiers (a web UI shows them); what each rule says is in
+docs/logic.md, "Hints and explanations". Steps that only erase an inner level (no new
+cell) are reported too, with an empty cell list, so an explanation never hides a
+deduction.
 """
 
 from __future__ import annotations

@@ -12,14 +12,10 @@ empty, ``?`` undecided. Three spellings are accepted:
 * a **grid file**: one line per row, the same glyphs (spaces ignored, blank
   lines skipped).
 
-Older spellings are accepted only where they cannot be misread. In a grid a
-cell's place is its position, and ``x`` always meant empty, so ``x`` is still
-read as empty; but a grid that writes both ``x`` and ``.`` is in the old
-notation, where ``.`` meant undecided, and it is refused with a message (never
-read with ``.`` silently changed to empty). A list item names its cell by
-numbers that used to count from 0, so an item in the old spelling (``x``,
-``-``, ``0`` for empty, ``1`` for filled) is refused with a message that says
-which cell it meant then, and so is an item at row or column 0.
+Old spellings are read only where they cannot be misread: ``x`` in a grid is empty;
+a grid with both ``x`` and ``.`` (the old notation, ``.`` undecided) is refused, and so
+is a list item in the old 0-based spelling (``x``, ``-``, ``0``, ``1``) or at row or
+column 0, with a message naming the cell it meant.
 """
 
 from __future__ import annotations

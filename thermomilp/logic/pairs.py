@@ -1,31 +1,17 @@
-"""Pair probing: the step between probing and search.
+"""Pair probing: the step between probing and search (docs/logic.md, "Pair probing").
 
-Single probing (``propagation.py``) assumes one level of one vessel and lets
-interval propagation look for a contradiction. When that is stuck, **pair
-probing** looks one step further, but only along pairs that can interact:
+Assume ``v = a`` and propagate; then, for a *partner* vessel ``w``, assume each level
+``b`` still open for ``w`` and propagate again. If **every** level of ``w`` breaks some
+line, ``v = a`` is impossible and ``a`` is erased: a refutation a person can follow
+("if thermometer 7 stood at level 2, thermometer 3 could stand at no level"). Each
+erasure is sound and the test is monotone, so the fixpoint does not depend on the order.
 
-    assume ``v = a`` and propagate; then, for a *partner* vessel ``w`` --
-    one whose domain the assumption shrank, or one crossing a line of ``v``
-    -- assume each level ``b`` still open for ``w`` and propagate again. If
-    **every** level of ``w`` breaks some line, ``w`` could stand nowhere, so
-    ``v = a`` is impossible and ``a`` is erased.
+Pair probing runs only after single probing (``propagation.py``) is stuck, the cheap
+rules run again after every erasure, and partners come in two tiers:
 
-That is a refutation by the pairs ``(v = a, w = b)`` for all ``b``: a chain a
-person can follow ("if thermometer 7 stood at level 2, thermometer 3 could
-stand at no level: level 0 breaks row 2, level 1 breaks column 4"). Each
-erasure is sound (every completion of ``v = a`` puts ``w`` at some level,
-and each of them contradicts), and the test is monotone, so the fixpoint
-does not depend on the order.
-
-Cost: pairs are quadratic, so partners are restricted, in two tiers, and
-pair probing runs only after single probing is stuck; after every erasure
-the cheap rules run again:
-
-1. **narrow**: the vessels ``v = a`` changed (a chain of lines links them to
-   ``v``) -- cheap, and enough for most boards;
-2. **wide**: when the narrow tier is stuck, also the vessels crossing a line
-   of ``v`` -- 15-30x dearer on 20x20 and 30x30 boards, but it finishes
-   boards the narrow tier leaves to search (docs/logic.md).
+1. **narrow**: the vessels that ``v = a`` changed;
+2. **wide**, when the narrow tier is stuck: also the vessels crossing a line of ``v``
+   (dearer, but it finishes boards the narrow tier leaves to search).
 """
 
 from __future__ import annotations
@@ -112,9 +98,8 @@ class _Fixpoints:
     interval fixpoint inside ``dom`` with ``v = a`` decides ``w`` (the fixpoint
     of ``v = a, w = b`` contains it), so one fixpoint deciding every partner
     (a dive) answers the whole test; a partner is tested level by level only
-    when the dive cannot place it. Same answers as `pair_refutation`,
-    so the same fixpoint; on a generated 50x50 ``search`` board a fifth of the
-    line revisions (tests/test_logic_pairs.py).
+    when the dive cannot place it. Same answers as `pair_refutation`, so the same
+    fixpoint, for fewer line revisions (docs/logic.md, "Pair probing").
     """
 
     def __init__(self, tables: LineTables, dom: Domains, known: Domains | None = None):

@@ -18,15 +18,11 @@ returns
 All deductions are sound, so fixing them removes no solution: presolve can
 change the speed of a solve, never its answer (``tests/test_logic_presolve.py``).
 
-What the logic learns about the board -- its line tables, its probing fixpoint
-with the witnesses of its probes and the work it took, whether the search ran out
-of its budget, the verdict -- is one `BoardLogic`, not a module cache. `presolve`
-makes it once per solve (``thermomilp.solving.api``), and the solve layer hands the
-same object to its confirmation of an engine's "infeasible"
-(`thermomilp.solving.confirm`), which searches on from there instead of probing
-the same board again. A second solve of the same board in one process makes a new
-object and does the same work as the first; a caller that wants the work kept passes
-the object back on purpose. One object belongs to one solve, and so to one thread.
+What the logic learns about the board (line tables, probing fixpoint and witnesses,
+the work it took, whether the search gave up, the verdict) is one `BoardLogic`, made
+once per solve by `presolve` and handed by the solve layer to its confirmation of an
+engine's "infeasible" (`thermomilp.solving.confirm`), which searches on from there. No
+module cache: one object belongs to one solve, and so to one thread.
 """
 
 from __future__ import annotations
@@ -195,16 +191,15 @@ def presolve_cells(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] |
 
 
 SEARCH_MAX_VESSELS = 200
-"""Boards of more vessels get no presolve search (`search_nodes_for`): there the
-MILP decides uniqueness for less (a hard 30x30 board of 252 vessels: 0.34 s without the
-search, 0.95 s with it; planted 60x60-200x200 boards)."""
+"""Boards of more vessels get no presolve search (`search_nodes_for`): there the MILP
+decides uniqueness for less (docs/journal.md, 2026-12-02 and 2026-12-03;
+``python benchmarks/fast_paths.py search_max``)."""
 
 
 SEARCH_NODES_PER_VESSEL = 8
-"""The presolve's search may branch this many times per vessel (plus 20): most hard
-generated boards the search decides take fewer than one node per vessel, one
-(h22x22_s204 of ``benchmarks/hard/``) 6; the work budget (`search_work`) is what
-ends the search on the boards it cannot decide (docs/journal.md, 2026-12-02)."""
+"""The presolve's search may branch this many times per vessel (plus 20); the work
+budget (`search_work`) is what ends the search on the boards it cannot decide
+(docs/journal.md, "Issue 38's acceptance criteria")."""
 
 
 def search_nodes_for(puzzle: Puzzle) -> int:
@@ -217,10 +212,9 @@ def search_nodes_for(puzzle: Puzzle) -> int:
 
 SEARCH_TIMES_PROBING = 128
 """The presolve's search may do this many times the work probing the board took (plus
-`SEARCH_FLOOR_WORK`), in the ticks of `thermomilp.logic.budget.Work`:
-the hard 15x15-20x20 boards of ``benchmarks/hard/`` that it decides take less; where
-it would take more (a 25x25 one) the MILP goes on. Work, not seconds: whether the
-logic or the engine decides a board never depends on the machine's load."""
+`SEARCH_FLOOR_WORK`), in the ticks of `thermomilp.logic.budget.Work`; past it the MILP
+goes on (docs/journal.md, 2026-12-02, "search budget 128x"). Work, not seconds: whether
+the logic or the engine decides a board never depends on the machine's load."""
 SEARCH_FLOOR_WORK = 200
 
 

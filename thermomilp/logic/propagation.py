@@ -1,61 +1,36 @@
 """Propagation on vessel levels: interval reasoning line by line, and probing, to a fixpoint.
 
-**Intervals.** For a clued line ``l`` with clue ``K`` and the vessels ``s`` crossing
-it, let ``cmin(s) = c_{s,l}(lo_s)`` and ``cmax(s) = c_{s,l}(hi_s)`` (the contribution
-table is non-decreasing, so these are its extremes over the domain). Then vessel
-``t`` must contribute
+The rules, and why the domains are bitsets rather than numpy arrays: docs/logic.md,
+"Interval reasoning" and "Probing"; the speed-ups: docs/performance.md, items 12-13.
 
-    needMin(t) = K - sum_{s != t} cmax(s)  <=  c_{t,l}(L)  <=  needMax(t) = K - sum_{s != t} cmin(s)
+**Intervals.** For a clued line with clue ``K``, vessel ``t`` keeps the levels ``L``
+with ``needMin(t) <= c_{t,l}(L) <= needMax(t)`` (``needMin(t) = K - sum_{s != t}
+cmax(s)``, ``needMax(t) = K - sum_{s != t} cmin(s)``); a line with ``sum cmin > K``
+or ``sum cmax < K`` is a contradiction. A queue of lines runs this to a fixpoint.
 
-and every level ``L`` whose contribution falls outside ``[needMin, needMax]`` is
-erased. Because ``c_{t,l}`` is monotone the survivors are one run of levels. A line
-is a contradiction when ``sum cmin > K`` or ``sum cmax < K``. A thermometer may cross
-a line several times (its cells there need not be contiguous): the table, built in
-thermometer order, already accounts for that. The fixpoint keeps a queue of lines; a
-line whose vessel changed is revised again. Bitset domains: at these sizes (<= a few
-hundred table entries) numpy's per-call overhead costs more than it saves
-(``docs/logic.md``).
+**Probing** (singleton consistency over interval propagation): for every vessel ``v``
+and level ``L`` in its domain, assume ``v = L``, propagate, and erase ``L`` on a
+contradiction; sweep until every vessel has been tested since the last erasure. The
+order of probes does not change the fixpoint.
 
-**Probing** (singleton consistency over interval propagation). For every vessel ``v``
-and every level ``L`` still in its domain: assume ``v = L``, run interval propagation
-to its fixpoint, and erase ``L`` if that reaches a contradiction. Erasures may punch
-holes in a domain (the interval propagator then reads only the lowest and highest
-survivor). Sweep until every vessel has been tested since the last erasure. Every
-erasure is sound and the test is monotone (smaller domains refute at least as much),
-so the order of probes does not change the fixpoint.
+*Incremental probes.* A probe of ``v = L`` starts from the fixpoint the same probe
+reached before (its witness, kept in a `Witnesses` table per search node, copied from
+the parent's, never a sibling's) intersected with the current domains, and revises only
+the lines of vessels that lost levels since: the same fixpoint as from scratch.
 
-*Incremental probes.* Interval propagation is monotone: from a smaller domain it
-reaches a smaller (or equal) fixpoint. So once ``v = L`` has been probed from a domain
-``D0`` and reached the fixpoint ``W`` (its *witness*), a later probe of ``v = L`` from
-any ``D`` inside ``D0`` reaches the same fixpoint as a probe started from ``D``
-intersected with ``W`` -- which differs from ``W`` only where ``D`` lost levels since,
-so only the lines of those vessels are revised again; when nothing differs, ``W``
-itself is the answer (not refuted) and no line is revised. The witnesses are kept in a
-`Witnesses` table, one per search node: a child node starts from a copy of its
-parent's (every ancestor's domain contains the child's), never from a sibling's. Same
-erasures, same fixpoint as probing from scratch; about a third of the line revisions
-on hard 15x15 boards.
-
-*Shaving* (``ends_only``): probe only the lowest and the highest level of each domain,
-and the next one in when it falls -- the two levels the interval propagator reads.
-Every erasure is as sound, but the fixpoint may be weaker: the holes full probing
-punches are left, and with them the bounds a hole would have pushed further. It is
-what the exact search (`thermomilp.logic.search`) does below its first node, where a
-level left standing only costs a child that dies at once (docs/performance.md).
+*Shaving* (``ends_only``): probe only each domain's lowest and highest level, moving
+inwards while they fall. As sound, possibly weaker (holes are left); the exact search
+(`thermomilp.logic.search`) shaves below its first node.
 
 **Two kernels, the same answers.** The pure-Python reference here
 (`reference_propagate_conflict`, `revise_line`, `reference_probe_fixpoint`, `probe`,
 `sweep`) is the specification and the fallback. ``thermomilp/logic/_kernel.c``, an
-optional C extension (``setup.py`` builds it when a compiler is at hand), does the
-same revisions, probes, shaves and witnesses in the same order on flat integer arrays
-built once per board (`board`), one call per search node: the same domains,
-contradictions, line revisions and calls to ``stop`` -- the work ticks of
-`thermomilp.logic.budget.Work` -- so the same decisions, faster. `KERNEL` is chosen
-once per process: ``"compiled"`` when the extension imports, unless
-``THERMOMILP_KERNEL=python`` forces the reference; a board with a vessel of more than
-`MAX_DEPTH` levels (a domain wider than a 64-bit word) always runs the reference.
-`propagate_conflict` and `probe_fixpoint` run the kernel chosen; a witness the compiled
-kernel stores is ``bytes`` (one native 64-bit word per vessel) instead of a list.
+optional C extension, does the same revisions, probes, shaves and witnesses in the same
+order on flat integer arrays built once per board (`board`), with the same calls to
+``stop`` (the work ticks of `thermomilp.logic.budget.Work`). `KERNEL` is chosen once per
+process: ``"compiled"`` when the extension imports, unless ``THERMOMILP_KERNEL=python``;
+a board with a vessel of more than `MAX_DEPTH` levels always runs the reference. A
+witness the compiled kernel stores is ``bytes`` (one 64-bit word per vessel).
 ``tests/test_logic_kernel.py`` checks the two agree.
 """
 
@@ -307,8 +282,8 @@ def sweep(dom: Domains, refutes: Callable[[int, int], bool],
 
     ``known`` (optional): per vessel, a bitmask of levels known to be in a
     solution (the levels of a grid checked by [`thermomilp.core.verify`][thermomilp.core.verify]).
-    No sound rule erases them, so they are not tested: same fixpoint, less work (a
-    40x40 generated board's grade: 19.3 s -> 16.9 s CPU).
+    No sound rule erases them, so they are not tested: same fixpoint, less work
+    (docs/journal.md, 2026-12-03).
 
     ``ends_only``: shave (module doc) -- test each domain's lowest and highest level,
     moving inwards while they fall, instead of every level."""

@@ -9,14 +9,11 @@ every clued line sums exactly to its clue once all contributions are fixed.
 Three counters from three propagators, plus the brute force and the MILP,
 must agree (``tests/test_logic_agreement.py``, ``tests/test_logic_search.py``).
 
-Under ``probing`` the first node probes every level and the nodes below it
-shave (`thermomilp.logic.propagation`: only each domain's lowest and highest
-level, the two the interval propagator reads); each node keeps the witnesses
-of its probes (incremental probes) and hands a copy to its children, so a
-child re-probes only what its branching changed. The
-solve layer's confirmation (`thermomilp.solving.confirm`) runs this
-search from the domains the probing presolve left
-(`thermomilp.logic.presolve.probed_root`) with a node budget and a deadline.
+Under ``probing`` the first node probes every level and the nodes below it shave
+(`thermomilp.logic.propagation`); each node hands a copy of its probes' witnesses to its
+children. The solve layer's confirmation (`thermomilp.solving.confirm`) runs this search
+from the probing presolve's fixpoint (`thermomilp.logic.presolve.probed_root`) with a
+node budget and a deadline.
 """
 
 from __future__ import annotations
@@ -83,9 +80,8 @@ def branch_vessel(dom: Domains, degrees: Sequence[int]) -> int | None:
     """The undecided vessel with the most levels left, of those the one crossing the
     most clued lines (``degrees[v]``), the first such; None when all are decided.
 
-    Under probing, splitting the widest domain decides the board in fewer line
-    revisions than the fewest-levels-first rule on the hard generated boards of
-    ``benchmarks/hard/`` (g14_15x15_hard: 32,000 against 58,000; docs/performance.md)."""
+    Under probing, splitting the widest domain takes fewer line revisions than the
+    fewest-levels-first rule on the hard boards (docs/performance.md)."""
     best, key = None, (0, 0)
     for v, m in enumerate(dom):
         if m & (m - 1):

@@ -1,31 +1,14 @@
 """Logic on layer trees: the pool Aquarium rule (one level per body of water).
 
 Under the pool rule a tank is a **tree** of layers
-([`thermomilp.core.puzzle.pool_layers`][thermomilp.core.puzzle.pool_layers]): a layer (the cells of
-one body of water in one row) may hold water only when every layer below it that it would spill into
--- its children -- is full. So the state is one value per layer: wet, dry or unknown, and the rules
-are
-
-``bookkeeping`` (gravity on the tree)
-    a wet layer wets its children (and all of its subtree); a dry layer dries
-    its parent (and every layer up to the root); a marked cell decides its layer.
-``line_count``
-    one line counted cell by cell, as for chains: the clue is reached (the
-    undecided cells are empty) or needs every undecided cell (they are filled).
-``chained_count``
-    one line counted layer by layer (subset sum): the wet layers' cells plus
-    some subset of the undecided layers' cells must make the clue; a layer in
-    every such subset is wet, a layer in none is dry.
-``probe``
-    assuming a layer wet (or dry) and propagating the two rules above to a
-    fixpoint breaks a line or the tree order, so the layer is the other way.
-
-Every rule is sound (it removes no solution; ``tests/test_logic_tree.py``
-cross-checks each deduction against the brute-force counter). The step and
-explanation types are those of `thermomilp.logic.hints`, so ``hint``,
-``explain``, ``check``'s grade, the presolve and the page read the same on
-both rules. Pair probing is not offered on trees: where probing stalls the
-grade is ``search``.
+([`thermomilp.core.puzzle.pool_layers`][thermomilp.core.puzzle.pool_layers]): a layer (one body
+of water in one row) holds water only when its children, the layers below it that it
+would spill into, are full. The state is one value per layer, wet, dry or unknown, and
+the rules keep the names of `thermomilp.logic.hints` (``bookkeeping``, ``line_count``,
+``chained_count`` by subset sum, ``probe``); what each says on trees: docs/logic.md,
+"The pool rule: logic on layer trees". Every rule is sound
+(``tests/test_logic_tree.py``). Pair probing is not offered on trees: where probing
+stalls the grade is ``search``.
 """
 
 from __future__ import annotations
@@ -124,9 +107,7 @@ class Trees:
 
 
 
-# --------------------------------------------------------------------------
-# The propagators (each returns the changed layers, or None on a contradiction)
-# --------------------------------------------------------------------------
+# -- The propagators (each returns the changed layers, or None on a contradiction) ---
 
 
 def gravity(t: Trees, state: State, start: list[int] | None = None) -> list[int] | None:
@@ -348,9 +329,7 @@ def find_mistake(puzzle: Puzzle, marks: Mapping[Cell, int],
     return solution_mistake(puzzle, marks, complete, unique)
 
 
-# --------------------------------------------------------------------------
-# Grade and presolve
-# --------------------------------------------------------------------------
+# -- Grade and presolve ----------------------------------------------------
 
 
 def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:

@@ -1,7 +1,7 @@
 """The compact formulation: one binary per vessel layer instead of per cell.
 
 A tank row (or a thermometer cell) fills as one piece, so it needs one
-variable. Sets and parameters (docs/formulation.md)::
+variable. Sets and parameters (docs/formulation.md):
 
     L            layers: the cells of one vessel at one rank (a tank row;
                  a single cell of a thermometer)
@@ -10,7 +10,7 @@ variable. Sets and parameters (docs/formulation.md)::
     n_il         cells of layer l in row i      (only rows with a clue)
     m_jl         cells of layer l in column j   (only columns with a clue)
 
-Model::
+Model:
 
     y_l in {0, 1}                                          (0')
     sum_l n_il y_l = R_i      for every clued row i        (1')

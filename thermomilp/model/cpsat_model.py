@@ -1,6 +1,6 @@
 """The same linear models in OR-Tools' ``CpModel``, for the CP-SAT engine.
 
-The cell formulation, row for row as in docs/formulation.md::
+The cell formulation, row for row as in docs/formulation.md:
 
     x_ij in {0, 1}                                     (0)
     sum_j x_ij = R_i           for every clued row i   (1)

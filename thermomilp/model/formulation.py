@@ -1,6 +1,6 @@
 """The cell formulation as plain data: sets and parameters, no solver.
 
-Sets and parameters (docs/formulation.md, same names everywhere)::
+Sets and parameters (docs/formulation.md, same names everywhere):
 
     I, J         rows, columns;  cells (i, j) in I x J
     R_i          row clue of row i        (rows with a clue only)
@@ -8,7 +8,7 @@ Sets and parameters (docs/formulation.md, same names everywhere)::
     A            precedence arcs (s, p): cell s fills only if cell p does
     E            ties (a, b): cells a and b fill together (one tank row)
 
-Model::
+Model:
 
     x_ij in {0, 1}                                     (0)
     sum_j x_ij = R_i           for every clued row i   (1)

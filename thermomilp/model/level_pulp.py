@@ -4,7 +4,7 @@ Sets and parameters: V vessels; K_v = {0, 1, ..., depth_v} the levels of
 vessel v; rank(c) the layer of cell c in its vessel v(c) (1-based); R_i, C_j
 the clues of clued rows and columns, as in the cell formulation.
 
-Model (docs/formulation.md, "The level formulation")::
+Model (docs/formulation.md, "The level formulation"):
 
     z_vk in {0, 1}                              v in V, k in K_v        (L0)
     sum_k z_vk = 1                              every vessel v          (L1)

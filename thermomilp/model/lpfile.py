@@ -73,9 +73,7 @@ def _row(name: str, coefficients: dict[int, float], sense: str, rhs: float) -> R
     return Row(name, terms, sense, float(rhs) + 0.0)  # + 0.0: never write -0
 
 
-# --------------------------------------------------------------------------
-# Readers: one per modelling layer
-# --------------------------------------------------------------------------
+# -- Readers: one per modelling layer --------------------------------------
 
 
 def from_pulp(prob: Any, variables: list, title: str) -> LinearModel:
@@ -162,9 +160,7 @@ def from_highs(h: Any, title: str) -> LinearModel:
     return LinearModel(title, columns, tuple(rows))
 
 
-# --------------------------------------------------------------------------
-# Writers
-# --------------------------------------------------------------------------
+# -- Writers ---------------------------------------------------------------
 
 
 def _number(value: float) -> str:

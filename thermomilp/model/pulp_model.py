@@ -15,10 +15,9 @@ comparing two bare variables with ``==`` is Python equality, a bool.
 
 Each row is added by `add_row` from its list of (variable, coefficient)
 terms, written out as in the algebra: ``[(x_s, 1), (x_p, -1)] <= 0`` is (3).
-PuLP's operators (``x[s] <= x[p]``, ``lpSum``) build the same row one
-intermediate expression at a time; one step is 2-3x cheaper on PuLP 3,
-which is what makes the pulp backend as fast as a naive model
-(docs/performance.md).
+PuLP's operators (``x[s] <= x[p]``, ``lpSum``) would build the same row one
+intermediate expression at a time, for more time (docs/performance.md, item 9;
+``python benchmarks/fast_paths.py add_row``).
 """
 
 from __future__ import annotations

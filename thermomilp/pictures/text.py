@@ -7,18 +7,11 @@ Aquarium: ``≈`` water, blank air, walls between tanks drawn with lines. An
 unsolved board is drawn as the empty glass (``○``, ``□``, blank tanks), the
 same glyphs as a solution's empty cells.
 
-Below the board a legend gives each vessel's label -- the names the hints
-use ("thermometer 7", "tank B") -- with a cell to find it by: the bulb of a
-thermometer, the top-left cell of a tank, counted from 1 like every row, column
-and cell a person reads (`thermomilp.core.notation`). Thermometers are counted
-from 1, as janko.at and the other puzzle sites count them (a janko.at file keeps its
-own numbers); a tank's label is its id in the file.
-
-Under a Thermometers picture a glyph line (`GLYPH_LEGEND`) says which
-glyph is which: the drawing's ``○`` is a bulb, while the native text format's
-``o`` marks a thermometer's *tip* (its last cell). The two stay as they are --
-the text format is a published file format whose ``o`` old files rely on, and
-``○``/``●`` are the bulbs the puzzle sites draw -- so the picture says so.
+Below the board a legend gives each vessel's label (the names the hints use,
+"thermometer 7", "tank B") with a cell to find it by, counted from 1
+(`thermomilp.core.notation`). Under a Thermometers picture a glyph line
+(`GLYPH_LEGEND`) says which glyph is which: the drawing's ``○`` is a bulb, while the
+native text format's ``o`` marks a thermometer's *tip*.
 """
 
 from __future__ import annotations

@@ -5,18 +5,16 @@ canonical no-good cut
 
     sum_{c : x*_c = 1} (1 - x_c) + sum_{c : x*_c = 0} x_c >= 1
 
-removes exactly ``x*`` (every other 0/1 vector differs from it in at least
-one cell); the puzzle is unique iff the cut model is infeasible. Counting
-repeats the cut until the model is infeasible or the limit is reached.
+removes exactly ``x*``; the puzzle is unique iff the cut model is infeasible
+(docs/uniqueness.md). Counting repeats the cut until the model is infeasible or the
+limit is reached.
 
-Every engine run goes through the facade `thermomilp.solving.engine.Engine`:
-one deadline for the whole call, every grid checked by
-[`thermomilp.core.verify`][thermomilp.core.verify] (a grid that breaks a rule turns the result into
-status ``error`` -- a solver bug never becomes a printed answer), every "infeasible" confirmed by a
-second method. The logic runs first on every board: when it decides the board -- the
-only solution, no solution, or two distinct solutions its search found (each
-checked by the checker) -- no engine is called and the result says so
-(``engine_called`` is false, ``proof`` is ``logic``).
+Every engine run goes through the facade `thermomilp.solving.engine.Engine`: one
+deadline for the whole call, every grid checked by
+[`thermomilp.core.verify`][thermomilp.core.verify] (a grid that breaks a rule makes the
+status ``error``), every "infeasible" confirmed by a second method. The logic runs first;
+when it decides the board no engine is called (``engine_called`` false, ``proof``
+``logic``).
 """
 
 from __future__ import annotations
@@ -146,20 +144,14 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
             overriding those of ``settings`` (the Keyword Args below).
 
     Keyword Args:
-        backend (str): modelling layer, ``highs`` (highspy direct), ``pulp``,
-            ``pyomo`` or ``cpsat`` (OR-Tools' model); left out, chosen from the
-            solver (docs/solvers.md).
-        solver (str): engine, ``highs``, ``cbc``, ``glpk``, ``scip`` or ``cpsat``
-            (OR-Tools CP-SAT; PuLP's and Pyomo's names for the others, and PuLP
-            solver objects, are understood).
-        logic (str): ``probing`` (the default), ``intervals`` or ``none``: fix the
-            cells the logic engine decides before the MILP sees the board;
-            ``probing`` also searches a little where probing leaves cells open,
-            which may decide the board (one, none or two solutions) without an engine.
-        formulation (str): ``cell`` (one binary per cell), ``compact`` (one per tank
-            row / vessel layer) or ``level`` (one per vessel and level); all give
-            the same solutions.
-        time_limit (float): seconds for the whole call (all solves and the logic together).
+        backend (str): ``highs``, ``pulp``, ``pyomo`` or ``cpsat``; left out, chosen
+            from the solver (docs/solvers.md).
+        solver (str): ``highs``, ``cbc``, ``glpk``, ``scip`` or ``cpsat`` (PuLP's and
+            Pyomo's names, and PuLP solver objects, are understood).
+        logic (str): ``probing`` (the default: it may decide the board without an
+            engine), ``intervals`` or ``none``.
+        formulation (str): ``cell``, ``compact`` or ``level``; the same solutions.
+        time_limit (float): seconds for the whole call, logic included.
         threads (int): passed to the engine.
         seed (int): passed to the engine.
         verbose (bool): passed to the engine.

@@ -1,49 +1,31 @@
 """The second opinion on "infeasible": an exact logic search, on a budget.
 
-No checker can verify an engine's "infeasible" -- the verdict behind both
-"no solution" and "unique" -- so the solve layer confirms it by a second,
-independent method before believing it. The cheapest one on published
-boards is exact search over vessel levels (probing propagation plus
-branching, the building blocks of `thermomilp.logic.search`, sharing
-no code with the MILP builders or the engines): it enumerates the grids
-that satisfy the board and the cells fixed in the model, skips those the
-session's no-good cuts removed, and
+No checker can verify an engine's "infeasible" -- the verdict behind both "no solution"
+and "unique" -- so the solve layer confirms it by a second, independent method
+(docs/performance.md, item 6). The cheapest is exact search over vessel levels
+(the building blocks of `thermomilp.logic.search`, sharing no code with the MILP
+builders or the engines): it enumerates the grids that satisfy the board and the cells
+fixed in the model, skips those the session's no-good cuts removed, and
 
-* finds none: the "infeasible" is confirmed (``CONFIRMED``) -- as it is at
-  once when every line is clued and the row clues and the column clues add
-  up to different totals;
-* finds one: the engine missed a solution -- it is returned, and the facade
-  verifies it like any other grid;
-* runs out of its node or work budget (`thermomilp.logic.presolve.search_work`,
-  counted in the load-independent ticks of `thermomilp.logic.budget`, so the
-  same board is always confirmed the same way) or reaches the board's deadline:
-  ``UNDECIDED``, and the facade asks
-  the engine again in another configuration instead -- at once, without a
-  search, when the probing presolve's own search of the board already ran
-  out of its budget (``BoardLogic.search_gave_up``; on a
-  hard 25x25 board the search would spend 6.6 s to give up, the engine's
-  second opinion takes 0.9 s), or when the board is past the presolve's
-  search size and probing leaves it open (a hard 30x30 board).
+* finds none: the "infeasible" is confirmed (``CONFIRMED``) -- at once when every line
+  is clued and the row and column clues add up to different totals;
+* finds one: the engine missed a solution; it is returned and the facade verifies it;
+* runs out of its node or work budget (`thermomilp.logic.presolve.search_work`, in the
+  load-independent ticks of `thermomilp.logic.budget`) or reaches the board's deadline:
+  ``UNDECIDED``. It does not search at all when the presolve's own search already gave
+  up (``BoardLogic.search_gave_up``) or the board is past the presolve's search size
+  and probing leaves it open.
 
-**CP-SAT, where OR-Tools is installed** (an optional extra): where the logic
-search is hopeless or runs out, `confirm_by_cpsat` puts the same question
-(the board, the fixed cells, the cuts) to CP-SAT on a cell model built here from
-the board -- a clause-learning solver sharing nothing with the MILP builders or the engines,
-so an independent second method -- with a deterministic budget
-(`CPSAT_WORK`, one worker, a fixed seed): ``confirmed_by: "cpsat"``. A
-grid it finds is verified like any other; never when the engine being
-confirmed is CP-SAT itself. Without OR-Tools the engine's second opinion
-follows as before.
+**CP-SAT, where OR-Tools is installed**: where the search is hopeless or runs out,
+`confirm_by_cpsat` puts the same question to CP-SAT on a cell model built here (sharing
+nothing with the MILP builders or the engines) with a deterministic budget
+(`CPSAT_WORK`, one worker, a fixed seed): ``confirmed_by: "cpsat"``; never when the
+engine being confirmed is CP-SAT. Otherwise the engine's second opinion follows.
 
-The search starts from the probing fixpoint the logic presolve already
-reached on the board (kept in the solve's [`BoardLogic`][thermomilp.logic.presolve.BoardLogic],
-with the witnesses of its probes), clamped by the fixed cells -- or reaches that fixpoint
-itself when the presolve did not run (``logic="none"``); neither there nor in a
-node does it probe the levels of the excluded solution while that solution lies
-inside the domains (no sound rule erases them: the same fixpoint, about a third
-fewer probes on the shipped and janko boards). It takes milliseconds on published
-sizes (docs/performance.md), where the engine's own second opinion (a
-re-solve with presolve off) costs as much as the first solve.
+The search starts from the probing fixpoint in the solve's
+[`BoardLogic`][thermomilp.logic.presolve.BoardLogic] (or reaches it itself under
+``logic="none"``), clamped by the fixed cells, and does not probe the levels of the
+excluded solution while it lies inside the domains (no sound rule erases them).
 """
 
 from __future__ import annotations
@@ -64,12 +46,9 @@ MAX_NODES = 20_000
 """Search nodes before the logic gives the question back to the engine."""
 CPSAT_WORK = 10.0
 """CP-SAT's budget in its deterministic time units (``max_deterministic_time``, one
-worker): the same board always ends the same way, whatever the machine's load. The
-rival questions of the hard 20x20-30x30 boards of ``benchmarks/hard/`` take 0.01-0.08
-(0.06-0.2 s); two generated hard 22x22 and 25x25 boards take more than 2 (2-6 s CPU),
-where HiGHS's own proof took 7-17 s and its second opinion 8-11 s more
-(docs/journal.md, 2026-12-02). Past the budget the engine's second opinion decides, so
-a board CP-SAT finds hard costs at most about ten seconds more."""
+worker): the same board always ends the same way, whatever the machine's load. Past it
+the engine's second opinion decides (the runs that set it: docs/journal.md, "Issue 38's
+acceptance criteria", and 2026-12-03)."""
 
 
 

@@ -1,32 +1,20 @@
-"""Why a board has no solution: an irreducible infeasible subset of its rules.
+"""Why a board has no solution: an irreducible infeasible subset of its rules
+(docs/infeasibility.md, "Parts and the deletion filter", with the proof).
 
-The rules of a board come in **parts**: each clued row (constraint (1)),
-each clued column (2), and each vessel's fill order ((3) and (4) of that
-thermometer or tank). A subset S of parts is *infeasible* when no 0/1 grid
-satisfies all of them; it is *irreducible* (an IIS over parts) when, in
-addition, dropping any one part of S leaves a feasible system.
-
-Deletion filter (Chinneck & Dravnieks 1991), over parts::
+The rules of a board come in **parts**: each clued row, each clued column, and each
+vessel's fill order. The deletion filter (Chinneck & Dravnieks 1991) over parts:
 
     S := all parts                       (infeasible, or there is nothing to explain)
     for each part p, vessels first, then rows, then columns:
         if S \\ {p} is infeasible: S := S \\ {p}
     return S
 
-Why the result is irreducible: a part p kept in S was kept because the set
-S_p tested at its turn was feasible without it; the final S minus p is a
-subset of that set, hence feasible too (fewer rules never lose solutions).
-Vessels are tried first so that an explanation that only needs clue
-arithmetic ("rows add to 8, columns to 7") names no vessel. Each test goes
-through the solve layer's facade (`thermomilp.solving.engine.is_feasible`):
-the exact logic search decides it when it can within a few milliseconds,
-the MILP otherwise; the whole filter stops at the board's deadline.
-
-A subset of parts is itself a [`Puzzle`][thermomilp.core.puzzle.Puzzle]:
-`restrict` drops the missing clues (``None``) and splits each dropped
-vessel into one-cell vessels, which carry no fill-order rule. Each test of
-the filter is one MILP solve of that puzzle; the result can be re-checked
-by anybody with any solver, or by the brute-force counter.
+Vessels go first so that an explanation that needs only clue arithmetic names no
+vessel. Each test goes through the solve layer's facade
+(`thermomilp.solving.engine.is_feasible`: the exact logic search when it decides within
+a few milliseconds, the MILP otherwise); the filter stops at the board's deadline. A
+subset of parts is itself a [`Puzzle`][thermomilp.core.puzzle.Puzzle] (`restrict`:
+missing clues, dropped vessels split into one-cell vessels), which anybody can re-check.
 """
 
 from __future__ import annotations

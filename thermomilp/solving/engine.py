@@ -1,35 +1,21 @@
-"""The only door to an engine: one board, one session, one deadline, every guard.
+"""The only door to an engine: one board, one session, one deadline, every guard
+(docs/architecture.md, "One door to the engine").
 
-Every command and library function that needs a MILP answer -- ``solve``,
-``count_solutions``, ``check``, ``batch``, ``serve``, the conflict finder,
-``analyze`` -- goes through `Engine`; none of them opens a session
-or reads an engine status itself. An `Engine`
+Every command and library function that needs a MILP answer goes through `Engine`;
+none of them opens a session or reads an engine status itself. An `Engine`
 
-* opens a session of the settings' formulation (cell, compact, level) on the
-  settings' modelling layer and solver (the registries
-  `thermomilp.model.registry.FORMULATIONS` and [`MODELS`][thermomilp.model.registry.MODELS],
-  and [`thermomilp.backends.SESSIONS`][thermomilp.backends.SESSIONS]);
-* hands the session one [`Deadline`][thermomilp.core.deadline.Deadline], of which every
-  engine call gets what is left (the session skeleton, `thermomilp.backends.base`,
-  owns the engines' quirks);
-* runs every grid an engine (or the logic confirmation) returns through the one
-  checker, [`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems]
-  (the rules, the fixed cells, the cuts so far) -- a grid that fails is status ``error``, never an
-  answer; a candidate is a [`Grid`][thermomilp.core.puzzle.Grid] from the session's
-  [`Outcome`][thermomilp.backends.Outcome] to the result;
-* confirms every "infeasible" by a second, independent method: the exact
-  logic search of `thermomilp.solving.confirm` when it finishes within its
-  budget, CP-SAT where OR-Tools is installed and the search cannot (same module),
-  otherwise the engine again in another configuration
-  (``Session.second_opinion``);
+* opens a session of the settings' formulation, modelling layer and solver (the
+  registries `thermomilp.model.registry.FORMULATIONS`,
+  [`MODELS`][thermomilp.model.registry.MODELS] and
+  [`thermomilp.backends.SESSIONS`][thermomilp.backends.SESSIONS]) and hands it one
+  [`Deadline`][thermomilp.core.deadline.Deadline];
+* runs every grid an engine (or the logic confirmation) returns through
+  [`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems]
+  -- a grid that fails is status ``error``, never an answer;
+* confirms every "infeasible" by a second, independent method
+  (`thermomilp.solving.confirm`, else ``Session.second_opinion``);
 * retries an engine error once;
-* excludes a found solution over all cells or over a subset of them, and
-  counts and enumerates.
-
-For a generator's rival search: ``Engine(puzzle, settings, fixed=known_cells,
-deadline=Deadline(s))``, then ``engine.exclude(planted, over=cells)`` and
-``engine.next_solution()`` -- a verified rival, ``infeasible`` (confirmed),
-``timeout`` or ``error``.
+* excludes a found solution over all cells or over a subset, and counts and enumerates.
 """
 
 from __future__ import annotations
@@ -296,27 +282,22 @@ def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=N
     """A verified 0/1 cell vector (numpy bool array, row-major) of a solution of the
     cell formulation ``form`` other than ``planted_ones``, or None when there is none.
 
-    ``over``: write the no-good cut over these cells only (one of them must
-    change); None = the canonical cut over every cell. ``nearest``: minimise the
-    Hamming distance to the planted filling. ``probe_nodes``: first ask under the
-    distance objective, stopping at the first rival HiGHS finds, in restarts of
-    `PROBE_SHARES` of this many branch-and-bound nodes (a node budget keeps
-    the answer independent of the machine's speed); only when the probes end
-    without one is the question asked in full. ``rows``: more constraints
-    ``(lower, indices, values)`` (``sum values * x >= lower``) every returned
-    vector must also meet (the Aquarium generator's "this line's sum moves").
-    ``confirm``: a "none" must be
-    confirmed the way the engine's quirk data asks
-    (`thermomilp.backends.highs_arrays.ask_cell_model`); without it a "none" is
-    believed at once (the generator's windows: a missed rival costs time only).
-    An engine error is asked again with presolve off (the engine's ``presolve_off``
-    in `thermomilp.core.engines`).
+    Args:
+        over: write the no-good cut over these cells only; None = every cell.
+        nearest: minimise the Hamming distance to the planted filling.
+        probe_nodes: first ask under the distance objective in restarts of
+            `PROBE_SHARES` of this many branch-and-bound nodes (machine-independent),
+            stopping at the first rival; the full question only when they find none.
+        rows: more constraints ``(lower, indices, values)`` (``sum values * x >= lower``)
+            every returned vector must meet.
+        confirm: confirm a "none" as the engine's quirk data asks
+            (`thermomilp.backends.highs_arrays.ask_cell_model`); False believes it.
+        check: the caller's translation to
+            [`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems]:
+            it gets the vector's grid and returns the problems of the board and question
+            it stands for. Every vector returned passes it and ``rows``.
 
-    ``check``: the caller's translation to the one checker -- it gets the grid of
-    the vector (``form.height`` x ``form.width``) and returns
-    [`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems] of the
-    board and question it stands for (a window's grid placed in its board, the planted grid's cut).
-    Every vector returned passes it and the extra ``rows``.
+    An engine error is asked again with presolve off.
 
     Raises:
         SolveError: HiGHS ended without deciding (time limit, numerical trouble),
@@ -337,7 +318,8 @@ def find_other(form, planted_ones, *, check: Callable[[Grid], list[str]], over=N
     # (distance objective, time limit, random seed, node cap)
     plans: list[tuple[bool, float | None, int, int | None]] = []
     if probe_nodes is not None:
-        # restarts: HiGHS's time to a first rival varies tenfold with its random seed
+        # restarts with other seeds: HiGHS's time to a first rival varies with its
+        # random seed (docs/generate.md, "First-rival probes")
         for seed, share in enumerate(PROBE_SHARES):
             plans.append((True, None, seed, max(1, round(probe_nodes * share))))
     plans.append((nearest, time_limit, 0, None))

@@ -16,12 +16,8 @@ with the name they came under (an upload) -- into a result:
    conflicting rules (`thermomilp.solving.conflict.find_conflict`) within
    what is left of the same clock.
 
-``thermomilp solve`` prints `FileOutcome.record` (``--format json``) or
-the result as text; ``thermomilp batch`` writes the same record, plus the
-input's ``sha256``. The suffixes a folder given to ``batch`` (or ``grade
---corpus``) is searched for come from the formats table too
-([`thermomilp.formats.inputs.PUZZLE_SUFFIXES`][thermomilp.batch.PUZZLE_SUFFIXES]), so both take
-every file ``solve`` reads.
+``thermomilp solve`` prints `FileOutcome.record` (``--format json``) or the result as
+text; ``thermomilp batch`` writes the same record plus the input's ``sha256``.
 
 Set-up errors that are not about the file (an engine that is not installed,
 a bad setting) are raised, as [`solve`][thermomilp.solving.solve] raises them:

@@ -19,12 +19,10 @@ One module per job:
   `report` -- one student, a class, the report;
 * `corpus` -- the boards (bundled by default).
 
-Imported in a notebook (or an IPython shell), the kit makes sure HiGHS's
-start-up banner is never printed into a cell: the process's first ``Highs`` --
-the one that prints it -- is created here with the banner swallowed
-(`thermomilp.model.highs_model.hide_banner`), so a student's plain PuLP
-``prob.solve(pulp.HiGHS(msg=False))`` prints nothing, as ``msg=False`` says.
-Elsewhere (the CLI, the grader's child process) importing the kit imports no solver.
+Imported in a notebook (or an IPython shell), the kit creates the process's first
+``Highs`` with its start-up banner swallowed (`thermomilp.model.highs_model.hide_banner`),
+so ``prob.solve(pulp.HiGHS(msg=False))`` prints nothing. Elsewhere importing the kit
+imports no solver.
 """
 
 import sys

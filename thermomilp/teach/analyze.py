@@ -12,13 +12,13 @@
 * **Solution count**, by no-good cuts, capped, with the settings' engine
   ([`Settings`][thermomilp.core.settings.Settings]: every setting is honoured here).
 
+* **Cells fixed by each logic rule set** of
+  [`thermomilp.logic.presolve.presolve_cells`][thermomilp.logic.presolve.presolve_cells].
+
 One clock per board, of the settings' ``time_limit``, covers the relaxation (HiGHS
 whatever the settings' solver: a fixed use, ``core/engines.py``) and the count; when
 it runs out, `analyze` raises [`SolveError`][thermomilp.core.errors.SolveError]
 (status ``timeout``).
-* **Cells fixed by each logic rule set** of
-  [`thermomilp.logic.presolve.presolve_cells`][thermomilp.logic.presolve.presolve_cells], when that
-  module is installed.
 """
 
 from __future__ import annotations

@@ -13,16 +13,12 @@ Only the grader writes grades:
   has no environment and is never told where it is). On resume a row whose
   seal does not match -- a row the grader did not write, or one edited -- is
   refused, loudly (exit 2, the line named), and nothing is graded;
-* the file is rewritten whole (`thermomilp.core.files.write_whole`)
-  after each student, and before that the grader checks it still holds
-  exactly what the grader wrote last. If not (the student's code wrote to
-  it), the grader's own text is put back, the student is flagged
-  ``tampered-grades`` and a warning names the student.
+* the file is rewritten whole (`thermomilp.core.files.write_whole`) after each
+  student, once the grader has checked it still holds exactly what it wrote last; if
+  not, the grader's text is put back and the student flagged ``tampered-grades``.
 
-No cell is a spreadsheet formula: a cell starting with ``= + - @``, a tab, a
-carriage return or a quote is written with a leading quote (`cell`, in
-`_csv`, the one place the file's text is made), removed when the
-grader reads its own rows back.
+No cell is a spreadsheet formula: a cell starting with ``= + - @``, a tab, a carriage
+return or a quote gets a leading quote (`cell`), removed when the grader reads it back.
 
 A file whose first line is not the header is not a grades file: it is left
 alone with a clear error.

@@ -2,33 +2,19 @@
 
 * ``lp`` / ``mps``: a formulation of docs/formulation.md (``cell`` (0)-(4),
   ``compact`` (0')-(3') or ``level`` (L0)-(L4)) as built by one modelling
-  layer (``pulp``, ``pyomo`` or ``highs``), read back row by row and written
-  by ``model/lpfile.py`` with the names of the docs (``x_3_1``, ``row_3``,
-  ``prec_2_1_2_0``, ``tie_4_1_4_0``) and none of the writers' artefacts
-  (PuLP's ``__dummy``, Pyomo's ``c_e_...`` and ``ONE_VAR_CONSTANT``).
-  tests/golden/ holds the file of one board per formulation and layer.
+  layer (``pulp``, ``pyomo`` or ``highs``), written by ``model/lpfile.py`` with the
+  names of the docs and none of the writers' artefacts (tests/golden/).
 * ``dat``: the data section for ``models/thermometers.mod`` (Thermometers)
   or ``models/aquarium.mod`` (Aquarium), readable by ``glpsol`` and by
   Pyomo's ``DataPortal`` (``models/thermometers_abstract.py``).
-* ``latex``: every constraint of the instance written out, for slides;
-  refused for boards above `LATEX_MAX_CELLS` cells, whose listing
-  would not fit on a slide anyway. The cell formulation is written by hand
-  (one labelled row per clue, arc and tie); ``compact`` and ``level`` are
-  listed row by row from the model the layer builds (the names of the LP
-  file, ``z_{3,1}``), so ``--formulation`` is honoured here too.
+  A formulation other than ``cell`` is refused (`export`), not ignored.
+* ``latex``: every constraint of the instance written out, for slides; refused above
+  `LATEX_MAX_CELLS` cells. The cell formulation is written by hand; ``compact`` and
+  ``level`` are listed row by row from the model the layer builds.
 
-The ``dat`` file is data for the cell model of ``models/*.mod``: it has no
-formulation to choose, and a formulation other than ``cell`` is refused
-(`export`) rather than ignored.
-
-A board's name and its tank labels come from the file and are untrusted: in
-every export they are only ever text inside a comment or a label, never
-model or markup. The name goes through
-`comment_text` (printable ASCII, no character
-that ends or opens a comment, one bounded line); a label in LaTeX through
-`latex_text` (every special character escaped, controls dropped). No
-name or label becomes a variable, row, set or parameter name: those are
-numbers and the names of docs/formulation.md.
+A board's name and tank labels are untrusted: in every export they are only text in a
+comment (`comment_text`) or a LaTeX label (`latex_text`), never a variable, row, set or
+parameter name.
 """
 
 from __future__ import annotations
@@ -79,9 +65,7 @@ def export(puzzle: Puzzle, to: str, backend: Backend | str | None = None,
     raise ExportError(f"unknown export target {to!r}; choose one of {', '.join(TARGETS)}")
 
 
-# --------------------------------------------------------------------------
-# LP / MPS: each modelling layer builds, model.lpfile writes
-# --------------------------------------------------------------------------
+# -- LP / MPS: each modelling layer builds, model.lpfile writes ------------
 
 
 def linear_model(puzzle: Puzzle, layer: Backend, kind: FormulationKind):
@@ -142,9 +126,7 @@ def _name(puzzle: Puzzle) -> str:
     return comment_text(puzzle.name or puzzle.kind)
 
 
-# --------------------------------------------------------------------------
-# GMPL / AMPL data
-# --------------------------------------------------------------------------
+# -- GMPL / AMPL data ------------------------------------------------------
 
 
 def to_dat(puzzle: Puzzle) -> str:
@@ -200,9 +182,7 @@ def _thermometer_ids(puzzle: Puzzle) -> list[str]:
     return [str(number(t)) for t in range(len(labels))]
 
 
-# --------------------------------------------------------------------------
-# LaTeX for slides
-# --------------------------------------------------------------------------
+# -- LaTeX for slides ------------------------------------------------------
 
 
 def _latex_size(puzzle: Puzzle) -> None:

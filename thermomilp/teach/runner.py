@@ -1,23 +1,16 @@
 """The program the student's child process runs: a standalone script, not part of the package.
 
 The grader (`sandbox`) copies this file, ``confine.py`` and ``landlock.py`` into the
-child's own folder and runs ``python -I runner.py``: nothing here imports thermomilp
-(the standard library only; PuLP and Pyomo inside the functions that read a model),
-so the package is never loaded in the child -- and where Landlock is available the
-package's folder and the repository it was installed from are unreadable there. A
-stub package ``thermomilp`` first on the child's ``sys.path`` (and ``PYTHONPATH``, for
-the programs it starts) makes ``import thermomilp`` and ``python -m thermomilp`` fail
-with a message that says so.
+child's own folder and runs ``python -I runner.py``. Nothing here imports thermomilp
+(the standard library only; PuLP and Pyomo inside the functions that read a model); a
+stub package ``thermomilp`` first on the child's ``sys.path`` and ``PYTHONPATH`` makes
+``import thermomilp`` fail with a message that says so.
 
-It reads the request on its stdin (the student's path, the boards as plain data --
-rows, cols, vessels; never a solution -- and the limits), closes stdin, enters its box
-(``confine``: a PID namespace, a process limit, no capabilities; ``landlock``), imports
-the student's module, calls ``build(board)`` on each board (a `Board`, built here
-from the data, with the attribute names of ``thermomilp.Puzzle``) and writes one JSON line
-per step to the result pipe (a file descriptor the parent passes; the student's
-``print`` goes to stdout and stderr, which the parent captures apart). Before each step
-it waits for the grader's go on a second pipe: the grader gives it once every process the
-last step started is gone. Events:
+It reads the request on its stdin (the student's path, the boards as plain data, never
+a solution, and the limits), closes stdin, enters its box (``confine``, ``landlock``),
+imports the student's module, calls ``build(board)`` on each board (a `Board` with the
+attribute names of ``thermomilp.Puzzle``) and writes one JSON line per step to the
+result pipe. Before each step it waits for the grader's go on a second pipe. Events:
 
 ``{"event": "sandbox", "missing": [...]}`` (what could not be confined, sent
 before any student code runs), ``{"event": "imported"}`` then, per board,
@@ -55,9 +48,7 @@ class ContractError(Exception):
     """What ``build`` returned breaks the grading contract."""
 
 
-# --------------------------------------------------------------------------
-# The board, as plain data
-# --------------------------------------------------------------------------
+# -- The board, as plain data ----------------------------------------------
 
 
 class Vessel:
@@ -155,9 +146,7 @@ def board_of(data: dict[str, Any]) -> Board:
                  str(data.get("rule", "tank")))
 
 
-# --------------------------------------------------------------------------
-# The model, as numbers (what thermomilp.teach.linear.LinearModel.from_json reads)
-# --------------------------------------------------------------------------
+# -- The model, as numbers (what thermomilp.teach.linear.LinearModel.from_json reads) ---
 
 
 def _num(v: float) -> float | str:
@@ -335,9 +324,7 @@ def _from_pyomo(m: Any, board: Any) -> dict[str, Any]:
     return _model(names, lower, upper, integer, rows, objective, maximize, cells)
 
 
-# --------------------------------------------------------------------------
-# Failures, as the student can act on them
-# --------------------------------------------------------------------------
+# -- Failures, as the student can act on them ------------------------------
 
 
 def _student_line(exc: BaseException, path: str) -> int | None:
@@ -412,9 +399,7 @@ def pulp4_hint(exc: BaseException) -> str:
                  if needle in text and isinstance(exc, AttributeError | TypeError)), "")
 
 
-# --------------------------------------------------------------------------
-# What the child may not read: the package and its checkouts
-# --------------------------------------------------------------------------
+# -- What the child may not read: the package and its checkouts ------------
 
 
 def package_folders(package: str) -> list[str]:
@@ -460,9 +445,7 @@ STUB = f"raise ImportError({UNAVAILABLE!r})\n"
 """The ``__init__.py`` of the stub package ``thermomilp`` the grader puts beside this script."""
 
 
-# --------------------------------------------------------------------------
-# The child's life
-# --------------------------------------------------------------------------
+# -- The child's life ------------------------------------------------------
 
 
 def limit_self(memory_mb: int, cpu_s: int) -> None:

@@ -1,63 +1,39 @@
 """Run a student's file in a child process with limits; collect the model it built, as numbers.
 
-Trust model (docs/course/grader.md says the same, with what holds where):
+The trust model, with what holds where: docs/course/grader.md, "Student code: limits and
+the trust model". In short:
 
-* **Verdicts are the grader's.** The child sends back, per board, only the
-  model as numbers (`LinearModel`), or that
-  its code failed. Every verdict is computed here, in the grader's process,
-  from those numbers; no message the child can send means "right". The
-  data is validated (`LinearModel.from_json`) and only accepted in
-  order: board ``k`` after board ``k - 1``. A child that forges the runner's
-  messages can only send a model -- which is graded like any other.
-* **Nothing to read.** The request (the path of the child's own copy of the
-  student's file, and the boards *without* their solutions) reaches the child
-  on its stdin, which the runner reads and closes before the student's code
-  runs; there is no request file and no secret. The child starts with an
-  **empty environment** (``env={}``, ``python -I``; the runner sets only
-  ``HOME`` and ``TMPDIR``, both its own empty folder, and ``PYTHONPATH``, the
-  stub package below) and no terminal (a new
-  session, stdin from ``/dev/null``, only its pipes inherited).
-* **No thermomilp in the child.** The child runs a copy of the standalone
-  `runner` (with ``confine.py`` and ``landlock.py``) from its
-  own folder; the boards reach it as plain data (`plain`), the model goes back as
-  numbers. A stub package makes ``import thermomilp`` fail there, and Landlock hides the
-  package and its checkout (`hidden_paths`, ``runner.package_folders``).
-* **A box per student** (`thermomilp.teach.confine`, where the kernel
-  allows it): a PID namespace whose init reaps every orphan at once and whose
-  end kills everything in it, a process limit that holds for root (the
-  namespace's ``pid_max``), private ``/proc`` and ``/dev/shm``, and no
-  capability. What could not be set up is reported by the child before any
-  student code runs; the grader warns, or refuses under
-  ``THERMOMILP_REQUIRE_SANDBOX=1`` (`_unconfined`).
-* **Nothing left behind, step by step.** After the import and after every
-  board the grader kills every process the submission started -- below the
-  child, in its session, or handed back to the grader (a child subreaper,
-  ``PR_SET_CHILD_SUBREAPER``, where there is no namespace) -- waits until each
-  is dead, reaps the ones handed to it, empties the child's folder, and only
-  then lets the runner start the next step (a byte on a second pipe). The
-  grader is also non-dumpable (``PR_SET_DUMPABLE`` 0): another process of
-  the same (non-root) user cannot read its ``/proc/<pid>/fd`` or environment.
-* **A safe result pipe.** A result line is read up to `MAX_EVENT` bytes,
-  in linear time, and its nesting is measured without recursion before it is
-  parsed (`parse_event`): a bad line fails that student's board with
-  the reason, never the run.
-* **A file-system sandbox where the kernel has one.** With Landlock
-  (`thermomilp.teach.landlock`) the child cannot read the package's
-  boards, the correct models, the corpus, the grades file, the key, the
-  submissions of the class (it reads its own copy), ``/tmp`` or the terminals
-  (`hidden_paths`), and writes only in its own folder and to
-  ``/dev/null``. Without it the child runs with the grader's user and can
-  read and write what that user can; the grades file is then guarded by its
-  seals and the grader's check after each student
-  (`thermomilp.teach.classroom`), and the recipes in
-  docs/course/grader.md hide the rest.
+* **Verdicts are the grader's.** The child sends back, per board, only the model as
+  numbers (`LinearModel`, validated by `LinearModel.from_json`, accepted only in board
+  order) or that its code failed; every verdict is computed here.
+* **Nothing to read.** The request (the child's copy of the student's file, the boards
+  without their solutions) reaches the child on its stdin, closed before the student's
+  code runs. The child starts with an empty environment (``python -I``; ``HOME``,
+  ``TMPDIR`` and the stub ``PYTHONPATH`` set by the runner) and no terminal.
+* **No thermomilp in the child.** It runs a copy of the standalone `runner` (with
+  ``confine.py`` and ``landlock.py``); the boards reach it as plain data (`plain`); a stub
+  package makes ``import thermomilp`` fail, and Landlock hides the package and its
+  checkout (`hidden_paths`, ``runner.package_folders``).
+* **A box per student** (`thermomilp.teach.confine`, where the kernel allows it): a PID
+  namespace, a process limit, private ``/proc`` and ``/dev/shm``, no capability. What
+  could not be set up is reported before any student code runs; the grader warns, or
+  refuses under ``THERMOMILP_REQUIRE_SANDBOX=1`` (`_unconfined`).
+* **Nothing left behind, step by step.** After the import and after every board the
+  grader kills and reaps every process the submission started (a child subreaper where
+  there is no namespace), empties the child's folder, and only then lets the runner go
+  on (a byte on a second pipe). The grader is non-dumpable (``PR_SET_DUMPABLE`` 0).
+* **A safe result pipe.** A result line is read up to `MAX_EVENT` bytes and its nesting
+  measured without recursion before it is parsed (`parse_event`); a bad line fails that
+  student's board, never the run.
+* **A file-system sandbox where the kernel has one** (Landlock,
+  `thermomilp.teach.landlock`): the child reads none of `hidden_paths` and writes only
+  in its own folder and ``/dev/null``. Without it the grades file is guarded by its
+  seals and the grader's check after each student (`thermomilp.teach.classroom`).
 
-Limits, set in the child before the student's code runs: an address-space
-cap (``RLIMIT_AS``), a file-size cap, no core dumps, and a CPU-time cap as a
-backstop; the parent enforces a wall clock per step (import, then each
-board) and a cap on what the student may print. stdout and stderr are
-captured apart from the result pipe, so nothing the student prints can
-reach the report.
+Limits, set in the child before the student's code runs: an address-space cap
+(``RLIMIT_AS``), a file-size cap, no core dumps, a CPU-time cap as a backstop; the
+parent enforces a wall clock per step and a cap on what the student may print, captured
+apart from the result pipe.
 """
 
 from __future__ import annotations
@@ -269,8 +245,7 @@ def run_student(student: str, boards: Sequence[Puzzle], limits: Limits | None = 
             os.close(go_write)
             _stop(proc)
             # the box's own init and runner may still be ending: killed, never counted as
-            # the submission's (a count that depended on that timing made the same file's
-            # report differ from one run to the next)
+            # the submission's (so the report does not depend on that timing)
             result.killed += kill_descendants(proc.pid, since, include_root=True,
                                               uncounted=keep)
             feeder.join(timeout=5)
@@ -314,9 +289,7 @@ def _stop(proc: subprocess.Popen) -> None:
             stream.close()
 
 
-# ---------------------------------------------------------------------------
-# The grader's own process: a subreaper, not dumpable
-# ---------------------------------------------------------------------------
+# -- The grader's own process: a subreaper, not dumpable --------------------
 
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
@@ -460,9 +433,7 @@ def reap_orphans(root: int, since: int) -> None:
                 os.waitpid(pid, os.WNOHANG)
 
 
-# ---------------------------------------------------------------------------
-# Reading the child's results: numbers only, in order
-# ---------------------------------------------------------------------------
+# -- Reading the child's results: numbers only, in order --------------------
 
 
 def _clean(text: object) -> str:

@@ -6,18 +6,16 @@ server (`thermomilp.web.server`) only moves bytes and maps the error to
 a response. The API is stateless: the page sends the puzzle (interchange
 JSON, docs/contract.md) and its marks (rows of ``#``/``.``/``?``) with each call.
 
-=========  ======  ==============================================================
-endpoint   method  request -> response
-=========  ======  ==============================================================
-instances  GET     -> ``{"instances": [{id, kind, name, height, width}]}``
-load       POST    ``{"instance": id}`` or ``{"text", "filename"?}`` -> ``{"board"}``
-generate   POST    ``{"kind", "size", "difficulty"?, "seed"?}`` -> ``{"board", "unique", ...}``
-hint       POST    ``{"puzzle", "marks"}`` -> ``{"hint": {rule, message, cells, ...} | null}``
-check      POST    ``{"puzzle", "marks"}`` -> ``{"consistent", "wrong", "message"}``
-solve      POST    ``{"puzzle"}`` -> ``thermomilp solve --format json``'s record + ``message``
-model      POST    ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats", "rows"}``
-relax      POST    ``{"puzzle"}`` -> ``{"feasible", "values", "fractional", "message"}``
-=========  ======  ==============================================================
+| endpoint | method | request -> response |
+|---|---|---|
+| instances | GET | -> ``{"instances": [{id, kind, name, height, width}]}`` |
+| load | POST | ``{"instance": id}`` or ``{"text", "filename"?}`` -> ``{"board"}`` |
+| generate | POST | ``{"kind", "size", "difficulty"?, "seed"?}`` -> ``{"board", "unique", ...}`` |
+| hint | POST | ``{"puzzle", "marks"}`` -> ``{"hint": {rule, message, cells, ...}}``, or null |
+| check | POST | ``{"puzzle", "marks"}`` -> ``{"consistent", "wrong", "message"}`` |
+| solve | POST | ``{"puzzle"}`` -> ``thermomilp solve --format json``'s record + ``message`` |
+| model | POST | ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats", "rows"}`` |
+| relax | POST | ``{"puzzle"}`` -> ``{"feasible", "values", "fractional", "message"}`` |
 
 An upload (``load`` with ``text``) is read by `read_upload` alone.
 ``rows`` and ``relax`` teach the model (`thermomilp.web.modelview`): every
@@ -63,9 +61,7 @@ def server_settings(settings: Settings | None = None) -> Settings:
     return settings.replace(time_limit=limit, verbose=False)
 
 
-# --------------------------------------------------------------------------
-# Puzzle <-> page JSON
-# --------------------------------------------------------------------------
+# -- Puzzle <-> page JSON --------------------------------------------------
 
 
 def board_json(puzzle: Puzzle) -> dict[str, Any]:
@@ -166,9 +162,7 @@ def _int_field(payload: dict[str, Any], key: str, low: int, high: int,
     return value
 
 
-# --------------------------------------------------------------------------
-# Endpoints
-# --------------------------------------------------------------------------
+# -- Endpoints -------------------------------------------------------------
 
 
 class Api:

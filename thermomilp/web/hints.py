@@ -12,14 +12,10 @@ board needs search), the ``reveal`` rule reads one cell from the MILP
 solution. Every hint is a `Deduction`;
 `page_json` is what the page receives.
 
-Marks are rows of ``#`` (filled), ``.`` (empty) and ``?`` (unknown), the marks
-notation of `thermomilp.core.notation`; the cells of the JSON are 0-based
-indices, while a hint's message counts rows, columns and cells from 1, as every
-text a person reads does. Marks are checked
-before any engine deduces anything (``thermomilp.logic.mistakes``: against
-the rules, then against the solution): a wrong mark is named (rule
-``mistake``) and nothing is deduced from it -- the Aquarium gravity rule
-included.
+Marks use the notation of `thermomilp.core.notation`; the JSON's cells are 0-based, a
+hint's message counts from 1. Marks are checked before any engine deduces anything
+(``thermomilp.logic.mistakes``): a wrong mark is named (rule ``mistake``) and nothing is
+deduced from it.
 """
 
 from __future__ import annotations

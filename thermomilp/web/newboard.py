@@ -12,11 +12,9 @@
   redrawn with new seeds until the graded difficulty matches the wish or the
   budget runs out.
 
-Whatever made it, the board's solutions are counted once more with the
-configured MILP engine -- the server's [`Settings`][thermomilp.core.settings.Settings],
-every setting honoured -- before the page gets it: ``unique`` in the answer is
-that count, not the generator's word. The reroll counts with the same settings,
-each count within the settings' time limit and the reroll's budget. The
+Whatever made it, the board's solutions are counted once more with the server's
+[`Settings`][thermomilp.core.settings.Settings] before the page gets it: ``unique`` in
+the answer is that count, not the generator's word. The
 generators' rival search runs HiGHS whatever the settings say (a fixed use,
 ``core/engines.py``). The difficulty comes from
 [`thermomilp.logic.grade.grade`][thermomilp.logic.grade.grade] (intervals = easy, probing = medium,
