@@ -265,7 +265,8 @@ def hard_table(repeats: int, files: list[str] | None = None,
           f"| **{total[d, 'wall'] / total[c, 'wall']:.1f}x** "
           f"| {total[d, 'cpu']:.3f} | {total[c, 'cpu']:.3f} "
           f"| **{total[d, 'cpu'] / total[c, 'cpu']:.1f}x** |" + milp + py)
-    print("\n(targets: default / CP-SAT total <= 5x; MILP path / naive total <= 1.2x)")
+    print("\n(targets: default / CP-SAT total <= 1.5x, h25x25_s1 <= 2x; "
+          "MILP path / naive total <= 1.2x)")
     from thermomilp.solving import confirm
     on = getattr(confirm, "cpsat_available", lambda: False)()
     print("CP-SAT confirmation of the engine's 'no rival': "
