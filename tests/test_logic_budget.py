@@ -11,7 +11,7 @@ import pytest
 from thermomilp import solve
 from thermomilp.core.errors import OutOfBudget
 from thermomilp.formats import load
-from thermomilp.logic import presolve
+from thermomilp.logic import presolve, propagation
 from thermomilp.logic.budget import Work
 from thermomilp.logic.presolve import BoardLogic
 
@@ -53,7 +53,19 @@ def test_the_search_budget_follows_the_work_of_probing_the_board():
     board = BoardLogic(puzzle)
     board.probed_root()
     assert board.root_work > 0
-    assert presolve.search_work(board) == (presolve.SEARCH_TIMES_PROBING * board.root_work
-                                           + presolve.SEARCH_FLOOR_WORK)
+    times = presolve.SEARCH_TIMES_PROBING[propagation.kernel_for(board.tables())]
+    assert presolve.search_work(board) == times * board.root_work + presolve.SEARCH_FLOOR_WORK
     assert presolve.search_decides(puzzle, 10**6, work=1, board=board) is None  # out of work
     assert board.search_gave_up
+
+
+def test_the_reference_kernel_searches_for_the_budget_it_affords(monkeypatch):
+    """The budget is in ticks of the kernel that runs the board: the reference, many
+    times slower per tick, gets its own (smaller) multiple of the probing's work."""
+    monkeypatch.setattr(propagation, "KERNEL", "python")
+    board = BoardLogic(load(BOARDS[2]))
+    board.probed_root()
+    assert propagation.kernel_for(board.tables()) == "python"
+    assert presolve.search_work(board) == (presolve.SEARCH_TIMES_PROBING["python"]
+                                           * board.root_work + presolve.SEARCH_FLOOR_WORK)
+    assert presolve.SEARCH_TIMES_PROBING["python"] < presolve.SEARCH_TIMES_PROBING["compiled"]

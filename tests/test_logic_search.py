@@ -33,7 +33,7 @@ from thermomilp.logic.propagation import (
     propagate,
     refuted,
 )
-from thermomilp.logic.search import search_solutions
+from thermomilp.logic.search import branch_vessel, halves, search_solutions
 from thermomilp.solving import count_solutions, solve
 from thermomilp.solving.confirm import CONFIRMED, confirm_infeasible
 
@@ -47,7 +47,7 @@ G14 = ROOT / "instances" / "thermometers" / "generated" / "g14_15x15_hard.txt"
 @settings(max_examples=80, deadline=None)
 def test_search_presolve_and_confirmation_agree_with_brute_force_and_milp(seed):
     saved = presolve.SEARCH_TIMES_PROBING
-    presolve.SEARCH_TIMES_PROBING = 1e6  # the verdicts, not the time budget, are tested
+    presolve.SEARCH_TIMES_PROBING = dict.fromkeys(saved, 1e6)  # the verdicts, not the budget
     try:
         _agree(varied_board(seed))
     finally:
@@ -204,7 +204,8 @@ def test_the_default_path_decides_g14_by_logic_alone(monkeypatch):
     engine runs (on the old code: the MILP, then a confirmation of its "infeasible").
     Its time budget (8x the probing; 3x used on g14) is lifted: a loaded machine must
     not make this test flaky."""
-    monkeypatch.setattr(presolve, "SEARCH_TIMES_PROBING", 1000.0)
+    monkeypatch.setattr(presolve, "SEARCH_TIMES_PROBING",
+                        dict.fromkeys(presolve.SEARCH_TIMES_PROBING, 1000.0))
     result = solve(load(G14), backend="highs", logic="probing")
     assert result.status == "unique" and result.proof == "logic"
     assert not result.engine_called
@@ -271,3 +272,15 @@ def test_shaving_is_sound_and_never_stronger_than_probing(seed):
         again = full_domains(tables)
         assert probe_fixpoint(tables, again, known=known, ends_only=True)
         assert again == shaved
+
+
+def test_the_search_branches_on_the_widest_vessel_weighted_by_its_refuted_branches():
+    dom = [0b1, 0b1111, 0b111, 0b111]  # vessel 0 decided; widths 4, 3, 3
+    degrees = [9, 1, 2, 3]
+    assert branch_vessel(dom, degrees, [0, 0, 0, 0]) == 1  # the widest
+    assert branch_vessel(dom, degrees, [0, 0, 2, 2]) == 1  # 4**4 = 256 > 3**4 * 3 = 243
+    assert branch_vessel(dom, degrees, [0, 0, 3, 3]) == 3  # 324 > 256; ties: more lines
+    assert branch_vessel(dom, degrees, [0, 0, 3, 4]) == 3
+    assert branch_vessel([0b1, 0b10], [1, 1], [5, 5]) is None
+    assert halves(0b1111) == (0b1100, 0b0011)  # the upper half first
+    assert halves(0b10110) == (0b10100, 0b00010)

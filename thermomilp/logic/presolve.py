@@ -45,6 +45,7 @@ from thermomilp.logic.domains import (
 from thermomilp.logic.propagation import (
     Witnesses,
     inherit,
+    kernel_for,
     new_witnesses,
     probe_fixpoint,
     propagate,
@@ -196,10 +197,10 @@ decides uniqueness for less (docs/journal.md, 2026-12-02 and 2026-12-03;
 ``python benchmarks/fast_paths.py search_max``)."""
 
 
-SEARCH_NODES_PER_VESSEL = 8
-"""The presolve's search may branch this many times per vessel (plus 20); the work
-budget (`search_work`) is what ends the search on the boards it cannot decide
-(docs/journal.md, "Issue 38's acceptance criteria")."""
+SEARCH_NODES_PER_VESSEL = 32
+"""The presolve's search may branch this many times per vessel (plus 20), more than
+its work budget (`search_work`) affords: the work budget is what ends the search on
+the boards it cannot decide."""
 
 
 def search_nodes_for(puzzle: Puzzle) -> int:
@@ -210,11 +211,15 @@ def search_nodes_for(puzzle: Puzzle) -> int:
     return 0 if n > SEARCH_MAX_VESSELS else SEARCH_NODES_PER_VESSEL * n + 20
 
 
-SEARCH_TIMES_PROBING = 128
+SEARCH_TIMES_PROBING = {"compiled": 1024, "python": 128}
 """The presolve's search may do this many times the work probing the board took (plus
-`SEARCH_FLOOR_WORK`), in the ticks of `thermomilp.logic.budget.Work`; past it the MILP
-goes on (docs/journal.md, 2026-12-02, "search budget 128x"). Work, not seconds: whether
-the logic or the engine decides a board never depends on the machine's load."""
+`SEARCH_FLOOR_WORK`), in the ticks of `thermomilp.logic.budget.Work`, by the kernel that
+runs the board (`thermomilp.logic.propagation.kernel_for`); past it the MILP goes on.
+The compiled kernel's budget is where giving up costs about a quarter of what HiGHS
+then takes on the hard boards it cannot decide; the reference, 30-80x slower per tick,
+keeps the budget it had (docs/journal.md, 2026-12-03, "weighted branching and a larger
+budget"). Work, not seconds: whether the logic or the engine decides a board never
+depends on the machine's load."""
 SEARCH_FLOOR_WORK = 200
 
 
@@ -222,7 +227,8 @@ def search_work(board: BoardLogic) -> int:
     """The work budget of a logic search from the board's probing fixpoint: the
     presolve's (`search_decides`) and the confirmation of an engine's
     "infeasible" (`thermomilp.solving.confirm`) alike."""
-    return SEARCH_TIMES_PROBING * board.root_work + SEARCH_FLOOR_WORK
+    times = SEARCH_TIMES_PROBING[kernel_for(board.tables())]
+    return int(times * board.root_work) + SEARCH_FLOOR_WORK
 
 
 def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,

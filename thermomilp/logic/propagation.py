@@ -94,6 +94,11 @@ def board(tables: LineTables) -> Any:
     return kept
 
 
+def kernel_for(tables: LineTables) -> str:
+    """The kernel that runs this board: ``"compiled"`` or ``"python"`` (`board`)."""
+    return "python" if board(tables) is None else "compiled"
+
+
 def compile_board(tables: LineTables) -> Any:
     """A new compiled Board of ``tables`` (None when the extension is missing or a vessel
     is deeper than `MAX_DEPTH`), whatever `KERNEL` says: the tests compare

@@ -2,8 +2,9 @@
 
 ``search_solutions(puzzle, rule)`` propagates with ``rule`` (``intervals``,
 ``gac`` or ``probing``), and when the board is not decided branches on an
-undecided vessel (`branch_vessel`: the most levels left, then the most
-clued lines), splitting its levels in two (`halves`), the upper half first.
+undecided vessel (`branch_vessel`: the most levels left, weighted by how often the
+propagation refuted a branch on that vessel so far in this search), splitting its
+levels in two (`halves`), the upper half first.
 A leaf with every vessel decided is a solution: each propagator checks that
 every clued line sums exactly to its clue once all contributions are fixed.
 Three counters from three propagators, plus the brute force and the MILP,
@@ -76,16 +77,20 @@ def _propagator(puzzle: Puzzle, tables: LineTables, rule: Propagator | str,
     return run  # Propagator.PROBING
 
 
-def branch_vessel(dom: Domains, degrees: Sequence[int]) -> int | None:
-    """The undecided vessel with the most levels left, of those the one crossing the
-    most clued lines (``degrees[v]``), the first such; None when all are decided.
+def branch_vessel(dom: Domains, degrees: Sequence[int], failures: Sequence[int]) -> int | None:
+    """The undecided vessel with the largest ``width**4 * (1 + failures[v])`` (``width``:
+    its levels left; ``failures[v]``: the branches on it the propagation refuted so far),
+    of those the one crossing the most clued lines (``degrees[v]``), the first such; None
+    when all are decided.
 
     Under probing, splitting the widest domain takes fewer line revisions than the
-    fewest-levels-first rule on the hard boards (docs/performance.md)."""
+    fewest-levels-first rule on the hard boards; counting the refuted branches, as
+    weighted-degree heuristics count failed constraints, steers the search among the
+    wide vessels to those whose splits the propagation refutes (docs/performance.md)."""
     best, key = None, (0, 0)
     for v, m in enumerate(dom):
         if m & (m - 1):
-            k = (m.bit_count(), degrees[v])
+            k = (m.bit_count() ** 4 * (1 + failures[v]), degrees[v])
             if k > key:
                 best, key = v, k
     return best
@@ -131,15 +136,18 @@ def search_solutions(puzzle: Puzzle, rule: str = "intervals", limit: int | None 
     found = nodes = 0
     probing = Propagator(rule) is Propagator.PROBING
     degrees = [len(lines) for lines in tables.vessel_lines]
+    failures = [0] * len(dom)  # per vessel: its branches the propagation refuted
 
-    def rec(dom: Domains, wit: Witnesses | None) -> Iterator[Grid]:
+    def rec(dom: Domains, wit: Witnesses | None, split: int | None) -> Iterator[Grid]:
         nonlocal found, nodes
         nodes += 1
         if max_nodes is not None and nodes > max_nodes:
             raise OutOfBudget(f"more than {max_nodes} search nodes")
         if not run(dom, wit, nodes > 1):
+            if split is not None:
+                failures[split] += 1
             return
-        v = branch_vessel(dom, degrees)
+        v = branch_vessel(dom, degrees, failures)
         if v is None:
             found += 1
             yield grid_of(tables, dom)
@@ -149,12 +157,12 @@ def search_solutions(puzzle: Puzzle, rule: str = "intervals", limit: int | None 
                 return
             child = dom.copy()
             child[v] = part
-            yield from rec(child, inherit(wit) if wit is not None else None)
+            yield from rec(child, inherit(wit) if wit is not None else None, v)
 
     if limit is None or limit > 0:
         table = (witnesses if witnesses is not None else new_witnesses(tables)) if probing \
             else None
-        yield from rec(dom, table)
+        yield from rec(dom, table, None)
 
 
 def search_count(puzzle: Puzzle, rule: str = "intervals", limit: int | None = None) -> int:
