@@ -20,8 +20,7 @@ found wherever users put it: PuLP 3's bundled CBC, the ``cbcbox`` wheel of
 `thermomilp.backends.executables`; or at the ``engine_path`` the user
 named), SCIP through PySCIPOpt, CP-SAT through OR-Tools.
 Versions are read from what the engine prints, for display only. Each probe
-runs once per process, so ``thermomilp solvers`` still answers in about a
-second. Each missing pair comes with the exact command that installs it.
+runs once per process. Each missing pair comes with the exact command that installs it.
 
 Where an engine is looked for, how it is probed and installed, and what a pair
 needs besides are its record's (`thermomilp.core.engines.ENGINES`: ``probe``,
@@ -56,11 +55,6 @@ KNOWN_PAIRS: tuple[tuple[Backend, Solver], ...] = tuple(
 engine, OR-Tools' model drives CP-SAT."""
 
 
-def install_hint(engine: Solver) -> str:
-    """How to install an engine (the command a missing pair's row names): its record's."""
-    return ENGINES[engine].install_hint()
-
-
 @dataclass(frozen=True)
 class PairInfo:
     """One row of the matrix: is the pair usable here, which engine version, how to get it."""
@@ -78,14 +72,9 @@ class PairInfo:
                 "detail": self.detail}
 
 
-# Engine probes -------------------------------------------------------------
-#
-# An engine counts as installed when it solves PROBE_LP -- minimise a subject
-# to a + b = 1, a and b binary -- and reports its only optimum a = 0, b = 1.
-# No banner is parsed to decide anything: builds print what they like (the
-# cbcbox wheel says "CBC devel (git:...)", Debian's cbc "Version: 2.10.8").
-# What to run is the engine's record (`ProbeRule`: core/engines.py); here is one
-# mechanism per probe kind. Each probe runs once per process (lru_cache).
+# Engine probes: one mechanism per probe kind of the records (`ProbeRule`). An
+# engine counts as installed when it solves PROBE_LP and reports its only optimum;
+# no banner is parsed to decide anything.
 
 PROBE_LP = """\\ thermomilp engine probe: the only optimum is a = 0, b = 1
 Minimize
@@ -189,21 +178,13 @@ def _has_module(name: str) -> bool:
     return _spec(name) is not None
 
 
-def _module_folders(name: str) -> tuple[str, ...]:
-    """The folders of package ``name``, looked up without importing it."""
-    spec = _spec(name)
-    return tuple((spec.submodule_search_locations or ()) if spec is not None else ())
-
-
 @functools.lru_cache(maxsize=None)
 def package_version(name: str) -> str | None:
-    """The version of installed package ``name``, read from its metadata without
-    importing it or importlib.metadata (email, zipfile, csv...: ~60 ms of every
-    start-up): a board the logic decides then never loads numpy or highspy."""
+    """The version of installed package ``name``, read from its wheel's dist-info folder
+    without importing it or importlib.metadata (docs/journal.md: its start-up cost)."""
     spec = _spec(name)
     if spec is None:
         return None
-    # the wheel's dist-info folder beside the package names the version
     for folder in spec.submodule_search_locations or ():
         parent = os.path.dirname(folder)
         try:
@@ -429,10 +410,11 @@ def engine_found(engine: Solver, explicit: str | None = None) -> bool:
 
 def _carries(carrier: Carrier) -> bool:
     """Does the package look as if it carries the program? Looked up, not imported."""
-    if carrier.marker is None:
-        return _has_module(carrier.module)
+    spec = _spec(carrier.module)
+    if spec is None or carrier.marker is None:
+        return spec is not None
     return any(os.path.isdir(os.path.join(folder, *carrier.marker.split("/")))
-               for folder in _module_folders(carrier.module))
+               for folder in spec.submodule_search_locations or ())
 
 
 def pair_info(backend: Backend | str, solver: Solver | str,
@@ -455,8 +437,7 @@ def pair_info(backend: Backend | str, solver: Solver | str,
     needs = any(need.backend is layer for need in ENGINES[engine].needs)
     if (not probe and (library is None or _has_module(library)) and not needs
             and engine_found(engine, engine_path)):
-        # found: taken as available; the session probes it
-        return PairInfo(layer, engine, True, None, install_hint(engine),
+        return PairInfo(layer, engine, True, None, ENGINES[engine].install_hint(),
                         "found, not probed: it is probed when a session opens")
     if library is not None and layer_version(layer) is None:
         return PairInfo(layer, engine, False, None, f"pip install {library}",
@@ -467,10 +448,10 @@ def pair_info(backend: Backend | str, solver: Solver | str,
     if need is not None:
         return PairInfo(layer, engine, False, None, need.install, need.why)
     if version is None:
-        install = BROKEN if probed.present else install_hint(engine)
+        install = BROKEN if probed.present else ENGINES[engine].install_hint()
         return PairInfo(layer, engine, False, None, install,
                         probed.detail or f"the {engine} engine was not found")
-    return PairInfo(layer, engine, True, version, install_hint(engine), "")
+    return PairInfo(layer, engine, True, version, ENGINES[engine].install_hint(), "")
 
 
 def matrix() -> list[PairInfo]:

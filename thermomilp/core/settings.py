@@ -50,10 +50,6 @@ BACKEND_FOR: dict[Solver, Backend] = {s: record.default_backend for s, record in
 SOLVER_DEFAULT = Solver.HIGHS
 """The engine when neither a solver nor a backend that drives only one engine is given."""
 
-MILP_ENGINES: frozenset[Solver] = frozenset(
-    s for s, record in ENGINES.items() if Backend.PULP in record.backends)
-"""The LP-based branch-and-bound engines PuLP and Pyomo hand a model to."""
-
 DRIVES: dict[Backend, frozenset[Solver]] = {
     layer: frozenset(s for s, record in ENGINES.items() if layer in record.backends)
     for layer in Backend}
@@ -150,7 +146,6 @@ RENAMED: dict[str, str] = {
                 "(--engine-option presolve=off)",
 }
 """Old setting names: refused with the new name, never read as an alias."""
-
 
 
 def engine_option_value(text: str) -> EngineOptionValue:
@@ -288,7 +283,6 @@ def check_bool(value: Any, what: str = "verbose") -> bool:
     if text in ("0", "false", "no", "off"):
         return False
     raise ConfigError(f"{what} = {value!r}: must be true or false (1/0, yes/no, on/off)")
-
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -504,5 +498,5 @@ def settings_from(base: Settings | None = None, /, **given: Any) -> Settings:
 
 
 __all__ = ["BACKEND_FOR", "Backend", "DRIVES", "FIELDS", "FormulationKind", "Logic",
-           "MAX_THREADS", "MILP_ENGINES", "SOLVER_ALIASES", "Settings", "SettingsKeywords",
+           "MAX_THREADS", "SOLVER_ALIASES", "Settings", "SettingsKeywords",
            "Solver", "settings_from", "solver_identity"]

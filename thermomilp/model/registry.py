@@ -179,26 +179,20 @@ class Kind:
 
     ``free``: the variables in no row (before any cut); ``fixed_value``: the value
     the logic fixed a variable at (0 when not fixed); ``cut_columns``: the variables
-    a no-good cut over some cells runs over; ``cell_columns``: variable k is cell k
-    (row-major), so a cut may be written on cells directly."""
+    a no-good cut over some cells runs over; ``var_name``: variable k's name."""
 
-    formulate: Builder
     free: Callable[[Any], frozenset[int]]
     fixed_value: Callable[[Any, int], int]
     cut_columns: Callable[[Any, frozenset[Cell]], list[int]]
     var_name: Callable[[Any, int], str]
-    cell_columns: bool = False
 
 
 KINDS: dict[FormulationKind, Kind] = {
-    FormulationKind.CELL: Kind(formulate, _cell_free,
-                               lambda form, k: form.fixed.get(divmod(k, form.width), 0),
-                               _cell_cut, lambda form, k: "x_{}_{}".format(*divmod(k, form.width)),
-                               cell_columns=True),
-    FormulationKind.COMPACT: Kind(_compact, _compact_free,
-                                  lambda form, k: form.fixed.get(k, 0), _compact_cut,
-                                  lambda form, k: form.var_name(k)),
-    FormulationKind.LEVEL: Kind(_level, lambda form: frozenset(),  # every z is in its (L1) row
+    FormulationKind.CELL: Kind(_cell_free, lambda form, k: form.fixed.get(divmod(k, form.width), 0),
+                               _cell_cut, lambda form, k: "x_{}_{}".format(*divmod(k, form.width))),
+    FormulationKind.COMPACT: Kind(_compact_free, lambda form, k: form.fixed.get(k, 0),
+                                  _compact_cut, lambda form, k: form.var_name(k)),
+    FormulationKind.LEVEL: Kind(lambda form: frozenset(),  # every z is in its (L1) row
                                 lambda form, k: 0, _no_cut,
                                 lambda form, k: "z_{}_{}".format(*form.pairs[k])),
 }
