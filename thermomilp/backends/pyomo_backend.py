@@ -91,10 +91,12 @@ class _Persistent:
 class _Shell:
     """A classic ``SolverFactory`` engine on a program at an absolute path: cbc, glpk."""
 
-    def __init__(self, name: str, path: str | None, settings: Settings, options: Options,
-                 time_option: str):
+    def __init__(self, settings: Settings, options: Options):
         import pyomo.environ as pyo
 
+        from thermomilp.backends.matrix import program_path
+
+        name, path = str(settings.solver), program_path(settings.solver, settings)
         if path is None:
             raise SolverUnavailable(f"no {name} program for Pyomo")
         self.settings = settings
@@ -104,15 +106,13 @@ class _Shell:
             if not self.engine.available(exception_flag=False):
                 raise SolverUnavailable(f"Pyomo cannot run {name} at {path}")
         self.engine.options.update(options)
-        self.time_option = time_option
+        self.time_option = ENGINES[settings.solver].time_options[0]
 
     def solve(self, model: Any, time_limit: float | None, extra: Options) -> Raw:
         from pyomo.opt import SolutionStatus
         from pyomo.opt import TerminationCondition as TC
 
-        options: dict[str, Any] = {}
-        for name, value in extra.items():
-            options[name] = value
+        options: dict[str, Any] = dict(extra)
         if time_limit:
             options[self.time_option] = time_limit
         for name, value in {**self.engine.options, **options}.items():
@@ -149,22 +149,8 @@ def _scip(settings: Settings, options: Options) -> _Persistent:
     return _Persistent(ScipPersistent(), settings, options)
 
 
-def _cbc(settings: Settings, options: Options) -> _Shell:
-    from thermomilp.backends.matrix import program_path
-
-    return _Shell(str(Solver.CBC), program_path(Solver.CBC, settings), settings, options,
-                  ENGINES[Solver.CBC].time_options[0])
-
-
-def _glpk(settings: Settings, options: Options) -> _Shell:
-    from thermomilp.backends.matrix import program_path
-
-    return _Shell(str(Solver.GLPK), program_path(Solver.GLPK, settings), settings, options,
-                  ENGINES[Solver.GLPK].time_options[0])
-
-
 REACH: dict[Solver, Callable[[Settings, Options], _Persistent | _Shell]] = {
-    Solver.HIGHS: _highs, Solver.SCIP: _scip, Solver.CBC: _cbc, Solver.GLPK: _glpk}
+    Solver.HIGHS: _highs, Solver.SCIP: _scip, Solver.CBC: _Shell, Solver.GLPK: _Shell}
 """How Pyomo reaches each engine."""
 
 
