@@ -16,7 +16,7 @@ CP-SAT takes integer coefficients only; every row of these models has them
 (clue sums, +1/-1 precedence, the 0/1 no-good cuts). The compact and level
 formulations are built from the same row data the highspy builders use
 (`thermomilp.model.highs_model.compact_arrays`,
-`thermomilp.model.level_highs.level_rows`), so all three are the models
+`thermomilp.model.level_highs.level_arrays`), so all three are the models
 the MILP engines get, handed to a clause-learning solver instead of an
 LP-based branch-and-bound.
 """
@@ -106,17 +106,11 @@ def build_cpsat_compact(form: Any) -> tuple[Any, list[Any]]:
 def build_cpsat_level(form: Any) -> tuple[Any, list[Any]]:
     """The level model (one binary per vessel and level, rows (L1), (L3), (L4) and the
     fixed cells)."""
-    from thermomilp.model.level_highs import level_rows
+    from thermomilp.model.level_highs import level_arrays
 
-    cp_model = cp_model_module()
-    model = cp_model.CpModel()
+    model = cp_model_module().CpModel()
     z = _variables(model, form.n_vars, {}, lambda k: "z_{}_{}".format(*form.pairs[k]))
-    rhs, rows = level_rows(form)
-    for bound, row in zip(rhs, rows, strict=True):
-        cols = sorted(row)
-        model.add(cp_model.LinearExpr.weighted_sum([z[k] for k in cols],
-                                                   [whole(row[k]) for k in cols])
-                  == whole(bound))
+    _rows(model, z, *level_arrays(form))
     return model, z
 
 

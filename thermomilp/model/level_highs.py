@@ -18,11 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from thermomilp.model.highs_model import new_highs
+from thermomilp.model.highs_model import add_binaries, csr, new_highs
 
 
-def level_rows(form) -> tuple[list[float], list[dict[int, float]]]:
-    """(right-hand sides, sparse rows) of (L1), (L3), (L4) and the fixed cells."""
+def level_arrays(form) -> tuple[np.ndarray, ...]:
+    """CSR arrays ``(lower, upper, starts, indices, values)`` of rows (L1), (L3), (L4) and
+    the fixed cells."""
     puzzle = form.puzzle
     start: list[int] = []
     k = 0
@@ -55,32 +56,17 @@ def level_rows(form) -> tuple[list[float], list[dict[int, float]]]:
         cell_terms(cell, row)
         rhs.append(float(value))
         rows.append(row)
-    return rhs, rows
+    return csr([sorted(row.items()) for row in rows], rhs, rhs)
 
 
 def build_highs_level(form, *, names: bool = False, verbose: bool = False) -> Any:
     """A ``highspy.Highs`` holding the level model of ``form`` (a LevelFormulation);
     ``names``: its columns and rows named as PuLP's and Pyomo's (``z_3_1``,
     ``level_3``, ``row_2``, ``col_4``, ``fix_2_4``), for the LP and MPS exports."""
-    import highspy
-
     h = new_highs(verbose)
-    n = form.n_vars
-    h.addVars(n, np.zeros(n), np.ones(n))
-    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
-                            np.full(n, highspy.HighsVarType.kInteger))
-    rhs, rows = level_rows(form)
-    starts: list[int] = []
-    indices: list[int] = []
-    values: list[float] = []
-    for row in rows:
-        starts.append(len(indices))
-        for col, coef in sorted(row.items()):
-            indices.append(col)
-            values.append(coef)
-    bounds = np.array(rhs, dtype=float)
-    h.addRows(len(rows), bounds, bounds, len(indices), np.array(starts, dtype=np.int32),
-              np.array(indices, dtype=np.int32), np.array(values, dtype=float))
+    add_binaries(h, np.zeros(form.n_vars), np.ones(form.n_vars))
+    lower, upper, starts, indices, values = level_arrays(form)
+    h.addRows(lower.size, lower, upper, indices.size, starts, indices, values)
     if names:
         puzzle = form.puzzle
         for k, (v, level) in enumerate(form.pairs):
