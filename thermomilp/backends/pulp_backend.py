@@ -1,24 +1,10 @@
 """PuLP: the model built once; each cut is one more named constraint.
 
-Engines and how the common options reach them (PuLP's own argument names):
-
-    solver  PuLP class                 time limit     native options (engine_options,
-                                                      threads, seed: core/engines.py)
-    highs   HiGHS (in-process)         timeLimit      keyword arguments (setOptionValue)
-    cbc     COIN_CMD (absolute path)   timeLimit      options ["name value"] -> -name value
-    glpk    GLPK_CMD (absolute path)   timeLimit(*)   options ["--name", "value"]
-    scip    SCIP_PY (pyscipopt)        timeLimit      options [name, value] (setParam)
-
-(*) glpsol takes whole seconds, so the limit is rounded up (by the skeleton).
-GLPK and SCIP solve on one thread and have no solver seed worth mapping.
-No other engine name reaches PuLP (the list is closed).
-
-PuLP 3.x and 4.x differ in how a solve reports back: 3.x returns an int and
-keeps ``prob.status``; 4.x returns an ``LpSolveStats`` whose ``status`` is an
-``LpSolveStatus`` enum and drops ``prob.status``. ``read_status`` folds both
-into one word. CBC is always ``COIN_CMD`` pointed at the binary
-``matrix.program_path`` found solving (PuLP 3's bundled one, the
-``pulp[cbc]`` / cbcbox wheel, or a ``cbc`` on PATH).
+`REACH` says how PuLP reaches each engine -- HiGHS in-process, CBC (``COIN_CMD``)
+and GLPK (``GLPK_CMD``) as programs at the absolute path `matrix.program_path`
+found solving, SCIP through pyscipopt (``SCIP_PY``) -- with the time limit, the log
+switch and the native options in that class's own form. `read_status` folds what
+PuLP 3.x and 4.x report after a solve into one word.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Pyomo: one ConcreteModel per puzzle, handed to the engine the user chose.
 
-Two kinds of engine interface:
+Two kinds of engine interface (`REACH`):
 
 * persistent, the newer ``pyomo.contrib.solver`` one: ``highs`` (highspy)
   and ``scip`` (``ScipPersistent``, pyscipopt). The solver object keeps the
@@ -10,19 +10,7 @@ Two kinds of engine interface:
   always at an absolute path (Pyomo would look in the working folder first). Each
   solve writes the model to a file.
 
-How the time limit and the native options (``engine_options``, and threads and
-seed under the engine's names: `thermomilp.core.engines.ENGINES`)
-reach each engine:
-
-    solver  time limit             native options                  log
-    highs   config.time_limit      config.solver_options           tee
-    scip    config.time_limit      config.solver_options           tee
-    cbc     sec                    options (-name value)           tee
-    glpk    tmlim (whole seconds)  options (--name value)          tee
-
-Two Pyomo solves at once deadlock in Pyomo's output capture (``pyomo/common/tee.py``),
-which every engine call goes through even with ``tee`` off, and ``SolverFactory``'s
-``available()`` runs under the same capture: `PYOMO_CALL` lets one of them run at a time.
+Every engine call holds `PYOMO_CALL`.
 """
 
 from __future__ import annotations
@@ -45,8 +33,9 @@ Options = dict[str, EngineOptionValue]
 
 PYOMO_CALL = threading.Lock()
 """Held around every Pyomo engine call and every engine object's creation: Pyomo's
-output capture (``tee.py``) swaps process-wide streams and deadlocks when two solves
-in two threads overlap."""
+output capture (``pyomo/common/tee.py``), which every engine call and ``SolverFactory``'s
+``available()`` go through even with ``tee`` off, swaps process-wide streams and
+deadlocks when two of them in two threads overlap."""
 
 
 class _Persistent:
