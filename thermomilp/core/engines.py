@@ -292,9 +292,7 @@ class EngineRecord:
     presolve_off: tuple[tuple[str, EngineOptionValue], ...] = ()
     """Native options that turn the engine's presolve off: with them the skeleton, and the
     rival search (`thermomilp.backends.highs_arrays`), retry an engine that ended in
-    its own error state (HiGHS 1.16's "Solve error" after its MIP presolve on
-    benchmarks/highs_solve_error_8x8.json, in the board's session and in the rival
-    question alike)."""
+    its own error state (HiGHS's "Solve error": benchmarks/highs_solve_error_8x8.json)."""
     second_opinion: bool = False
     """An "infeasible" of this engine is worth a re-solve in another configuration
     (presolve off, another seed) when no independent method decides: HiGHS 1.16 has
@@ -400,8 +398,6 @@ ENGINES: dict[Solver, EngineRecord] = {
         presolve_off=(("presolve", "off"),), second_opinion=True,
         aliases=((Backend.PULP, ("highs_cmd",)), (Backend.PYOMO, ("appsi_highs",))),
         pulp_classes=("HiGHS", "HiGHS_CMD"),
-        # a core dependency: read from its package metadata, so that the check of the
-        # default pair imports nothing (a board the logic decides never loads highspy)
         probe=ProbeRule("package", module="highspy"),
         fixed_uses=(
             FixedUse(
