@@ -180,20 +180,13 @@ class Session(ABC):
 
     # -- cuts --------------------------------------------------------------------------
 
-    def cut_vars(self, ones: frozenset[Cell],
-                 over: frozenset[Cell] | None) -> tuple[list[int], set[int]]:
-        """(the variables the cut runs over, those of them that ``ones`` switches on)."""
-        on = self.form.vars_of(frozenset(ones))
-        if over is None:
-            return list(range(self.form.n_vars)), on
-        cols = self.kind.cut_columns(self.form, frozenset(over))
-        return cols, on & set(cols)
-
     def exclude(self, ones: frozenset[Cell], over: frozenset[Cell] | None = None) -> None:
         """Add sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1 for the solution ``ones``;
         with ``over``, the sums run over the variables of those cells only (every
         solution that agrees with ``ones`` on ``over`` is cut off)."""
-        cols, on = self.cut_vars(ones, over)
+        cols = (list(range(self.form.n_vars)) if over is None
+                else self.kind.cut_columns(self.form, frozenset(over)))
+        on = self.form.vars_of(frozenset(ones)) & set(cols)
         coefs = [-1.0 if k in on else 1.0 for k in cols]
         self._add_row(cols, coefs, 1.0 - len(on), f"nogood_{self.cuts}")
         self._cut_added()
