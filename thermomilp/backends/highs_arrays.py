@@ -1,22 +1,11 @@
 """HiGHS on a MILP given as numbers: the two queries that are not a board's session.
 
-* `run_cell_model` -- the cell model of a [`Formulation`][thermomilp.model.Formulation]
-  plus extra rows (a no-good cut), an optional objective and run options
-  (presolve off, random seed, time limit, node cap, stop at the first improving
-  solution), run once.
-* `ask_cell_model` -- the same question with HiGHS's quirks handled, from
-  the data of `thermomilp.core.engines` (as the session skeleton reads
-  it): an error asked again with presolve off; when asked, an "infeasible"
-  confirmed in its second-opinion configuration (presolve off).
-  The generator's rival search asks it through
-  `thermomilp.solving.engine.find_other`.
-* `run_rows` -- a model of variables and rows read back as numbers (the
-  autograder's copy of a student's model), asked through
-  `thermomilp.solving.engine.solve_rows`.
-
-Both return an `ArrayOutcome`; this module is the only place that reads
-a HiGHS model status for these queries. The callers in the solve layer decide
-what an outcome means (verification, confirmation, errors).
+`run_cell_model` and `ask_cell_model` (the same question with HiGHS's quirks
+handled, from the data of `thermomilp.core.engines`) answer the generator's rival
+search (`thermomilp.solving.engine.find_other`); `run_rows` the autograder's copy
+of a student's model (`thermomilp.solving.engine.solve_rows`). This module is the
+only place that reads a HiGHS model status for these queries; the callers in the
+solve layer decide what an outcome means (verification, confirmation, errors).
 """
 
 from __future__ import annotations
@@ -85,7 +74,8 @@ def run_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np
                    cost: tuple[np.ndarray, np.ndarray] | None = None,
                    options: RunOptions = RunOptions()) -> ArrayOutcome:
     """Solve the cell model of ``form`` plus ``rows`` (``(lower, indices, values)``,
-    upper bound infinite), minimising ``cost`` (``(indices, values)``) if given."""
+    upper bound infinite: a no-good cut), minimising ``cost`` (``(indices, values)``)
+    if given, once."""
     from thermomilp.model.highs_model import build_highs
 
     h = build_highs(form, names=False)

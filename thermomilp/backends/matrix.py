@@ -1,18 +1,9 @@
 """The solver matrix: which (modelling layer, engine) pairs exist, which are installed.
 
-A *pair* is ``(backend, solver)``: the backend is the modelling layer
-(``highs`` = highspy direct, ``pulp``, ``pyomo``) and the solver the engine
-that layer hands the model to. The pairs we wire and test are ``KNOWN_PAIRS``:
-
-    backend  highs  cbc  glpk  scip  cpsat
-    highs      x
-    pulp       x     x     x     x
-    pyomo      x     x     x     x
-    cpsat                                 x
-
-([`thermomilp.core.settings.DRIVES`][thermomilp.core.settings.DRIVES]: CP-SAT is reached through
-OR-Tools' own model only.) The list is closed: no other engine name reaches a layer (Pyomo would
-look an unknown name up as a program, the working folder included).
+A *pair* is ``(backend, solver)``: the modelling layer and the engine it hands the
+model to. The pairs we wire and test are `KNOWN_PAIRS`, read from
+[`thermomilp.core.settings.DRIVES`][thermomilp.core.settings.DRIVES] (docs/solvers.md draws
+the table).
 
 An engine is installed when it *solves* a two-variable model (``PROBE_LP``),
 found wherever users put it: PuLP 3's bundled CBC, the ``cbcbox`` wheel of
@@ -459,10 +450,6 @@ def matrix() -> list[PairInfo]:
     return [pair_info(b, s) for b, s in KNOWN_PAIRS]
 
 
-def available_pairs() -> list[tuple[str, str]]:
-    return [(p.backend, p.solver) for p in matrix() if p.available]
-
-
 def require_pair(backend: Backend | str, solver: Solver | str,
                  engine_path: str | None = None, probe: bool = True) -> PairInfo:
     """The pair's info, or [`SolverUnavailable`][thermomilp.core.errors.SolverUnavailable] naming
@@ -478,7 +465,7 @@ def require_pair(backend: Backend | str, solver: Solver | str,
     info = pair_info(backend, engine, engine_path, probe)
     if info.available:
         return info
-    installed = ", ".join(f"{b}/{s}" for b, s in available_pairs()) or "none"
+    installed = ", ".join(f"{p.backend}/{p.solver}" for p in matrix() if p.available) or "none"
     how = f"; to install it: {info.install}" if info.install else ""
     why = f" ({info.detail})" if info.detail else ""
     where = f" at {engine_path}" if engine_path else ""
