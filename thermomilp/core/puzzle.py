@@ -18,7 +18,7 @@ package but [`thermomilp.core.errors`][thermomilp.core.errors].
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable, Iterator, Literal, Mapping, Sequence
 
@@ -192,8 +192,7 @@ class Puzzle:
         Raises:
             PuzzleError: the solution is not a grid of this board's size.
         """
-        return Puzzle(self.kind, self.rows, self.cols, self.vessels, self.name, self.source,
-                      _check_solution(solution, self.height, self.width), self.grade, self.rule)
+        return replace(self, solution=_check_solution(solution, self.height, self.width))
 
     def with_clues(self, rows: Sequence[int | None], cols: Sequence[int | None]) -> "Puzzle":
         """This board with other line clues: one per row and per column of the same grid
@@ -205,8 +204,7 @@ class Puzzle:
                 is not a whole number from 0 to the line's length, or None.
         """
         rows_t, cols_t = _check_clues(rows, cols, self.height, self.width)
-        return Puzzle(self.kind, rows_t, cols_t, self.vessels, self.name, self.source,
-                      self.solution, self.grade, self.rule)
+        return replace(self, rows=rows_t, cols=cols_t)
 
     def with_grade(self, grade: str | None) -> "Puzzle":
         """This board with a recorded logic grade ([`GRADES`][thermomilp.core.puzzle.GRADES], or
@@ -217,8 +215,7 @@ class Puzzle:
         """
         if grade is not None and grade not in GRADES:
             raise PuzzleError(f"grade {grade!r} is not one of {', '.join(GRADES)}")
-        return Puzzle(self.kind, self.rows, self.cols, self.vessels, self.name, self.source,
-                      self.solution, grade, self.rule)
+        return replace(self, grade=grade)
 
     def region_grid(self) -> tuple[tuple[str, ...], ...]:
         """The label of the vessel covering each cell, row by row."""

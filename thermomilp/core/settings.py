@@ -31,6 +31,7 @@ from typing import Any, Mapping, TypedDict, cast
 
 from thermomilp.core.engines import (
     ENGINES,
+    FLAG,
     MAX_SEED,
     MAX_THREADS,
     MAX_TIME_LIMIT,
@@ -275,14 +276,11 @@ def check_seed(value: Any, what: str = "seed") -> int | None:
 
 
 def check_bool(value: Any, what: str = "verbose") -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ConfigError(f"{what} = {value!r}: must be true or false (1/0, yes/no, on/off)")
+    try:
+        return bool(FLAG.parse(value))
+    except ValueError:
+        raise ConfigError(f"{what} = {value!r}: must be true or false (1/0, yes/no, on/off)"
+                          ) from None
 
 
 @dataclass(frozen=True, kw_only=True)
