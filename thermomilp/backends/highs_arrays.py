@@ -168,7 +168,6 @@ def run_rows(lower: Sequence[float], upper: Sequence[float], integer: Sequence[i
     from thermomilp.model.highs_model import new_highs
 
     h = new_highs()
-    h.setOptionValue("output_flag", False)
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
     inf = highspy.kHighsInf
