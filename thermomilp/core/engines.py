@@ -1,30 +1,18 @@
 """One record per engine: what thermomilp knows about each MILP engine, in one place.
 
 `ENGINES` holds one `EngineRecord` per [`Solver`][thermomilp.core.settings.Solver]: its label, the
-modelling layers that drive it (and the one that drives it when the solver is
-given alone), its native names for the time limit, threads and seed, the quirks
-the session skeleton acts on (presolve-off retry, second opinion, whole seconds)
-and the **allowlist** of native options a user may set, each with its type and
-range (`Option`).
+modelling layers that drive it, its native names for the time limit, threads and seed
+(folded into the common settings by `EngineRecord.sort_options`), the quirks the
+session skeleton acts on and the **allowlist** of native options a user may set, each
+with its type and range (`Option`). Nothing else reaches an engine -- not an option
+that reads or writes a file, prints, ends the search early, or changes which grids are
+feasible (tolerances, objective bounds, cutoffs, numerics, solution counting) -- and
+the check never asks the engine's program.
 
-An engine option is accepted only when its record lists it, with a value of its
-type and range: limits, threads, seeds, gaps, cut and heuristic effort, presolve.
-Nothing else reaches an engine -- not an option that reads or writes a file,
-prints, ends the search early, or changes which grids are feasible (tolerances,
-objective bounds, cutoffs, numerics, solution counting). The check never asks the
-engine's program. The engine's native time, threads and seed options are the
-common settings under another name: `EngineRecord.sort_options` folds them
-into ``time_limit`` (the smaller limit wins), ``threads`` and ``seed``, so each
-reaches the engine once, through the session skeleton.
-
-The record also says how the solver matrix (`thermomilp.backends.matrix`) finds the
-engine and learns that it works: the library or program it needs and the packages
-that carry the program (`Carrier`), the probe that solves a two-variable model with
-it and reads its version (`ProbeRule`), and a pair's own requirement beyond its
-layer and engine (`Need`). It is data: the matrix runs the one mechanism of each
-probe kind. `LAYERS` holds the same facts for the modelling layers that are not the
-engine's own library (PuLP, Pyomo). Every engine run outside the session skeleton
-is in a record: its probe, or one of its `fixed_uses`.
+The record also says, as data, how the solver matrix (`thermomilp.backends.matrix`)
+finds the engine and learns that it works (`Carrier`, `ProbeRule`, `Need`); `LAYERS`
+holds the same facts for PuLP and Pyomo. Every engine run outside the session
+skeleton is in a record: its probe, or one of its `fixed_uses`.
 """
 
 from __future__ import annotations

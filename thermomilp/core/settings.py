@@ -62,10 +62,8 @@ SOLVER_ALIASES: dict[str, tuple[Solver, Backend | None]] = {
     alias: (solver, layer) for solver, record in ENGINES.items()
     for layer, names in record.aliases for alias in names}
 """Other spellings of the closed list (each engine record's ``aliases``), understood at
-the boundary only. The plain names (``highs``, ``cbc``, ``glpk``, ``scip``, ``cpsat``;
-PuLP's ``HiGHS``, ``GLPK`` and ``SCIP``; Pyomo's ``highs``, ``cbc``, ``glpk``, ``scip``)
-are the members themselves and imply no layer; a layer's own spelling implies that
-layer (when no backend is given)."""
+the boundary only; a layer's own spelling implies that layer (when no backend is given).
+The plain names are the members themselves and imply no layer."""
 
 PULP_CLASSES: dict[str, Solver] = {
     name: solver for solver, record in ENGINES.items() for name in record.pulp_classes}
@@ -389,11 +387,9 @@ class Settings:
         fix(self, "origins", origins)
 
     def _sort_engine_options(self, origins: dict[str, str]) -> None:
-        """The engine options by the engine's allowlist (its record): the engine's own
-        options, typed; its native time, threads and seed options folded into the
-        common settings -- the smaller time limit wins, a second, different thread
-        count or seed is a [`ConfigError`][thermomilp.core.errors.ConfigError] -- so each reaches
-        the engine once."""
+        """The engine options sorted by the engine's record (`EngineRecord.sort_options`),
+        its native time, threads and seed folded into the common settings: the smaller
+        time limit wins, a second, different thread count or seed is a ConfigError."""
         source = origins.get("engine_options", "")
         options, common = ENGINES[self.solver].sort_options(
             check_engine_options(self.engine_options), source)

@@ -1,20 +1,12 @@
 """Formulations as one protocol, and the one registry: formulation x layer -> builder.
 
 Every formulation of a board -- ``cell`` (`thermomilp.model.formulation`),
-``compact`` (`thermomilp.model.compact`) and ``level``
-(`LevelFormulation`, built by `thermomilp.model.level_pulp` /
-`thermomilp.model.level_pyomo` / `thermomilp.model.level_highs`)
--- is plain data with the same variable interface, `Formulated`:
-how many variables, which cells a vector of values fills, which variables
-a filled-cell set switches on. That is all a session needs to read a
-solution back and to write the no-good cut of it, so one session class per
-modelling layer serves every formulation.
-
-What each kind of formulation knows about its own variables (which are in no
-row, the presolve value of a variable, which variables a cut over some cells
-runs over) is in `KINDS`; the model each layer builds of each kind is in
-[`MODELS`][thermomilp.model.registry.MODELS], keyed by (formulation, modelling layer):
-``build_model``, the LP/MPS exports and the sessions all build through it.
+``compact`` (`thermomilp.model.compact`) and ``level`` (`LevelFormulation`) -- is
+plain data with the same variable interface, `Formulated`, so one session class per
+modelling layer serves every formulation. What each kind knows about its own
+variables is in `KINDS`; the model each layer builds of each kind is in
+[`MODELS`][thermomilp.model.registry.MODELS]: ``build_model``, the LP/MPS exports and
+the sessions all build through it.
 """
 
 from __future__ import annotations
@@ -30,7 +22,9 @@ from thermomilp.model.formulation import Formulation, formulate
 
 @runtime_checkable
 class Formulated(Protocol):
-    """What every formulation offers the sessions."""
+    """What every formulation offers the sessions: how many variables, which cells a vector
+    of values fills, which variables a filled-cell set switches on (enough to read a
+    solution back and to cut it off)."""
 
     @property
     def kind(self) -> str: ...
