@@ -24,6 +24,8 @@ metadata, an in-process solve).
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import os
 import re
 import subprocess
@@ -37,7 +39,7 @@ from thermomilp.backends.executables import (
     on_path,
 )
 from thermomilp.core.engines import ENGINES, LAYERS, Carrier, Need
-from thermomilp.core.errors import SolverUnavailable
+from thermomilp.core.errors import ConfigError, SolverUnavailable
 from thermomilp.core.settings import DRIVES, Backend, Settings, Solver
 
 KNOWN_PAIRS: tuple[tuple[Backend, Solver], ...] = tuple(
@@ -156,8 +158,6 @@ def _banner_version(patterns: tuple[str, ...], text: str) -> str | None:
 
 def _spec(name: str) -> Any:
     """Where module ``name`` is (`importlib.util.find_spec`, nothing imported), or None."""
-    import importlib.util
-
     try:
         return importlib.util.find_spec(name)
     except (ImportError, ValueError):
@@ -196,7 +196,6 @@ def package_version(name: str) -> str | None:
 
 def _carried(carrier: Carrier) -> str | None:
     """The program a package carries, at an absolute path, or None."""
-    import importlib
     import warnings
 
     try:
@@ -228,13 +227,10 @@ def program_candidates(engine: Solver, explicit: str | None = None) -> list[tupl
         path = _carried(carrier)
         if path:
             found.append((path, carrier.origin))
-    seen: set[str] = set()
-    unique = []
+    first: dict[str, tuple[str, str]] = {}
     for path, origin in found:  # Debian's cbc may also be what some wheel points to
-        if os.path.realpath(path) not in seen:
-            seen.add(os.path.realpath(path))
-            unique.append((path, origin))
-    return unique
+        first.setdefault(os.path.realpath(path), (path, origin))
+    return list(first.values())
 
 
 def _program_probe(engine: Solver, explicit: str | None) -> tuple[str | None, Probe]:
@@ -361,8 +357,6 @@ def layer_version(layer: Backend) -> str | None:
         return None
     module, attribute = record.version.split(":")
     try:
-        import importlib
-
         loaded = importlib.import_module(module)
     except ImportError:
         return None
@@ -371,8 +365,6 @@ def layer_version(layer: Backend) -> str | None:
 
 def unmet_need(layer: Backend, engine: Solver) -> Need | None:
     """The pair's own requirement (the engine's record's ``needs``) that is not met here."""
-    import importlib
-
     for need in ENGINES[engine].needs:
         if need.backend is layer:
             try:
@@ -457,8 +449,6 @@ def require_pair(backend: Backend | str, solver: Solver | str,
     which must not import PuLP or Pyomo or run an engine the logic may not need."""
     engine = Solver.parse(solver, "solver")
     if engine_path is not None and engine not in PROGRAMS:
-        from thermomilp.core.errors import ConfigError
-
         raise ConfigError(f"engine_path = {engine_path!r}: the {engine} engine runs inside "
                           "Python, not as a program; engine_path is for "
                           + " and ".join(str(s) for s in PROGRAMS))
