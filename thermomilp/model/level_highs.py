@@ -14,10 +14,13 @@ model is the k-th pair (vessel, level) of ``LevelFormulation.pairs``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
 
+from thermomilp.core.puzzle import Cell
 from thermomilp.model.highs_model import add_binaries, csr, new_highs
 
 
@@ -25,38 +28,29 @@ def level_arrays(form) -> tuple[np.ndarray, ...]:
     """CSR arrays ``(lower, upper, starts, indices, values)`` of rows (L1), (L3), (L4) and
     the fixed cells."""
     puzzle = form.puzzle
-    start: list[int] = []
-    k = 0
-    for vessel in puzzle.vessels:
-        start.append(k)
-        k += vessel.depth + 1
-    rhs: list[float] = []
-    rows: list[dict[int, float]] = []
-    for v, vessel in enumerate(puzzle.vessels):  # (L1)
-        rhs.append(1.0)
-        rows.append({start[v] + level: 1.0 for level in range(vessel.depth + 1)})
+    start = list(accumulate((vessel.depth + 1 for vessel in puzzle.vessels), initial=0))
 
-    def cell_terms(cell, into: dict[int, float]) -> None:
-        v, rank = puzzle.rank_of[cell]
-        for level in range(rank, puzzle.vessels[v].depth + 1):
-            into[start[v] + level] = into.get(start[v] + level, 0.0) + 1.0
+    def cells_row(cells: Iterable[Cell]) -> list[tuple[int, float]]:
+        """(L2) substituted: each cell adds 1 to every z of its vessel that reaches it."""
+        row: dict[int, float] = {}
+        for cell in cells:
+            v, rank = puzzle.rank_of[cell]
+            for level in range(rank, puzzle.vessels[v].depth + 1):
+                row[start[v] + level] = row.get(start[v] + level, 0.0) + 1.0
+        return sorted(row.items())
 
+    rows = [[(start[v] + level, 1.0) for level in range(vessel.depth + 1)]  # (L1)
+            for v, vessel in enumerate(puzzle.vessels)]
+    rhs = [1.0] * len(rows)
     for axis, clues in ((0, puzzle.rows), (1, puzzle.cols)):  # (L3), (L4)
         for line, clue in enumerate(clues):
-            if clue is None:
-                continue
-            row: dict[int, float] = {}
-            for cell in puzzle.rank_of:
-                if cell[axis] == line:
-                    cell_terms(cell, row)
-            rhs.append(float(clue))
-            rows.append(row)
+            if clue is not None:
+                rows.append(cells_row(cell for cell in puzzle.rank_of if cell[axis] == line))
+                rhs.append(float(clue))
     for cell, value in sorted(form.fixed.items()):
-        row = {}
-        cell_terms(cell, row)
+        rows.append(cells_row([cell]))
         rhs.append(float(value))
-        rows.append(row)
-    return csr([sorted(row.items()) for row in rows], rhs, rhs)
+    return csr(rows, rhs, rhs)
 
 
 def build_highs_level(form, *, names: bool = False, verbose: bool = False) -> Any:
