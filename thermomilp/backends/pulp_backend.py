@@ -33,17 +33,21 @@ def _highs(settings: Settings, common: dict[str, Any], options: Options) -> Any:
     return pulp.HiGHS(**common, **options)
 
 
-def _cbc(settings: Settings, common: dict[str, Any], options: Options) -> Any:
-    """PuLP's COIN_CMD on the cbc binary the matrix probe found solving (Debian's, the
-    cbcbox wheel's, PuLP 3's bundled one) or the user's ``engine_path``: the same
-    binary the Pyomo backend runs, always at an absolute path."""
-    import pulp
-
+def _program(settings: Settings, missing: str) -> str:
+    """The absolute path of the engine's program the matrix probe found solving (or the
+    user's ``engine_path``): the same binary the Pyomo backend runs."""
     from thermomilp.backends.matrix import program_path
 
-    path = program_path(Solver.CBC, settings)
+    path = program_path(settings.solver, settings)
     if path is None:
-        raise SolverUnavailable("CBC is not reachable from PuLP")
+        raise SolverUnavailable(missing)
+    return path
+
+
+def _cbc(settings: Settings, common: dict[str, Any], options: Options) -> Any:
+    import pulp
+
+    path = _program(settings, "CBC is not reachable from PuLP")
     words = [f"{name} {_word(value)}" for name, value in options.items()]
     return pulp.COIN_CMD(path=path, **common, options=words)
 
@@ -51,11 +55,7 @@ def _cbc(settings: Settings, common: dict[str, Any], options: Options) -> Any:
 def _glpk(settings: Settings, common: dict[str, Any], options: Options) -> Any:
     import pulp
 
-    from thermomilp.backends.matrix import program_path
-
-    path = program_path(Solver.GLPK, settings)
-    if path is None:
-        raise SolverUnavailable("no glpsol in an absolute folder of PATH")
+    path = _program(settings, "no glpsol in an absolute folder of PATH")
     words: list[str] = []
     for name, value in options.items():
         if value is True:

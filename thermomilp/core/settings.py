@@ -287,15 +287,13 @@ class Settings:
     (a [`ConfigError`][thermomilp.core.errors.ConfigError] says what is wrong); after
     that every field is an enum or a checked number.
 
-    ``backend`` left out (None) is chosen from the solver by
+    ``backend`` left out is chosen from the solver by
     [`BACKEND_FOR`][thermomilp.core.settings.BACKEND_FOR] (or by the layer its spelling names:
-    ``PULP_CBC_CMD`` -> pulp); ``backend_chosen`` says so, and
-    [`replace`][thermomilp.core.settings.Settings.replace] with another solver then chooses again.
-    ``solver`` left out (None) is the one engine the given backend drives when it drives only one
-    (``backend="cpsat"`` -> CP-SAT), else HiGHS, the default; ``solver_chosen`` says so, and
-    [`replace`][thermomilp.core.settings.Settings.replace] with another backend then chooses again.
-    A solver that is given is never replaced: a backend that is given and cannot drive it is a
-    [`ConfigError`][thermomilp.core.errors.ConfigError]. Every field is a keyword.
+    ``PULP_CBC_CMD`` -> pulp), ``solver`` left out is the one engine the given backend drives
+    when it drives only one (``backend="cpsat"`` -> CP-SAT), else HiGHS; ``backend_chosen`` and
+    ``solver_chosen`` say so ([`replace`][thermomilp.core.settings.Settings.replace] then chooses
+    again). A solver that is given is never replaced: a backend that is given and cannot drive it
+    is a [`ConfigError`][thermomilp.core.errors.ConfigError]. Every field is a keyword.
 
     Args:
         backend: the modelling layer, ``highs`` (highspy direct), ``pulp``, ``pyomo`` or
