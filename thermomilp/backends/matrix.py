@@ -338,12 +338,7 @@ def probe_engine(engine: Solver, explicit: str | None = None) -> tuple[str | Non
 def program_path(engine: Solver, settings: Settings | None = None) -> str | None:
     """The binary of a command-line engine PuLP and Pyomo run: the settings'
     ``engine_path`` when the user named one, else the first candidate that solves the
-    probe (`program_candidates`).
-
-    PuLP 3.x bundles CBC; PuLP 4.x finds the ``cbcbox`` wheel of the
-    ``pulp[cbc]`` extra; Debian ships ``coinor-cbc``. Pyomo has no CBC of its
-    own, so it borrows whichever of these works.
-    """
+    probe (`program_candidates`), so both layers run the same one."""
     explicit = settings.engine_path if settings is not None else None
     return explicit or probe_engine(engine)[0]
 
