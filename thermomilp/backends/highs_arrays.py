@@ -115,9 +115,8 @@ def ask_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np
                    options: RunOptions = RunOptions(), *, end: float | None = None,
                    confirm: bool = False, said_none: bool = False) -> Answer:
     """`run_cell_model` with HiGHS's quirks handled. An error is asked again
-    with presolve off (the engine's ``presolve_off``: HiGHS ends the rival question of
-    benchmarks/highs_solve_error_8x8.json in "Solve error" with presolve on), within
-    what is left before ``end``, a `time.perf_counter` time. ``confirm``: an
+    with presolve off (the engine's ``presolve_off``), within what is left before
+    ``end``, a `time.perf_counter` time. ``confirm``: an
     "infeasible" not given in the engine's second-opinion configuration (presolve
     off) is asked again in it, when time is left; ``said_none``: the question has
     already been called infeasible elsewhere (a bounded probe), ask only that

@@ -208,10 +208,7 @@ class BuiltModel:
     formulation's names to the layer's variables (cell -> variable for the cell
     formulation, layer index for the compact one, (vessel, level) for the level one;
     a column index on highspy); ``variables`` holds the same variables in the formulation's order
-    (variable k of `Formulated`). It unpacks as ``model, x``:
-
-        prob, x = thermomilp.build_model(puzzle, backend="pulp")
-    """
+    (variable k of `Formulated`). It unpacks as ``model, x``."""
 
     model: Any
     x: Mapping[Any, Any]
