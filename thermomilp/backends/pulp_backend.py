@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from thermomilp.backends.base import Raw, Session, engine_log_to_stderr, values_or_none
-from thermomilp.backends.highs_backend import read_highs, run_highs, set_highs_threads
+from thermomilp.backends.highs_backend import run_highs, set_highs_threads
 from thermomilp.core.errors import SolverUnavailable
 from thermomilp.core.settings import Backend, EngineOptionValue, Settings, Solver
 from thermomilp.core.status import Status
@@ -205,4 +205,4 @@ class PulpSession(Session):
         self._live, self._cols = model, found
 
 
-__all__ = ["PulpSession", "REACH", "pulp_solver", "read_highs", "read_status"]
+__all__ = ["PulpSession", "REACH", "pulp_solver", "read_status"]

@@ -175,4 +175,4 @@ class PyomoSession(Session):
         return raw
 
 
-__all__ = ["ENGINES", "PYOMO_CALL", "PyomoSession"]
+__all__ = ["PYOMO_CALL", "PyomoSession", "REACH"]
