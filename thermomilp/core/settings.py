@@ -191,8 +191,8 @@ def check_engine_options(value: Any, what: str = "engine_options") -> EngineOpti
 
     Takes a mapping (the API, a config table), ``NAME=VALUE`` texts (the
     command line) or one ``NAME=VALUE,NAME=VALUE`` text (the environment).
-    Names are checked for shape here, against the engine itself when a
-    session opens (an unknown name is a ConfigError there)."""
+    Names are checked for shape here, against the engine's allowlist when the
+    [`Settings`][thermomilp.core.settings.Settings] are made."""
     if value is None:
         return ()
     checked: dict[str, EngineOptionValue] = {}

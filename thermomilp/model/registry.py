@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator, Mapping, Protocol, runtime_checkable
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import Cell, Puzzle
 from thermomilp.core.settings import Backend, FormulationKind
+from thermomilp.model.compact import compact_from
 from thermomilp.model.formulation import Formulation, formulate
 
 
@@ -95,8 +96,6 @@ Builder = Callable[[Puzzle, "dict[Cell, int] | None"], Formulated]
 
 
 def _compact(puzzle: Puzzle, fixed: dict[Cell, int] | None) -> Formulated:
-    from thermomilp.model.compact import compact_from
-
     return compact_from(formulate(puzzle, fixed))
 
 
@@ -127,8 +126,6 @@ def recast(form: Formulated, kind: FormulationKind | str) -> Formulated:
     if kind_of(form) is kind:
         return form
     if kind is FormulationKind.COMPACT and isinstance(form, Formulation):
-        from thermomilp.model.compact import compact_from
-
         return compact_from(form)
     raise ConfigError(f"cannot turn the {form.kind} formulation into the {kind} one; "
                       "build it from the puzzle (model.registry.formulation_for)")
