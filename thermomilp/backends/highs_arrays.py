@@ -54,20 +54,13 @@ def _outcome(h: Any) -> ArrayOutcome:
     import highspy
 
     S = highspy.HighsModelStatus
+    kinds: dict[Any, ArrayStatus] = {
+        S.kOptimal: "optimal", S.kInfeasible: "infeasible", S.kUnbounded: "unbounded",
+        S.kUnboundedOrInfeasible: "unbounded", S.kTimeLimit: "limit", S.kSolutionLimit: "limit"}
     status = h.getModelStatus()
     feasible_point = status == S.kOptimal or h.getInfo().primal_solution_status == 2
     x = np.asarray(h.getSolution().col_value, dtype=float) if feasible_point else None
-    if status == S.kOptimal:
-        kind: ArrayStatus = "optimal"
-    elif status == S.kInfeasible:
-        kind = "infeasible"
-    elif status in (S.kUnbounded, S.kUnboundedOrInfeasible):
-        kind = "unbounded"
-    elif status in (S.kTimeLimit, S.kSolutionLimit):
-        kind = "limit"
-    else:
-        kind = "error"
-    return ArrayOutcome(kind, x, h.modelStatusToString(status))
+    return ArrayOutcome(kinds.get(status, "error"), x, h.modelStatusToString(status))
 
 
 def run_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np.ndarray]] = (),
