@@ -7,23 +7,13 @@ solution (over every cell, or over a subset of them) so the next ``solve``
 must find a different one. Sessions are opened, verified and second-guessed
 only by the solve layer's facade (`thermomilp.solving.engine`).
 
-The base class owns everything that is not the modelling layer's business:
-
-* the time limit of each engine call, read from the board's
-  [`Deadline`][thermomilp.core.deadline.Deadline] (rounded up to whole seconds for an
-  engine that takes only those);
-* the native options of each call (`thermomilp.backends.engines.native_options`);
-* the retry with presolve off after an engine's own error state (HiGHS's
-  "Solve error"), and the second opinion on "infeasible";
-* "infeasible" at the time limit is a timeout (an engine cut short by its clock has
-  said "infeasible" of a feasible board: docs/solvers.md): a call that ran at least
-  90 % of its limit (``elapsed / 0.9 >= limit``) is taken to have met it;
-* the one row a model with no constraint gets (a board with no rule: some
-  engines refuse a model without rows);
-* reading values back (gaps of unconstrained variables filled) into filled cells.
-
-A layer's session only builds its model (through the registry), adds rows, and
-runs its engine once: `Session._run` returns a `Raw` outcome.
+The base class owns everything that is not the modelling layer's business (the
+time limit of each call from the board's [`Deadline`][thermomilp.core.deadline.Deadline],
+native options, the presolve-off retry, the second opinion, "infeasible" at the
+limit read as a timeout, the row of an empty model, reading values back:
+docs/backends.md, "One session skeleton"). A layer's session only builds its model
+(through the registry), adds rows, and runs its engine once: `Session._run`
+returns a `Raw` outcome.
 """
 
 from __future__ import annotations
@@ -47,7 +37,8 @@ from thermomilp.core.status import Status
 from thermomilp.model.registry import BuildOptions, BuiltModel, Formulated, build, kind_info
 
 NEAR_LIMIT = 0.9
-"""A call that ran this share of its time limit met it (engines stop a little early)."""
+"""A call that ran this share of its time limit met it (engines stop a little early): its
+"infeasible" is a timeout, never a proof (docs/solvers.md)."""
 
 
 @dataclass(frozen=True)
@@ -189,20 +180,13 @@ class Session(ABC):
 
     # -- cuts --------------------------------------------------------------------------
 
-    def cut_vars(self, ones: frozenset[Cell],
-                 over: frozenset[Cell] | None) -> tuple[list[int], set[int]]:
-        """(the variables the cut runs over, those of them that ``ones`` switches on)."""
-        on = self.form.vars_of(frozenset(ones))
-        if over is None:
-            return list(range(self.form.n_vars)), on
-        cols = self.kind.cut_columns(self.form, frozenset(over))
-        return cols, on & set(cols)
-
     def exclude(self, ones: frozenset[Cell], over: frozenset[Cell] | None = None) -> None:
         """Add sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1 for the solution ``ones``;
         with ``over``, the sums run over the variables of those cells only (every
         solution that agrees with ``ones`` on ``over`` is cut off)."""
-        cols, on = self.cut_vars(ones, over)
+        cols = (list(range(self.form.n_vars)) if over is None
+                else self.kind.cut_columns(self.form, frozenset(over)))
+        on = self.form.vars_of(frozenset(ones)) & set(cols)
         coefs = [-1.0 if k in on else 1.0 for k in cols]
         self._add_row(cols, coefs, 1.0 - len(on), f"nogood_{self.cuts}")
         self._cut_added()

@@ -8,19 +8,11 @@ more linear row of the model; each solve is a fresh ``CpSolver`` run on it
 ([`Session`][thermomilp.backends.Session]) does the rest: verification,
 the uniqueness cut, the confirmation of "infeasible".
 
-How the common settings reach CP-SAT (``SatParameters``):
-
-    time limit   max_time_in_seconds   what is left of the board's deadline
-    threads      num_workers           default 1: one worker is deterministic, so the
-                                       same board gives the same grid run after run
-    seed         random_seed           CP-SAT's own default (1) when not given
-    verbose      log_search_progress   the log goes to stderr
-    engine_options                     any SatParameters field by its name, typed by it
-                                       (engines.set_parameter)
-
-CP-SAT's statuses: ``OPTIMAL`` / ``FEASIBLE`` (a point: the model has no
-objective), ``INFEASIBLE``, ``UNKNOWN`` (a search limit stopped it before it
-decided: the time limit, or a limit the user set) and ``MODEL_INVALID``.
+The common settings reach CP-SAT as ``SatParameters`` (`run_cpsat`): the time
+limit as ``max_time_in_seconds``, threads as ``num_workers`` (`DEFAULT_WORKERS`
+when not given), the seed as ``random_seed``, the log as ``log_search_progress``
+(on stderr), and any ``engine_options`` field by its name, typed by it. Its
+``UNKNOWN`` status (a search limit stopped it before it decided) is a timeout.
 """
 
 from __future__ import annotations

@@ -15,10 +15,9 @@ from thermomilp.core.engines import ENGINES
 from thermomilp.core.settings import EngineOptionValue, Settings
 
 
-def native_options(settings: Settings, extra: dict[str, EngineOptionValue] | None = None
-                   ) -> dict[str, EngineOptionValue]:
-    """The native options of one solve: the common ones under the engine's names,
-    then the user's ``engine_options``, then ``extra`` (this solve only)."""
+def native_options(settings: Settings) -> dict[str, EngineOptionValue]:
+    """The native options of every solve: the common ones under the engine's names,
+    then the user's ``engine_options``."""
     traits = ENGINES[settings.solver]
     options: dict[str, EngineOptionValue] = {}
     if traits.threads_option and settings.threads is not None:
@@ -26,7 +25,6 @@ def native_options(settings: Settings, extra: dict[str, EngineOptionValue] | Non
     if traits.seed_option and settings.seed is not None:
         options[traits.seed_option] = int(settings.seed)
     options.update(settings.engine_options)
-    options.update(extra or {})
     return options
 
 

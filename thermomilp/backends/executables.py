@@ -9,10 +9,9 @@ itself looks further: Pyomo's ``pyomo.common.fileutils`` tries the current folde
 before PATH, and ``shutil.which`` takes an empty or relative PATH entry as the
 current folder. A puzzle folder holding a script named ``glpsol`` would then be run.
 
-The rule: the user's explicit ``engine_path`` setting when given, else an
-absolute path found on PATH, skipping every empty or relative entry, else the
-absolute path a Python package that carries the program reports (its record's
-``probe.carriers``), else nothing (the engine is not installed).
+The order (`thermomilp.backends.matrix.program_candidates`): the user's
+``engine_path``, else PATH's absolute folders (`on_path`), else a package that
+carries the program (`absolute_executable`), else nothing.
 """
 
 from __future__ import annotations

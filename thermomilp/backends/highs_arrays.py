@@ -1,22 +1,11 @@
 """HiGHS on a MILP given as numbers: the two queries that are not a board's session.
 
-* `run_cell_model` -- the cell model of a [`Formulation`][thermomilp.model.Formulation]
-  plus extra rows (a no-good cut), an optional objective and run options
-  (presolve off, random seed, time limit, node cap, stop at the first improving
-  solution), run once.
-* `ask_cell_model` -- the same question with HiGHS's quirks handled, from
-  the data of `thermomilp.core.engines` (as the session skeleton reads
-  it): an error asked again with presolve off; when asked, an "infeasible"
-  confirmed in its second-opinion configuration (presolve off).
-  The generator's rival search asks it through
-  `thermomilp.solving.engine.find_other`.
-* `run_rows` -- a model of variables and rows read back as numbers (the
-  autograder's copy of a student's model), asked through
-  `thermomilp.solving.engine.solve_rows`.
-
-Both return an `ArrayOutcome`; this module is the only place that reads
-a HiGHS model status for these queries. The callers in the solve layer decide
-what an outcome means (verification, confirmation, errors).
+`run_cell_model` and `ask_cell_model` (the same question with HiGHS's quirks
+handled, from the data of `thermomilp.core.engines`) answer the generator's rival
+search (`thermomilp.solving.engine.find_other`); `run_rows` the autograder's copy
+of a student's model (`thermomilp.solving.engine.solve_rows`). This module is the
+only place that reads a HiGHS model status for these queries; the callers in the
+solve layer decide what an outcome means (verification, confirmation, errors).
 """
 
 from __future__ import annotations
@@ -65,27 +54,21 @@ def _outcome(h: Any) -> ArrayOutcome:
     import highspy
 
     S = highspy.HighsModelStatus
+    kinds: dict[Any, ArrayStatus] = {
+        S.kOptimal: "optimal", S.kInfeasible: "infeasible", S.kUnbounded: "unbounded",
+        S.kUnboundedOrInfeasible: "unbounded", S.kTimeLimit: "limit", S.kSolutionLimit: "limit"}
     status = h.getModelStatus()
     feasible_point = status == S.kOptimal or h.getInfo().primal_solution_status == 2
     x = np.asarray(h.getSolution().col_value, dtype=float) if feasible_point else None
-    if status == S.kOptimal:
-        kind: ArrayStatus = "optimal"
-    elif status == S.kInfeasible:
-        kind = "infeasible"
-    elif status in (S.kUnbounded, S.kUnboundedOrInfeasible):
-        kind = "unbounded"
-    elif status in (S.kTimeLimit, S.kSolutionLimit):
-        kind = "limit"
-    else:
-        kind = "error"
-    return ArrayOutcome(kind, x, h.modelStatusToString(status))
+    return ArrayOutcome(kinds.get(status, "error"), x, h.modelStatusToString(status))
 
 
 def run_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np.ndarray]] = (),
                    cost: tuple[np.ndarray, np.ndarray] | None = None,
                    options: RunOptions = RunOptions()) -> ArrayOutcome:
     """Solve the cell model of ``form`` plus ``rows`` (``(lower, indices, values)``,
-    upper bound infinite), minimising ``cost`` (``(indices, values)``) if given."""
+    upper bound infinite: a no-good cut), minimising ``cost`` (``(indices, values)``)
+    if given, once."""
     from thermomilp.model.highs_model import build_highs
 
     h = build_highs(form, names=False)
@@ -125,9 +108,8 @@ def ask_cell_model(form: Formulation, rows: Sequence[tuple[float, np.ndarray, np
                    options: RunOptions = RunOptions(), *, end: float | None = None,
                    confirm: bool = False, said_none: bool = False) -> Answer:
     """`run_cell_model` with HiGHS's quirks handled. An error is asked again
-    with presolve off (the engine's ``presolve_off``: HiGHS ends the rival question of
-    benchmarks/highs_solve_error_8x8.json in "Solve error" with presolve on), within
-    what is left before ``end``, a `time.perf_counter` time. ``confirm``: an
+    with presolve off (the engine's ``presolve_off``), within what is left before
+    ``end``, a `time.perf_counter` time. ``confirm``: an
     "infeasible" not given in the engine's second-opinion configuration (presolve
     off) is asked again in it, when time is left; ``said_none``: the question has
     already been called infeasible elsewhere (a bounded probe), ask only that
@@ -178,7 +160,6 @@ def run_rows(lower: Sequence[float], upper: Sequence[float], integer: Sequence[i
     from thermomilp.model.highs_model import new_highs
 
     h = new_highs()
-    h.setOptionValue("output_flag", False)
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
     inf = highspy.kHighsInf

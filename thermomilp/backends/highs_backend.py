@@ -24,9 +24,8 @@ PROOF_OPTIONS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": Fals
 """HiGHS options of every solve after a no-good cut. Such a solve is most often a
 proof that no other point exists (a unique board), and HiGHS's sub-MIP
 heuristics (RINS, RENS: small MIPs around the LP point) look for a point that
-is not there: on the hardest shipped 15x15 board they were half the proof's
-time (docs/performance.md, "Against a CP-SAT solution counter"). Options a
-HiGHS version does not know are refused by it with a status, never raised."""
+is not there (docs/performance.md, item 5). Options a HiGHS version does not
+know are refused by it with a status, never raised."""
 
 
 def set_highs_threads(threads: int | None) -> None:

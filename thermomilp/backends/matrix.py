@@ -1,18 +1,9 @@
 """The solver matrix: which (modelling layer, engine) pairs exist, which are installed.
 
-A *pair* is ``(backend, solver)``: the backend is the modelling layer
-(``highs`` = highspy direct, ``pulp``, ``pyomo``) and the solver the engine
-that layer hands the model to. The pairs we wire and test are ``KNOWN_PAIRS``:
-
-    backend  highs  cbc  glpk  scip  cpsat
-    highs      x
-    pulp       x     x     x     x
-    pyomo      x     x     x     x
-    cpsat                                 x
-
-([`thermomilp.core.settings.DRIVES`][thermomilp.core.settings.DRIVES]: CP-SAT is reached through
-OR-Tools' own model only.) The list is closed: no other engine name reaches a layer (Pyomo would
-look an unknown name up as a program, the working folder included).
+A *pair* is ``(backend, solver)``: the modelling layer and the engine it hands the
+model to. The pairs we wire and test are `KNOWN_PAIRS`, read from
+[`thermomilp.core.settings.DRIVES`][thermomilp.core.settings.DRIVES] (docs/solvers.md draws
+the table).
 
 An engine is installed when it *solves* a two-variable model (``PROBE_LP``),
 found wherever users put it: PuLP 3's bundled CBC, the ``cbcbox`` wheel of
@@ -20,8 +11,7 @@ found wherever users put it: PuLP 3's bundled CBC, the ``cbcbox`` wheel of
 `thermomilp.backends.executables`; or at the ``engine_path`` the user
 named), SCIP through PySCIPOpt, CP-SAT through OR-Tools.
 Versions are read from what the engine prints, for display only. Each probe
-runs once per process, so ``thermomilp solvers`` still answers in about a
-second. Each missing pair comes with the exact command that installs it.
+runs once per process. Each missing pair comes with the exact command that installs it.
 
 Where an engine is looked for, how it is probed and installed, and what a pair
 needs besides are its record's (`thermomilp.core.engines.ENGINES`: ``probe``,
@@ -34,6 +24,8 @@ metadata, an in-process solve).
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import os
 import re
 import subprocess
@@ -47,18 +39,13 @@ from thermomilp.backends.executables import (
     on_path,
 )
 from thermomilp.core.engines import ENGINES, LAYERS, Carrier, Need
-from thermomilp.core.errors import SolverUnavailable
+from thermomilp.core.errors import ConfigError, SolverUnavailable
 from thermomilp.core.settings import DRIVES, Backend, Settings, Solver
 
 KNOWN_PAIRS: tuple[tuple[Backend, Solver], ...] = tuple(
     (layer, engine) for layer in Backend for engine in Solver if engine in DRIVES[layer])
 """Every pair we wire and test: highspy drives HiGHS, PuLP and Pyomo drive every MILP
 engine, OR-Tools' model drives CP-SAT."""
-
-
-def install_hint(engine: Solver) -> str:
-    """How to install an engine (the command a missing pair's row names): its record's."""
-    return ENGINES[engine].install_hint()
 
 
 @dataclass(frozen=True)
@@ -78,14 +65,9 @@ class PairInfo:
                 "detail": self.detail}
 
 
-# Engine probes -------------------------------------------------------------
-#
-# An engine counts as installed when it solves PROBE_LP -- minimise a subject
-# to a + b = 1, a and b binary -- and reports its only optimum a = 0, b = 1.
-# No banner is parsed to decide anything: builds print what they like (the
-# cbcbox wheel says "CBC devel (git:...)", Debian's cbc "Version: 2.10.8").
-# What to run is the engine's record (`ProbeRule`: core/engines.py); here is one
-# mechanism per probe kind. Each probe runs once per process (lru_cache).
+# Engine probes: one mechanism per probe kind of the records (`ProbeRule`). An
+# engine counts as installed when it solves PROBE_LP and reports its only optimum;
+# no banner is parsed to decide anything.
 
 PROBE_LP = """\\ thermomilp engine probe: the only optimum is a = 0, b = 1
 Minimize
@@ -176,8 +158,6 @@ def _banner_version(patterns: tuple[str, ...], text: str) -> str | None:
 
 def _spec(name: str) -> Any:
     """Where module ``name`` is (`importlib.util.find_spec`, nothing imported), or None."""
-    import importlib.util
-
     try:
         return importlib.util.find_spec(name)
     except (ImportError, ValueError):
@@ -189,21 +169,13 @@ def _has_module(name: str) -> bool:
     return _spec(name) is not None
 
 
-def _module_folders(name: str) -> tuple[str, ...]:
-    """The folders of package ``name``, looked up without importing it."""
-    spec = _spec(name)
-    return tuple((spec.submodule_search_locations or ()) if spec is not None else ())
-
-
 @functools.lru_cache(maxsize=None)
 def package_version(name: str) -> str | None:
-    """The version of installed package ``name``, read from its metadata without
-    importing it or importlib.metadata (email, zipfile, csv...: ~60 ms of every
-    start-up): a board the logic decides then never loads numpy or highspy."""
+    """The version of installed package ``name``, read from its wheel's dist-info folder
+    without importing it or importlib.metadata (docs/journal.md: its start-up cost)."""
     spec = _spec(name)
     if spec is None:
         return None
-    # the wheel's dist-info folder beside the package names the version
     for folder in spec.submodule_search_locations or ():
         parent = os.path.dirname(folder)
         try:
@@ -224,7 +196,6 @@ def package_version(name: str) -> str | None:
 
 def _carried(carrier: Carrier) -> str | None:
     """The program a package carries, at an absolute path, or None."""
-    import importlib
     import warnings
 
     try:
@@ -256,13 +227,10 @@ def program_candidates(engine: Solver, explicit: str | None = None) -> list[tupl
         path = _carried(carrier)
         if path:
             found.append((path, carrier.origin))
-    seen: set[str] = set()
-    unique = []
+    first: dict[str, tuple[str, str]] = {}
     for path, origin in found:  # Debian's cbc may also be what some wheel points to
-        if os.path.realpath(path) not in seen:
-            seen.add(os.path.realpath(path))
-            unique.append((path, origin))
-    return unique
+        first.setdefault(os.path.realpath(path), (path, origin))
+    return list(first.values())
 
 
 def _program_probe(engine: Solver, explicit: str | None) -> tuple[str | None, Probe]:
@@ -370,12 +338,7 @@ def probe_engine(engine: Solver, explicit: str | None = None) -> tuple[str | Non
 def program_path(engine: Solver, settings: Settings | None = None) -> str | None:
     """The binary of a command-line engine PuLP and Pyomo run: the settings'
     ``engine_path`` when the user named one, else the first candidate that solves the
-    probe (`program_candidates`).
-
-    PuLP 3.x bundles CBC; PuLP 4.x finds the ``cbcbox`` wheel of the
-    ``pulp[cbc]`` extra; Debian ships ``coinor-cbc``. Pyomo has no CBC of its
-    own, so it borrows whichever of these works.
-    """
+    probe (`program_candidates`), so both layers run the same one."""
     explicit = settings.engine_path if settings is not None else None
     return explicit or probe_engine(engine)[0]
 
@@ -389,8 +352,6 @@ def layer_version(layer: Backend) -> str | None:
         return None
     module, attribute = record.version.split(":")
     try:
-        import importlib
-
         loaded = importlib.import_module(module)
     except ImportError:
         return None
@@ -399,8 +360,6 @@ def layer_version(layer: Backend) -> str | None:
 
 def unmet_need(layer: Backend, engine: Solver) -> Need | None:
     """The pair's own requirement (the engine's record's ``needs``) that is not met here."""
-    import importlib
-
     for need in ENGINES[engine].needs:
         if need.backend is layer:
             try:
@@ -429,10 +388,11 @@ def engine_found(engine: Solver, explicit: str | None = None) -> bool:
 
 def _carries(carrier: Carrier) -> bool:
     """Does the package look as if it carries the program? Looked up, not imported."""
-    if carrier.marker is None:
-        return _has_module(carrier.module)
+    spec = _spec(carrier.module)
+    if spec is None or carrier.marker is None:
+        return spec is not None
     return any(os.path.isdir(os.path.join(folder, *carrier.marker.split("/")))
-               for folder in _module_folders(carrier.module))
+               for folder in spec.submodule_search_locations or ())
 
 
 def pair_info(backend: Backend | str, solver: Solver | str,
@@ -455,8 +415,7 @@ def pair_info(backend: Backend | str, solver: Solver | str,
     needs = any(need.backend is layer for need in ENGINES[engine].needs)
     if (not probe and (library is None or _has_module(library)) and not needs
             and engine_found(engine, engine_path)):
-        # found: taken as available; the session probes it
-        return PairInfo(layer, engine, True, None, install_hint(engine),
+        return PairInfo(layer, engine, True, None, ENGINES[engine].install_hint(),
                         "found, not probed: it is probed when a session opens")
     if library is not None and layer_version(layer) is None:
         return PairInfo(layer, engine, False, None, f"pip install {library}",
@@ -467,19 +426,15 @@ def pair_info(backend: Backend | str, solver: Solver | str,
     if need is not None:
         return PairInfo(layer, engine, False, None, need.install, need.why)
     if version is None:
-        install = BROKEN if probed.present else install_hint(engine)
+        install = BROKEN if probed.present else ENGINES[engine].install_hint()
         return PairInfo(layer, engine, False, None, install,
                         probed.detail or f"the {engine} engine was not found")
-    return PairInfo(layer, engine, True, version, install_hint(engine), "")
+    return PairInfo(layer, engine, True, version, ENGINES[engine].install_hint(), "")
 
 
 def matrix() -> list[PairInfo]:
     """Every known pair, available or not."""
     return [pair_info(b, s) for b, s in KNOWN_PAIRS]
-
-
-def available_pairs() -> list[tuple[str, str]]:
-    return [(p.backend, p.solver) for p in matrix() if p.available]
 
 
 def require_pair(backend: Backend | str, solver: Solver | str,
@@ -489,15 +444,13 @@ def require_pair(backend: Backend | str, solver: Solver | str,
     which must not import PuLP or Pyomo or run an engine the logic may not need."""
     engine = Solver.parse(solver, "solver")
     if engine_path is not None and engine not in PROGRAMS:
-        from thermomilp.core.errors import ConfigError
-
         raise ConfigError(f"engine_path = {engine_path!r}: the {engine} engine runs inside "
                           "Python, not as a program; engine_path is for "
                           + " and ".join(str(s) for s in PROGRAMS))
     info = pair_info(backend, engine, engine_path, probe)
     if info.available:
         return info
-    installed = ", ".join(f"{b}/{s}" for b, s in available_pairs()) or "none"
+    installed = ", ".join(f"{p.backend}/{p.solver}" for p in matrix() if p.available) or "none"
     how = f"; to install it: {info.install}" if info.install else ""
     why = f" ({info.detail})" if info.detail else ""
     where = f" at {engine_path}" if engine_path else ""

@@ -1,24 +1,10 @@
 """PuLP: the model built once; each cut is one more named constraint.
 
-Engines and how the common options reach them (PuLP's own argument names):
-
-    solver  PuLP class                 time limit     native options (engine_options,
-                                                      threads, seed: core/engines.py)
-    highs   HiGHS (in-process)         timeLimit      keyword arguments (setOptionValue)
-    cbc     COIN_CMD (absolute path)   timeLimit      options ["name value"] -> -name value
-    glpk    GLPK_CMD (absolute path)   timeLimit(*)   options ["--name", "value"]
-    scip    SCIP_PY (pyscipopt)        timeLimit      options [name, value] (setParam)
-
-(*) glpsol takes whole seconds, so the limit is rounded up (by the skeleton).
-GLPK and SCIP solve on one thread and have no solver seed worth mapping.
-No other engine name reaches PuLP (the list is closed).
-
-PuLP 3.x and 4.x differ in how a solve reports back: 3.x returns an int and
-keeps ``prob.status``; 4.x returns an ``LpSolveStats`` whose ``status`` is an
-``LpSolveStatus`` enum and drops ``prob.status``. ``read_status`` folds both
-into one word. CBC is always ``COIN_CMD`` pointed at the binary
-``matrix.program_path`` found solving (PuLP 3's bundled one, the
-``pulp[cbc]`` / cbcbox wheel, or a ``cbc`` on PATH).
+`REACH` says how PuLP reaches each engine -- HiGHS in-process, CBC (``COIN_CMD``)
+and GLPK (``GLPK_CMD``) as programs at the absolute path `matrix.program_path`
+found solving, SCIP through pyscipopt (``SCIP_PY``) -- with the time limit, the log
+switch and the native options in that class's own form. `read_status` folds what
+PuLP 3.x and 4.x report after a solve into one word.
 """
 
 from __future__ import annotations
@@ -29,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from thermomilp.backends.base import Raw, Session, engine_log_to_stderr, values_or_none
-from thermomilp.backends.highs_backend import read_highs, run_highs, set_highs_threads
+from thermomilp.backends.highs_backend import run_highs, set_highs_threads
 from thermomilp.core.errors import SolverUnavailable
 from thermomilp.core.settings import Backend, EngineOptionValue, Settings, Solver
 from thermomilp.core.status import Status
@@ -47,17 +33,21 @@ def _highs(settings: Settings, common: dict[str, Any], options: Options) -> Any:
     return pulp.HiGHS(**common, **options)
 
 
-def _cbc(settings: Settings, common: dict[str, Any], options: Options) -> Any:
-    """PuLP's COIN_CMD on the cbc binary the matrix probe found solving (Debian's, the
-    cbcbox wheel's, PuLP 3's bundled one) or the user's ``engine_path``: the same
-    binary the Pyomo backend runs, always at an absolute path."""
-    import pulp
-
+def _program(settings: Settings, missing: str) -> str:
+    """The absolute path of the engine's program the matrix probe found solving (or the
+    user's ``engine_path``): the same binary the Pyomo backend runs."""
     from thermomilp.backends.matrix import program_path
 
-    path = program_path(Solver.CBC, settings)
+    path = program_path(settings.solver, settings)
     if path is None:
-        raise SolverUnavailable("CBC is not reachable from PuLP")
+        raise SolverUnavailable(missing)
+    return path
+
+
+def _cbc(settings: Settings, common: dict[str, Any], options: Options) -> Any:
+    import pulp
+
+    path = _program(settings, "CBC is not reachable from PuLP")
     words = [f"{name} {_word(value)}" for name, value in options.items()]
     return pulp.COIN_CMD(path=path, **common, options=words)
 
@@ -65,11 +55,7 @@ def _cbc(settings: Settings, common: dict[str, Any], options: Options) -> Any:
 def _glpk(settings: Settings, common: dict[str, Any], options: Options) -> Any:
     import pulp
 
-    from thermomilp.backends.matrix import program_path
-
-    path = program_path(Solver.GLPK, settings)
-    if path is None:
-        raise SolverUnavailable("no glpsol in an absolute folder of PATH")
+    path = _program(settings, "no glpsol in an absolute folder of PATH")
     words: list[str] = []
     for name, value in options.items():
         if value is True:
@@ -219,4 +205,4 @@ class PulpSession(Session):
         self._live, self._cols = model, found
 
 
-__all__ = ["PulpSession", "REACH", "pulp_solver", "read_highs", "read_status"]
+__all__ = ["PulpSession", "REACH", "pulp_solver", "read_status"]

@@ -1,6 +1,6 @@
 """Pyomo: one ConcreteModel per puzzle, handed to the engine the user chose.
 
-Two kinds of engine interface:
+Two kinds of engine interface (`REACH`):
 
 * persistent, the newer ``pyomo.contrib.solver`` one: ``highs`` (highspy)
   and ``scip`` (``ScipPersistent``, pyscipopt). The solver object keeps the
@@ -10,19 +10,7 @@ Two kinds of engine interface:
   always at an absolute path (Pyomo would look in the working folder first). Each
   solve writes the model to a file.
 
-How the time limit and the native options (``engine_options``, and threads and
-seed under the engine's names: `thermomilp.core.engines.ENGINES`)
-reach each engine:
-
-    solver  time limit             native options                  log
-    highs   config.time_limit      config.solver_options           tee
-    scip    config.time_limit      config.solver_options           tee
-    cbc     sec                    options (-name value)           tee
-    glpk    tmlim (whole seconds)  options (--name value)          tee
-
-Two Pyomo solves at once deadlock in Pyomo's output capture (``pyomo/common/tee.py``),
-which every engine call goes through even with ``tee`` off, and ``SolverFactory``'s
-``available()`` runs under the same capture: `PYOMO_CALL` lets one of them run at a time.
+Every engine call holds `PYOMO_CALL`.
 """
 
 from __future__ import annotations
@@ -45,8 +33,9 @@ Options = dict[str, EngineOptionValue]
 
 PYOMO_CALL = threading.Lock()
 """Held around every Pyomo engine call and every engine object's creation: Pyomo's
-output capture (``tee.py``) swaps process-wide streams and deadlocks when two solves
-in two threads overlap."""
+output capture (``pyomo/common/tee.py``), which every engine call and ``SolverFactory``'s
+``available()`` go through even with ``tee`` off, swaps process-wide streams and
+deadlocks when two of them in two threads overlap."""
 
 
 class _Persistent:
@@ -91,10 +80,12 @@ class _Persistent:
 class _Shell:
     """A classic ``SolverFactory`` engine on a program at an absolute path: cbc, glpk."""
 
-    def __init__(self, name: str, path: str | None, settings: Settings, options: Options,
-                 time_option: str):
+    def __init__(self, settings: Settings, options: Options):
         import pyomo.environ as pyo
 
+        from thermomilp.backends.matrix import program_path
+
+        name, path = str(settings.solver), program_path(settings.solver, settings)
         if path is None:
             raise SolverUnavailable(f"no {name} program for Pyomo")
         self.settings = settings
@@ -104,15 +95,13 @@ class _Shell:
             if not self.engine.available(exception_flag=False):
                 raise SolverUnavailable(f"Pyomo cannot run {name} at {path}")
         self.engine.options.update(options)
-        self.time_option = time_option
+        self.time_option = ENGINES[settings.solver].time_options[0]
 
     def solve(self, model: Any, time_limit: float | None, extra: Options) -> Raw:
         from pyomo.opt import SolutionStatus
         from pyomo.opt import TerminationCondition as TC
 
-        options: dict[str, Any] = {}
-        for name, value in extra.items():
-            options[name] = value
+        options: dict[str, Any] = dict(extra)
         if time_limit:
             options[self.time_option] = time_limit
         for name, value in {**self.engine.options, **options}.items():
@@ -149,22 +138,8 @@ def _scip(settings: Settings, options: Options) -> _Persistent:
     return _Persistent(ScipPersistent(), settings, options)
 
 
-def _cbc(settings: Settings, options: Options) -> _Shell:
-    from thermomilp.backends.matrix import program_path
-
-    return _Shell(str(Solver.CBC), program_path(Solver.CBC, settings), settings, options,
-                  ENGINES[Solver.CBC].time_options[0])
-
-
-def _glpk(settings: Settings, options: Options) -> _Shell:
-    from thermomilp.backends.matrix import program_path
-
-    return _Shell(str(Solver.GLPK), program_path(Solver.GLPK, settings), settings, options,
-                  ENGINES[Solver.GLPK].time_options[0])
-
-
 REACH: dict[Solver, Callable[[Settings, Options], _Persistent | _Shell]] = {
-    Solver.HIGHS: _highs, Solver.SCIP: _scip, Solver.CBC: _cbc, Solver.GLPK: _glpk}
+    Solver.HIGHS: _highs, Solver.SCIP: _scip, Solver.CBC: _Shell, Solver.GLPK: _Shell}
 """How Pyomo reaches each engine."""
 
 
@@ -200,4 +175,4 @@ class PyomoSession(Session):
         return raw
 
 
-__all__ = ["ENGINES", "PYOMO_CALL", "PyomoSession"]
+__all__ = ["PYOMO_CALL", "PyomoSession", "REACH"]

@@ -1,23 +1,11 @@
 """Settings resolved in one place, with where each value came from.
 
-Precedence, highest first:
-
-1. command-line flag (``--backend``, ``--solver``, ``--logic``, ``--time-limit``,
-   ``--engine-option KEY=VALUE``, ``--engine-path``, ...);
-2. environment: ``THERMOMILP_`` and the setting's name in capitals
-   (``THERMOMILP_SOLVER``, ``THERMOMILP_LOGIC``, ``THERMOMILP_TIME_LIMIT``, ...;
-   ``THERMOMILP_ENGINE_OPTIONS`` holds ``NAME=VALUE,NAME=VALUE``);
-3. the nearest config file, ``thermomilp.toml`` or ``pyproject.toml`` with a
-   ``[tool.thermomilp]`` table, from the working folder upwards, trusting no
-   stranger ([`find_config`][thermomilp.core.config.find_config]);
-4. defaults: solver ``highs`` (backend chosen from the solver by
-   [`thermomilp.core.settings.BACKEND_FOR`][thermomilp.core.settings.BACKEND_FOR]), logic
-   ``probing``, formulation ``cell``.
-
-Engine options merge by name (a flag's ``threads`` beats the file's, the
-file's ``mip_rel_gap`` stays). A config file is untrusted (it may come with a
-downloaded puzzle folder): its solver must be one of the closed list, and it
-may not set ``engine_path`` -- a file in a folder never chooses a program.
+Precedence, highest first (docs/solvers.md spells it out): command-line flag;
+environment, ``THERMOMILP_`` and the setting's name in capitals
+(``THERMOMILP_ENGINE_OPTIONS`` holds ``NAME=VALUE,NAME=VALUE``); the nearest config
+file ([`find_config`][thermomilp.core.config.find_config]); defaults. Engine options
+merge by name. A config file is untrusted (it may come with a downloaded puzzle
+folder): it may not set ``engine_path`` -- a file in a folder never chooses a program.
 
 The result is one immutable [`thermomilp.core.settings.Settings`][thermomilp.core.settings.Settings]
 (enums, checked numbers) that every command hands to the solve layer unchanged.

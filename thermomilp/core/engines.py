@@ -1,30 +1,18 @@
 """One record per engine: what thermomilp knows about each MILP engine, in one place.
 
 `ENGINES` holds one `EngineRecord` per [`Solver`][thermomilp.core.settings.Solver]: its label, the
-modelling layers that drive it (and the one that drives it when the solver is
-given alone), its native names for the time limit, threads and seed, the quirks
-the session skeleton acts on (presolve-off retry, second opinion, whole seconds)
-and the **allowlist** of native options a user may set, each with its type and
-range (`Option`).
+modelling layers that drive it, its native names for the time limit, threads and seed
+(folded into the common settings by `EngineRecord.sort_options`), the quirks the
+session skeleton acts on and the **allowlist** of native options a user may set, each
+with its type and range (`Option`). Nothing else reaches an engine -- not an option
+that reads or writes a file, prints, ends the search early, or changes which grids are
+feasible (tolerances, objective bounds, cutoffs, numerics, solution counting) -- and
+the check never asks the engine's program.
 
-An engine option is accepted only when its record lists it, with a value of its
-type and range: limits, threads, seeds, gaps, cut and heuristic effort, presolve.
-Nothing else reaches an engine -- not an option that reads or writes a file,
-prints, ends the search early, or changes which grids are feasible (tolerances,
-objective bounds, cutoffs, numerics, solution counting). The check never asks the
-engine's program. The engine's native time, threads and seed options are the
-common settings under another name: `EngineRecord.sort_options` folds them
-into ``time_limit`` (the smaller limit wins), ``threads`` and ``seed``, so each
-reaches the engine once, through the session skeleton.
-
-The record also says how the solver matrix (`thermomilp.backends.matrix`) finds the
-engine and learns that it works: the library or program it needs and the packages
-that carry the program (`Carrier`), the probe that solves a two-variable model with
-it and reads its version (`ProbeRule`), and a pair's own requirement beyond its
-layer and engine (`Need`). It is data: the matrix runs the one mechanism of each
-probe kind. `LAYERS` holds the same facts for the modelling layers that are not the
-engine's own library (PuLP, Pyomo). Every engine run outside the session skeleton
-is in a record: its probe, or one of its `fixed_uses`.
+The record also says, as data, how the solver matrix (`thermomilp.backends.matrix`)
+finds the engine and learns that it works (`Carrier`, `ProbeRule`, `Need`); `LAYERS`
+holds the same facts for PuLP and Pyomo. Every engine run outside the session
+skeleton is in a record: its probe, or one of its `fixed_uses`.
 """
 
 from __future__ import annotations
@@ -292,9 +280,7 @@ class EngineRecord:
     presolve_off: tuple[tuple[str, EngineOptionValue], ...] = ()
     """Native options that turn the engine's presolve off: with them the skeleton, and the
     rival search (`thermomilp.backends.highs_arrays`), retry an engine that ended in
-    its own error state (HiGHS 1.16's "Solve error" after its MIP presolve on
-    benchmarks/highs_solve_error_8x8.json, in the board's session and in the rival
-    question alike)."""
+    its own error state (HiGHS's "Solve error": benchmarks/highs_solve_error_8x8.json)."""
     second_opinion: bool = False
     """An "infeasible" of this engine is worth a re-solve in another configuration
     (presolve off, another seed) when no independent method decides: HiGHS 1.16 has
@@ -400,8 +386,6 @@ ENGINES: dict[Solver, EngineRecord] = {
         presolve_off=(("presolve", "off"),), second_opinion=True,
         aliases=((Backend.PULP, ("highs_cmd",)), (Backend.PYOMO, ("appsi_highs",))),
         pulp_classes=("HiGHS", "HiGHS_CMD"),
-        # a core dependency: read from its package metadata, so that the check of the
-        # default pair imports nothing (a board the logic decides never loads highspy)
         probe=ProbeRule("package", module="highspy"),
         fixed_uses=(
             FixedUse(

@@ -3,32 +3,7 @@
 Every error thermomilp raises on purpose is defined here and derives from
 [`ThermomilpError`][thermomilp.core.errors.ThermomilpError], so ``except ThermomilpError`` catches
 them all. The CLI turns one into a one-line message and exit code 2; anything else
-escaping to the CLI is a bug (exit 3). The hierarchy:
-
-    ThermomilpError
-    ├── PuzzleError            a malformed board (file and line)
-    │   └── BoardTooLarge      larger than the reader's SizeLimits
-    ├── ConfigError            a setting that cannot be used
-    │   └── SolverUnavailable  the (backend, solver) pair is not installed
-    ├── NotMonotoneError       a grid in which a vessel does not fill from the bottom
-    ├── RuleNotSupported       a level-based tool met a pool-rule tank
-    ├── SolveError             a timeout or engine error where an answer was needed
-    ├── TimeUp                 a search loop passed its deadline (caught by its caller)
-    ├── OutOfBudget            the logic search spent its node budget (caught by its caller)
-    ├── GenerationError        no board met the request in the time or attempts allowed
-    │   └── GenerationTimeUp   the generator stopped at its time limit (exit code 1)
-    ├── ExportError            an export that cannot be made
-    ├── WriteError             a file that could not be written (the target is left as it was)
-    ├── NotRegularFile         a FIFO, device, socket or folder where a file was to be read
-    │                          (an ``OSError`` too)
-    ├── GradeError             the grading cannot start
-    │   ├── ContractError      a student's ``build`` broke the grading contract
-    │   └── ModelDataError     the student's process sent back data that is not a model
-    ├── ApiError               a request the web API refuses (with an HTTP status)
-    └── BindError              ``serve`` cannot listen where it was asked to
-
-The modules that raise them re-export them under their old names
-(``thermomilp.solving.SolveError``, ``thermomilp.teach.export.ExportError``, ...).
+escaping to the CLI is a bug (exit 3). The hierarchy is drawn in docs/api.md, "Errors".
 """
 
 from __future__ import annotations

@@ -1,18 +1,12 @@
 """How every text a person reads names a board's parts and writes its marks.
 
-**Numbers.** Rows, columns and cells count from 1 in every text a person reads
-(hints, explanations, conflicts, the legend, the page, the exports, the grader's
-messages), as janko.at does: the top row is ``row 1``, the top-left cell
-``(1,1)``. Thermometers are counted from 1 as well
-(a file's own numbers, janko.at's, are kept:
-[`thermomilp.core.puzzle.thermometers`][thermomilp.core.puzzle.thermometers]), and a tank is named
-by its id in the file. Indices in JSON, in the API and in Python stay 0-based (docs/contract.md);
-the functions here are the one place that turns an index into the number a person reads, and
-`index_of` the one place that turns a number a person wrote back into an index.
-
-**Marks.** ``#`` filled, ``.`` empty, ``?`` undecided, everywhere (``--marks``, the
-page's API, ``explain``, a hint's JSON): a solution grid is a complete board of
-marks (docs/logic.md).
+Rows, columns, cells and thermometers count from 1 in every text a person reads
+(a file's own thermometer numbers are kept:
+[`thermomilp.core.puzzle.thermometers`][thermomilp.core.puzzle.thermometers]); indices
+in JSON, in the API and in Python stay 0-based. The functions here are the one place
+that turns an index into the number a person reads, and `index_of` the one place
+back. Marks are ``#`` filled, ``.`` empty, ``?`` undecided, everywhere (docs/logic.md,
+"Numbers and marks").
 """
 
 from __future__ import annotations

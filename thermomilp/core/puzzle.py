@@ -18,9 +18,9 @@ package but [`thermomilp.core.errors`][thermomilp.core.errors].
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Iterable, Literal, Mapping, Sequence
+from typing import Iterable, Iterator, Literal, Mapping, Sequence
 
 from thermomilp.core.errors import BoardTooLarge, NotMonotoneError, PuzzleError, RuleNotSupported
 from thermomilp.core.notation import EMPTY, FILLED, column_name, indexed_cell_name, row_name
@@ -31,9 +31,6 @@ Grid = tuple[str, ...]
 
 Kind = Literal["thermometers", "aquarium"]
 KINDS: tuple[str, ...] = ("thermometers", "aquarium")
-
-# FILLED "#" and EMPTY "." (imported above): the solution grids' glyphs, which the marks
-# notation shares (core.notation)
 
 GRADES: tuple[str, ...] = ("intervals", "probing", "pairs", "search")
 """The logic grades a generator records
@@ -146,9 +143,8 @@ class Puzzle:
     always ``tank``."""
 
     def __hash__(self) -> int:
-        """The hash of the compared fields, worked out once: the logic's per-board
-        caches look a board up several times per solve, and hashing every vessel
-        each time cost as much as reading the file."""
+        """The hash of the compared fields, worked out once (hashing every vessel is not
+        cheap)."""
         cached = self.__dict__.get("_hash")
         if cached is None:
             cached = hash((self.kind, self.rows, self.cols, self.vessels, self.name,
@@ -196,8 +192,7 @@ class Puzzle:
         Raises:
             PuzzleError: the solution is not a grid of this board's size.
         """
-        return Puzzle(self.kind, self.rows, self.cols, self.vessels, self.name, self.source,
-                      _check_solution(solution, self.height, self.width), self.grade, self.rule)
+        return replace(self, solution=_check_solution(solution, self.height, self.width))
 
     def with_clues(self, rows: Sequence[int | None], cols: Sequence[int | None]) -> "Puzzle":
         """This board with other line clues: one per row and per column of the same grid
@@ -209,8 +204,7 @@ class Puzzle:
                 is not a whole number from 0 to the line's length, or None.
         """
         rows_t, cols_t = _check_clues(rows, cols, self.height, self.width)
-        return Puzzle(self.kind, rows_t, cols_t, self.vessels, self.name, self.source,
-                      self.solution, self.grade, self.rule)
+        return replace(self, rows=rows_t, cols=cols_t)
 
     def with_grade(self, grade: str | None) -> "Puzzle":
         """This board with a recorded logic grade ([`GRADES`][thermomilp.core.puzzle.GRADES], or
@@ -221,8 +215,7 @@ class Puzzle:
         """
         if grade is not None and grade not in GRADES:
             raise PuzzleError(f"grade {grade!r} is not one of {', '.join(GRADES)}")
-        return Puzzle(self.kind, self.rows, self.cols, self.vessels, self.name, self.source,
-                      self.solution, grade, self.rule)
+        return replace(self, grade=grade)
 
     def region_grid(self) -> tuple[tuple[str, ...], ...]:
         """The label of the vessel covering each cell, row by row."""
@@ -573,13 +566,7 @@ def levels_from_grid(puzzle: Puzzle, grid: Sequence[str]) -> tuple[int, ...]:
             levels.append(_wet_rows(vessel, grid))
             continue
         level = 0
-        for k, layer in enumerate(vessel.layers):
-            states = {grid[r][c] == FILLED for r, c in layer}
-            if len(states) > 1:
-                raise NotMonotoneError(
-                    f"vessel {vessel.label}: the cells of layer {k + 1} are not all filled "
-                    "or all empty")
-            filled = states.pop()
+        for k, filled in enumerate(_filled_layers(vessel, grid)):
             if filled and level < k:
                 raise NotMonotoneError(
                     f"vessel {vessel.label}: layer {k + 1} is filled above an empty layer "
@@ -590,14 +577,21 @@ def levels_from_grid(puzzle: Puzzle, grid: Sequence[str]) -> tuple[int, ...]:
     return tuple(levels)
 
 
-def _wet_rows(vessel: Vessel, grid: Sequence[str]) -> int:
-    filled = []
+def _filled_layers(vessel: Vessel, grid: Sequence[str]) -> Iterator[bool]:
+    """Whether each layer of ``vessel`` is filled, in order; a half-filled one is a
+    NotMonotoneError when it is reached."""
     for k, layer in enumerate(vessel.layers):
         states = {grid[r][c] == FILLED for r, c in layer}
         if len(states) > 1:
-            raise NotMonotoneError(f"tank {vessel.label}: the cells of layer {k + 1} (one body "
-                                   "of water in one row) are not all filled or all empty")
-        filled.append(states.pop())
+            who, what = (("vessel", "") if vessel.is_chain
+                         else ("tank", " (one body of water in one row)"))
+            raise NotMonotoneError(f"{who} {vessel.label}: the cells of layer {k + 1}{what} "
+                                   "are not all filled or all empty")
+        yield states.pop()
+
+
+def _wet_rows(vessel: Vessel, grid: Sequence[str]) -> int:
+    filled = list(_filled_layers(vessel, grid))
     for k in range(vessel.depth):
         p = vessel.parent_of(k)
         if p is not None and filled[p] and not filled[k]:

@@ -31,6 +31,7 @@ from typing import Any, Mapping, TypedDict, cast
 
 from thermomilp.core.engines import (
     ENGINES,
+    FLAG,
     MAX_SEED,
     MAX_THREADS,
     MAX_TIME_LIMIT,
@@ -50,10 +51,6 @@ BACKEND_FOR: dict[Solver, Backend] = {s: record.default_backend for s, record in
 SOLVER_DEFAULT = Solver.HIGHS
 """The engine when neither a solver nor a backend that drives only one engine is given."""
 
-MILP_ENGINES: frozenset[Solver] = frozenset(
-    s for s, record in ENGINES.items() if Backend.PULP in record.backends)
-"""The LP-based branch-and-bound engines PuLP and Pyomo hand a model to."""
-
 DRIVES: dict[Backend, frozenset[Solver]] = {
     layer: frozenset(s for s, record in ENGINES.items() if layer in record.backends)
     for layer in Backend}
@@ -65,10 +62,8 @@ SOLVER_ALIASES: dict[str, tuple[Solver, Backend | None]] = {
     alias: (solver, layer) for solver, record in ENGINES.items()
     for layer, names in record.aliases for alias in names}
 """Other spellings of the closed list (each engine record's ``aliases``), understood at
-the boundary only. The plain names (``highs``, ``cbc``, ``glpk``, ``scip``, ``cpsat``;
-PuLP's ``HiGHS``, ``GLPK`` and ``SCIP``; Pyomo's ``highs``, ``cbc``, ``glpk``, ``scip``)
-are the members themselves and imply no layer; a layer's own spelling implies that
-layer (when no backend is given)."""
+the boundary only; a layer's own spelling implies that layer (when no backend is given).
+The plain names are the members themselves and imply no layer."""
 
 PULP_CLASSES: dict[str, Solver] = {
     name: solver for solver, record in ENGINES.items() for name in record.pulp_classes}
@@ -152,7 +147,6 @@ RENAMED: dict[str, str] = {
 """Old setting names: refused with the new name, never read as an alias."""
 
 
-
 def engine_option_value(text: str) -> EngineOptionValue:
     """``KEY=VALUE`` text's value: ``true``/``false``, a whole number, a number, else the text."""
     word = text.strip()
@@ -197,8 +191,8 @@ def check_engine_options(value: Any, what: str = "engine_options") -> EngineOpti
 
     Takes a mapping (the API, a config table), ``NAME=VALUE`` texts (the
     command line) or one ``NAME=VALUE,NAME=VALUE`` text (the environment).
-    Names are checked for shape here, against the engine itself when a
-    session opens (an unknown name is a ConfigError there)."""
+    Names are checked for shape here, against the engine's allowlist when the
+    [`Settings`][thermomilp.core.settings.Settings] are made."""
     if value is None:
         return ()
     checked: dict[str, EngineOptionValue] = {}
@@ -280,15 +274,11 @@ def check_seed(value: Any, what: str = "seed") -> int | None:
 
 
 def check_bool(value: Any, what: str = "verbose") -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ConfigError(f"{what} = {value!r}: must be true or false (1/0, yes/no, on/off)")
-
+    try:
+        return bool(FLAG.parse(value))
+    except ValueError:
+        raise ConfigError(f"{what} = {value!r}: must be true or false (1/0, yes/no, on/off)"
+                          ) from None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -297,15 +287,13 @@ class Settings:
     (a [`ConfigError`][thermomilp.core.errors.ConfigError] says what is wrong); after
     that every field is an enum or a checked number.
 
-    ``backend`` left out (None) is chosen from the solver by
+    ``backend`` left out is chosen from the solver by
     [`BACKEND_FOR`][thermomilp.core.settings.BACKEND_FOR] (or by the layer its spelling names:
-    ``PULP_CBC_CMD`` -> pulp); ``backend_chosen`` says so, and
-    [`replace`][thermomilp.core.settings.Settings.replace] with another solver then chooses again.
-    ``solver`` left out (None) is the one engine the given backend drives when it drives only one
-    (``backend="cpsat"`` -> CP-SAT), else HiGHS, the default; ``solver_chosen`` says so, and
-    [`replace`][thermomilp.core.settings.Settings.replace] with another backend then chooses again.
-    A solver that is given is never replaced: a backend that is given and cannot drive it is a
-    [`ConfigError`][thermomilp.core.errors.ConfigError]. Every field is a keyword.
+    ``PULP_CBC_CMD`` -> pulp), ``solver`` left out is the one engine the given backend drives
+    when it drives only one (``backend="cpsat"`` -> CP-SAT), else HiGHS; ``backend_chosen`` and
+    ``solver_chosen`` say so ([`replace`][thermomilp.core.settings.Settings.replace] then chooses
+    again). A solver that is given is never replaced: a backend that is given and cannot drive it
+    is a [`ConfigError`][thermomilp.core.errors.ConfigError]. Every field is a keyword.
 
     Args:
         backend: the modelling layer, ``highs`` (highspy direct), ``pulp``, ``pyomo`` or
@@ -397,11 +385,9 @@ class Settings:
         fix(self, "origins", origins)
 
     def _sort_engine_options(self, origins: dict[str, str]) -> None:
-        """The engine options by the engine's allowlist (its record): the engine's own
-        options, typed; its native time, threads and seed options folded into the
-        common settings -- the smaller time limit wins, a second, different thread
-        count or seed is a [`ConfigError`][thermomilp.core.errors.ConfigError] -- so each reaches
-        the engine once."""
+        """The engine options sorted by the engine's record (`EngineRecord.sort_options`),
+        its native time, threads and seed folded into the common settings: the smaller
+        time limit wins, a second, different thread count or seed is a ConfigError."""
         source = origins.get("engine_options", "")
         options, common = ENGINES[self.solver].sort_options(
             check_engine_options(self.engine_options), source)
@@ -504,5 +490,5 @@ def settings_from(base: Settings | None = None, /, **given: Any) -> Settings:
 
 
 __all__ = ["BACKEND_FOR", "Backend", "DRIVES", "FIELDS", "FormulationKind", "Logic",
-           "MAX_THREADS", "MILP_ENGINES", "SOLVER_ALIASES", "Settings", "SettingsKeywords",
+           "MAX_THREADS", "SOLVER_ALIASES", "Settings", "SettingsKeywords",
            "Solver", "settings_from", "solver_identity"]

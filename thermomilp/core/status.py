@@ -1,7 +1,7 @@
 """The one status vocabulary, from an engine's outcome to the public result.
 
 An engine run ends ``feasible`` (a point in hand, still to be verified),
-``infeasible``, ``timeout`` or ``error`` (`ENGINE`); a solve of a board
+``infeasible``, ``timeout`` or ``error``; a solve of a board
 ends ``unique``, ``multiple``, ``infeasible``, ``solved``, ``timeout`` or
 ``error`` (`PUBLIC`: the JSON strings of the CLI record). A
 `Status` is a ``str``: it compares equal to its JSON string and is
@@ -26,9 +26,7 @@ class Status(enum.StrEnum):
 PUBLIC: tuple[Status, ...] = (Status.UNIQUE, Status.MULTIPLE, Status.INFEASIBLE, Status.SOLVED,
                               Status.TIMEOUT, Status.ERROR)
 """What a solve of a board reports (``SolveResult.status``, the record's ``status``)."""
-ENGINE: tuple[Status, ...] = (Status.FEASIBLE, Status.INFEASIBLE, Status.TIMEOUT, Status.ERROR)
-"""What one engine run reports (``Outcome.status``, ``Found.status``)."""
 SOLVED: tuple[Status, ...] = (Status.UNIQUE, Status.MULTIPLE, Status.SOLVED)
 """The public statuses that carry a grid."""
 
-__all__ = ["ENGINE", "PUBLIC", "SOLVED", "Status"]
+__all__ = ["PUBLIC", "SOLVED", "Status"]

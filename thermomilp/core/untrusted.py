@@ -2,20 +2,11 @@
 
 A board file comes from outside, and so do its name, its tank labels and the
 name of the file itself. Each place such a string goes has one function here:
-
-* `shown` -- a terminal (which obeys ESC sequences, CR and newlines): control
-  characters, bidirectional overrides and lone surrogates become visible escapes
-  (``\\x1b``, ``\\r``, ``\\n``); a clean string is returned unchanged. JSON
-  needs none of this: ``json.dumps`` escapes itself.
-* `comment_text` -- the comment line of an exported model (LP ``\\``,
-  MPS ``*``, GMPL ``/* */``, LaTeX ``%``): printable ASCII only, no character
-  that ends or opens a comment in any of those languages, one bounded line.
-  A name can never add a row, a section or a command to a model file.
-* `xml_text` -- text content of an SVG or HTML document: escaped, the
-  characters XML 1.0 forbids (NUL, ESC, lone surrogates...) replaced, bounded.
-
-(LaTeX labels inside formulas are escaped by ``teach/export.latex_text``,
-which knows LaTeX's special characters.)
+`shown` for a terminal (JSON needs none: ``json.dumps`` escapes itself),
+`comment_text` for the comment line of an exported model (LP, MPS, GMPL, LaTeX: a
+name can never add a row, a section or a command to a model file), `xml_text` for
+an SVG or HTML document. (LaTeX labels inside formulas are escaped by
+``teach/export.latex_text``, which knows LaTeX's special characters.)
 """
 
 from __future__ import annotations
@@ -41,7 +32,9 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def shown(text: object) -> str:
-    """``text`` as it may be printed on a terminal: every control character escaped.
+    """``text`` as it may be printed on a terminal (which obeys ESC sequences, CR and
+    newlines): control characters, bidirectional overrides and lone surrogates become
+    visible escapes; a clean string is returned unchanged.
 
     >>> shown("board\\x1b[2J.txt")
     'board\\\\x1b[2J.txt'

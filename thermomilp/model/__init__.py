@@ -19,12 +19,7 @@ def build_model(puzzle: Puzzle, backend: Backend | str = Backend.HIGHS,
                 formulation: FormulationKind | str = FormulationKind.CELL) -> BuiltModel:
     """The model of ``puzzle`` in the chosen modelling layer, with its variable map.
 
-    Returns a [`BuiltModel`][thermomilp.model.BuiltModel]: ``.model`` is the
-    layer's own object (``pulp`` an ``LpProblem``, ``pyomo`` a ``ConcreteModel``,
-    ``highs`` a ``highspy.Highs``, ``cpsat`` an OR-Tools ``CpModel``), ``.x`` its
-    variables by name (cell -> variable for ``cell``; layer index for ``compact``;
-    (vessel, level) for ``level``; a column index on ``highs``). It unpacks, so the
-    raw PuLP problem is one line:
+    It unpacks, so the raw PuLP problem is one line:
 
         prob, x = thermomilp.build_model(puzzle, backend="pulp")
         prob.solve(pulp.HiGHS(msg=False))
@@ -38,7 +33,8 @@ def build_model(puzzle: Puzzle, backend: Backend | str = Backend.HIGHS,
             binary per vessel and level, `thermomilp.model.level_pulp`).
 
     Returns:
-        A [`BuiltModel`][thermomilp.model.BuiltModel]: the layer's model and its variables.
+        A [`BuiltModel`][thermomilp.model.BuiltModel]: the layer's own model object
+        (``.model``) and its variables by name (``.x``).
 
     Raises:
         ConfigError: a backend or formulation outside the known names (or the level

@@ -90,19 +90,15 @@ def compact_from(form: Formulation) -> CompactFormulation:
     chains = tuple((layer_of[s], layer_of[p]) for s, p in form.arcs)
 
     def terms(clued: dict[int, int], axis: int) -> dict[int, tuple[tuple[int, int], ...]]:
-        out: dict[int, tuple[tuple[int, int], ...]] = {}
+        """Per clued line, (layer, its cells in the line) for every layer that meets it."""
+        out = {}
         for line in clued:
-            counts: dict[int, int] = {}
-            for k, layer in enumerate(layers):
-                n = sum(1 for cell in layer if cell[axis] == line)
-                if n:
-                    counts[k] = n
-            out[line] = tuple(sorted(counts.items()))
+            counts = ((k, sum(cell[axis] == line for cell in layer))
+                      for k, layer in enumerate(layers))
+            out[line] = tuple((k, n) for k, n in counts if n)
         return out
 
-    fixed: dict[int, int] = {}
-    for cell, value in form.fixed.items():
-        fixed[layer_of[cell]] = value
+    fixed = {layer_of[cell]: value for cell, value in form.fixed.items()}
     return CompactFormulation(
         height=form.height, width=form.width,
         row_clues=dict(form.row_clues), col_clues=dict(form.col_clues),

@@ -13,12 +13,12 @@ gets equal bounds (its domain is the one value), as in every other layer.
 Variable ``k`` is cell ``(k // W, k % W)``, named ``x_i_j``.
 
 CP-SAT takes integer coefficients only; every row of these models has them
-(clue sums, +1/-1 precedence, the 0/1 no-good cuts). The compact and level
-formulations are built from the same row data the highspy builders use
-(`thermomilp.model.highs_model.compact_arrays`,
-`thermomilp.model.level_highs.level_rows`), so all three are the models
-the MILP engines get, handed to a clause-learning solver instead of an
-LP-based branch-and-bound.
+(clue sums, +1/-1 precedence, the 0/1 no-good cuts). All three formulations are
+built from the same row data the highspy builders use
+(`thermomilp.model.highs_model.matrix_arrays`, `thermomilp.model.highs_model.compact_arrays`,
+`thermomilp.model.level_highs.level_arrays`), so they are the models the MILP
+engines get, handed to a clause-learning solver instead of an LP-based
+branch-and-bound.
 """
 
 from __future__ import annotations
@@ -57,31 +57,21 @@ def _variables(model: Any, n: int, fixed: dict[int, int], name) -> list[Any]:
 
 
 def build_cpsat(form: Formulation) -> tuple[Any, list[Any]]:
-    """``(model, x)``: the cell model of ``form``, ``x[k]`` the variable of cell k (row-major)."""
-    cp_model = cp_model_module()
-    model = cp_model.CpModel()
-    W = form.width
-    fixed = {form.index(cell): value for cell, value in form.fixed.items()}
-    x = _variables(model, form.n_vars, fixed, lambda k: f"x_{cell_name(divmod(k, W))}")
-    cell = {c: x[form.index(c)] for c in form.cells}
+    """``(model, x)``: the cell model of ``form``, ``x[k]`` the variable of cell k (row-major),
+    its rows (1)-(4) named as in the other layers (``row_3``, ``prec_2_1_2_0``)."""
+    from thermomilp.model.highs_model import matrix_arrays, row_names
 
-    # (1) row clues
-    for i, R_i in form.row_clues.items():
-        model.add(sum(cell[i, j] for j in range(W)) == R_i).with_name(f"row_{i}")
-    # (2) column clues
-    for j, C_j in form.col_clues.items():
-        model.add(sum(cell[i, j] for i in range(form.height)) == C_j).with_name(f"col_{j}")
-    # (3) precedence: a cell fills only if its predecessor does
-    for s, p in form.arcs:
-        model.add(cell[s] - cell[p] <= 0).with_name(f"prec_{cell_name(s)}_{cell_name(p)}")
-    # (4) ties: the cells of one tank row fill together
-    for a, b in form.ties:
-        model.add(cell[a] - cell[b] == 0).with_name(f"tie_{cell_name(a)}_{cell_name(b)}")
+    model = cp_model_module().CpModel()
+    fixed = {form.index(cell): value for cell, value in form.fixed.items()}
+    x = _variables(model, form.n_vars, fixed, lambda k: f"x_{cell_name(divmod(k, form.width))}")
+    _rows(model, x, *matrix_arrays(form), names=row_names(form))
     return model, x
 
 
-def _rows(model: Any, x: list[Any], lower, upper, starts, indices, values) -> None:
-    """CSR rows ``lower <= sum values * x[indices] <= upper`` (an infinite side left open)."""
+def _rows(model: Any, x: list[Any], lower, upper, starts, indices, values, *,
+          names: list[str] | None = None) -> None:
+    """CSR rows ``lower <= sum values * x[indices] <= upper`` (an infinite side left open),
+    named ``names[r]`` when given."""
     cp_model = cp_model_module()
 
     ends = list(starts[1:]) + [len(indices)]
@@ -90,7 +80,9 @@ def _rows(model: Any, x: list[Any], lower, upper, starts, indices, values) -> No
             [x[int(k)] for k in indices[begin:end]], [whole(v) for v in values[begin:end]])
         low = -cp_model.INT_MAX if math.isinf(lower[r]) else whole(lower[r])
         high = cp_model.INT_MAX if math.isinf(upper[r]) else whole(upper[r])
-        model.add_linear_constraint(expr, low, high)
+        row = model.add_linear_constraint(expr, low, high)
+        if names:
+            row.with_name(names[r])
 
 
 def build_cpsat_compact(form: Any) -> tuple[Any, list[Any]]:
@@ -106,17 +98,11 @@ def build_cpsat_compact(form: Any) -> tuple[Any, list[Any]]:
 def build_cpsat_level(form: Any) -> tuple[Any, list[Any]]:
     """The level model (one binary per vessel and level, rows (L1), (L3), (L4) and the
     fixed cells)."""
-    from thermomilp.model.level_highs import level_rows
+    from thermomilp.model.level_highs import level_arrays
 
-    cp_model = cp_model_module()
-    model = cp_model.CpModel()
+    model = cp_model_module().CpModel()
     z = _variables(model, form.n_vars, {}, lambda k: "z_{}_{}".format(*form.pairs[k]))
-    rhs, rows = level_rows(form)
-    for bound, row in zip(rhs, rows, strict=True):
-        cols = sorted(row)
-        model.add(cp_model.LinearExpr.weighted_sum([z[k] for k in cols],
-                                                   [whole(row[k]) for k in cols])
-                  == whole(bound))
+    _rows(model, z, *level_arrays(form))
     return model, z
 
 

@@ -105,10 +105,34 @@ def row_names(form: Formulation) -> list[str]:
             + [f"tie_{cell_name(a)}_{cell_name(b)}" for a, b in form.ties])
 
 
-def build_highs(form: Formulation, *, names: bool = True, verbose: bool = False) -> Any:
-    """A ``highspy.Highs`` holding the cell model of ``form``."""
+def add_binaries(h: Any, lower: np.ndarray, upper: np.ndarray) -> None:
+    """Variables (0): one integer column per bound pair (0 and 1, or a fixed value twice)."""
     import highspy
 
+    n = lower.size
+    h.addVars(n, lower, upper)
+    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
+                            np.full(n, highspy.HighsVarType.kInteger))
+
+
+def csr(rows: list, lower: list[float], upper: list[float]) -> tuple[np.ndarray, ...]:
+    """Rows given as ``(column, coefficient)`` terms, as the CSR arrays
+    ``(lower, upper, starts, indices, values)`` of ``addRows``."""
+    starts: list[int] = []
+    indices: list[int] = []
+    values: list[float] = []
+    for terms in rows:
+        starts.append(len(indices))
+        for col, coef in terms:
+            indices.append(col)
+            values.append(float(coef))
+    return (np.array(lower, dtype=float), np.array(upper, dtype=float),
+            np.array(starts, dtype=np.int32), np.array(indices, dtype=np.int32),
+            np.array(values, dtype=float))
+
+
+def build_highs(form: Formulation, *, names: bool = True, verbose: bool = False) -> Any:
+    """A ``highspy.Highs`` holding the cell model of ``form``."""
     h = new_highs(verbose)
     n = form.height * form.width
     # Variables (0): binaries, fixed cells get equal bounds
@@ -118,9 +142,7 @@ def build_highs(form: Formulation, *, names: bool = True, verbose: bool = False)
         val = np.fromiter(form.fixed.values(), dtype=float)
         lb[idx] = val
         ub[idx] = val
-    h.addVars(n, lb, ub)
-    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
-                            np.full(n, highspy.HighsVarType.kInteger))
+    add_binaries(h, lb, ub)
     # Constraints (1)-(4)
     lower, upper, starts, indices, values = matrix_arrays(form)
     h.addRows(lower.size, lower, upper, indices.size, starts, indices, values)
@@ -134,42 +156,22 @@ def build_highs(form: Formulation, *, names: bool = True, verbose: bool = False)
 
 def compact_arrays(form) -> tuple[np.ndarray, ...]:
     """CSR arrays ``(lower, upper, starts, indices, values)`` of rows (1')-(3')."""
-    indices: list[int] = []
-    values: list[float] = []
-    starts: list[int] = []
-    lower: list[float] = []
-    upper: list[float] = []
-    for clues, terms in ((form.row_clues, form.row_terms), (form.col_clues, form.col_terms)):
-        for line, clue in clues.items():
-            starts.append(len(indices))
-            for layer, weight in terms[line]:
-                indices.append(layer)
-                values.append(float(weight))
-            lower.append(float(clue))
-            upper.append(float(clue))
-    for u, l in form.chains:  # (3') y_u - y_l <= 0
-        starts.append(len(indices))
-        indices.extend((u, l))
-        values.extend((1.0, -1.0))
-        lower.append(-np.inf)
-        upper.append(0.0)
-    return (np.array(lower), np.array(upper), np.array(starts, dtype=np.int32),
-            np.array(indices, dtype=np.int32), np.array(values))
+    lines = ((form.row_clues, form.row_terms), (form.col_clues, form.col_terms))
+    rows = [terms[line] for clues, terms in lines for line in clues]
+    clues = [float(clue) for clues, _ in lines for clue in clues.values()]
+    rows += [((u, 1.0), (l, -1.0)) for u, l in form.chains]  # (3') y_u - y_l <= 0
+    return csr(rows, clues + [-np.inf] * len(form.chains), clues + [0.0] * len(form.chains))
 
 
 def build_highs_compact(form, *, names: bool = True, verbose: bool = False) -> Any:
     """A ``highspy.Highs`` holding the compact model (one binary per layer)."""
-    import highspy
-
     h = new_highs(verbose)
     n = form.n_vars
     # Variables (0'): y_l binary; layers fixed by the presolve get equal bounds
     lb, ub = np.zeros(n), np.ones(n)
     for layer, value in form.fixed.items():
         lb[layer] = ub[layer] = value
-    h.addVars(n, lb, ub)
-    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
-                            np.full(n, highspy.HighsVarType.kInteger))
+    add_binaries(h, lb, ub)
     # Constraints (1')-(3')
     lower, upper, starts, indices, values = compact_arrays(form)
     if lower.size:

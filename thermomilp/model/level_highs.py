@@ -14,73 +14,53 @@ model is the k-th pair (vessel, level) of ``LevelFormulation.pairs``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
 
-from thermomilp.model.highs_model import new_highs
+from thermomilp.core.puzzle import Cell
+from thermomilp.model.highs_model import add_binaries, csr, new_highs
 
 
-def level_rows(form) -> tuple[list[float], list[dict[int, float]]]:
-    """(right-hand sides, sparse rows) of (L1), (L3), (L4) and the fixed cells."""
+def level_arrays(form) -> tuple[np.ndarray, ...]:
+    """CSR arrays ``(lower, upper, starts, indices, values)`` of rows (L1), (L3), (L4) and
+    the fixed cells."""
     puzzle = form.puzzle
-    start: list[int] = []
-    k = 0
-    for vessel in puzzle.vessels:
-        start.append(k)
-        k += vessel.depth + 1
-    rhs: list[float] = []
-    rows: list[dict[int, float]] = []
-    for v, vessel in enumerate(puzzle.vessels):  # (L1)
-        rhs.append(1.0)
-        rows.append({start[v] + level: 1.0 for level in range(vessel.depth + 1)})
+    start = list(accumulate((vessel.depth + 1 for vessel in puzzle.vessels), initial=0))
 
-    def cell_terms(cell, into: dict[int, float]) -> None:
-        v, rank = puzzle.rank_of[cell]
-        for level in range(rank, puzzle.vessels[v].depth + 1):
-            into[start[v] + level] = into.get(start[v] + level, 0.0) + 1.0
+    def cells_row(cells: Iterable[Cell]) -> list[tuple[int, float]]:
+        """(L2) substituted: each cell adds 1 to every z of its vessel that reaches it."""
+        row: dict[int, float] = {}
+        for cell in cells:
+            v, rank = puzzle.rank_of[cell]
+            for level in range(rank, puzzle.vessels[v].depth + 1):
+                row[start[v] + level] = row.get(start[v] + level, 0.0) + 1.0
+        return sorted(row.items())
 
+    rows = [[(start[v] + level, 1.0) for level in range(vessel.depth + 1)]  # (L1)
+            for v, vessel in enumerate(puzzle.vessels)]
+    rhs = [1.0] * len(rows)
     for axis, clues in ((0, puzzle.rows), (1, puzzle.cols)):  # (L3), (L4)
         for line, clue in enumerate(clues):
-            if clue is None:
-                continue
-            row: dict[int, float] = {}
-            for cell in puzzle.rank_of:
-                if cell[axis] == line:
-                    cell_terms(cell, row)
-            rhs.append(float(clue))
-            rows.append(row)
+            if clue is not None:
+                rows.append(cells_row(cell for cell in puzzle.rank_of if cell[axis] == line))
+                rhs.append(float(clue))
     for cell, value in sorted(form.fixed.items()):
-        row = {}
-        cell_terms(cell, row)
+        rows.append(cells_row([cell]))
         rhs.append(float(value))
-        rows.append(row)
-    return rhs, rows
+    return csr(rows, rhs, rhs)
 
 
 def build_highs_level(form, *, names: bool = False, verbose: bool = False) -> Any:
     """A ``highspy.Highs`` holding the level model of ``form`` (a LevelFormulation);
     ``names``: its columns and rows named as PuLP's and Pyomo's (``z_3_1``,
     ``level_3``, ``row_2``, ``col_4``, ``fix_2_4``), for the LP and MPS exports."""
-    import highspy
-
     h = new_highs(verbose)
-    n = form.n_vars
-    h.addVars(n, np.zeros(n), np.ones(n))
-    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
-                            np.full(n, highspy.HighsVarType.kInteger))
-    rhs, rows = level_rows(form)
-    starts: list[int] = []
-    indices: list[int] = []
-    values: list[float] = []
-    for row in rows:
-        starts.append(len(indices))
-        for col, coef in sorted(row.items()):
-            indices.append(col)
-            values.append(coef)
-    bounds = np.array(rhs, dtype=float)
-    h.addRows(len(rows), bounds, bounds, len(indices), np.array(starts, dtype=np.int32),
-              np.array(indices, dtype=np.int32), np.array(values, dtype=float))
+    add_binaries(h, np.zeros(form.n_vars), np.ones(form.n_vars))
+    lower, upper, starts, indices, values = level_arrays(form)
+    h.addRows(lower.size, lower, upper, indices.size, starts, indices, values)
     if names:
         puzzle = form.puzzle
         for k, (v, level) in enumerate(form.pairs):

@@ -26,16 +26,7 @@ from typing import Any
 
 import pulp
 
-from thermomilp.core.puzzle import Cell, Puzzle, require_levels
-
-
-def cell_expressions(puzzle: Puzzle, z: dict[tuple[int, int], Any]) -> dict[Cell, Any]:
-    """(L2): x_c as the sum of the level indicators that reach the cell's rank."""
-    x = {}
-    for cell, (v, rank) in puzzle.rank_of.items():
-        depth = puzzle.vessels[v].depth
-        x[cell] = pulp.lpSum(z[v, k] for k in range(rank, depth + 1))
-    return x
+from thermomilp.core.puzzle import Puzzle, require_levels
 
 
 def build_level_pulp(puzzle: Puzzle, name: str = "thermomilp_levels") -> tuple[Any, dict, dict]:
@@ -51,8 +42,9 @@ def build_level_pulp(puzzle: Puzzle, name: str = "thermomilp_levels") -> tuple[A
     # (L1) one level per vessel
     for v, vessel in enumerate(puzzle.vessels):
         prob += pulp.lpSum(z[v, k] for k in range(vessel.depth + 1)) == 1, f"level_{v}"
-    # (L2) cell values as expressions of z
-    x = cell_expressions(puzzle, z)
+    # (L2) x_c: the sum of the level indicators that reach the cell's rank
+    x = {cell: pulp.lpSum(z[v, k] for k in range(rank, puzzle.vessels[v].depth + 1))
+         for cell, (v, rank) in puzzle.rank_of.items()}
     # (L3) row clues, (L4) column clues
     for i, R_i in enumerate(puzzle.rows):
         if R_i is not None:

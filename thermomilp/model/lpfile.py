@@ -73,6 +73,15 @@ def _row(name: str, coefficients: dict[int, float], sense: str, rhs: float) -> R
     return Row(name, terms, sense, float(rhs) + 0.0)  # + 0.0: never write -0
 
 
+def _sense(lower: float | None, upper: float | None) -> tuple[str, float]:
+    """A row's bounds (None or an infinity: no bound) as (sense, right-hand side)."""
+    if lower is not None and lower == upper:
+        return EQ, lower
+    if upper is not None and upper < float("inf"):
+        return LE, upper
+    return GE, lower  # type: ignore[return-value]  # a row has one bound at least
+
+
 # -- Readers: one per modelling layer --------------------------------------
 
 
@@ -113,16 +122,9 @@ def from_pyomo(model: Any, variables: list, title: str,
         coefficients: dict[int, float] = {}
         for var, coef in zip(repn.linear_vars, repn.linear_coefs, strict=True):
             coefficients[index[id(var)]] = coefficients.get(index[id(var)], 0.0) + coef
-        constant = float(repn.constant or 0.0)
-        lower, upper = con.lb, con.ub
-        if lower is not None and upper is not None and lower == upper:
-            sense, rhs = EQ, lower
-        elif upper is not None:
-            sense, rhs = LE, upper
-        else:
-            sense, rhs = GE, lower
+        sense, rhs = _sense(con.lb, con.ub)
         name = row_name(con) if row_name else _pyomo_name(con)
-        rows.append(_row(name, coefficients, sense, float(rhs) - constant))
+        rows.append(_row(name, coefficients, sense, float(rhs) - float(repn.constant or 0.0)))
     return LinearModel(title, columns, tuple(rows))
 
 
@@ -147,16 +149,8 @@ def from_highs(h: Any, title: str) -> LinearModel:
         for p in range(starts[outer], starts[outer + 1]):
             r, c = (indices[p], outer) if colwise else (outer, indices[p])
             by_row[r][c] = values[p]
-    rows = []
-    for r in range(lp.num_row_):
-        lower, upper = lp.row_lower_[r], lp.row_upper_[r]
-        if lower == upper:
-            sense, rhs = EQ, lower
-        elif upper < float("inf"):
-            sense, rhs = LE, upper
-        else:
-            sense, rhs = GE, lower
-        rows.append(_row(lp.row_names_[r], by_row[r], sense, rhs))
+    rows = [_row(lp.row_names_[r], by_row[r], *_sense(lp.row_lower_[r], lp.row_upper_[r]))
+            for r in range(lp.num_row_)]
     return LinearModel(title, columns, tuple(rows))
 
 

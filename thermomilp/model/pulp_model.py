@@ -87,8 +87,10 @@ def build_pulp(form: Formulation, name: str = "thermomilp") -> tuple[Any, dict]:
 
 
 def add_nogood(prob: Any, x: dict, ones: set, name: str) -> None:
-    """Cut off one solution: sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1."""
-    add_nogood_vars(prob, list(x.values()), {k for k, cell in enumerate(x) if cell in ones}, name)
+    """Cut off one solution: sum_{x*=1} (1 - x) + sum_{x*=0} x >= 1,
+    that is  - sum_{x*=1} x + sum_{x*=0} x >= 1 - |ones|."""
+    terms = [(var, -1 if cell in ones else 1) for cell, var in x.items()]
+    add_row(prob, terms, GE, 1 - sum(cell in ones for cell in x), name)
 
 
 def build_pulp_compact(form, name: str = "thermomilp_compact") -> tuple[Any, dict]:
@@ -113,10 +115,3 @@ def build_pulp_compact(form, name: str = "thermomilp_compact") -> tuple[Any, dic
         add_row(prob, [(y[u], 1), (y[l], -1)], LE, 0,
                 f"prec_{form.var_name(u)}_{form.var_name(l)}")
     return prob, y
-
-
-def add_nogood_vars(prob: Any, variables: list, on: set[int], name: str) -> None:
-    """The no-good cut over any variable list: sum_{on} (1 - v) + sum_{off} v >= 1,
-    that is  - sum_{on} v + sum_{off} v >= 1 - |on|."""
-    terms = [(v, -1 if k in on else 1) for k, v in enumerate(variables)]
-    add_row(prob, terms, GE, 1 - len(on), name)

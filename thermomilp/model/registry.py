@@ -1,20 +1,12 @@
 """Formulations as one protocol, and the one registry: formulation x layer -> builder.
 
 Every formulation of a board -- ``cell`` (`thermomilp.model.formulation`),
-``compact`` (`thermomilp.model.compact`) and ``level``
-(`LevelFormulation`, built by `thermomilp.model.level_pulp` /
-`thermomilp.model.level_pyomo` / `thermomilp.model.level_highs`)
--- is plain data with the same variable interface, `Formulated`:
-how many variables, which cells a vector of values fills, which variables
-a filled-cell set switches on. That is all a session needs to read a
-solution back and to write the no-good cut of it, so one session class per
-modelling layer serves every formulation.
-
-What each kind of formulation knows about its own variables (which are in no
-row, the presolve value of a variable, which variables a cut over some cells
-runs over) is in `KINDS`; the model each layer builds of each kind is in
-[`MODELS`][thermomilp.model.registry.MODELS], keyed by (formulation, modelling layer):
-``build_model``, the LP/MPS exports and the sessions all build through it.
+``compact`` (`thermomilp.model.compact`) and ``level`` (`LevelFormulation`) -- is
+plain data with the same variable interface, `Formulated`, so one session class per
+modelling layer serves every formulation. What each kind knows about its own
+variables is in `KINDS`; the model each layer builds of each kind is in
+[`MODELS`][thermomilp.model.registry.MODELS]: ``build_model``, the LP/MPS exports and
+the sessions all build through it.
 """
 
 from __future__ import annotations
@@ -25,12 +17,15 @@ from typing import Any, Callable, Iterator, Mapping, Protocol, runtime_checkable
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import Cell, Puzzle
 from thermomilp.core.settings import Backend, FormulationKind
+from thermomilp.model.compact import compact_from
 from thermomilp.model.formulation import Formulation, formulate
 
 
 @runtime_checkable
 class Formulated(Protocol):
-    """What every formulation offers the sessions."""
+    """What every formulation offers the sessions: how many variables, which cells a vector
+    of values fills, which variables a filled-cell set switches on (enough to read a
+    solution back and to cut it off)."""
 
     @property
     def kind(self) -> str: ...
@@ -101,8 +96,6 @@ Builder = Callable[[Puzzle, "dict[Cell, int] | None"], Formulated]
 
 
 def _compact(puzzle: Puzzle, fixed: dict[Cell, int] | None) -> Formulated:
-    from thermomilp.model.compact import compact_from
-
     return compact_from(formulate(puzzle, fixed))
 
 
@@ -133,8 +126,6 @@ def recast(form: Formulated, kind: FormulationKind | str) -> Formulated:
     if kind_of(form) is kind:
         return form
     if kind is FormulationKind.COMPACT and isinstance(form, Formulation):
-        from thermomilp.model.compact import compact_from
-
         return compact_from(form)
     raise ConfigError(f"cannot turn the {form.kind} formulation into the {kind} one; "
                       "build it from the puzzle (model.registry.formulation_for)")
@@ -179,26 +170,20 @@ class Kind:
 
     ``free``: the variables in no row (before any cut); ``fixed_value``: the value
     the logic fixed a variable at (0 when not fixed); ``cut_columns``: the variables
-    a no-good cut over some cells runs over; ``cell_columns``: variable k is cell k
-    (row-major), so a cut may be written on cells directly."""
+    a no-good cut over some cells runs over; ``var_name``: variable k's name."""
 
-    formulate: Builder
     free: Callable[[Any], frozenset[int]]
     fixed_value: Callable[[Any, int], int]
     cut_columns: Callable[[Any, frozenset[Cell]], list[int]]
     var_name: Callable[[Any, int], str]
-    cell_columns: bool = False
 
 
 KINDS: dict[FormulationKind, Kind] = {
-    FormulationKind.CELL: Kind(formulate, _cell_free,
-                               lambda form, k: form.fixed.get(divmod(k, form.width), 0),
-                               _cell_cut, lambda form, k: "x_{}_{}".format(*divmod(k, form.width)),
-                               cell_columns=True),
-    FormulationKind.COMPACT: Kind(_compact, _compact_free,
-                                  lambda form, k: form.fixed.get(k, 0), _compact_cut,
-                                  lambda form, k: form.var_name(k)),
-    FormulationKind.LEVEL: Kind(_level, lambda form: frozenset(),  # every z is in its (L1) row
+    FormulationKind.CELL: Kind(_cell_free, lambda form, k: form.fixed.get(divmod(k, form.width), 0),
+                               _cell_cut, lambda form, k: "x_{}_{}".format(*divmod(k, form.width))),
+    FormulationKind.COMPACT: Kind(_compact_free, lambda form, k: form.fixed.get(k, 0),
+                                  _compact_cut, lambda form, k: form.var_name(k)),
+    FormulationKind.LEVEL: Kind(lambda form: frozenset(),  # every z is in its (L1) row
                                 lambda form, k: 0, _no_cut,
                                 lambda form, k: "z_{}_{}".format(*form.pairs[k])),
 }
@@ -220,10 +205,7 @@ class BuiltModel:
     formulation's names to the layer's variables (cell -> variable for the cell
     formulation, layer index for the compact one, (vessel, level) for the level one;
     a column index on highspy); ``variables`` holds the same variables in the formulation's order
-    (variable k of `Formulated`). It unpacks as ``model, x``:
-
-        prob, x = thermomilp.build_model(puzzle, backend="pulp")
-    """
+    (variable k of `Formulated`). It unpacks as ``model, x``."""
 
     model: Any
     x: Mapping[Any, Any]
