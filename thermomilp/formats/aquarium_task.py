@@ -18,19 +18,15 @@ import re
 
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits, aquarium
-from thermomilp.formats.tokens import whole_number
+from thermomilp.formats.site import task_clues, task_head
+from thermomilp.formats.tokens import single_line, whole_number
 
 SHAPE = re.compile(r"^[0-9_?-]*;[0-9]+(,[0-9]+)*$")
 
 
-def _single_line(text: str) -> str | None:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[0] if len(lines) == 1 else None
-
-
 def is_aquarium_task(text: str) -> bool:
     """One clue head, one ``;`` group of exactly n*n ids (n = half the clue count)."""
-    line = _single_line(text)
+    line = single_line(text)
     if line is None or SHAPE.match(line) is None:
         return False
     head, body = line.split(";")
@@ -44,28 +40,17 @@ def is_aquarium_task(text: str) -> bool:
 looks_like = is_aquarium_task
 
 
-def _clue(tok: str) -> int | None:
-    if tok in ("", "-", "?"):
-        return None
-    return whole_number(tok, "clue", 1)
-
-
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
-    line = _single_line(text)
+    line = single_line(text)
     if line is None:
         raise PuzzleError("an Aquarium task string is one line: clues ';' tank ids", line=1)
     if line.count(";") != 1:
         raise PuzzleError("an Aquarium task string has exactly one ';' between the clues "
                           "and the tank ids", line=1)
     head, body = line.split(";")
-    tokens = head.split("_")
-    if len(tokens) % 2:
-        raise PuzzleError(f"the clue part has {len(tokens)} entries: expected n column clues "
-                          "then n row clues", line=1)
-    clues = [_clue(tok) for tok in tokens]
-    n = len(clues) // 2
+    rows, cols = task_clues(head, "entries")
+    n = len(cols)
     limits.check(n, n)
-    cols, rows = clues[:n], clues[n:]
     ids = body.split(",")
     if len(ids) != n * n:
         raise PuzzleError(f"{len(ids)} tank ids given but a {n}x{n} board has {n * n} cells",
@@ -88,7 +73,5 @@ def write(puzzle: Puzzle) -> str:
     if puzzle.height != puzzle.width:
         raise PuzzleError("Aquarium task strings describe square boards only")
     number = {v.label: k for k, v in enumerate(puzzle.vessels, start=1)}
-    clue = lambda v: "" if v is None else str(v)  # noqa: E731
-    head = "_".join(clue(v) for v in list(puzzle.cols) + list(puzzle.rows))
     ids = ",".join(str(number[label]) for line in puzzle.region_grid() for label in line)
-    return f"{head};{ids}\n"
+    return f"{task_head(puzzle)};{ids}\n"

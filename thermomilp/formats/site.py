@@ -24,14 +24,14 @@ from itertools import pairwise
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.notation import cell_name
 from thermomilp.core.puzzle import GENEROUS, Cell, Puzzle, SizeLimits, thermometers
-from thermomilp.formats.tokens import whole_number
+from thermomilp.formats.tokens import single_line, whole_number
 
 SHAPE = re.compile(r"^[0-9_?-]+(;[0-9,]+)+$")
 
 
 def looks_like(text: str) -> bool:
-    lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) != 1 or SHAPE.match(lines[0].strip()) is None:
+    line = single_line(text)
+    if line is None or SHAPE.match(line) is None:
         return False
     # Same clue head as Aquarium task strings; one group of exactly n*n ids is Aquarium.
     from thermomilp.formats.aquarium_task import is_aquarium_task
@@ -39,19 +39,21 @@ def looks_like(text: str) -> bool:
     return not is_aquarium_task(text)
 
 
-def _clues(head: str) -> tuple[list[int | None], list[int | None]]:
+def task_clues(head: str, unit: str = "numbers") -> tuple[list[int | None], list[int | None]]:
+    """(row clues, column clues) of a task string's head ``c1_..._cn_r1_..._rn``
+    (``-``, ``?`` or nothing is a missing clue); ``unit`` names its parts in the error."""
     tokens = head.split("_")
     if len(tokens) % 2:
-        raise PuzzleError(f"the clue part has {len(tokens)} numbers: expected n column clues "
+        raise PuzzleError(f"the clue part has {len(tokens)} {unit}: expected n column clues "
                           "then n row clues", line=1)
-    clues: list[int | None] = []
-    for tok in tokens:
-        if tok in ("", "-", "?"):
-            clues.append(None)
-        else:
-            clues.append(whole_number(tok, "clue", 1))
+    clues = [None if tok in ("", "-", "?") else whole_number(tok, "clue", 1) for tok in tokens]
     n = len(clues) // 2
     return clues[n:], clues[:n]
+
+
+def task_head(puzzle: Puzzle) -> str:
+    """The head of a task string: the column clues, then the row clues."""
+    return "_".join("" if v is None else str(v) for v in list(puzzle.cols) + list(puzzle.rows))
 
 
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
@@ -59,7 +61,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     if not task or ";" not in task:
         raise PuzzleError("a task string needs clues, then ';' and the thermometers", line=1)
     head, *parts = task.split(";")
-    rows, cols = _clues(head)
+    rows, cols = task_clues(head)
     n = len(cols)
     limits.check(n, n)  # before any cell is built
     used: set[Cell] = set()
@@ -120,8 +122,6 @@ def write(puzzle: Puzzle) -> str:
     if puzzle.height != puzzle.width:
         raise PuzzleError("task strings describe square boards only")
     n = puzzle.width
-    clue = lambda v: "" if v is None else str(v)  # noqa: E731
-    head = "_".join(clue(v) for v in list(puzzle.cols) + list(puzzle.rows))
     parts = []
     used: set[Cell] = set()
     cursor = 0
@@ -132,4 +132,4 @@ def write(puzzle: Puzzle) -> str:
         code = _straight_code(cells) if min(cells) == divmod(cursor, n) else None
         parts.append(code or "5," + ",".join(str(r * n + c) for r, c in cells))
         used.update(cells)
-    return head + ";" + ";".join(parts) + "\n"
+    return task_head(puzzle) + ";" + ";".join(parts) + "\n"
