@@ -47,7 +47,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def check_board(puzzle, limit: int, *, settings: Any = None, **given: Any) -> dict[str, Any]:
+def check_board(puzzle, limit: int, *, settings: Any = None) -> dict[str, Any]:
     """The check record of one board (without the ``file`` key); one deadline
     (the settings' time limit) covers the count and the grade."""
     from thermomilp.core.deadline import Deadline
@@ -55,7 +55,7 @@ def check_board(puzzle, limit: int, *, settings: Any = None, **given: Any) -> di
     from thermomilp.core.verify import solution_problems
     from thermomilp.solving import SolveError, enumerate_solutions
 
-    chosen = settings_from(settings, **given)
+    chosen = settings_from(settings)
     clock = Deadline(chosen.time_limit)
     record: dict[str, Any] = {"puzzle": puzzle.kind}
     try:
@@ -88,18 +88,15 @@ def check_board(puzzle, limit: int, *, settings: Any = None, **given: Any) -> di
     return record
 
 
-def _grade(puzzle, clock=None) -> tuple[str | None, str | None]:
+def _grade(puzzle, clock) -> tuple[str | None, str | None]:
     """The logic grade, or (None, None) when the logic cannot say within the deadline."""
-    from thermomilp.core.deadline import TimeUp
     from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
 
-    if clock is not None and clock.expired():
+    if clock.expired():
         return None, None
     try:
-        g = grade(puzzle, None if clock is None or clock.end is None else clock.expired)
-    except TimeUp:
-        return None, None
-    except Exception:  # noqa: BLE001 -- a grade the logic cannot give is reported as null
+        g = grade(puzzle, None if clock.end is None else clock.expired)
+    except Exception:  # noqa: BLE001 -- out of time (TimeUp), or a grade the logic cannot give
         return None, None
     return g, GRADE_TO_DIFFICULTY.get(g)
 
@@ -129,17 +126,13 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "json":
             print(json.dumps(record), flush=True)
         else:
-            print(_text(record, args.limit))
+            print(_text(record))
     return worst
 
 
-def _text(record: dict[str, Any], limit: int) -> str:
+def _text(record: dict[str, Any]) -> str:
     from thermomilp.core.untrusted import shown, shown_lines
 
-    return shown(record["file"]) + shown_lines(_text_after_name(record, limit))
-
-
-def _text_after_name(record: dict[str, Any], limit: int) -> str:
     count = record["solutions"]
     counted = "?" if count is None else (f"at least {count}" if record["capped"] else str(count))
     line = (f": {record['status']}, {counted} solution(s), "
@@ -152,4 +145,4 @@ def _text_after_name(record: dict[str, Any], limit: int) -> str:
         line += f"\n  error: {record['error']}"
     if record["second"]:
         line += "\n  second solution:\n" + "\n".join("    " + row for row in record["second"])
-    return line
+    return shown(record["file"]) + shown_lines(line)

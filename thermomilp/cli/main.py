@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import sys
+from typing import Callable
 
 from thermomilp.core.errors import ThermomilpError
 from thermomilp.core.untrusted import shown
@@ -225,6 +227,21 @@ def settings_of(args: argparse.Namespace):
         raise ConfigError(f"{', '.join(refused)}: not used by `thermomilp {args.command}`, "
                           f"which takes {takes} (`thermomilp {args.command} --help` says why)")
     return resolve(flags)
+
+
+def print_result(fmt: str, n: int, path: str, record: dict, text: Callable[[], str]) -> None:
+    """Print the result of input ``n`` (``path``): its JSON Lines ``record`` with
+    ``--format json``, else ``== path`` and ``text()``, a blank line before every input
+    but the first."""
+    if fmt == "json":
+        print(json.dumps(record), flush=True)
+        return
+    from thermomilp.core.untrusted import shown_lines
+
+    if n:
+        print()
+    print(f"== {shown(path)}")
+    print(shown_lines(text()))
 
 
 def write_output(text: str, path: str | None) -> None:
