@@ -1,16 +1,9 @@
-"""The ``--out`` file of a batch: an append-only log, opened, locked against a second
-run, its records read back (a torn last line cut), and the inputs those records
-already cover ([`Resume`][thermomilp.batch.Resume]).
+"""The ``--out`` file of a batch ([`BatchOutput`][thermomilp.batch.BatchOutput]) and the
+inputs its records already cover ([`Resume`][thermomilp.batch.Resume]).
 
 It is the one file the package writes that is not replaced whole
-(`thermomilp.core.files.write_whole`): a batch appends to it one record
-at a time, so that an interrupted run keeps every finished record. Each record
-is appended whole or not at all (`AppendLog`: a failed write -- a full
-disk, a file size limit -- is cut back to where the record began, and the run
-stops with a [`WriteError`][thermomilp.core.errors.WriteError] naming the file). A
-target that is not a regular file (``/dev/zero``, a FIFO, a folder) is refused
-before anything is read from it, and reading it back is bounded: a line longer
-than any record (`MAX_RECORD_BYTES`) is not a batch output.
+(`thermomilp.core.files.write_whole`): a batch appends to it one whole record at a time
+(`AppendLog`), so that an interrupted run keeps every finished record.
 """
 
 from __future__ import annotations
@@ -24,20 +17,21 @@ from typing import Any, Iterable
 class BatchOutput:
     """The ``--out`` file, open for the whole run: locked, read back, appended to.
 
-    ``with BatchOutput(path) as output:`` creates the file if needed, takes an
-    exclusive lock on it (a second run on the same file is refused with a
+    ``with BatchOutput(path) as output:`` refuses a target that is not a regular file
+    (``/dev/zero``, a FIFO, a folder) before reading anything, creates the file if
+    needed, takes an exclusive lock on it (a second run on the same file is refused with a
     [`ConfigError`][thermomilp.core.errors.ConfigError] instead of duplicating every record), and
     reads its records (`records`). The file is only ever appended to, and only when
     it is a batch output: every complete line must be a record (a JSON object
-    with a ``file`` and a ``status``). Anything else -- somebody's notes, a
-    corrupt line in the middle -- is a [`ConfigError`][thermomilp.core.errors.ConfigError] and the
-    file is left exactly as it was. The one repair is a torn final line (no newline, the
-    start of a record: a crash mid-write), which is cut off so the next record
-    starts on a line of its own. `stream` is the text stream to append to.
+    with a ``file`` and a ``status``, at most `MAX_RECORD_BYTES` long). Anything else --
+    somebody's notes, a corrupt line in the middle -- is a
+    [`ConfigError`][thermomilp.core.errors.ConfigError] and the file is left exactly as it
+    was. The one repair is a torn final line (no newline, the start of a record: a crash
+    mid-write), which is cut off so the next record starts on a line of its own. `stream`
+    is the text stream to append to.
 
-    The lock is ``flock`` (POSIX: Linux, macOS, BSD; it is released when the
-    process ends, so a crash leaves no stale lock). Where ``fcntl`` does not
-    exist (Windows) the file is not locked.
+    The lock is ``flock`` (released when the process ends, so a crash leaves no stale
+    lock); where ``fcntl`` does not exist (Windows) the file is not locked.
     """
 
     def __init__(self, path: str):
@@ -124,7 +118,7 @@ def _lock(handle: Any, path: str) -> None:
 
 
 MAX_RECORD_BYTES = 64 << 20
-"""The longest line a batch output may hold (a record of a 1000x1000 board is ~2 MB)."""
+"""The longest line a batch output may hold."""
 
 
 def _read_records(handle: Any, path: str) -> list[dict[str, Any]]:

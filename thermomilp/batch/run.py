@@ -9,8 +9,9 @@ import signal
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Protocol, TextIO
+from typing import Any, Iterable, Protocol, TextIO
 
 from thermomilp.batch.executors import run_dask, run_pool, run_serial, warm_up
 from thermomilp.batch.job import BatchJob, content_hash
@@ -85,10 +86,7 @@ class BatchSummary:
         return list(self.covered.values()) + self.records
 
     def counts(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for record in self.records:
-            out[record["status"]] = out.get(record["status"], 0) + 1
-        return out
+        return dict(Counter(record["status"] for record in self.records))
 
     def table(self) -> str:
         """The summary printed after a batch: statuses, then solve times."""
@@ -98,9 +96,7 @@ class BatchSummary:
         lines.append(f"{'done':<12}{len(self.records):>7}   of {self.total}"
                      + (f" ({self.skipped} already in the output)" if self.skipped else ""))
         if self.covered:
-            every: dict[str, int] = {}
-            for record in self.final_records():
-                every[record["status"]] = every.get(record["status"], 0) + 1
+            every = Counter(record["status"] for record in self.final_records())
             lines.append("all inputs   " + ", ".join(f"{n} {s}" for s, n in sorted(every.items())))
         if times:
             lines.append(f"solve time   total {sum(times):.3f} s   median "
@@ -148,8 +144,7 @@ def runs_programs(job: BatchJob) -> bool:
 
 def run_batch(files: list[str], job: BatchJob, out: LineSink, *, jobs: int = 1,
               dask: Any = None, previous: Iterable[dict[str, Any]] = (),
-              keep_errors: bool = False, progress: Progress | None = None,
-              on_record: Callable[[dict[str, Any]], None] | None = None) -> BatchSummary:
+              keep_errors: bool = False, progress: Progress | None = None) -> BatchSummary:
     """Solve ``files``, writing one JSON line per file to ``out``; the inputs that
     ``previous`` records already cover ([`Resume`][thermomilp.batch.Resume]) are skipped.
 
@@ -181,8 +176,6 @@ def run_batch(files: list[str], job: BatchJob, out: LineSink, *, jobs: int = 1,
                 guard.write_line(out, json.dumps(record) + "\n")
                 summary.records.append(record)
                 progress.step(record["status"])
-                if on_record:
-                    on_record(record)
         except KeyboardInterrupt:
             summary.interrupted = True
             summary.stopped_by = guard.signum or int(signal.SIGINT)

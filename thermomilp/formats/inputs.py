@@ -19,12 +19,7 @@ from typing import Iterable, Iterator, Sequence
 
 from thermomilp.formats import FORMATS
 
-
-def _suffixes() -> tuple[str, ...]:
-    return tuple(sorted({s for fmt in FORMATS.values() for s in fmt.suffixes}))
-
-
-PUZZLE_SUFFIXES = _suffixes()
+PUZZLE_SUFFIXES = tuple(sorted({s for fmt in FORMATS.values() for s in fmt.suffixes}))
 """Every suffix of the formats table (``.txt``, ``.json``, ``.url``, ``.pzpr``, ...)."""
 
 

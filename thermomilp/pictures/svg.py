@@ -34,14 +34,13 @@ WALL = "#22262b"
 TEXT = "#22262b"
 
 
-def board_svg(puzzle: Puzzle, grid: Sequence[str] | None = None, *,
-              title: str | None = None) -> str:
+def board_svg(puzzle: Puzzle, grid: Sequence[str] | None = None) -> str:
     """The board (and the filled ``grid``, if given) as an SVG document."""
     H, W = puzzle.shape
     width, height = MARGIN + W * CELL + 8, MARGIN + H * CELL + 8
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">']
-    label = title or puzzle.name or f"{puzzle.kind} {H}x{W}"
+    label = puzzle.name or f"{puzzle.kind} {H}x{W}"
     out.append(f"<title>{xml_text(label)}</title>")
     out.append(f'<rect width="{width}" height="{height}" fill="white"/>')
     out.extend(_grid_lines(H, W))

@@ -7,14 +7,9 @@ canonical no-good cut
 
 removes exactly ``x*``; the puzzle is unique iff the cut model is infeasible
 (docs/uniqueness.md). Counting repeats the cut until the model is infeasible or the
-limit is reached.
-
-Every engine run goes through the facade `thermomilp.solving.engine.Engine`: one
-deadline for the whole call, every grid checked by
-[`thermomilp.core.verify`][thermomilp.core.verify] (a grid that breaks a rule makes the
-status ``error``), every "infeasible" confirmed by a second method. The logic runs first;
-when it decides the board no engine is called (``engine_called`` false, ``proof``
-``logic``).
+limit is reached. The logic runs first; when it decides the board no engine is called
+(``engine_called`` false, ``proof`` ``logic``); every engine run goes through the facade
+`thermomilp.solving.engine.Engine` and its guards.
 """
 
 from __future__ import annotations
@@ -170,7 +165,7 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
     require_puzzle(puzzle)
     chosen = settings_from(settings, **given)
     clock = deadline or Deadline(chosen.time_limit)
-    result = _decide(puzzle, unique=unique, settings=chosen, deadline=clock)
+    result = _decide(puzzle, unique, chosen, clock)
     if result.status != "infeasible" or not explain:
         return result
     with clock.paused():  # the module's import is the process's, not the board's
@@ -182,12 +177,8 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
                    engine_called=result.engine_called or bool(calls))
 
 
-def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = None,
-            deadline: Deadline | None = None, **given: Unpack[SettingsKeywords]) -> SolveResult:
-    """[`solve`][thermomilp.solving.solve] without the conflict explanation (same settings, same
-    result)."""
-    chosen = settings_from(settings, **given)
-    clock = deadline or Deadline(chosen.time_limit)
+def _decide(puzzle: Puzzle, unique: bool, chosen: Settings, clock: Deadline) -> SolveResult:
+    """[`solve`][thermomilp.solving.solve] without the conflict explanation."""
     engine_calls = 0
     # The pair first: the logic may decide the board without opening a session, and
     # a missing pair must not go unnoticed because of it.

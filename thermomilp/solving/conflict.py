@@ -89,13 +89,13 @@ def restrict(puzzle: Puzzle, parts: Iterable[Part]) -> Puzzle:
                   rule=puzzle.rule)
 
 
-def find_conflict(puzzle: Puzzle, backend: str | None = None, solver: str | None = None, *,
-                  settings: Settings | None = None, deadline: Deadline | None = None,
+def find_conflict(puzzle: Puzzle, *, settings: Settings | None = None,
+                  deadline: Deadline | None = None,
                   engine_calls: list[int] | None = None) -> tuple[Part, ...] | None:
     """An irreducible infeasible subset of the board's parts; None if the board is
     feasible, or if ``deadline`` runs out (or the engine fails) before the filter ends.
     ``engine_calls``, when given, gets one entry per subset an engine decided."""
-    chosen = settings_from(settings, backend=backend, solver=solver)
+    chosen = settings_from(settings)
     calls = engine_calls if engine_calls is not None else []
     current = list(parts_of(puzzle))
 
