@@ -1,24 +1,14 @@
 """``thermomilp check FILE...``: what an author wants to know about each board.
 
-Per board: the number of solutions (counted by the MILP with no-good cuts,
-capped at ``--limit``), the logic grade, a second solution when the board is
-not unique, and whether the solution stored in the file is the one found.
-``--format json`` prints one JSON object per file per line (JSON Lines):
-
-    {"file": "...", "puzzle": "thermometers", "status": "unique", "solutions": 1,
-     "capped": false, "grade": "probing", "difficulty": "medium",
-     "recorded_grade": "probing", "second": null, "solution_matches": true,
-     "time_s": 0.01}
-
-``status`` is ``unique``, ``multiple``, ``infeasible``, ``timeout`` (the
-count did not finish within ``--time-limit``; the grade is then skipped too:
-one deadline per board covers counting and grading) or ``error`` (also when
-the engine misses the solution stored in the file, which the independent
-checker accepts: a count that cannot be trusted is not printed). A file
+Per board: the number of solutions (counted by the MILP with no-good cuts, capped at
+``--limit``), the logic grade, a second solution when the board is not unique, and
+whether the solution stored in the file is the one found (the record and the exit
+codes: docs/generate.md, "thermomilp check"). ``status`` is ``unique``, ``multiple``,
+``infeasible``, ``timeout`` (one deadline per board covers counting and grading) or
+``error`` (also when the engine misses the solution stored in the file, which the
+independent checker accepts: a count that cannot be trusted is not printed). A file
 that cannot be read gets the record ``solve`` and ``batch`` give it
-(`thermomilp.solving.pipeline.unreadable_record`). Exit
-code: 0 when every board is unique, 1 when some board is not (or the count
-failed), 2 for a file that cannot be read.
+(`thermomilp.solving.pipeline.unreadable_record`).
 """
 
 from __future__ import annotations

@@ -12,13 +12,15 @@ be read or written); 3 an internal error (a bug: one line, no traceback).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
 import sys
+import warnings
 from typing import Callable
 
-from thermomilp.core.errors import ThermomilpError
+from thermomilp.core.errors import ConfigError, ThermomilpError, ThermomilpWarning
 from thermomilp.core.untrusted import shown
 
 COMMANDS = [
@@ -106,39 +108,27 @@ def _escape_unencodable_output() -> None:
                 pass
 
 
+@contextlib.contextmanager
 def _warnings_to_stderr():
     """Our own warnings (e.g. a puzz.link rule note) as one ``thermomilp: warning:`` line."""
-    import contextlib
-    import warnings
+    with warnings.catch_warnings():
+        original = warnings.showwarning
 
-    from thermomilp.core.errors import ThermomilpWarning
+        def show(message, category, filename, lineno, file=None, line=None):
+            if issubclass(category, ThermomilpWarning):
+                print(f"thermomilp: warning: {shown(message)}", file=sys.stderr)
+            else:
+                original(message, category, filename, lineno, file, line)
 
-    @contextlib.contextmanager
-    def scope():
-        with warnings.catch_warnings():
-            original = warnings.showwarning
-
-            def show(message, category, filename, lineno, file=None, line=None):
-                if issubclass(category, ThermomilpWarning):
-                    print(f"thermomilp: warning: {shown(message)}", file=sys.stderr)
-                else:
-                    original(message, category, filename, lineno, file, line)
-
-            warnings.showwarning = show
-            warnings.simplefilter("always", ThermomilpWarning)
-            yield
-
-    return scope()
-
-
-FLAGS: dict[str, str] = {"engine_options": "--engine-option"}
-"""The command-line flag of a setting whose flag is not ``--`` and its name with dashes."""
+        warnings.showwarning = show
+        warnings.simplefilter("always", ThermomilpWarning)
+        yield
 
 
 def flag_of(key: str) -> str:
     """The flag of a [`Settings`][thermomilp.core.settings.Settings] field (``time_limit`` ->
-    ``--time-limit``)."""
-    return FLAGS.get(key, "--" + key.replace("_", "-"))
+    ``--time-limit``, ``engine_options`` -> ``--engine-option``)."""
+    return "--engine-option" if key == "engine_options" else "--" + key.replace("_", "-")
 
 
 def add_solver_flags(parser: argparse.ArgumentParser, *, uses: tuple[str, ...] | None = None,
@@ -214,7 +204,6 @@ def settings_of(args: argparse.Namespace):
     (``add_solver_flags(uses=)``) given on its command line is a
     [`ConfigError`][thermomilp.core.errors.ConfigError] that says what the command uses."""
     from thermomilp.core.config import resolve
-    from thermomilp.core.errors import ConfigError
     from thermomilp.core.settings import FIELDS
 
     taken = getattr(args, "settings_taken", ())

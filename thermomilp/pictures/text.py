@@ -184,12 +184,12 @@ def render_result(result: Any) -> str:
     head += f"   [{ran(result)}, {result.time_s:.3f} s]"
     out.append(head)
     if result.levels is not None and puzzle is not None:
-        name = "mercury levels" if puzzle.kind == "thermometers" else "wet rows per tank"
         if puzzle.kind == "thermometers":
-            out.append(f"{name}: " + " ".join(map(str, result.levels)))
+            out.append("mercury levels: " + " ".join(map(str, result.levels)))
         else:
-            out.append(f"{name}: " + " ".join(f"{shown(v.label)}={lvl}" for v, lvl in
-                                              zip(puzzle.vessels, result.levels, strict=True)))
+            pairs = zip(puzzle.vessels, result.levels, strict=True)
+            out.append("wet rows per tank: "
+                       + " ".join(f"{shown(v.label)}={lvl}" for v, lvl in pairs))
     if result.second is not None and puzzle is not None:
         out.append("another solution:")
         out.append(render_board(puzzle, result.second, legend=False))

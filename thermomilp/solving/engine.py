@@ -249,11 +249,8 @@ def lp_vertex(puzzle: Puzzle, tol: float = 1e-6) -> tuple[tuple[float, ...], ...
 def require_available(settings: Settings) -> None:
     """[`SolverUnavailable`][thermomilp.core.errors.SolverUnavailable] now, naming the installed
     pairs, if the settings' pair is not installed (the logic may decide a board without opening a
-    session; the engine options were checked against the engine's allowlist when the settings
-    were made). Found is enough here -- the layer and the engine are looked up, not
-    imported or run (``require_pair(probe=False)``): a board the logic decides never
-    loads PuLP or Pyomo. The engine is probed when a session opens
-    ([`thermomilp.backends.session_for`][thermomilp.backends.session_for])."""
+    session). The layer and the engine are looked up, not imported or run: the engine is probed
+    when a session opens ([`thermomilp.backends.session_for`][thermomilp.backends.session_for])."""
     from thermomilp.backends.matrix import require_pair
 
     require_pair(settings.backend, settings.solver, settings.engine_path, probe=False)
