@@ -1,15 +1,6 @@
-"""Aquarium task strings of puzzle-aquarium.com (read and write; docs/formats.md,
-"puzzle-aquarium.com task strings").
-
-The form we support, for an n x n board:
-
-    c1_c2_..._cn_r1_r2_..._rn;g1,g2,...,g(n*n)
-
-The head holds the column then the row clues, as the Thermometers task strings of
-`thermomilp.formats.site` do; after the ``;`` come the ``n*n`` tank ids row by row (the
-writer numbers tanks from 1 in order of their first cell). Always the ``tank`` rule.
-A Thermometers task string is never one group of exactly ``n*n`` entries
-(`is_aquarium_task`).
+"""Aquarium task strings of puzzle-aquarium.com, read and written (docs/formats.md,
+"puzzle-aquarium.com task strings"): ``c1_..._cn_r1_..._rn;g1,g2,...,g(n*n)``, the clue
+head of `thermomilp.formats.site`, then the tank ids row by row. Always the ``tank`` rule.
 """
 
 from __future__ import annotations

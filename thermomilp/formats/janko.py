@@ -1,12 +1,8 @@
 """janko.at's section format for Thermometers (docs/formats.md, "janko sections").
 
-janko.at's own files put each section name in brackets (``[setup]``, ``[clabels]``,
-``[rlabels]``, ``[labels]``, ``[solution]``, ``[moves]``, ``[end]``); the bare form,
-section names without brackets, reads too. ``clabels`` / ``rlabels`` are the column /
-row clues (``-`` = missing); ``labels`` has one token ``T.K`` per cell: thermometer
-``T``, position ``K`` from the bulb (``K = 1``). ``solution`` (optional) marks mercury
-``x`` and empty ``-``. ``[setup]`` is checked for ``puzzle`` and the sizes; every other
-section is read past, and nothing after ``end``. `write` writes the bracketed form.
+Section names in brackets (``[clabels]``, janko.at's own files, what `write` writes) or
+bare; ``labels`` holds one token ``T.K`` per cell: thermometer ``T``, position ``K`` from
+the bulb. Sections other than `SECTIONS` are read past, and nothing after ``end``.
 """
 
 from __future__ import annotations

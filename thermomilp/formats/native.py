@@ -1,34 +1,10 @@
-"""thermomilp's native text format: a board a person can type and read.
+"""thermomilp's native text format: a board a person can type and read (docs/formats.md,
+"Native text", for both puzzles).
 
-```
-thermometers 4x4
-name: a small example
-     3 2 1 1
-  2  > o > v
-  1  > > ^ v
-  ?  v < < o
-  2  > > > o
-solution
-##..
-...
-```
-
-* a header line: the puzzle type, then optionally the size ``HxW``;
-* optional ``key: value`` lines (``name``, ``source``, ``grade`` -- the logic
-  grade a generator recorded: ``intervals``, ``probing``, ``pairs`` or
-  ``search``; for Aquarium ``rule: tank`` (the default, one waterline per
-  tank) or ``rule: pool`` (one level per connected body of water)); lines
-  starting with ``#`` before the grid are comments;
-* one line of column clues, then one line per row: its clue, then one token
-  per cell. ``?`` or ``-`` is a missing clue.
-* Thermometers: a cell's token says where the mercury goes next -- ``>``
-  ``<`` ``^`` ``v`` -- or ``o`` for the last cell of a thermometer. A bulb is
-  a cell no arrow points into. Thermometers are numbered by the position of
-  their bulbs, row by row.
-* Aquarium: a cell's token is the label of its tank (letters or digits).
-* Optionally ``solution`` followed by one line per row of ``#`` and ``.``.
-
-When every token is one character the spaces between cells may be left out.
+A header line ``thermometers`` or ``aquarium`` with an optional size ``HxW``, optional
+``key: value`` lines (`META`) and ``#`` comments, the column clues, then per row its clue
+and one token per cell -- where a thermometer's mercury goes next (`ARROWS`, `TIP` for its
+last cell) or a tank's label -- and an optional ``solution`` block of ``#`` and ``.``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,10 @@
-"""puzz.link / pzprjs URLs for Aquarium (read and write).
-
-The form (our reading of pzprjs' ``aquarium`` encoder; the bit layout of the borders
-and the clue tokens are in docs/formats.md, "puzz.link / pzprjs URLs"):
-
-    https://puzz.link/p?aquarium/[r/]<cols>/<rows>/<borders>/<clues>
+"""puzz.link / pzprjs URLs for Aquarium, read and written:
+``https://puzz.link/p?aquarium/[r/]<cols>/<rows>/<borders>/<clues>`` (the bit layout of
+the borders and the clue tokens: docs/formats.md, "puzz.link / pzprjs URLs").
 
 ``r`` marks the ``tank`` rule; without it the site checks the ``pool`` rule, and the
-reader gives the puzzle that rule (the writer writes ``r`` exactly for a tank board).
-Tanks are the connected components of the cells under the walls, numbered in order of
-their top-left cell. Any host and leading path work; a bare ``aquarium/...`` reads too.
+reader gives the puzzle that rule. Any host and leading path work; a bare
+``aquarium/...`` reads too.
 """
 
 from __future__ import annotations

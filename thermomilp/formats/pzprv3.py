@@ -1,24 +1,6 @@
-"""pzprv3: the text file pzprjs's editor (puzz.link) saves and loads, for Aquarium.
-
-Our reading of pzprjs' file layout (``FileData.js``, ``variety/aquarium.js``; tokens and
-what is read past: docs/formats.md, "pzprv3 files"):
-
-    pzprv3
-    aquarium
-    4                   rows
-    4                   columns
-    r                   optional: the tank rule (absent: the pool rule)
-    0 1 0               rows lines of cols-1 vertical walls (1 = wall right of the cell)
-    ...
-    1 0 0 1             rows-1 lines of cols horizontal walls (1 = wall below the cell)
-    ...
-    . . . . 3           rows+1 lines of cols+1 tokens: the corner '.', the column
-    2 . . . .           clues; then each row's clue and its cells
-    ...
-
-The water marks become the puzzle's solution when they form one. The same file in a URL
-(``https://puzz.link/p?pzprv3/aquarium/4/4/...``) reads too. Aquarium only: pzprjs has
-no Thermometers variety.
+"""pzprv3: the text file pzprjs's editor (puzz.link) saves and loads, for Aquarium (its
+lines and tokens: docs/formats.md, "pzprv3 files"), from a file or in pzprjs's one-line
+URL form. The water marks become the puzzle's solution when they form one.
 """
 
 from __future__ import annotations

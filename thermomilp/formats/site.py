@@ -1,19 +1,8 @@
-"""Task strings of the puzzle-thermometers.com family of sites.
-
-Thermometers: ``c1_..._cn_r1_..._rn;T1;T2;...`` on a square n x n board,
-each ``Ti`` either
-
-* ``d,len`` -- a straight thermometer of ``len`` cells starting at the first
-  cell not yet used (row-major). ``d`` = 1 runs left to right with the bulb
-  at that first cell; 2 runs right to left (bulb at the far, right end);
-  3 runs top to bottom (bulb at the top); 4 bottom to top (bulb at the bottom);
-* ``5,i1,i2,...`` -- the cells listed bulb first, as 0-based row-major indices.
-
-The writer keeps the thermometers' order and writes a straight one in the
-short ``d,len`` form whenever it starts at the first free cell -- for a board
-listed by first cell, as the sites list them, that is every straight one.
-
-Example (4x4): ``3_2_1_1_2_1_2_2;1,2;5,2,3,7;5,4,8,12,13,14,15;5,9,5,6;1,2``.
+"""Task strings of the puzzle-thermometers.com family of sites (docs/formats.md, "Site task
+strings"): ``c1_..._cn_r1_..._rn;T1;T2;...`` on a square board, each thermometer either
+``d,len`` (straight, from the first cell not yet used) or ``5,i1,i2,...`` (its cells bulb
+first, 0-based row-major). Example (4x4):
+``3_2_1_1_2_1_2_2;1,2;5,2,3,7;5,4,8,12,13,14,15;5,9,5,6;1,2``.
 """
 
 from __future__ import annotations
