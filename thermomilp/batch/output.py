@@ -13,6 +13,9 @@ import os
 import stat
 from typing import Any, Iterable
 
+from thermomilp.core.errors import ConfigError, WriteError
+from thermomilp.core.files import append_whole
+
 
 class BatchOutput:
     """The ``--out`` file, open for the whole run: locked, read back, appended to.
@@ -44,8 +47,6 @@ class BatchOutput:
         try:
             handle = open(self.path, "a+b")  # noqa: SIM115 - closed in __exit__
         except OSError as exc:
-            from thermomilp.core.errors import WriteError
-
             raise WriteError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         try:
             _require_regular(self.path, os.fstat(handle.fileno()))  # the file we opened
@@ -71,8 +72,6 @@ class AppendLog:
         self.handle, self.path = handle, path
 
     def write(self, text: str) -> int:
-        from thermomilp.core.files import append_whole
-
         append_whole(self.handle.fileno(), text, self.path)
         return len(text)
 
@@ -91,12 +90,8 @@ def _require_regular(path: str, info: os.stat_result | None = None) -> None:
         except FileNotFoundError:
             return
         except OSError as exc:
-            from thermomilp.core.errors import WriteError
-
             raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
-        from thermomilp.core.errors import WriteError
-
         kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
         raise WriteError(f"cannot write {path}: it is {kind}; --out is a batch output file")
 
@@ -106,8 +101,6 @@ def _lock(handle: Any, path: str) -> None:
         import fcntl
     except ImportError:  # Windows: no advisory locks in the standard library
         return
-    from thermomilp.core.errors import ConfigError
-
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -123,8 +116,6 @@ MAX_RECORD_BYTES = 64 << 20
 
 def _read_records(handle: Any, path: str) -> list[dict[str, Any]]:
     """Read the records back line by line (never more than one record's bound at once)."""
-    from thermomilp.core.errors import ConfigError
-
     handle.seek(0)
     records: list[dict[str, Any]] = []
     good_end = 0

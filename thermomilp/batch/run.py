@@ -16,6 +16,7 @@ from typing import Any, Iterable, Protocol, TextIO
 from thermomilp.batch.executors import run_dask, run_pool, run_serial, warm_up
 from thermomilp.batch.job import BatchJob, content_hash
 from thermomilp.batch.output import Resume
+from thermomilp.core.settings import Backend
 
 
 class LineSink(Protocol):
@@ -134,14 +135,6 @@ class Progress:
             self.stream.flush()
 
 
-def runs_programs(job: BatchJob) -> bool:
-    """Whether the job's engine may run as a program of its own (every layer but
-    highspy, which runs HiGHS inside this process)."""
-    from thermomilp.core.settings import Backend
-
-    return job.settings.backend is not Backend.HIGHS
-
-
 def run_batch(files: list[str], job: BatchJob, out: LineSink, *, jobs: int = 1,
               dask: Any = None, previous: Iterable[dict[str, Any]] = (),
               keep_errors: bool = False, progress: Progress | None = None) -> BatchSummary:
@@ -161,9 +154,9 @@ def run_batch(files: list[str], job: BatchJob, out: LineSink, *, jobs: int = 1,
     start = time.perf_counter()
     if dask is not None:
         stream = run_dask(todo, job, dask)
-    elif (jobs > 1 and len(todo) > 1) or (todo and runs_programs(job)):
-        # an engine run as a program (glpsol, cbc...) goes in a worker even with one
-        # job: the worker's process group is what ends it with the run
+    elif (jobs > 1 and len(todo) > 1) or (todo and job.settings.backend is not Backend.HIGHS):
+        # every layer but highspy may run its engine as a program (glpsol, cbc...): it goes
+        # in a worker even with one job, whose process group is what ends it with the run
         stream = run_pool(todo, job, max(1, min(jobs, len(todo))))
     else:
         stream = run_serial(todo, job)

@@ -1,18 +1,10 @@
-"""SVG pictures of boards and solutions, for the docs and for slides.
+"""SVG pictures of boards and solutions, for the docs, slides and the browser app.
 
-Thermometers: each thermometer is a grey glass tube (a thick line with
-round caps through its cell centres) ending in a round bulb; the mercury is
-a narrower red line through the filled cells, drawn from the bulb, and a red
-disc in the bulb. Aquarium: thin grid lines, thick walls between tanks and
-around the board, water as blue cells. Clues sit above the columns and left
-of the rows; a missing clue is left blank. Every vessel carries its label,
-the name the hints use ("thermometer 7", "tank B"): in a thermometer's
-bulb, in the top-left corner of a tank (``<text class="vessel-label">``).
-
-Only the standard library: the SVG is built as text. The board's name and
-labels are untrusted: they are only ever element text, through
-`xml_text` (escaped, the characters XML
-forbids replaced, bounded), so no name adds an element or breaks the file.
+Thermometers are glass tubes with a round bulb and red mercury; Aquarium tanks have thick
+walls and blue water; every vessel carries its label (``<text class="vessel-label">``).
+The SVG is built as text: the board's name and labels are untrusted and only ever element
+text, through `xml_text` (escaped, the characters XML forbids replaced, bounded), so no
+name adds an element or breaks the file.
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """Terminal pictures of boards and results, with box-drawing characters.
 
-One glyph set for every picture (``show``, ``solve``, a second solution):
-Thermometers: ``●``/``○`` a bulb with / without mercury, ``■``/``□`` a tube
-cell with / without mercury, ``━``/``┃`` join the cells of one thermometer.
-Aquarium: ``≈`` water, blank air, walls between tanks drawn with lines. An
-unsolved board is drawn as the empty glass (``○``, ``□``, blank tanks), the
-same glyphs as a solution's empty cells.
-
-Below the board a legend gives each vessel's label (the names the hints use,
-"thermometer 7", "tank B") with a cell to find it by, counted from 1
-(`thermomilp.core.notation`). Under a Thermometers picture a glyph line
-(`GLYPH_LEGEND`) says which glyph is which: the drawing's ``○`` is a bulb, while the
-native text format's ``o`` marks a thermometer's *tip*.
+One glyph set for every picture (``show``, ``solve``, a second solution); an unsolved
+board is drawn as the empty glass. Below the board a legend gives each vessel's label
+(the name the hints use) with a cell to find it by, counted from 1 (`vessel_legend`);
+under a Thermometers picture `GLYPH_LEGEND` says which glyph is which, since the
+native text format's ``o`` marks a thermometer's *tip*, the drawing's ``○`` a bulb.
 """
 
 from __future__ import annotations
