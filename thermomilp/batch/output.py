@@ -181,13 +181,9 @@ class Resume:
         for record in records:
             key = record.get("sha256") or _path_key(record["file"])
             held = self._by_key.setdefault(key, [])
-            if record["status"] != "error":
-                for k, old in enumerate(held):
-                    if old["status"] == "error":
-                        held[k] = record
-                        break
-                else:
-                    held.append(record)
+            error = next((k for k, old in enumerate(held) if old["status"] == "error"), None)
+            if record["status"] != "error" and error is not None:
+                held[error] = record
             else:
                 held.append(record)
 

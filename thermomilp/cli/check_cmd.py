@@ -31,8 +31,6 @@ def register(sub) -> None:
     p.add_argument("--limit", type=int, default=10, metavar="N",
                    help="stop counting at N solutions (10)")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    # No defaults here: unset flags fall through to the environment, the config
-    # file and the defaults, resolved by settings_of like every other command.
     add_solver_flags(p)
     p.set_defaults(func=run)
 

@@ -1,12 +1,9 @@
 """``thermomilp hint FILE [--marks SPEC]``: the next logical deduction and its rule.
 
-The marks are checked first: a wrong mark (it breaks a rule, or fits no
-solution) is named with the terminal rule ``mistake`` and nothing is deduced.
-Rule names (stable identifiers): bookkeeping, line_count, chained_count,
-probe, pair_probe; terminal: solved, stalled, contradiction, mistake
-(``docs/logic.md``). Exit 0 when a deduction is given or the board is solved,
-1 when logic is stalled, the clues contradict each other or a mark is wrong,
-2 for bad input.
+The marks are checked first: a wrong mark (it breaks a rule, or fits no solution) is
+named with the terminal rule ``mistake`` and nothing is deduced (the rule names:
+docs/logic.md). Exit 0 when a deduction is given or the board is solved, 1 when logic is
+stalled, the clues contradict each other or a mark is wrong, 2 for bad input.
 """
 
 from __future__ import annotations

@@ -134,18 +134,15 @@ def flag_of(key: str) -> str:
 def add_solver_flags(parser: argparse.ArgumentParser, *, uses: tuple[str, ...] | None = None,
                      note: str | None = None, taken: tuple[str, ...] = ()) -> None:
     """The settings flags, one per field of
-    [`thermomilp.core.settings.Settings`][thermomilp.core.settings.Settings] (--backend, --solver,
-    --logic, --formulation, --time-limit, --threads, --seed, --verbose, --engine-option,
-    --engine-path), the same for every command that can run an engine. No defaults here: a flag not
-    given is None, and the environment, the config file or the default decides (`settings_of`).
+    [`thermomilp.core.settings.Settings`][thermomilp.core.settings.Settings], the same for every
+    command that can run an engine. No defaults here: a flag not given is None, and the
+    environment, the config file or the default decides (`settings_of`).
 
     ``uses``: the settings the command honours (None: all of them); ``note`` says how
-    (shown in its help). The others are resolved and checked all the same -- a bad value
-    from anywhere is refused, as by ``solve`` -- but not used: from the environment or a
-    config file they are left alone, given on the command line they are refused
-    (`settings_of`), never silently ignored. ``taken``: settings whose flag the
-    command spends on an option of its own (``generate --seed`` is the series seed); they
-    get no flag here."""
+    (shown in its help). The others are resolved and checked all the same but not used:
+    given on the command line they are refused (`settings_of`), never silently ignored.
+    ``taken``: settings whose flag the command spends on an option of its own
+    (``generate --seed`` is the series seed); they get no flag here."""
     from thermomilp.core.settings import FIELDS, Backend, FormulationKind, Logic
 
     used = FIELDS if uses is None else uses

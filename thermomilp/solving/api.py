@@ -14,7 +14,6 @@ limit is reached. The logic runs first; when it decides the board no engine is c
 
 from __future__ import annotations
 
-import contextlib
 import os
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterator, Unpack
@@ -250,7 +249,7 @@ def open_engine(puzzle: Puzzle, settings: Settings, *, fixed: dict[Cell, int] | 
     return Engine(puzzle, settings, fixed=fixed, deadline=deadline, board=board)
 
 
-def warm_engine(settings: Settings, clock: Deadline | None = None) -> None:
+def warm_engine(settings: Settings, clock: Deadline) -> None:
     """Import the backend and its library (numpy and highspy, PuLP or Pyomo) with
     ``clock``, the board's, [`paused`][thermomilp.core.deadline.Deadline.paused]: the
     process's import is not the board's time. [`solve`][thermomilp.solving.solve] calls it only when
@@ -258,7 +257,7 @@ def warm_engine(settings: Settings, clock: Deadline | None = None) -> None:
     engine."""
     from thermomilp.solving.engine import warm_up as import_backend
 
-    with clock.paused() if clock is not None else contextlib.nullcontext():
+    with clock.paused():
         import_backend(settings)
 
 

@@ -2,20 +2,13 @@
 (docs/architecture.md, "One door to the engine").
 
 Every command and library function that needs a MILP answer goes through `Engine`;
-none of them opens a session or reads an engine status itself. An `Engine`
-
-* opens a session of the settings' formulation, modelling layer and solver (the
-  registries `thermomilp.model.registry.FORMULATIONS`,
-  [`MODELS`][thermomilp.model.registry.MODELS] and
-  [`thermomilp.backends.SESSIONS`][thermomilp.backends.SESSIONS]) and hands it one
-  [`Deadline`][thermomilp.core.deadline.Deadline];
-* runs every grid an engine (or the logic confirmation) returns through
-  [`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems]
-  -- a grid that fails is status ``error``, never an answer;
-* confirms every "infeasible" by a second, independent method
-  (`thermomilp.solving.confirm`, else ``Session.second_opinion``);
-* retries an engine error once;
-* excludes a found solution over all cells or over a subset, and counts and enumerates.
+none of them opens a session or reads an engine status itself. An `Engine` opens a
+session of the settings' formulation, modelling layer and solver (`open_session`), runs
+every grid an engine (or the logic confirmation) returns through
+[`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems]
+-- a grid that fails is status ``error``, never an answer -- confirms every "infeasible"
+by a second, independent method (`thermomilp.solving.confirm`, else
+``Session.second_opinion``) and retries an engine error once.
 """
 
 from __future__ import annotations
@@ -120,8 +113,7 @@ class Engine:
             return Found(Status.INFEASIBLE, confirmed_by="logic")
         if verdict == CONFIRMED_BY_CPSAT:
             return Found(Status.INFEASIBLE, confirmed_by="cpsat")
-        if verdict != UNDECIDED:  # a grid: the engine missed a solution
-            # not a verdict word here: the grid the logic search found
+        if verdict != UNDECIDED:  # the grid the logic search found: the engine missed it
             return self._verified(verdict, "the logic search")  # type: ignore[arg-type]
         if self.deadline.expired():
             return Found(Status.TIMEOUT, message="the time limit was reached while confirming "
