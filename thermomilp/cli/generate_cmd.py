@@ -1,9 +1,6 @@
-"""``thermomilp generate``: unique boards written as native text files, with a progress bar.
-
-Each board is written whole or not at all (`thermomilp.core.files.write_whole`),
-so an interrupted run or a full disk never leaves half a file. Board ``i``
-of a run with ``--seed S`` depends only on ``S``, ``i`` and the flags, so a
-run can be repeated or extended.
+"""``thermomilp generate``: unique boards written as native text files, with a progress bar
+(docs/generate.md: each file written whole, board ``i`` of a series depending only on the
+seed, ``i`` and the flags).
 """
 
 from __future__ import annotations

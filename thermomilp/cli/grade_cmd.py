@@ -150,7 +150,6 @@ def run(args: argparse.Namespace) -> int:
         print("thermomilp grade: this system has no Landlock: the student's code can read the "
               "package's boards and write your files (run untrusted files in a container: "
               "docs/course/grader.md, what holds where)", file=sys.stderr)
-    ok = True
     hide = [args.corpus] if args.corpus is not None else []  # its files may hold solutions
     hide += args.students  # each child reads its own copy, never a classmate's file
     from thermomilp.teach.classroom import key_path
@@ -158,8 +157,6 @@ def run(args: argparse.Namespace) -> int:
     hide.append(str(key_path()))  # with --out or not: the same box alone and in a class
 
     def show(grade) -> None:
-        nonlocal ok
-        ok = ok and grade.ok
         if args.format == "json":
             for record in grade.records():
                 print(json.dumps(record))
@@ -180,6 +177,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK if all_right(args.out, args.students) else EXIT_NO_SOLUTION
     from thermomilp.teach.student import grade_student
 
+    ok = True
     for student in args.students:
-        show(grade_student(student, boards, kind, limits, hide, settings))
+        grade = grade_student(student, boards, kind, limits, hide, settings)
+        show(grade)
+        ok = ok and grade.ok
     return EXIT_OK if ok else EXIT_NO_SOLUTION

@@ -46,8 +46,7 @@ FORMATS: dict[str, Format] = {
         _format("pzprv3", pzprv3, (".pzpr", ".pzprv3", ".txt")),
     )
 }
-"""Every format by name -- ``json``, ``text``, ``janko``, ``site``, ``aquarium-task``,
-``puzzlink``, ``pzprv3`` -- with its file suffixes, its content test, its reader and its
+"""Every format by name, with its file suffixes, its content test, its reader and its
 writer (None when it cannot be written); [`detect`][thermomilp.formats.detect] tries them
 in this order."""
 

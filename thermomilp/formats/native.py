@@ -44,8 +44,8 @@ def looks_like(text: str) -> bool:
 
 
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
-    lines = [(n, line.rstrip()) for n, line in enumerate(text.splitlines(), start=1)]
-    lines = [(n, line) for n, line in lines if line.strip()]
+    lines = [(n, line.rstrip()) for n, line in enumerate(text.splitlines(), start=1)
+             if line.strip()]
     i = 0
     while i < len(lines) and lines[i][1].lstrip().startswith("#"):
         i += 1

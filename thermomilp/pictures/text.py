@@ -99,12 +99,8 @@ _JUNCTION = {
 
 
 def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
-    """Tank walls with proper box-drawing junctions; ``≈`` water, blank air.
-
-    A wall is drawn between two cells of different tanks and around the
-    board; cells of one tank are open to each other, so a tank reads as one
-    vessel and its arms are visible.
-    """
+    """Walls between tanks and around the board, with box-drawing junctions; cells of one
+    tank are open to each other, so a tank reads as one vessel."""
     H, W = puzzle.shape
     region = puzzle.region_grid()
     cw = max(1, max(len(_clue(v)) for v in puzzle.cols))
@@ -120,7 +116,7 @@ def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
         return 0 <= r < H and (c in (0, W) or region[r][c - 1] != region[r][c])
 
     def corner(r: int, c: int) -> str:
-        # corner above-left of cell (r, c)
+        """The junction above-left of cell (r, c)."""
         key = (int(v_wall(r - 1, c)), int(v_wall(r, c)), int(h_wall(r, c - 1)),
                int(h_wall(r, c)))
         return _JUNCTION[key]

@@ -181,8 +181,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
 
     The exact logic search answers first, within its work budget
     (`thermomilp.logic.presolve.search_work`); a board it cannot finish goes to
-    the engine (with every guard of
-    `Engine.next_solution`).
+    the engine, with every guard of `Engine.next_solution`.
 
     Raises:
         SolveError: the engine timed out or failed (``status`` says which).
