@@ -59,13 +59,9 @@ def check_board(puzzle, limit: int, *, settings: Any = None) -> dict[str, Any]:
         stored_ok = puzzle.solution is not None and not solution_problems(puzzle,
                                                                            puzzle.solution)
         if stored_ok and puzzle.solution not in found and len(found) < limit:
-            # the file's solution passes the independent checker but the engine
-            # missed it: report an error, never a wrong count
             record.update(status="error", solutions=None,
                           error=f"{chosen.solver} missed the file's own solution (checked by "
                                 "thermomilp.core.verify): the count cannot be trusted")
-    # only a board with a solution has a difficulty: an infeasible board (or one
-    # whose count failed) gets no grade
     record["grade"], record["difficulty"] = (_grade(puzzle, clock) if record["status"] in
                                              ("unique", "multiple") else (None, None))
     record["recorded_grade"] = puzzle.grade

@@ -62,8 +62,7 @@ def detect(text: str, filename: str | None = None) -> Format:
             raise PuzzleError("the file is empty")
         raise PuzzleError("unrecognised puzzle format: expected interchange JSON, the native "
                           "text format, janko's sections, a task string, a puzz.link URL or "
-                          "a pzprv3 file "
-                          "(see docs/formats.md)")
+                          "a pzprv3 file (see docs/formats.md)")
     return matches[0]
 
 

@@ -109,8 +109,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
             m = TOKEN.match(tok)
             if not m:
                 raise PuzzleError(f"cell {cell_name((r, c))} label {tok!r} is not T.K "
-                                  "(thermometer.position)",
-                                  line=n)
+                                  "(thermometer.position)", line=n)
             t, k = int(m.group(1)), int(m.group(2))
             if k in positions.setdefault(t, {}):
                 raise PuzzleError(f"thermometer {t} position {k} appears twice", line=n)
@@ -130,8 +129,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
             tokens = line.split()
             if len(tokens) != len(cols) or set(tokens) - {"x", "-"}:
                 raise PuzzleError(f"solution {row_name(r)} must be {len(cols)} tokens of 'x' "
-                                  "and '-'",
-                                  line=n)
+                                  "and '-'", line=n)
             solution.append("".join("#" if t == "x" else "." for t in tokens))
         if len(solution) != len(rows):
             raise PuzzleError(f"the solution has {len(solution)} rows, the grid {len(rows)}")

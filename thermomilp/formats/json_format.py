@@ -107,8 +107,7 @@ def _region_grid(regions: list, height: int, width: int) -> list[list[object]]:
         r, c, label = item
         if not (0 <= r < height and 0 <= c < width):
             raise PuzzleError(f"region entry {item!r}: cell {indexed_cell_name((r, c))} is "
-                              "outside the "
-                              f"{height}x{width} grid")
+                              f"outside the {height}x{width} grid")
         if grid[r][c] is not None:
             raise PuzzleError(f"cell {indexed_cell_name((r, c))} is listed in two regions")
         grid[r][c] = label  # kept as given: 1 and "1" are two tanks

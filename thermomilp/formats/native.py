@@ -127,8 +127,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
             if not LABEL.fullmatch(tok):
                 raise PuzzleError(f"tank label {tok!r} must be letters or digits", line=n)
     return aquarium(row_clues, cols, [[token_id(tok) for tok in cells] for _, cells in grid_rows],
-                    solution=solution,
-                    rule=rule, limits=limits, **meta).with_grade(grade)
+                    solution=solution, rule=rule, limits=limits, **meta).with_grade(grade)
 
 
 def _clue(token: str, what: str, line: int) -> int | None:
@@ -150,8 +149,7 @@ def _trace_thermometers(grid_rows: list[tuple[int, list[str]]], width: int) -> l
                 continue
             if tok not in ARROWS:
                 raise PuzzleError(f"cell {cell_name((r, c))} has {tok!r}: expected one of "
-                                  "> < ^ v o",
-                                  line=n)
+                                  "> < ^ v o", line=n)
             dr, dc = ARROWS[tok]
             nxt = (r + dr, c + dc)
             if not (0 <= nxt[0] < height and 0 <= nxt[1] < width):
@@ -159,8 +157,7 @@ def _trace_thermometers(grid_rows: list[tuple[int, list[str]]], width: int) -> l
                                   "grid", line=n)
             if nxt in pred:
                 raise PuzzleError(f"cells {cell_name(pred[nxt])} and {cell_name((r, c))} both "
-                                  f"point into {cell_name(nxt)}",
-                                  line=n)
+                                  f"point into {cell_name(nxt)}", line=n)
             succ[(r, c)] = nxt
             pred[nxt] = (r, c)
     therms: list[list[Cell]] = []
@@ -179,8 +176,7 @@ def _trace_thermometers(grid_rows: list[tuple[int, list[str]]], width: int) -> l
     if len(placed) != height * width:
         loop = min(set(succ) - placed)
         raise PuzzleError(f"the arrows through cell {cell_name(loop)} go round in a loop "
-                          "with no bulb",
-                          line=grid_rows[loop[0]][0])
+                          "with no bulb", line=grid_rows[loop[0]][0])
     return therms
 
 

@@ -75,8 +75,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
             room = n - (free[1] if d in (1, 2) else free[0])
             if not 1 <= length <= room:
                 raise PuzzleError(f"thermometer {t} has length {length}; from cell "
-                                  f"{cell_name(free)} "
-                                  f"there is room for 1..{room}", line=1)
+                                  f"{cell_name(free)} there is room for 1..{room}", line=1)
             step = (0, 1) if d in (1, 2) else (1, 0)
             cells = [(free[0] + step[0] * k, free[1] + step[1] * k) for k in range(length)]
             if d in (2, 4):

@@ -179,9 +179,7 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
 def _decide(puzzle: Puzzle, unique: bool, chosen: Settings, clock: Deadline) -> SolveResult:
     """[`solve`][thermomilp.solving.solve] without the conflict explanation."""
     engine_calls = 0
-    # The pair first: the logic may decide the board without opening a session, and
-    # a missing pair must not go unnoticed because of it.
-    require_available(chosen)
+    require_available(chosen)  # first: the logic may decide the board without an engine
 
     def result(status: Status | str, grid: Grid | None = None, second: Grid | None = None,
                error: str | None = None, proof: str | None = None,
