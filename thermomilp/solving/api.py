@@ -134,23 +134,10 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
             ``Settings()``, the command line's defaults.
         deadline: a clock already running for this board (the CLI's). Default None: one
             is started from ``time_limit``.
-        **given: any field of [`Settings`][thermomilp.core.settings.Settings] by name,
-            overriding those of ``settings`` (the Keyword Args below).
-
-    Keyword Args:
-        backend (str): ``highs``, ``pulp``, ``pyomo`` or ``cpsat``; left out, chosen
-            from the solver (docs/solvers.md).
-        solver (str): ``highs``, ``cbc``, ``glpk``, ``scip`` or ``cpsat`` (PuLP's and
-            Pyomo's names, and PuLP solver objects, are understood).
-        logic (str): ``probing`` (the default: it may decide the board without an
-            engine), ``intervals`` or ``none``.
-        formulation (str): ``cell``, ``compact`` or ``level``; the same solutions.
-        time_limit (float): seconds for the whole call, logic included.
-        threads (int): passed to the engine.
-        seed (int): passed to the engine.
-        verbose (bool): passed to the engine.
-        engine_options (dict): the engine's own options by name (``{"mip_rel_gap": 0}``).
-        engine_path (str): the absolute path of the engine's executable.
+        **given: any field of [`Settings`][thermomilp.core.settings.Settings] by name
+            (``backend``, ``solver``, ``logic``, ``formulation``, ``time_limit``, ``threads``,
+            ``seed``, ``verbose``, ``engine_options``, ``engine_path``; each described
+            there), overriding those of ``settings``.
 
     Returns:
         A [`SolveResult`][thermomilp.solving.SolveResult]; its status is ``error`` rather than a
