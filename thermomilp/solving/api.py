@@ -173,9 +173,8 @@ def _decide(puzzle: Puzzle, unique: bool, chosen: Settings, clock: Deadline) -> 
                confirmed_by: str | None = None) -> SolveResult:
         levels = levels_from_grid(puzzle, grid) if grid is not None else None
         return SolveResult(Status(status), grid, levels, second, str(chosen.backend),
-                           str(chosen.solver),
-                           clock.elapsed(), error, proof, puzzle, None, engine_calls > 0,
-                           confirmed_by)
+                           str(chosen.solver), clock.elapsed(), error, proof, puzzle, None,
+                           engine_calls > 0, confirmed_by)
 
     from thermomilp.logic.presolve import presolve
 
@@ -186,7 +185,6 @@ def _decide(puzzle: Puzzle, unique: bool, chosen: Settings, clock: Deadline) -> 
         board = presolve(puzzle, chosen.logic, stop)
     except TimeUp:
         return result("timeout", error="the time limit was reached in the logic presolve")
-    fixed = board.fixed
     if board.status == "infeasible":
         return result("infeasible", proof="logic")
     if board.grid is not None and solution_problems(puzzle, board.grid) == []:
@@ -194,7 +192,6 @@ def _decide(puzzle: Puzzle, unique: bool, chosen: Settings, clock: Deadline) -> 
             # The logic fixed every cell: the board is unique without a MILP solve.
             return result("unique" if unique else "solved", board.grid, proof="logic")
         if board.status == "multiple" and solution_problems(puzzle, board.solutions[1]) == []:
-            # Two distinct verified solutions from the logic's search: multiple.
             one, other = board.solutions
             return (result("multiple", one, other, proof="logic") if unique
                     else result("solved", board.grid, proof="logic"))
@@ -202,7 +199,7 @@ def _decide(puzzle: Puzzle, unique: bool, chosen: Settings, clock: Deadline) -> 
         return result("timeout", error="the time limit was reached in the logic presolve")
 
     warm_engine(chosen, clock)  # first engine board of the process: off the board's clock
-    engine = open_engine(puzzle, chosen, fixed=fixed, deadline=clock, board=board)
+    engine = open_engine(puzzle, chosen, fixed=board.fixed, deadline=clock, board=board)
     try:
         first = engine.next_solution()
         engine_calls = engine.engine_calls
