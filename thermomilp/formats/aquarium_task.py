@@ -1,6 +1,7 @@
 """Aquarium task strings of puzzle-aquarium.com, read and written (docs/formats.md,
 "puzzle-aquarium.com task strings"): ``c1_..._cn_r1_..._rn;g1,g2,...,g(n*n)``, the clue
-head of `thermomilp.formats.site`, then the tank ids row by row. Always the ``tank`` rule.
+head the Thermometers task strings share (`thermomilp.formats.site`), then the tank ids
+row by row. Always the ``tank`` rule.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ import re
 
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits, aquarium
-from thermomilp.formats.site import task_clues, task_head
 from thermomilp.formats.tokens import single_line, whole_number
 
 SHAPE = re.compile(r"^[0-9_?-]*;[0-9]+(,[0-9]+)*$")
@@ -29,6 +29,23 @@ def is_aquarium_task(text: str) -> bool:
 
 
 looks_like = is_aquarium_task
+
+
+def task_clues(head: str, unit: str = "numbers") -> tuple[list[int | None], list[int | None]]:
+    """(row clues, column clues) of a task string's head ``c1_..._cn_r1_..._rn``
+    (``-``, ``?`` or nothing is a missing clue); ``unit`` names its parts in the error."""
+    tokens = head.split("_")
+    if len(tokens) % 2:
+        raise PuzzleError(f"the clue part has {len(tokens)} {unit}: expected n column clues "
+                          "then n row clues", line=1)
+    clues = [None if tok in ("", "-", "?") else whole_number(tok, "clue", 1) for tok in tokens]
+    n = len(clues) // 2
+    return clues[n:], clues[:n]
+
+
+def task_head(puzzle: Puzzle) -> str:
+    """The head of a task string: the column clues, then the row clues."""
+    return "_".join("" if v is None else str(v) for v in list(puzzle.cols) + list(puzzle.rows))
 
 
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:

@@ -13,6 +13,7 @@ from itertools import pairwise
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.notation import cell_name
 from thermomilp.core.puzzle import GENEROUS, Cell, Puzzle, SizeLimits, thermometers
+from thermomilp.formats.aquarium_task import is_aquarium_task, task_clues, task_head
 from thermomilp.formats.tokens import single_line, whole_number
 
 SHAPE = re.compile(r"^[0-9_?-]+(;[0-9,]+)+$")
@@ -22,27 +23,7 @@ def looks_like(text: str) -> bool:
     line = single_line(text)
     if line is None or SHAPE.match(line) is None:
         return False
-    # Same clue head as Aquarium task strings; one group of exactly n*n ids is Aquarium.
-    from thermomilp.formats.aquarium_task import is_aquarium_task
-
-    return not is_aquarium_task(text)
-
-
-def task_clues(head: str, unit: str = "numbers") -> tuple[list[int | None], list[int | None]]:
-    """(row clues, column clues) of a task string's head ``c1_..._cn_r1_..._rn``
-    (``-``, ``?`` or nothing is a missing clue); ``unit`` names its parts in the error."""
-    tokens = head.split("_")
-    if len(tokens) % 2:
-        raise PuzzleError(f"the clue part has {len(tokens)} {unit}: expected n column clues "
-                          "then n row clues", line=1)
-    clues = [None if tok in ("", "-", "?") else whole_number(tok, "clue", 1) for tok in tokens]
-    n = len(clues) // 2
-    return clues[n:], clues[:n]
-
-
-def task_head(puzzle: Puzzle) -> str:
-    """The head of a task string: the column clues, then the row clues."""
-    return "_".join("" if v is None else str(v) for v in list(puzzle.cols) + list(puzzle.rows))
+    return not is_aquarium_task(text)  # the same head, one group of exactly n*n ids: Aquarium
 
 
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
