@@ -27,9 +27,6 @@ class LineSink(Protocol):
     def flush(self) -> None: ...
 
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
 class _DeferredInterrupt:
     """SIGINT / SIGTERM handler that never fires while a record line is written: the
     signal becomes a ``KeyboardInterrupt`` after the line (``signum`` says which)."""
@@ -41,7 +38,7 @@ class _DeferredInterrupt:
         self.previous: dict[int, Any] = {}
 
     def __enter__(self) -> "_DeferredInterrupt":
-        for signum in STOP_SIGNALS:
+        for signum in (signal.SIGINT, signal.SIGTERM):
             try:
                 self.previous[signum] = signal.signal(signum, self._handler)
             except ValueError:  # not the main thread: leave signals alone

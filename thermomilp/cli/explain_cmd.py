@@ -1,9 +1,7 @@
-"""``thermomilp explain FILE``: the whole logical solution, step by step.
-
-Each step names its rule (bookkeeping, line_count, chained_count, probe,
-pair_probe); the run ends solved, stalled (pure logic stops: the undecided
-cells are shown), in a contradiction, or at once with ``mistake`` when a mark
-is wrong. Exit 0 when solved, 1 otherwise, 2 for bad input.
+"""``thermomilp explain FILE``: the whole logical solution, step by step (the rule names:
+docs/logic.md). The run ends solved, stalled (pure logic stops: the undecided cells are
+shown), in a contradiction, or at once with ``mistake`` when a mark is wrong. Exit 0 when
+solved, 1 otherwise, 2 for bad input.
 """
 
 from __future__ import annotations
