@@ -19,6 +19,7 @@ import sys
 from typing import Any
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE, add_solver_flags
+from thermomilp.core.untrusted import shown, shown_lines
 
 
 def register(sub) -> None:
@@ -88,7 +89,6 @@ def _grade(puzzle, clock) -> tuple[str | None, str | None]:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_of
     from thermomilp.core.errors import ConfigError, PuzzleError
-    from thermomilp.core.untrusted import shown
     from thermomilp.solving.pipeline import read_input, unreadable_record
 
     if args.limit < 2:
@@ -115,8 +115,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _text(record: dict[str, Any]) -> str:
-    from thermomilp.core.untrusted import shown, shown_lines
-
     count = record["solutions"]
     counted = "?" if count is None else (f"at least {count}" if record["capped"] else str(count))
     line = (f": {record['status']}, {counted} solution(s), "

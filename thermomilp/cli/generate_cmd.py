@@ -12,6 +12,7 @@ import sys
 import time
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, add_solver_flags
+from thermomilp.core.untrusted import shown
 
 SIZE = re.compile(r"^(\d+)\s*[xX]\s*(\d+)$")
 # Largest side the generators accept (a 99999x99999 request would build its
@@ -121,8 +122,6 @@ def run(args: argparse.Namespace) -> int:
 def summary_line(args: argparse.Namespace, height: int, width: int, grades: dict[str, int],
                  seconds: float) -> str:
     """``generate: 3 thermometers boards 10x10 (seed 0) in out/, 1.52 s: 2 probing, 1 pairs``."""
-    from thermomilp.core.untrusted import shown
-
     count = sum(grades.values())
     made = ", ".join(f"{n} {grade}" for grade, n in sorted(grades.items()))
     return (f"generate: {count} {args.puzzle} board{'s' if count != 1 else ''} "

@@ -98,7 +98,7 @@ def declared_puzzle(path: str) -> tuple[str | None, str | None]:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_of
     from thermomilp.core.errors import ThermomilpError
-    from thermomilp.teach.corpus import GradeError, corpus_boards
+    from thermomilp.teach.corpus import GradeError, copy_boards, copy_kit, corpus_boards
     from thermomilp.teach.sandbox import Limits
 
     if not args.build_time_limit > 0 or args.build_time_limit > 3600:
@@ -107,14 +107,10 @@ def run(args: argparse.Namespace) -> int:
         raise ThermomilpError("--memory-mb must be between 64 and 1048576")
     settings = settings_of(args)
     if args.copy_kit is not None:
-        from thermomilp.teach.corpus import copy_kit
-
         written = copy_kit(args.copy_kit, solutions=args.with_solutions)
         print(f"{len(written)} files copied to {os.path.join(args.copy_kit, 'models')}")
         return EXIT_OK
     if args.copy_boards is not None:
-        from thermomilp.teach.corpus import copy_boards
-
         written = copy_boards(args.copy_boards, args.puzzle or "thermometers")
         print(f"{len(written)} boards written to {args.copy_boards} (no solutions)")
         return EXIT_OK
@@ -152,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
               "docs/course/grader.md, what holds where)", file=sys.stderr)
     hide = [args.corpus] if args.corpus is not None else []  # its files may hold solutions
     hide += args.students  # each child reads its own copy, never a classmate's file
-    from thermomilp.teach.classroom import key_path
+    from thermomilp.teach.classroom import all_right, grade_class, key_path
 
     hide.append(str(key_path()))  # with --out or not: the same box alone and in a class
 
@@ -167,8 +163,6 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     if args.out is not None:
-        from thermomilp.teach.classroom import all_right, grade_class
-
         graded, skipped = grade_class(args.students, boards, kind, args.out, limits,
                                       on_grade=show if args.format == "json" else None,
                                       hide=hide, settings=settings)

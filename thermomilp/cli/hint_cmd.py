@@ -12,6 +12,7 @@ import argparse
 import json
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
+from thermomilp.core.untrusted import shown_lines
 
 MARKS_HELP = ("cells already decided, in the notation of the solution grids: # filled, "
               ". empty, ? undecided. A list '1,2=# 3,4=.' (ROW,COL counted from 1, as the "
@@ -42,7 +43,5 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"file": args.file, **step.to_json()}))
     else:
-        from thermomilp.core.untrusted import shown_lines
-
         print(shown_lines(render_step(None, step)))
     return EXIT_NO_SOLUTION if step.rule in TERMINAL and step.rule != "solved" else EXIT_OK

@@ -21,7 +21,7 @@ import warnings
 from typing import Callable
 
 from thermomilp.core.errors import ConfigError, ThermomilpError, ThermomilpWarning
-from thermomilp.core.untrusted import shown
+from thermomilp.core.untrusted import shown, shown_lines
 
 COMMANDS = [
     "thermomilp.cli.solve_cmd",
@@ -222,8 +222,6 @@ def print_result(fmt: str, n: int, path: str, record: dict, text: Callable[[], s
     if fmt == "json":
         print(json.dumps(record), flush=True)
         return
-    from thermomilp.core.untrusted import shown_lines
-
     if n:
         print()
     print(f"== {shown(path)}")
