@@ -98,22 +98,17 @@ class Engine:
 
     def _confirm(self) -> Found:
         """Believe "infeasible" only when a second method agrees."""
-        from thermomilp.solving.confirm import (
-            CONFIRMED,
-            CONFIRMED_BY_CPSAT,
-            UNDECIDED,
-            confirm_infeasible,
-        )
+        import thermomilp.solving.confirm as confirm
 
-        verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, self.deadline,
-                                     # a second method only where it is not the first
-                                     cpsat=self.settings.solver is not Solver.CPSAT,
-                                     board=self.board)
-        if verdict == CONFIRMED:
+        verdict = confirm.confirm_infeasible(self.puzzle, self.fixed, self.cuts, self.deadline,
+                                             # a second method only where it is not the first
+                                             cpsat=self.settings.solver is not Solver.CPSAT,
+                                             board=self.board)
+        if verdict == confirm.CONFIRMED:
             return Found(Status.INFEASIBLE, confirmed_by="logic")
-        if verdict == CONFIRMED_BY_CPSAT:
+        if verdict == confirm.CONFIRMED_BY_CPSAT:
             return Found(Status.INFEASIBLE, confirmed_by="cpsat")
-        if verdict != UNDECIDED:  # the grid the logic search found: the engine missed it
+        if verdict != confirm.UNDECIDED:  # the grid the logic search found: the engine missed it
             return self._verified(verdict, "the logic search")  # type: ignore[arg-type]
         if self.deadline.expired():
             return Found(Status.TIMEOUT, message="the time limit was reached while confirming "
@@ -186,18 +181,13 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     Raises:
         SolveError: the engine timed out or failed (``status`` says which).
     """
-    from thermomilp.solving.confirm import (
-        CONFIRMED,
-        CONFIRMED_BY_CPSAT,
-        UNDECIDED,
-        confirm_infeasible,
-    )
+    import thermomilp.solving.confirm as confirm
 
     clock = deadline or Deadline((settings or Settings()).time_limit)
-    verdict = confirm_infeasible(puzzle, None, [], clock)
-    if verdict in (CONFIRMED, CONFIRMED_BY_CPSAT):
+    verdict = confirm.confirm_infeasible(puzzle, None, [], clock)
+    if verdict in (confirm.CONFIRMED, confirm.CONFIRMED_BY_CPSAT):
         return False, False
-    if verdict != UNDECIDED and not solution_problems(puzzle, verdict):
+    if verdict != confirm.UNDECIDED and not solution_problems(puzzle, verdict):
         return True, False
     engine = Engine(puzzle, settings, deadline=clock)
     try:
