@@ -73,6 +73,7 @@ def _flags_the_puzzle_ignores(args: argparse.Namespace) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_of
     from thermomilp.core.errors import ConfigError, GenerationTimeUp
+    from thermomilp.core.files import write_whole
     from thermomilp.formats import dumps
 
     match = SIZE.match(args.size.strip())
@@ -89,8 +90,6 @@ def run(args: argparse.Namespace) -> int:
     if unused:
         raise ConfigError(f"{', '.join(unused)}: not used by --puzzle {args.puzzle}")
     time_limit = settings_of(args).time_limit
-    from thermomilp.core.files import write_whole
-
     os.makedirs(args.out, exist_ok=True)
     bar = Progress(args.count, enabled=not args.quiet)
     grades: dict[str, int] = {}

@@ -7,6 +7,7 @@ The format is detected from the content, with the file suffix as a hint.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from types import ModuleType
@@ -94,8 +95,6 @@ def not_a_board(path: str | os.PathLike) -> str | None:
     may be one. A JSON document (an object or an array) is a board only as an object with
     a ``"puzzle"`` key (the interchange JSON, docs/contract.md). A file that cannot be
     read, or is not valid JSON, gets None: reading it as a board says what is wrong."""
-    import json
-
     try:
         raw = read_regular(os.fspath(path), MAX_BYTES + 1)
         text = raw.decode("utf-8-sig")

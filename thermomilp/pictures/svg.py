@@ -9,6 +9,7 @@ name adds an element or breaks the file.
 
 from __future__ import annotations
 
+import os
 from typing import Sequence
 
 from thermomilp.core.puzzle import Puzzle
@@ -171,7 +172,6 @@ def svg_paths_for(target: str, sources: Sequence[str]) -> list[str]:
     """
     if len(sources) == 1:
         return [target]
-    import os
 
     def parts(source: str) -> list[str]:
         names = [p for p in os.path.normpath(source).split(os.sep) if p not in ("", ".", "..")]
