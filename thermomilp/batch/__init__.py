@@ -15,10 +15,6 @@ keys with status ``error`` when the file cannot be read.
   ([`run_pool`][thermomilp.batch.run_pool]).
 * Interrupting: Ctrl-C stops scheduling, discards the files in flight and leaves every
   finished record on disk (never a line half written); the caller exits with 130.
-
-Modules, every public name re-exported here: `job` (one file to one record), `output`
-(the output file, its lock, resume), `executors` (serial, process pool, Dask) and `run`
-([`run_batch`][thermomilp.batch.run_batch], progress, the summary).
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """The unit of work of a batch: a frozen [`BatchJob`][thermomilp.batch.BatchJob] and
-[`solve_file`][thermomilp.batch.solve_file], one path to one JSON record (never raising for a bad
-file or a failed solve) through the one per-file pipeline that ``solve`` uses too
-(`thermomilp.solving.pipeline.solve_input`: the same record, the conflict of an infeasible board
-included); the error records, and the content hash that identifies an input when a run resumes. The
-inputs named by folders and globs are listed by the one walker of board files,
-[`thermomilp.formats.inputs.expand_inputs`][thermomilp.batch.expand_inputs] (``grade --corpus``
-lists its folder with it too)."""
+[`solve_file`][thermomilp.batch.solve_file], one path to one JSON record through the per-file
+pipeline ``solve`` uses too (`thermomilp.solving.pipeline.solve_input`); the error records,
+and the content hash that identifies an input when a run resumes."""
 
 from __future__ import annotations
 

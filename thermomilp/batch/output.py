@@ -1,16 +1,9 @@
-"""The ``--out`` file of a batch: an append-only log, opened, locked against a second
-run, its records read back (a torn last line cut), and the inputs those records
-already cover ([`Resume`][thermomilp.batch.Resume]).
+"""The ``--out`` file of a batch ([`BatchOutput`][thermomilp.batch.BatchOutput]) and the
+inputs its records already cover ([`Resume`][thermomilp.batch.Resume]).
 
 It is the one file the package writes that is not replaced whole
-(`thermomilp.core.files.write_whole`): a batch appends to it one record
-at a time, so that an interrupted run keeps every finished record. Each record
-is appended whole or not at all (`AppendLog`: a failed write -- a full
-disk, a file size limit -- is cut back to where the record began, and the run
-stops with a [`WriteError`][thermomilp.core.errors.WriteError] naming the file). A
-target that is not a regular file (``/dev/zero``, a FIFO, a folder) is refused
-before anything is read from it, and reading it back is bounded: a line longer
-than any record (`MAX_RECORD_BYTES`) is not a batch output.
+(`thermomilp.core.files.write_whole`): a batch appends to it one whole record at a time
+(`AppendLog`), so that an interrupted run keeps every finished record.
 """
 
 from __future__ import annotations
@@ -20,24 +13,28 @@ import os
 import stat
 from typing import Any, Iterable
 
+from thermomilp.core.errors import ConfigError, WriteError
+from thermomilp.core.files import append_whole
+
 
 class BatchOutput:
     """The ``--out`` file, open for the whole run: locked, read back, appended to.
 
-    ``with BatchOutput(path) as output:`` creates the file if needed, takes an
-    exclusive lock on it (a second run on the same file is refused with a
+    ``with BatchOutput(path) as output:`` refuses a target that is not a regular file
+    (``/dev/zero``, a FIFO, a folder) before reading anything, creates the file if
+    needed, takes an exclusive lock on it (a second run on the same file is refused with a
     [`ConfigError`][thermomilp.core.errors.ConfigError] instead of duplicating every record), and
     reads its records (`records`). The file is only ever appended to, and only when
     it is a batch output: every complete line must be a record (a JSON object
-    with a ``file`` and a ``status``). Anything else -- somebody's notes, a
-    corrupt line in the middle -- is a [`ConfigError`][thermomilp.core.errors.ConfigError] and the
-    file is left exactly as it was. The one repair is a torn final line (no newline, the
-    start of a record: a crash mid-write), which is cut off so the next record
-    starts on a line of its own. `stream` is the text stream to append to.
+    with a ``file`` and a ``status``, at most `MAX_RECORD_BYTES` long). Anything else --
+    somebody's notes, a corrupt line in the middle -- is a
+    [`ConfigError`][thermomilp.core.errors.ConfigError] and the file is left exactly as it
+    was. The one repair is a torn final line (no newline, the start of a record: a crash
+    mid-write), which is cut off so the next record starts on a line of its own. `stream`
+    is the text stream to append to.
 
-    The lock is ``flock`` (POSIX: Linux, macOS, BSD; it is released when the
-    process ends, so a crash leaves no stale lock). Where ``fcntl`` does not
-    exist (Windows) the file is not locked.
+    The lock is ``flock`` (released when the process ends, so a crash leaves no stale
+    lock); where ``fcntl`` does not exist (Windows) the file is not locked.
     """
 
     def __init__(self, path: str):
@@ -50,8 +47,6 @@ class BatchOutput:
         try:
             handle = open(self.path, "a+b")  # noqa: SIM115 - closed in __exit__
         except OSError as exc:
-            from thermomilp.core.errors import WriteError
-
             raise WriteError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         try:
             _require_regular(self.path, os.fstat(handle.fileno()))  # the file we opened
@@ -77,8 +72,6 @@ class AppendLog:
         self.handle, self.path = handle, path
 
     def write(self, text: str) -> int:
-        from thermomilp.core.files import append_whole
-
         append_whole(self.handle.fileno(), text, self.path)
         return len(text)
 
@@ -97,12 +90,8 @@ def _require_regular(path: str, info: os.stat_result | None = None) -> None:
         except FileNotFoundError:
             return
         except OSError as exc:
-            from thermomilp.core.errors import WriteError
-
             raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
-        from thermomilp.core.errors import WriteError
-
         kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
         raise WriteError(f"cannot write {path}: it is {kind}; --out is a batch output file")
 
@@ -112,8 +101,6 @@ def _lock(handle: Any, path: str) -> None:
         import fcntl
     except ImportError:  # Windows: no advisory locks in the standard library
         return
-    from thermomilp.core.errors import ConfigError
-
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -124,13 +111,11 @@ def _lock(handle: Any, path: str) -> None:
 
 
 MAX_RECORD_BYTES = 64 << 20
-"""The longest line a batch output may hold (a record of a 1000x1000 board is ~2 MB)."""
+"""The longest line a batch output may hold."""
 
 
 def _read_records(handle: Any, path: str) -> list[dict[str, Any]]:
     """Read the records back line by line (never more than one record's bound at once)."""
-    from thermomilp.core.errors import ConfigError
-
     handle.seek(0)
     records: list[dict[str, Any]] = []
     good_end = 0
@@ -196,13 +181,9 @@ class Resume:
         for record in records:
             key = record.get("sha256") or _path_key(record["file"])
             held = self._by_key.setdefault(key, [])
-            if record["status"] != "error":
-                for k, old in enumerate(held):
-                    if old["status"] == "error":
-                        held[k] = record
-                        break
-                else:
-                    held.append(record)
+            error = next((k for k, old in enumerate(held) if old["status"] == "error"), None)
+            if record["status"] != "error" and error is not None:
+                held[error] = record
             else:
                 held.append(record)
 

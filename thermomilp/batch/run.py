@@ -9,12 +9,14 @@ import signal
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Protocol, TextIO
+from typing import Any, Iterable, Protocol, TextIO
 
 from thermomilp.batch.executors import run_dask, run_pool, run_serial, warm_up
 from thermomilp.batch.job import BatchJob, content_hash
 from thermomilp.batch.output import Resume
+from thermomilp.core.settings import Backend
 
 
 class LineSink(Protocol):
@@ -23,9 +25,6 @@ class LineSink(Protocol):
     def write(self, text: str, /) -> int: ...
 
     def flush(self) -> None: ...
-
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class _DeferredInterrupt:
@@ -39,7 +38,7 @@ class _DeferredInterrupt:
         self.previous: dict[int, Any] = {}
 
     def __enter__(self) -> "_DeferredInterrupt":
-        for signum in STOP_SIGNALS:
+        for signum in (signal.SIGINT, signal.SIGTERM):
             try:
                 self.previous[signum] = signal.signal(signum, self._handler)
             except ValueError:  # not the main thread: leave signals alone
@@ -85,10 +84,7 @@ class BatchSummary:
         return list(self.covered.values()) + self.records
 
     def counts(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for record in self.records:
-            out[record["status"]] = out.get(record["status"], 0) + 1
-        return out
+        return dict(Counter(record["status"] for record in self.records))
 
     def table(self) -> str:
         """The summary printed after a batch: statuses, then solve times."""
@@ -98,9 +94,7 @@ class BatchSummary:
         lines.append(f"{'done':<12}{len(self.records):>7}   of {self.total}"
                      + (f" ({self.skipped} already in the output)" if self.skipped else ""))
         if self.covered:
-            every: dict[str, int] = {}
-            for record in self.final_records():
-                every[record["status"]] = every.get(record["status"], 0) + 1
+            every = Counter(record["status"] for record in self.final_records())
             lines.append("all inputs   " + ", ".join(f"{n} {s}" for s, n in sorted(every.items())))
         if times:
             lines.append(f"solve time   total {sum(times):.3f} s   median "
@@ -138,18 +132,9 @@ class Progress:
             self.stream.flush()
 
 
-def runs_programs(job: BatchJob) -> bool:
-    """Whether the job's engine may run as a program of its own (every layer but
-    highspy, which runs HiGHS inside this process)."""
-    from thermomilp.core.settings import Backend
-
-    return job.settings.backend is not Backend.HIGHS
-
-
 def run_batch(files: list[str], job: BatchJob, out: LineSink, *, jobs: int = 1,
               dask: Any = None, previous: Iterable[dict[str, Any]] = (),
-              keep_errors: bool = False, progress: Progress | None = None,
-              on_record: Callable[[dict[str, Any]], None] | None = None) -> BatchSummary:
+              keep_errors: bool = False, progress: Progress | None = None) -> BatchSummary:
     """Solve ``files``, writing one JSON line per file to ``out``; the inputs that
     ``previous`` records already cover ([`Resume`][thermomilp.batch.Resume]) are skipped.
 
@@ -166,9 +151,9 @@ def run_batch(files: list[str], job: BatchJob, out: LineSink, *, jobs: int = 1,
     start = time.perf_counter()
     if dask is not None:
         stream = run_dask(todo, job, dask)
-    elif (jobs > 1 and len(todo) > 1) or (todo and runs_programs(job)):
-        # an engine run as a program (glpsol, cbc...) goes in a worker even with one
-        # job: the worker's process group is what ends it with the run
+    elif (jobs > 1 and len(todo) > 1) or (todo and job.settings.backend is not Backend.HIGHS):
+        # every layer but highspy may run its engine as a program (glpsol, cbc...): it goes
+        # in a worker even with one job, whose process group is what ends it with the run
         stream = run_pool(todo, job, max(1, min(jobs, len(todo))))
     else:
         stream = run_serial(todo, job)
@@ -181,8 +166,6 @@ def run_batch(files: list[str], job: BatchJob, out: LineSink, *, jobs: int = 1,
                 guard.write_line(out, json.dumps(record) + "\n")
                 summary.records.append(record)
                 progress.step(record["status"])
-                if on_record:
-                    on_record(record)
         except KeyboardInterrupt:
             summary.interrupted = True
             summary.stopped_by = guard.signum or int(signal.SIGINT)

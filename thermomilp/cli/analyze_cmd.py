@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from functools import partial
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, add_solver_flags
 
@@ -28,9 +28,9 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import settings_of
+    from thermomilp.cli.main import print_result, settings_of
     from thermomilp.core.errors import ConfigError, SolveError
-    from thermomilp.core.untrusted import shown, shown_lines
+    from thermomilp.core.untrusted import shown
     from thermomilp.formats import load
     from thermomilp.teach.analyze import analyze, report
 
@@ -45,11 +45,6 @@ def run(args: argparse.Namespace) -> int:
             worst = EXIT_NO_SOLUTION
             print(f"thermomilp: {exc.status}: {shown(path)}: {shown(exc)}", file=sys.stderr)
             continue
-        if args.format == "json":
-            print(json.dumps({"file": path, **result.to_json()}))
-        else:
-            if n:
-                print()
-            print(f"== {shown(path)}")
-            print(shown_lines(report(result)))
+        print_result(args.format, n, path, {"file": path, **result.to_json()},
+                     partial(report, result))
     return worst

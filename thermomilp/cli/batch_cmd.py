@@ -1,14 +1,7 @@
-"""``thermomilp batch DIR_OR_GLOB... [--jobs N] [--out FILE] [--dask ADDRESS]``.
+"""``thermomilp batch DIR_OR_GLOB... [--jobs N] [--out FILE] [--dask ADDRESS]`` (docs/batch.md).
 
-Solves a corpus in parallel (a process pool, or a Dask cluster), writes one
-JSON Lines record per file (the ``solve --format json`` contract plus the
-input's ``sha256``), skips the inputs whose content already has a record in
-``--out`` (resume; error records are retried unless ``--keep-errors``), and on
-Ctrl-C (or SIGTERM) keeps what is done, ends every worker and engine program it
-started, and exits 130 (143). A progress bar and a summary table go
-to stderr. The exit code is read from the record of every input -- this run's
-or the one already in the output -- so a resumed run exits like an
-uninterrupted one.
+The exit code is read from the record of every input -- this run's or the one already
+in the output -- so a resumed run exits like an uninterrupted one.
 """
 
 from __future__ import annotations

@@ -1,24 +1,14 @@
 """``thermomilp check FILE...``: what an author wants to know about each board.
 
-Per board: the number of solutions (counted by the MILP with no-good cuts,
-capped at ``--limit``), the logic grade, a second solution when the board is
-not unique, and whether the solution stored in the file is the one found.
-``--format json`` prints one JSON object per file per line (JSON Lines):
-
-    {"file": "...", "puzzle": "thermometers", "status": "unique", "solutions": 1,
-     "capped": false, "grade": "probing", "difficulty": "medium",
-     "recorded_grade": "probing", "second": null, "solution_matches": true,
-     "time_s": 0.01}
-
-``status`` is ``unique``, ``multiple``, ``infeasible``, ``timeout`` (the
-count did not finish within ``--time-limit``; the grade is then skipped too:
-one deadline per board covers counting and grading) or ``error`` (also when
-the engine misses the solution stored in the file, which the independent
-checker accepts: a count that cannot be trusted is not printed). A file
+Per board: the number of solutions (counted by the MILP with no-good cuts, capped at
+``--limit``), the logic grade, a second solution when the board is not unique, and
+whether the solution stored in the file is the one found (the record and the exit
+codes: docs/generate.md, "thermomilp check"). ``status`` is ``unique``, ``multiple``,
+``infeasible``, ``timeout`` (one deadline per board covers counting and grading) or
+``error`` (also when the engine misses the solution stored in the file, which the
+independent checker accepts: a count that cannot be trusted is not printed). A file
 that cannot be read gets the record ``solve`` and ``batch`` give it
-(`thermomilp.solving.pipeline.unreadable_record`). Exit
-code: 0 when every board is unique, 1 when some board is not (or the count
-failed), 2 for a file that cannot be read.
+(`thermomilp.solving.pipeline.unreadable_record`).
 """
 
 from __future__ import annotations
@@ -29,6 +19,7 @@ import sys
 from typing import Any
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE, add_solver_flags
+from thermomilp.core.untrusted import shown, shown_lines
 
 
 def register(sub) -> None:
@@ -41,13 +32,11 @@ def register(sub) -> None:
     p.add_argument("--limit", type=int, default=10, metavar="N",
                    help="stop counting at N solutions (10)")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    # No defaults here: unset flags fall through to the environment, the config
-    # file and the defaults, resolved by settings_of like every other command.
     add_solver_flags(p)
     p.set_defaults(func=run)
 
 
-def check_board(puzzle, limit: int, *, settings: Any = None, **given: Any) -> dict[str, Any]:
+def check_board(puzzle, limit: int, *, settings: Any = None) -> dict[str, Any]:
     """The check record of one board (without the ``file`` key); one deadline
     (the settings' time limit) covers the count and the grade."""
     from thermomilp.core.deadline import Deadline
@@ -55,7 +44,7 @@ def check_board(puzzle, limit: int, *, settings: Any = None, **given: Any) -> di
     from thermomilp.core.verify import solution_problems
     from thermomilp.solving import SolveError, enumerate_solutions
 
-    chosen = settings_from(settings, **given)
+    chosen = settings_from(settings)
     clock = Deadline(chosen.time_limit)
     record: dict[str, Any] = {"puzzle": puzzle.kind}
     try:
@@ -71,13 +60,9 @@ def check_board(puzzle, limit: int, *, settings: Any = None, **given: Any) -> di
         stored_ok = puzzle.solution is not None and not solution_problems(puzzle,
                                                                            puzzle.solution)
         if stored_ok and puzzle.solution not in found and len(found) < limit:
-            # the file's solution passes the independent checker but the engine
-            # missed it: report an error, never a wrong count
             record.update(status="error", solutions=None,
                           error=f"{chosen.solver} missed the file's own solution (checked by "
                                 "thermomilp.core.verify): the count cannot be trusted")
-    # only a board with a solution has a difficulty: an infeasible board (or one
-    # whose count failed) gets no grade
     record["grade"], record["difficulty"] = (_grade(puzzle, clock) if record["status"] in
                                              ("unique", "multiple") else (None, None))
     record["recorded_grade"] = puzzle.grade
@@ -88,18 +73,15 @@ def check_board(puzzle, limit: int, *, settings: Any = None, **given: Any) -> di
     return record
 
 
-def _grade(puzzle, clock=None) -> tuple[str | None, str | None]:
+def _grade(puzzle, clock) -> tuple[str | None, str | None]:
     """The logic grade, or (None, None) when the logic cannot say within the deadline."""
-    from thermomilp.core.deadline import TimeUp
     from thermomilp.logic.grade import GRADE_TO_DIFFICULTY, grade
 
-    if clock is not None and clock.expired():
+    if clock.expired():
         return None, None
     try:
-        g = grade(puzzle, None if clock is None or clock.end is None else clock.expired)
-    except TimeUp:
-        return None, None
-    except Exception:  # noqa: BLE001 -- a grade the logic cannot give is reported as null
+        g = grade(puzzle, None if clock.end is None else clock.expired)
+    except Exception:  # noqa: BLE001 -- out of time (TimeUp), or a grade the logic cannot give
         return None, None
     return g, GRADE_TO_DIFFICULTY.get(g)
 
@@ -107,7 +89,6 @@ def _grade(puzzle, clock=None) -> tuple[str | None, str | None]:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_of
     from thermomilp.core.errors import ConfigError, PuzzleError
-    from thermomilp.core.untrusted import shown
     from thermomilp.solving.pipeline import read_input, unreadable_record
 
     if args.limit < 2:
@@ -129,17 +110,11 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "json":
             print(json.dumps(record), flush=True)
         else:
-            print(_text(record, args.limit))
+            print(_text(record))
     return worst
 
 
-def _text(record: dict[str, Any], limit: int) -> str:
-    from thermomilp.core.untrusted import shown, shown_lines
-
-    return shown(record["file"]) + shown_lines(_text_after_name(record, limit))
-
-
-def _text_after_name(record: dict[str, Any], limit: int) -> str:
+def _text(record: dict[str, Any]) -> str:
     count = record["solutions"]
     counted = "?" if count is None else (f"at least {count}" if record["capped"] else str(count))
     line = (f": {record['status']}, {counted} solution(s), "
@@ -152,4 +127,4 @@ def _text_after_name(record: dict[str, Any], limit: int) -> str:
         line += f"\n  error: {record['error']}"
     if record["second"]:
         line += "\n  second solution:\n" + "\n".join("    " + row for row in record["second"])
-    return line
+    return shown(record["file"]) + shown_lines(line)

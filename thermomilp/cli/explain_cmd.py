@@ -1,15 +1,13 @@
-"""``thermomilp explain FILE``: the whole logical solution, step by step.
-
-Each step names its rule (bookkeeping, line_count, chained_count, probe,
-pair_probe); the run ends solved, stalled (pure logic stops: the undecided
-cells are shown), in a contradiction, or at once with ``mistake`` when a mark
-is wrong. Exit 0 when solved, 1 otherwise, 2 for bad input.
+"""``thermomilp explain FILE``: the whole logical solution, step by step (the rule names:
+docs/logic.md). The run ends solved, stalled (pure logic stops: the undecided cells are
+shown), in a contradiction, or at once with ``mistake`` when a mark is wrong. Exit 0 when
+solved, 1 otherwise, 2 for bad input.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+from functools import partial
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
 
@@ -28,6 +26,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from thermomilp.cli.main import print_result
     from thermomilp.core.errors import ConfigError
     from thermomilp.formats import load
     from thermomilp.logic.hints import explain, render_explanation
@@ -41,13 +40,6 @@ def run(args: argparse.Namespace) -> int:
         result = explain(puzzle, parse_marks(args.marks, puzzle))
         if result.status != "solved":
             worst = EXIT_NO_SOLUTION
-        if args.format == "json":
-            print(json.dumps({"file": path, **result.to_json()}), flush=True)
-        else:
-            if n:
-                print()
-            from thermomilp.core.untrusted import shown, shown_lines
-
-            print(f"== {shown(path)}")
-            print(shown_lines(render_explanation(result)))
+        print_result(args.format, n, path, {"file": path, **result.to_json()},
+                     partial(render_explanation, result))
     return worst

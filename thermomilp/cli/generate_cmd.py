@@ -1,9 +1,6 @@
-"""``thermomilp generate``: unique boards written as native text files, with a progress bar.
-
-Each board is written whole or not at all (`thermomilp.core.files.write_whole`),
-so an interrupted run or a full disk never leaves half a file. Board ``i``
-of a run with ``--seed S`` depends only on ``S``, ``i`` and the flags, so a
-run can be repeated or extended.
+"""``thermomilp generate``: unique boards written as native text files, with a progress bar
+(docs/generate.md: each file written whole, board ``i`` of a series depending only on the
+seed, ``i`` and the flags).
 """
 
 from __future__ import annotations
@@ -15,6 +12,7 @@ import sys
 import time
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, add_solver_flags
+from thermomilp.core.untrusted import shown
 
 SIZE = re.compile(r"^(\d+)\s*[xX]\s*(\d+)$")
 # Largest side the generators accept (a 99999x99999 request would build its
@@ -75,6 +73,7 @@ def _flags_the_puzzle_ignores(args: argparse.Namespace) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_of
     from thermomilp.core.errors import ConfigError, GenerationTimeUp
+    from thermomilp.core.files import write_whole
     from thermomilp.formats import dumps
 
     match = SIZE.match(args.size.strip())
@@ -91,8 +90,6 @@ def run(args: argparse.Namespace) -> int:
     if unused:
         raise ConfigError(f"{', '.join(unused)}: not used by --puzzle {args.puzzle}")
     time_limit = settings_of(args).time_limit
-    from thermomilp.core.files import write_whole
-
     os.makedirs(args.out, exist_ok=True)
     bar = Progress(args.count, enabled=not args.quiet)
     grades: dict[str, int] = {}
@@ -124,8 +121,6 @@ def run(args: argparse.Namespace) -> int:
 def summary_line(args: argparse.Namespace, height: int, width: int, grades: dict[str, int],
                  seconds: float) -> str:
     """``generate: 3 thermometers boards 10x10 (seed 0) in out/, 1.52 s: 2 probing, 1 pairs``."""
-    from thermomilp.core.untrusted import shown
-
     count = sum(grades.values())
     made = ", ".join(f"{n} {grade}" for grade, n in sorted(grades.items()))
     return (f"generate: {count} {args.puzzle} board{'s' if count != 1 else ''} "

@@ -98,7 +98,7 @@ def declared_puzzle(path: str) -> tuple[str | None, str | None]:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import settings_of
     from thermomilp.core.errors import ThermomilpError
-    from thermomilp.teach.corpus import GradeError, corpus_boards
+    from thermomilp.teach.corpus import GradeError, copy_boards, copy_kit, corpus_boards
     from thermomilp.teach.sandbox import Limits
 
     if not args.build_time_limit > 0 or args.build_time_limit > 3600:
@@ -107,14 +107,10 @@ def run(args: argparse.Namespace) -> int:
         raise ThermomilpError("--memory-mb must be between 64 and 1048576")
     settings = settings_of(args)
     if args.copy_kit is not None:
-        from thermomilp.teach.corpus import copy_kit
-
         written = copy_kit(args.copy_kit, solutions=args.with_solutions)
         print(f"{len(written)} files copied to {os.path.join(args.copy_kit, 'models')}")
         return EXIT_OK
     if args.copy_boards is not None:
-        from thermomilp.teach.corpus import copy_boards
-
         written = copy_boards(args.copy_boards, args.puzzle or "thermometers")
         print(f"{len(written)} boards written to {args.copy_boards} (no solutions)")
         return EXIT_OK
@@ -150,16 +146,13 @@ def run(args: argparse.Namespace) -> int:
         print("thermomilp grade: this system has no Landlock: the student's code can read the "
               "package's boards and write your files (run untrusted files in a container: "
               "docs/course/grader.md, what holds where)", file=sys.stderr)
-    ok = True
     hide = [args.corpus] if args.corpus is not None else []  # its files may hold solutions
     hide += args.students  # each child reads its own copy, never a classmate's file
-    from thermomilp.teach.classroom import key_path
+    from thermomilp.teach.classroom import all_right, grade_class, key_path
 
     hide.append(str(key_path()))  # with --out or not: the same box alone and in a class
 
     def show(grade) -> None:
-        nonlocal ok
-        ok = ok and grade.ok
         if args.format == "json":
             for record in grade.records():
                 print(json.dumps(record))
@@ -170,8 +163,6 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     if args.out is not None:
-        from thermomilp.teach.classroom import all_right, grade_class
-
         graded, skipped = grade_class(args.students, boards, kind, args.out, limits,
                                       on_grade=show if args.format == "json" else None,
                                       hide=hide, settings=settings)
@@ -180,6 +171,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK if all_right(args.out, args.students) else EXIT_NO_SOLUTION
     from thermomilp.teach.student import grade_student
 
+    ok = True
     for student in args.students:
-        show(grade_student(student, boards, kind, limits, hide, settings))
+        grade = grade_student(student, boards, kind, limits, hide, settings)
+        show(grade)
+        ok = ok and grade.ok
     return EXIT_OK if ok else EXIT_NO_SOLUTION

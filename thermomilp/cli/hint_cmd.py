@@ -1,12 +1,9 @@
 """``thermomilp hint FILE [--marks SPEC]``: the next logical deduction and its rule.
 
-The marks are checked first: a wrong mark (it breaks a rule, or fits no
-solution) is named with the terminal rule ``mistake`` and nothing is deduced.
-Rule names (stable identifiers): bookkeeping, line_count, chained_count,
-probe, pair_probe; terminal: solved, stalled, contradiction, mistake
-(``docs/logic.md``). Exit 0 when a deduction is given or the board is solved,
-1 when logic is stalled, the clues contradict each other or a mark is wrong,
-2 for bad input.
+The marks are checked first: a wrong mark (it breaks a rule, or fits no solution) is
+named with the terminal rule ``mistake`` and nothing is deduced (the rule names:
+docs/logic.md). Exit 0 when a deduction is given or the board is solved, 1 when logic is
+stalled, the clues contradict each other or a mark is wrong, 2 for bad input.
 """
 
 from __future__ import annotations
@@ -15,6 +12,7 @@ import argparse
 import json
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
+from thermomilp.core.untrusted import shown_lines
 
 MARKS_HELP = ("cells already decided, in the notation of the solution grids: # filled, "
               ". empty, ? undecided. A list '1,2=# 3,4=.' (ROW,COL counted from 1, as the "
@@ -45,7 +43,5 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"file": args.file, **step.to_json()}))
     else:
-        from thermomilp.core.untrusted import shown_lines
-
         print(shown_lines(render_step(None, step)))
     return EXIT_NO_SOLUTION if step.rule in TERMINAL and step.rule != "solved" else EXIT_OK

@@ -12,12 +12,16 @@ be read or written); 3 an internal error (a bug: one line, no traceback).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import json
 import os
 import sys
+import warnings
+from typing import Callable
 
-from thermomilp.core.errors import ThermomilpError
-from thermomilp.core.untrusted import shown
+from thermomilp.core.errors import ConfigError, ThermomilpError, ThermomilpWarning
+from thermomilp.core.untrusted import shown, shown_lines
 
 COMMANDS = [
     "thermomilp.cli.solve_cmd",
@@ -104,56 +108,41 @@ def _escape_unencodable_output() -> None:
                 pass
 
 
+@contextlib.contextmanager
 def _warnings_to_stderr():
     """Our own warnings (e.g. a puzz.link rule note) as one ``thermomilp: warning:`` line."""
-    import contextlib
-    import warnings
+    with warnings.catch_warnings():
+        original = warnings.showwarning
 
-    from thermomilp.core.errors import ThermomilpWarning
+        def show(message, category, filename, lineno, file=None, line=None):
+            if issubclass(category, ThermomilpWarning):
+                print(f"thermomilp: warning: {shown(message)}", file=sys.stderr)
+            else:
+                original(message, category, filename, lineno, file, line)
 
-    @contextlib.contextmanager
-    def scope():
-        with warnings.catch_warnings():
-            original = warnings.showwarning
-
-            def show(message, category, filename, lineno, file=None, line=None):
-                if issubclass(category, ThermomilpWarning):
-                    print(f"thermomilp: warning: {shown(message)}", file=sys.stderr)
-                else:
-                    original(message, category, filename, lineno, file, line)
-
-            warnings.showwarning = show
-            warnings.simplefilter("always", ThermomilpWarning)
-            yield
-
-    return scope()
-
-
-FLAGS: dict[str, str] = {"engine_options": "--engine-option"}
-"""The command-line flag of a setting whose flag is not ``--`` and its name with dashes."""
+        warnings.showwarning = show
+        warnings.simplefilter("always", ThermomilpWarning)
+        yield
 
 
 def flag_of(key: str) -> str:
     """The flag of a [`Settings`][thermomilp.core.settings.Settings] field (``time_limit`` ->
-    ``--time-limit``)."""
-    return FLAGS.get(key, "--" + key.replace("_", "-"))
+    ``--time-limit``, ``engine_options`` -> ``--engine-option``)."""
+    return "--engine-option" if key == "engine_options" else "--" + key.replace("_", "-")
 
 
 def add_solver_flags(parser: argparse.ArgumentParser, *, uses: tuple[str, ...] | None = None,
                      note: str | None = None, taken: tuple[str, ...] = ()) -> None:
     """The settings flags, one per field of
-    [`thermomilp.core.settings.Settings`][thermomilp.core.settings.Settings] (--backend, --solver,
-    --logic, --formulation, --time-limit, --threads, --seed, --verbose, --engine-option,
-    --engine-path), the same for every command that can run an engine. No defaults here: a flag not
-    given is None, and the environment, the config file or the default decides (`settings_of`).
+    [`thermomilp.core.settings.Settings`][thermomilp.core.settings.Settings], the same for every
+    command that can run an engine. No defaults here: a flag not given is None, and the
+    environment, the config file or the default decides (`settings_of`).
 
     ``uses``: the settings the command honours (None: all of them); ``note`` says how
-    (shown in its help). The others are resolved and checked all the same -- a bad value
-    from anywhere is refused, as by ``solve`` -- but not used: from the environment or a
-    config file they are left alone, given on the command line they are refused
-    (`settings_of`), never silently ignored. ``taken``: settings whose flag the
-    command spends on an option of its own (``generate --seed`` is the series seed); they
-    get no flag here."""
+    (shown in its help). The others are resolved and checked all the same but not used:
+    given on the command line they are refused (`settings_of`), never silently ignored.
+    ``taken``: settings whose flag the command spends on an option of its own
+    (``generate --seed`` is the series seed); they get no flag here."""
     from thermomilp.core.settings import FIELDS, Backend, FormulationKind, Logic
 
     used = FIELDS if uses is None else uses
@@ -212,7 +201,6 @@ def settings_of(args: argparse.Namespace):
     (``add_solver_flags(uses=)``) given on its command line is a
     [`ConfigError`][thermomilp.core.errors.ConfigError] that says what the command uses."""
     from thermomilp.core.config import resolve
-    from thermomilp.core.errors import ConfigError
     from thermomilp.core.settings import FIELDS
 
     taken = getattr(args, "settings_taken", ())
@@ -225,6 +213,19 @@ def settings_of(args: argparse.Namespace):
         raise ConfigError(f"{', '.join(refused)}: not used by `thermomilp {args.command}`, "
                           f"which takes {takes} (`thermomilp {args.command} --help` says why)")
     return resolve(flags)
+
+
+def print_result(fmt: str, n: int, path: str, record: dict, text: Callable[[], str]) -> None:
+    """Print the result of input ``n`` (``path``): its JSON Lines ``record`` with
+    ``--format json``, else ``== path`` and ``text()``, a blank line before every input
+    but the first."""
+    if fmt == "json":
+        print(json.dumps(record), flush=True)
+        return
+    if n:
+        print()
+    print(f"== {shown(path)}")
+    print(shown_lines(text()))
 
 
 def write_output(text: str, path: str | None) -> None:

@@ -8,13 +8,6 @@ import sys
 from thermomilp.cli.main import EXIT_OK, EXIT_USAGE, add_solver_flags
 
 
-def install_hint() -> str:
-    from thermomilp.core.install import pip_install
-
-    return ("`thermomilp serve` needs the web server packages (uvicorn, starlette): "
-            + pip_install("serve"))
-
-
 def register(sub) -> None:
     p = sub.add_parser("serve", help="play, get hints and see the MILP in a browser",
                        description="Start a local web app: pick or upload a Thermometers or "
@@ -38,7 +31,10 @@ def run(args: argparse.Namespace) -> int:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        print(f"thermomilp: error: {install_hint()}", file=sys.stderr)
+        from thermomilp.core.install import pip_install
+
+        print("thermomilp: error: `thermomilp serve` needs the web server packages (uvicorn, "
+              f"starlette): {pip_install('serve')}", file=sys.stderr)
         return EXIT_USAGE
     from thermomilp.cli.main import settings_of
     from thermomilp.web.api import Api, server_settings

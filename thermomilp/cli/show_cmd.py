@@ -19,7 +19,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.core.untrusted import shown, shown_lines
     from thermomilp.formats import load
-    from thermomilp.pictures.svg import svg_paths_for
+    from thermomilp.pictures.svg import svg_paths_for, write_svg
     from thermomilp.pictures.text import render_board
 
     pictures = svg_paths_for(args.svg, args.files) if args.svg else []
@@ -32,7 +32,5 @@ def run(args: argparse.Namespace) -> int:
         grid = puzzle.solution if args.solution else None
         print(shown_lines(render_board(puzzle, grid)))
         if pictures:
-            from thermomilp.pictures.svg import write_svg
-
             write_svg(pictures[n], puzzle, grid)
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE, add_solver_flags
 
@@ -27,12 +28,13 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import settings_of
-    from thermomilp.core.untrusted import shown, shown_lines
+    from thermomilp.cli.main import print_result, settings_of
+    from thermomilp.core.untrusted import shown
+    from thermomilp.pictures.svg import svg_paths_for, write_svg
     from thermomilp.solving.pipeline import solve_input
 
     settings = settings_of(args)  # solve() checks the pair before the logic runs
-    pictures = _svg_targets(args)
+    pictures = svg_paths_for(args.svg, args.files) if args.svg else []
     worst = EXIT_OK
     for n, path in enumerate(args.files):
         outcome = solve_input(path, settings, unique=not args.no_unique,
@@ -47,24 +49,6 @@ def run(args: argparse.Namespace) -> int:
         if not result.ok:
             worst = max(worst, EXIT_NO_SOLUTION)
         if pictures and result.puzzle is not None:
-            from thermomilp.pictures.svg import write_svg
-
             write_svg(pictures[n], result.puzzle, result.grid)
-        if args.format == "json":
-            print(json.dumps(outcome.record()), flush=True)
-        else:
-            if n:
-                print()
-            print(f"== {shown(path)}")
-            print(shown_lines(str(result)))
+        print_result(args.format, n, path, outcome.record(), partial(str, result))
     return worst
-
-
-def _svg_targets(args: argparse.Namespace) -> list[str]:
-    """One distinct picture file per input (docs/cli.md), or none without --svg."""
-    if not args.svg:
-        return []
-    from thermomilp.pictures.svg import svg_paths_for
-
-    return svg_paths_for(args.svg, args.files)
-

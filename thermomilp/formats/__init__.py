@@ -7,6 +7,7 @@ The format is detected from the content, with the file suffix as a hint.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from types import ModuleType
@@ -15,7 +16,7 @@ from typing import Callable
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.files import read_regular
 from thermomilp.core.puzzle import GENEROUS, STRICT, Puzzle, SizeLimits
-from thermomilp.formats import janko, json_format, native, site
+from thermomilp.formats import aquarium_task, janko, json_format, native, puzzlink, pzprv3, site
 
 MAX_BYTES = 5_000_000
 __all__ = ["FORMATS", "GENEROUS", "STRICT", "Format", "SizeLimits", "detect", "dumps", "load",
@@ -41,24 +42,14 @@ FORMATS: dict[str, Format] = {
         _format("text", native, (".txt", ".thermo", ".aqua")),
         _format("janko", janko, (".janko",)),
         _format("site", site, (".task",)),
+        _format("aquarium-task", aquarium_task, (".task", ".aqtask")),
+        _format("puzzlink", puzzlink, (".url", ".puzzlink")),
+        _format("pzprv3", pzprv3, (".pzpr", ".pzprv3", ".txt")),
     )
 }
-"""Every format by name -- ``json``, ``text``, ``janko``, ``site``, ``aquarium-task``,
-``puzzlink``, ``pzprv3`` -- with its file suffixes, its content test, its reader and its
+"""Every format by name, with its file suffixes, its content test, its reader and its
 writer (None when it cannot be written); [`detect`][thermomilp.formats.detect] tries them
 in this order."""
-
-
-def register(fmt: Format) -> None:
-    """Add a format (used by the Aquarium and puzz.link modules)."""
-    FORMATS[fmt.name] = fmt
-
-
-from thermomilp.formats import aquarium_task, puzzlink, pzprv3  # noqa: E402  (Aquarium formats)
-
-register(_format("aquarium-task", aquarium_task, (".task", ".aqtask")))
-register(_format("puzzlink", puzzlink, (".url", ".puzzlink")))
-register(_format("pzprv3", pzprv3, (".pzpr", ".pzprv3", ".txt")))
 
 
 def detect(text: str, filename: str | None = None) -> Format:
@@ -72,8 +63,7 @@ def detect(text: str, filename: str | None = None) -> Format:
             raise PuzzleError("the file is empty")
         raise PuzzleError("unrecognised puzzle format: expected interchange JSON, the native "
                           "text format, janko's sections, a task string, a puzz.link URL or "
-                          "a pzprv3 file "
-                          "(see docs/formats.md)")
+                          "a pzprv3 file (see docs/formats.md)")
     return matches[0]
 
 
@@ -105,24 +95,13 @@ def not_a_board(path: str | os.PathLike) -> str | None:
     may be one. A JSON document (an object or an array) is a board only as an object with
     a ``"puzzle"`` key (the interchange JSON, docs/contract.md). A file that cannot be
     read, or is not valid JSON, gets None: reading it as a board says what is wrong."""
-    import json
-
-    name = os.fspath(path)
     try:
-        raw = read_regular(name, MAX_BYTES + 1)
-    except OSError:
-        return None
-    if len(raw) > MAX_BYTES:
-        return None
-    try:
+        raw = read_regular(os.fspath(path), MAX_BYTES + 1)
         text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
-    if not text.lstrip().startswith(("{", "[")):
-        return None
-    try:
+        if len(raw) > MAX_BYTES or not text.lstrip().startswith(("{", "[")):
+            return None
         data = json.loads(text)
-    except (ValueError, RecursionError):
+    except (OSError, ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
     if isinstance(data, dict) and "puzzle" in data:
         return None

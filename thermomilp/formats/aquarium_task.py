@@ -1,15 +1,7 @@
-"""Aquarium task strings of puzzle-aquarium.com (read and write; docs/formats.md,
-"puzzle-aquarium.com task strings").
-
-The form we support, for an n x n board:
-
-    c1_c2_..._cn_r1_r2_..._rn;g1,g2,...,g(n*n)
-
-The head holds the column then the row clues, as the Thermometers task strings of
-`thermomilp.formats.site` do; after the ``;`` come the ``n*n`` tank ids row by row (the
-writer numbers tanks from 1 in order of their first cell). Always the ``tank`` rule.
-A Thermometers task string is never one group of exactly ``n*n`` entries
-(`is_aquarium_task`).
+"""Aquarium task strings of puzzle-aquarium.com, read and written (docs/formats.md,
+"puzzle-aquarium.com task strings"): ``c1_..._cn_r1_..._rn;g1,g2,...,g(n*n)``, the clue
+head the Thermometers task strings share (`thermomilp.formats.site`), then the tank ids
+row by row. Always the ``tank`` rule.
 """
 
 from __future__ import annotations
@@ -18,19 +10,14 @@ import re
 
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits, aquarium
-from thermomilp.formats.tokens import whole_number
+from thermomilp.formats.tokens import single_line, whole_number
 
 SHAPE = re.compile(r"^[0-9_?-]*;[0-9]+(,[0-9]+)*$")
 
 
-def _single_line(text: str) -> str | None:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[0] if len(lines) == 1 else None
-
-
 def is_aquarium_task(text: str) -> bool:
     """One clue head, one ``;`` group of exactly n*n ids (n = half the clue count)."""
-    line = _single_line(text)
+    line = single_line(text)
     if line is None or SHAPE.match(line) is None:
         return False
     head, body = line.split(";")
@@ -44,28 +31,34 @@ def is_aquarium_task(text: str) -> bool:
 looks_like = is_aquarium_task
 
 
-def _clue(tok: str) -> int | None:
-    if tok in ("", "-", "?"):
-        return None
-    return whole_number(tok, "clue", 1)
+def task_clues(head: str, unit: str = "numbers") -> tuple[list[int | None], list[int | None]]:
+    """(row clues, column clues) of a task string's head ``c1_..._cn_r1_..._rn``
+    (``-``, ``?`` or nothing is a missing clue); ``unit`` names its parts in the error."""
+    tokens = head.split("_")
+    if len(tokens) % 2:
+        raise PuzzleError(f"the clue part has {len(tokens)} {unit}: expected n column clues "
+                          "then n row clues", line=1)
+    clues = [None if tok in ("", "-", "?") else whole_number(tok, "clue", 1) for tok in tokens]
+    n = len(clues) // 2
+    return clues[n:], clues[:n]
+
+
+def task_head(puzzle: Puzzle) -> str:
+    """The head of a task string: the column clues, then the row clues."""
+    return "_".join("" if v is None else str(v) for v in list(puzzle.cols) + list(puzzle.rows))
 
 
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
-    line = _single_line(text)
+    line = single_line(text)
     if line is None:
         raise PuzzleError("an Aquarium task string is one line: clues ';' tank ids", line=1)
     if line.count(";") != 1:
         raise PuzzleError("an Aquarium task string has exactly one ';' between the clues "
                           "and the tank ids", line=1)
     head, body = line.split(";")
-    tokens = head.split("_")
-    if len(tokens) % 2:
-        raise PuzzleError(f"the clue part has {len(tokens)} entries: expected n column clues "
-                          "then n row clues", line=1)
-    clues = [_clue(tok) for tok in tokens]
-    n = len(clues) // 2
+    rows, cols = task_clues(head, "entries")
+    n = len(cols)
     limits.check(n, n)
-    cols, rows = clues[:n], clues[n:]
     ids = body.split(",")
     if len(ids) != n * n:
         raise PuzzleError(f"{len(ids)} tank ids given but a {n}x{n} board has {n * n} cells",
@@ -88,7 +81,5 @@ def write(puzzle: Puzzle) -> str:
     if puzzle.height != puzzle.width:
         raise PuzzleError("Aquarium task strings describe square boards only")
     number = {v.label: k for k, v in enumerate(puzzle.vessels, start=1)}
-    clue = lambda v: "" if v is None else str(v)  # noqa: E731
-    head = "_".join(clue(v) for v in list(puzzle.cols) + list(puzzle.rows))
     ids = ",".join(str(number[label]) for line in puzzle.region_grid() for label in line)
-    return f"{head};{ids}\n"
+    return f"{task_head(puzzle)};{ids}\n"

@@ -1,12 +1,5 @@
 """The board files named by folders, globs and paths: the one walker of every command
 that takes a folder of boards (``batch``'s inputs, ``grade --corpus``).
-
-A folder is searched, at any depth, for every suffix of the formats table
-([`PUZZLE_SUFFIXES`][thermomilp.batch.PUZZLE_SUFFIXES]: every file ``solve`` reads), never through a
-symbolic link to a folder; a file a folder or a glob lists that is not a board by what it holds (an
-answer file such as ``instances/expected.json``: `thermomilp.formats.not_a_board`)
-is left out and said. Each file is then read by
-[`thermomilp.formats.load`][thermomilp.formats.load].
 """
 
 from __future__ import annotations
@@ -19,20 +12,16 @@ from typing import Iterable, Iterator, Sequence
 
 from thermomilp.formats import FORMATS
 
-
-def _suffixes() -> tuple[str, ...]:
-    return tuple(sorted({s for fmt in FORMATS.values() for s in fmt.suffixes}))
-
-
-PUZZLE_SUFFIXES = _suffixes()
+PUZZLE_SUFFIXES = tuple(sorted({s for fmt in FORMATS.values() for s in fmt.suffixes}))
 """Every suffix of the formats table (``.txt``, ``.json``, ``.url``, ``.pzpr``, ...)."""
 
 
 def expand_inputs(patterns: Iterable[str],
                   skipped: list[tuple[str, str]] | None = None) -> list[str]:
-    """Files named by directories (searched recursively for puzzle suffixes), globs
-    (``**`` spans folders) or plain paths; sorted, duplicates removed, in the order
-    first seen per pattern. Folders and globs are listed by `walk_inputs`.
+    """Files named by directories (searched recursively for every suffix of the formats
+    table, `PUZZLE_SUFFIXES`), globs (``**`` spans folders) or plain paths; sorted,
+    duplicates removed, in the order first seen per pattern. Folders and globs are
+    listed by `walk_inputs`.
 
     A file a folder or a glob lists that is not a board by what it holds (an answer
     file such as ``instances/expected.json``: `thermomilp.formats.not_a_board`)

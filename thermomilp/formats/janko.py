@@ -1,12 +1,8 @@
 """janko.at's section format for Thermometers (docs/formats.md, "janko sections").
 
-janko.at's own files put each section name in brackets (``[setup]``, ``[clabels]``,
-``[rlabels]``, ``[labels]``, ``[solution]``, ``[moves]``, ``[end]``); the bare form,
-section names without brackets, reads too. ``clabels`` / ``rlabels`` are the column /
-row clues (``-`` = missing); ``labels`` has one token ``T.K`` per cell: thermometer
-``T``, position ``K`` from the bulb (``K = 1``). ``solution`` (optional) marks mercury
-``x`` and empty ``-``. ``[setup]`` is checked for ``puzzle`` and the sizes; every other
-section is read past, and nothing after ``end``. `write` writes the bracketed form.
+Section names in brackets (``[clabels]``, janko.at's own files, what `write` writes) or
+bare; ``labels`` holds one token ``T.K`` per cell: thermometer ``T``, position ``K`` from
+the bulb. Sections other than `SECTIONS` are read past, and nothing after ``end``.
 """
 
 from __future__ import annotations
@@ -113,8 +109,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
             m = TOKEN.match(tok)
             if not m:
                 raise PuzzleError(f"cell {cell_name((r, c))} label {tok!r} is not T.K "
-                                  "(thermometer.position)",
-                                  line=n)
+                                  "(thermometer.position)", line=n)
             t, k = int(m.group(1)), int(m.group(2))
             if k in positions.setdefault(t, {}):
                 raise PuzzleError(f"thermometer {t} position {k} appears twice", line=n)
@@ -134,8 +129,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
             tokens = line.split()
             if len(tokens) != len(cols) or set(tokens) - {"x", "-"}:
                 raise PuzzleError(f"solution {row_name(r)} must be {len(cols)} tokens of 'x' "
-                                  "and '-'",
-                                  line=n)
+                                  "and '-'", line=n)
             solution.append("".join("#" if t == "x" else "." for t in tokens))
         if len(solution) != len(rows):
             raise PuzzleError(f"the solution has {len(solution)} rows, the grid {len(rows)}")

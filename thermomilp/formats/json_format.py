@@ -1,17 +1,7 @@
-"""The interchange JSON of docs/contract.md (read and write).
-
-```json
-{"puzzle": "thermometers", "rows": [4, 2, null], "cols": [2, 3, 1],
- "thermometers": [[[0,0],[0,1]], [[1,0],[2,0],[2,1]]]}
-{"puzzle": "aquarium", "rows": [...], "cols": [...],
- "regions": [[0,0,1], [0,1,1], [1,0,2]]}
-```
-
-Optional keys: ``name``, ``source``, ``solution`` (rows of ``#``/``.``),
-``grade`` (``intervals``, ``probing``, ``pairs`` or ``search``: the logic grade a
-generator recorded), and for Aquarium ``rule``: ``tank`` (the default, one
-waterline per tank) or ``pool`` (one level per connected body of water);
-the writer writes ``rule`` for a pool-rule board.
+"""The interchange JSON of docs/contract.md, read and written (docs/formats.md,
+"Interchange JSON"): ``puzzle``, ``rows``, ``cols`` (``null`` a missing clue), then
+``thermometers`` (each a list of cells, bulb first) or ``regions`` (``[row, col, id]``
+per cell); the other `KNOWN_KEYS` are optional, any other key is refused.
 """
 
 from __future__ import annotations
@@ -117,8 +107,7 @@ def _region_grid(regions: list, height: int, width: int) -> list[list[object]]:
         r, c, label = item
         if not (0 <= r < height and 0 <= c < width):
             raise PuzzleError(f"region entry {item!r}: cell {indexed_cell_name((r, c))} is "
-                              "outside the "
-                              f"{height}x{width} grid")
+                              f"outside the {height}x{width} grid")
         if grid[r][c] is not None:
             raise PuzzleError(f"cell {indexed_cell_name((r, c))} is listed in two regions")
         grid[r][c] = label  # kept as given: 1 and "1" are two tanks

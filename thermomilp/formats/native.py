@@ -1,34 +1,10 @@
-"""thermomilp's native text format: a board a person can type and read.
+"""thermomilp's native text format: a board a person can type and read (docs/formats.md,
+"Native text", for both puzzles).
 
-```
-thermometers 4x4
-name: a small example
-     3 2 1 1
-  2  > o > v
-  1  > > ^ v
-  ?  v < < o
-  2  > > > o
-solution
-##..
-...
-```
-
-* a header line: the puzzle type, then optionally the size ``HxW``;
-* optional ``key: value`` lines (``name``, ``source``, ``grade`` -- the logic
-  grade a generator recorded: ``intervals``, ``probing``, ``pairs`` or
-  ``search``; for Aquarium ``rule: tank`` (the default, one waterline per
-  tank) or ``rule: pool`` (one level per connected body of water)); lines
-  starting with ``#`` before the grid are comments;
-* one line of column clues, then one line per row: its clue, then one token
-  per cell. ``?`` or ``-`` is a missing clue.
-* Thermometers: a cell's token says where the mercury goes next -- ``>``
-  ``<`` ``^`` ``v`` -- or ``o`` for the last cell of a thermometer. A bulb is
-  a cell no arrow points into. Thermometers are numbered by the position of
-  their bulbs, row by row.
-* Aquarium: a cell's token is the label of its tank (letters or digits).
-* Optionally ``solution`` followed by one line per row of ``#`` and ``.``.
-
-When every token is one character the spaces between cells may be left out.
+A header line ``thermometers`` or ``aquarium`` with an optional size ``HxW``, optional
+``key: value`` lines (`META`) and ``#`` comments, the column clues, then per row its clue
+and one token per cell -- where a thermometer's mercury goes next (`ARROWS`, `TIP` for its
+last cell) or a tank's label -- and an optional ``solution`` block of ``#`` and ``.``.
 """
 
 from __future__ import annotations
@@ -68,8 +44,8 @@ def looks_like(text: str) -> bool:
 
 
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
-    lines = [(n, line.rstrip()) for n, line in enumerate(text.splitlines(), start=1)]
-    lines = [(n, line) for n, line in lines if line.strip()]
+    lines = [(n, line.rstrip()) for n, line in enumerate(text.splitlines(), start=1)
+             if line.strip()]
     i = 0
     while i < len(lines) and lines[i][1].lstrip().startswith("#"):
         i += 1
@@ -151,8 +127,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
             if not LABEL.fullmatch(tok):
                 raise PuzzleError(f"tank label {tok!r} must be letters or digits", line=n)
     return aquarium(row_clues, cols, [[token_id(tok) for tok in cells] for _, cells in grid_rows],
-                    solution=solution,
-                    rule=rule, limits=limits, **meta).with_grade(grade)
+                    solution=solution, rule=rule, limits=limits, **meta).with_grade(grade)
 
 
 def _clue(token: str, what: str, line: int) -> int | None:
@@ -174,8 +149,7 @@ def _trace_thermometers(grid_rows: list[tuple[int, list[str]]], width: int) -> l
                 continue
             if tok not in ARROWS:
                 raise PuzzleError(f"cell {cell_name((r, c))} has {tok!r}: expected one of "
-                                  "> < ^ v o",
-                                  line=n)
+                                  "> < ^ v o", line=n)
             dr, dc = ARROWS[tok]
             nxt = (r + dr, c + dc)
             if not (0 <= nxt[0] < height and 0 <= nxt[1] < width):
@@ -183,8 +157,7 @@ def _trace_thermometers(grid_rows: list[tuple[int, list[str]]], width: int) -> l
                                   "grid", line=n)
             if nxt in pred:
                 raise PuzzleError(f"cells {cell_name(pred[nxt])} and {cell_name((r, c))} both "
-                                  f"point into {cell_name(nxt)}",
-                                  line=n)
+                                  f"point into {cell_name(nxt)}", line=n)
             succ[(r, c)] = nxt
             pred[nxt] = (r, c)
     therms: list[list[Cell]] = []
@@ -203,8 +176,7 @@ def _trace_thermometers(grid_rows: list[tuple[int, list[str]]], width: int) -> l
     if len(placed) != height * width:
         loop = min(set(succ) - placed)
         raise PuzzleError(f"the arrows through cell {cell_name(loop)} go round in a loop "
-                          "with no bulb",
-                          line=grid_rows[loop[0]][0])
+                          "with no bulb", line=grid_rows[loop[0]][0])
     return therms
 
 

@@ -1,14 +1,10 @@
-"""puzz.link / pzprjs URLs for Aquarium (read and write).
-
-The form (our reading of pzprjs' ``aquarium`` encoder; the bit layout of the borders
-and the clue tokens are in docs/formats.md, "puzz.link / pzprjs URLs"):
-
-    https://puzz.link/p?aquarium/[r/]<cols>/<rows>/<borders>/<clues>
+"""puzz.link / pzprjs URLs for Aquarium, read and written:
+``https://puzz.link/p?aquarium/[r/]<cols>/<rows>/<borders>/<clues>`` (the bit layout of
+the borders and the clue tokens: docs/formats.md, "puzz.link / pzprjs URLs").
 
 ``r`` marks the ``tank`` rule; without it the site checks the ``pool`` rule, and the
-reader gives the puzzle that rule (the writer writes ``r`` exactly for a tank board).
-Tanks are the connected components of the cells under the walls, numbered in order of
-their top-left cell. Any host and leading path work; a bare ``aquarium/...`` reads too.
+reader gives the puzzle that rule. Any host and leading path work; a bare
+``aquarium/...`` reads too.
 """
 
 from __future__ import annotations
@@ -17,7 +13,7 @@ import re
 
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.puzzle import GENEROUS, Cell, Puzzle, SizeLimits, aquarium
-from thermomilp.formats.tokens import is_whole_number
+from thermomilp.formats.tokens import is_whole_number, single_line
 
 PID = re.compile(r"(?:^|[?/&])aquarium(?:_edit|_play)?/")
 B32 = "0123456789abcdefghijklmnopqrstuv"
@@ -26,16 +22,16 @@ MAX_SIDE = 255
 
 
 def looks_like(text: str) -> bool:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return (len(lines) == 1 and PID.search(lines[0]) is not None and " " not in lines[0]
-            and "pzprv3" not in lines[0])  # pzprjs's file-in-a-URL: formats.pzprv3
+    line = single_line(text)
+    return (line is not None and PID.search(line) is not None and " " not in line
+            and "pzprv3" not in line)  # pzprjs's file-in-a-URL: formats.pzprv3
 
 
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if len(lines) != 1:
+    line = single_line(text)
+    if line is None:
         raise PuzzleError("a puzz.link URL is one line", line=1)
-    url = lines[0].partition("#")[0]  # a fragment is not part of the puzzle
+    url = line.partition("#")[0]  # a fragment is not part of the puzzle
     match = PID.search(url)
     if match is None:
         raise PuzzleError("not a puzz.link Aquarium URL: expected '...?aquarium/...'", line=1)
@@ -59,7 +55,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     borders, _, clue_text = body.partition("/")
     walls = _decode_borders(borders, rows, cols)
     clues = _decode_clues(clue_text, cols + rows)
-    region = _rooms(walls, rows, cols)
+    region = rooms(walls, rows, cols)
     rule = "tank" if "r" in flags else "pool"
     try:
         return aquarium(clues[cols:], clues[:cols], region, source=url, rule=rule,
@@ -122,8 +118,9 @@ def _decode_clues(text: str, count: int) -> list[int | None]:
     return clues + [None] * (count - len(clues))
 
 
-def _rooms(walls: set[tuple[Cell, Cell]], rows: int, cols: int) -> list[list[int]]:
-    """The rooms (tanks) numbered 1, 2, ... in reading order of their first cell."""
+def rooms(walls: set[tuple[Cell, Cell]], rows: int, cols: int) -> list[list[int]]:
+    """The rooms (tanks) between ``walls`` (pairs of cells, the upper or left one first),
+    numbered 1, 2, ... in reading order of their first cell (pzprv3 reads its walls here too)."""
     label: dict[Cell, int] = {}
     count = 1
     for start in ((r, c) for r in range(rows) for c in range(cols)):

@@ -1,24 +1,6 @@
-"""pzprv3: the text file pzprjs's editor (puzz.link) saves and loads, for Aquarium.
-
-Our reading of pzprjs' file layout (``FileData.js``, ``variety/aquarium.js``; tokens and
-what is read past: docs/formats.md, "pzprv3 files"):
-
-    pzprv3
-    aquarium
-    4                   rows
-    4                   columns
-    r                   optional: the tank rule (absent: the pool rule)
-    0 1 0               rows lines of cols-1 vertical walls (1 = wall right of the cell)
-    ...
-    1 0 0 1             rows-1 lines of cols horizontal walls (1 = wall below the cell)
-    ...
-    . . . . 3           rows+1 lines of cols+1 tokens: the corner '.', the column
-    2 . . . .           clues; then each row's clue and its cells
-    ...
-
-The water marks become the puzzle's solution when they form one. The same file in a URL
-(``https://puzz.link/p?pzprv3/aquarium/4/4/...``) reads too. Aquarium only: pzprjs has
-no Thermometers variety.
+"""pzprv3: the text file pzprjs's editor (puzz.link) saves and loads, for Aquarium (its
+lines and tokens: docs/formats.md, "pzprv3 files"), from a file or in pzprjs's one-line
+URL form. The water marks become the puzzle's solution when they form one.
 """
 
 from __future__ import annotations
@@ -29,6 +11,7 @@ from urllib.parse import unquote
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.puzzle import GENEROUS, Puzzle, SizeLimits, aquarium
 from thermomilp.core.verify import solution_problems
+from thermomilp.formats.puzzlink import rooms
 from thermomilp.formats.tokens import whole_number
 
 HEADER = re.compile(r"^pzprv3(\.\d+)?$")
@@ -55,10 +38,6 @@ def looks_like(text: str) -> bool:
         lines = lines[1:]
     # any pzprjs file: read() says so clearly when it is not an Aquarium
     return lines is not None and len(lines) >= 2 and HEADER.match(lines[0].strip()) is not None
-
-
-def _tokens(line: str) -> list[str]:
-    return line.split()
 
 
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
@@ -90,7 +69,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
         nonlocal at
         out = []
         for _ in range(count):
-            tokens = _tokens(lines[at])
+            tokens = lines[at].split()
             if len(tokens) != width:
                 raise PuzzleError(f"{what} line has {len(tokens)} entries; a {rows}x{cols} "
                                   f"board needs {width}", line=at + 1)
@@ -115,8 +94,11 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
                 raise PuzzleError(f"cell entry {tok!r} is not '#', '+' or '.'",
                                   line=first + 2 + r)
         marks.append("".join("#" if tok == "#" else "." for tok in line[1:]))
-    region = _tanks(vert, horiz, rows, cols)
-    puzzle = aquarium(row_clues, col_clues, region, rule=rule, limits=limits)
+    walls = {((r, c), (r, c + 1)) for r, line in enumerate(vert)
+             for c, tok in enumerate(line) if tok == "1"}
+    walls |= {((r, c), (r + 1, c)) for r, line in enumerate(horiz)
+              for c, tok in enumerate(line) if tok == "1"}
+    puzzle = aquarium(row_clues, col_clues, rooms(walls, rows, cols), rule=rule, limits=limits)
     if "#" in "".join(marks) and not solution_problems(puzzle, marks):
         puzzle = puzzle.with_solution(tuple(marks))
     return puzzle
@@ -126,35 +108,6 @@ def _clue(token: str, line: int) -> int | None:
     if token in (".", "-2", "c-2"):
         return None
     return whole_number(token[1:] if token.startswith("c") else token, "clue", line)
-
-
-def _tanks(vert: list[list[str]], horiz: list[list[str]], rows: int, cols: int) -> list[list[int]]:
-    """The tanks numbered 1, 2, ... in reading order of their first cell."""
-    label = [[-1] * cols for _ in range(rows)]
-    count = 1
-    for r0 in range(rows):
-        for c0 in range(cols):
-            if label[r0][c0] >= 0:
-                continue
-            label[r0][c0] = count
-            todo = [(r0, c0)]
-            while todo:
-                r, c = todo.pop()
-                steps = []
-                if c + 1 < cols and vert[r][c] == "0":
-                    steps.append((r, c + 1))
-                if c > 0 and vert[r][c - 1] == "0":
-                    steps.append((r, c - 1))
-                if r + 1 < rows and horiz[r][c] == "0":
-                    steps.append((r + 1, c))
-                if r > 0 and horiz[r - 1][c] == "0":
-                    steps.append((r - 1, c))
-                for a, b in steps:
-                    if label[a][b] < 0:
-                        label[a][b] = count
-                        todo.append((a, b))
-            count += 1
-    return label
 
 
 def write(puzzle: Puzzle) -> str:

@@ -1,19 +1,8 @@
-"""Task strings of the puzzle-thermometers.com family of sites.
-
-Thermometers: ``c1_..._cn_r1_..._rn;T1;T2;...`` on a square n x n board,
-each ``Ti`` either
-
-* ``d,len`` -- a straight thermometer of ``len`` cells starting at the first
-  cell not yet used (row-major). ``d`` = 1 runs left to right with the bulb
-  at that first cell; 2 runs right to left (bulb at the far, right end);
-  3 runs top to bottom (bulb at the top); 4 bottom to top (bulb at the bottom);
-* ``5,i1,i2,...`` -- the cells listed bulb first, as 0-based row-major indices.
-
-The writer keeps the thermometers' order and writes a straight one in the
-short ``d,len`` form whenever it starts at the first free cell -- for a board
-listed by first cell, as the sites list them, that is every straight one.
-
-Example (4x4): ``3_2_1_1_2_1_2_2;1,2;5,2,3,7;5,4,8,12,13,14,15;5,9,5,6;1,2``.
+"""Task strings of the puzzle-thermometers.com family of sites (docs/formats.md, "Site task
+strings"): ``c1_..._cn_r1_..._rn;T1;T2;...`` on a square board, each thermometer either
+``d,len`` (straight, from the first cell not yet used) or ``5,i1,i2,...`` (its cells bulb
+first, 0-based row-major). Example (4x4):
+``3_2_1_1_2_1_2_2;1,2;5,2,3,7;5,4,8,12,13,14,15;5,9,5,6;1,2``.
 """
 
 from __future__ import annotations
@@ -24,34 +13,17 @@ from itertools import pairwise
 from thermomilp.core.errors import PuzzleError
 from thermomilp.core.notation import cell_name
 from thermomilp.core.puzzle import GENEROUS, Cell, Puzzle, SizeLimits, thermometers
-from thermomilp.formats.tokens import whole_number
+from thermomilp.formats.aquarium_task import is_aquarium_task, task_clues, task_head
+from thermomilp.formats.tokens import single_line, whole_number
 
 SHAPE = re.compile(r"^[0-9_?-]+(;[0-9,]+)+$")
 
 
 def looks_like(text: str) -> bool:
-    lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) != 1 or SHAPE.match(lines[0].strip()) is None:
+    line = single_line(text)
+    if line is None or SHAPE.match(line) is None:
         return False
-    # Same clue head as Aquarium task strings; one group of exactly n*n ids is Aquarium.
-    from thermomilp.formats.aquarium_task import is_aquarium_task
-
-    return not is_aquarium_task(text)
-
-
-def _clues(head: str) -> tuple[list[int | None], list[int | None]]:
-    tokens = head.split("_")
-    if len(tokens) % 2:
-        raise PuzzleError(f"the clue part has {len(tokens)} numbers: expected n column clues "
-                          "then n row clues", line=1)
-    clues: list[int | None] = []
-    for tok in tokens:
-        if tok in ("", "-", "?"):
-            clues.append(None)
-        else:
-            clues.append(whole_number(tok, "clue", 1))
-    n = len(clues) // 2
-    return clues[n:], clues[:n]
+    return not is_aquarium_task(text)  # the same head, one group of exactly n*n ids: Aquarium
 
 
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
@@ -59,7 +31,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     if not task or ";" not in task:
         raise PuzzleError("a task string needs clues, then ';' and the thermometers", line=1)
     head, *parts = task.split(";")
-    rows, cols = _clues(head)
+    rows, cols = task_clues(head)
     n = len(cols)
     limits.check(n, n)  # before any cell is built
     used: set[Cell] = set()
@@ -84,8 +56,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
             room = n - (free[1] if d in (1, 2) else free[0])
             if not 1 <= length <= room:
                 raise PuzzleError(f"thermometer {t} has length {length}; from cell "
-                                  f"{cell_name(free)} "
-                                  f"there is room for 1..{room}", line=1)
+                                  f"{cell_name(free)} there is room for 1..{room}", line=1)
             step = (0, 1) if d in (1, 2) else (1, 0)
             cells = [(free[0] + step[0] * k, free[1] + step[1] * k) for k in range(length)]
             if d in (2, 4):
@@ -120,8 +91,6 @@ def write(puzzle: Puzzle) -> str:
     if puzzle.height != puzzle.width:
         raise PuzzleError("task strings describe square boards only")
     n = puzzle.width
-    clue = lambda v: "" if v is None else str(v)  # noqa: E731
-    head = "_".join(clue(v) for v in list(puzzle.cols) + list(puzzle.rows))
     parts = []
     used: set[Cell] = set()
     cursor = 0
@@ -132,4 +101,4 @@ def write(puzzle: Puzzle) -> str:
         code = _straight_code(cells) if min(cells) == divmod(cursor, n) else None
         parts.append(code or "5," + ",".join(str(r * n + c) for r, c in cells))
         used.update(cells)
-    return head + ";" + ";".join(parts) + "\n"
+    return task_head(puzzle) + ";" + ";".join(parts) + "\n"

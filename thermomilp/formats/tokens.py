@@ -13,6 +13,12 @@ from thermomilp.core.errors import PuzzleError
 MAX_DIGITS = 9
 
 
+def single_line(text: str) -> str | None:
+    """The one non-blank line of ``text``, stripped; None when it has another number of them."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if len(lines) == 1 else None
+
+
 def is_whole_number(token: str) -> bool:
     return token.isascii() and token.isdigit() and len(token) <= MAX_DIGITS
 

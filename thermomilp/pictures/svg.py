@@ -1,22 +1,15 @@
-"""SVG pictures of boards and solutions, for the docs and for slides.
+"""SVG pictures of boards and solutions, for the docs, slides and the browser app.
 
-Thermometers: each thermometer is a grey glass tube (a thick line with
-round caps through its cell centres) ending in a round bulb; the mercury is
-a narrower red line through the filled cells, drawn from the bulb, and a red
-disc in the bulb. Aquarium: thin grid lines, thick walls between tanks and
-around the board, water as blue cells. Clues sit above the columns and left
-of the rows; a missing clue is left blank. Every vessel carries its label,
-the name the hints use ("thermometer 7", "tank B"): in a thermometer's
-bulb, in the top-left corner of a tank (``<text class="vessel-label">``).
-
-Only the standard library: the SVG is built as text. The board's name and
-labels are untrusted: they are only ever element text, through
-`xml_text` (escaped, the characters XML
-forbids replaced, bounded), so no name adds an element or breaks the file.
+Thermometers are glass tubes with a round bulb and red mercury; Aquarium tanks have thick
+walls and blue water; every vessel carries its label (``<text class="vessel-label">``).
+The SVG is built as text: the board's name and labels are untrusted and only ever element
+text, through `xml_text` (escaped, the characters XML forbids replaced, bounded), so no
+name adds an element or breaks the file.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Sequence
 
 from thermomilp.core.puzzle import Puzzle
@@ -34,14 +27,13 @@ WALL = "#22262b"
 TEXT = "#22262b"
 
 
-def board_svg(puzzle: Puzzle, grid: Sequence[str] | None = None, *,
-              title: str | None = None) -> str:
+def board_svg(puzzle: Puzzle, grid: Sequence[str] | None = None) -> str:
     """The board (and the filled ``grid``, if given) as an SVG document."""
     H, W = puzzle.shape
     width, height = MARGIN + W * CELL + 8, MARGIN + H * CELL + 8
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">']
-    label = title or puzzle.name or f"{puzzle.kind} {H}x{W}"
+    label = puzzle.name or f"{puzzle.kind} {H}x{W}"
     out.append(f"<title>{xml_text(label)}</title>")
     out.append(f'<rect width="{width}" height="{height}" fill="white"/>')
     out.extend(_grid_lines(H, W))
@@ -180,7 +172,6 @@ def svg_paths_for(target: str, sources: Sequence[str]) -> list[str]:
     """
     if len(sources) == 1:
         return [target]
-    import os
 
     def parts(source: str) -> list[str]:
         names = [p for p in os.path.normpath(source).split(os.sep) if p not in ("", ".", "..")]

@@ -1,17 +1,10 @@
 """Terminal pictures of boards and results, with box-drawing characters.
 
-One glyph set for every picture (``show``, ``solve``, a second solution):
-Thermometers: ``●``/``○`` a bulb with / without mercury, ``■``/``□`` a tube
-cell with / without mercury, ``━``/``┃`` join the cells of one thermometer.
-Aquarium: ``≈`` water, blank air, walls between tanks drawn with lines. An
-unsolved board is drawn as the empty glass (``○``, ``□``, blank tanks), the
-same glyphs as a solution's empty cells.
-
-Below the board a legend gives each vessel's label (the names the hints use,
-"thermometer 7", "tank B") with a cell to find it by, counted from 1
-(`thermomilp.core.notation`). Under a Thermometers picture a glyph line
-(`GLYPH_LEGEND`) says which glyph is which: the drawing's ``○`` is a bulb, while the
-native text format's ``o`` marks a thermometer's *tip*.
+One glyph set for every picture (``show``, ``solve``, a second solution); an unsolved
+board is drawn as the empty glass. Below the board a legend gives each vessel's label
+(the name the hints use) with a cell to find it by, counted from 1 (`vessel_legend`);
+under a Thermometers picture `GLYPH_LEGEND` says which glyph is which, since the
+native text format's ``o`` marks a thermometer's *tip*, the drawing's ``○`` a bulb.
 """
 
 from __future__ import annotations
@@ -106,12 +99,8 @@ _JUNCTION = {
 
 
 def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
-    """Tank walls with proper box-drawing junctions; ``≈`` water, blank air.
-
-    A wall is drawn between two cells of different tanks and around the
-    board; cells of one tank are open to each other, so a tank reads as one
-    vessel and its arms are visible.
-    """
+    """Walls between tanks and around the board, with box-drawing junctions; cells of one
+    tank are open to each other, so a tank reads as one vessel."""
     H, W = puzzle.shape
     region = puzzle.region_grid()
     cw = max(1, max(len(_clue(v)) for v in puzzle.cols))
@@ -127,7 +116,7 @@ def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
         return 0 <= r < H and (c in (0, W) or region[r][c - 1] != region[r][c])
 
     def corner(r: int, c: int) -> str:
-        # corner above-left of cell (r, c)
+        """The junction above-left of cell (r, c)."""
         key = (int(v_wall(r - 1, c)), int(v_wall(r, c)), int(h_wall(r, c - 1)),
                int(h_wall(r, c)))
         return _JUNCTION[key]
@@ -184,12 +173,12 @@ def render_result(result: Any) -> str:
     head += f"   [{ran(result)}, {result.time_s:.3f} s]"
     out.append(head)
     if result.levels is not None and puzzle is not None:
-        name = "mercury levels" if puzzle.kind == "thermometers" else "wet rows per tank"
         if puzzle.kind == "thermometers":
-            out.append(f"{name}: " + " ".join(map(str, result.levels)))
+            out.append("mercury levels: " + " ".join(map(str, result.levels)))
         else:
-            out.append(f"{name}: " + " ".join(f"{shown(v.label)}={lvl}" for v, lvl in
-                                              zip(puzzle.vessels, result.levels, strict=True)))
+            pairs = zip(puzzle.vessels, result.levels, strict=True)
+            out.append("wet rows per tank: "
+                       + " ".join(f"{shown(v.label)}={lvl}" for v, lvl in pairs))
     if result.second is not None and puzzle is not None:
         out.append("another solution:")
         out.append(render_board(puzzle, result.second, legend=False))

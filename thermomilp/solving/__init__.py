@@ -6,8 +6,8 @@
 * `confirm` -- the logic confirmation of an engine's "infeasible";
 * `conflict` -- the irreducible conflicting clues of a board.
 
-The package is ``thermomilp.solving`` and ``thermomilp.solve`` is the function: the two no
-longer share a name, so ``import thermomilp.solving.engine as engine`` works.
+The package is ``thermomilp.solving`` and ``thermomilp.solve`` is the function, so
+``import thermomilp.solving.engine as engine`` works.
 """
 
 from thermomilp.solving.api import (

@@ -7,19 +7,13 @@ canonical no-good cut
 
 removes exactly ``x*``; the puzzle is unique iff the cut model is infeasible
 (docs/uniqueness.md). Counting repeats the cut until the model is infeasible or the
-limit is reached.
-
-Every engine run goes through the facade `thermomilp.solving.engine.Engine`: one
-deadline for the whole call, every grid checked by
-[`thermomilp.core.verify`][thermomilp.core.verify] (a grid that breaks a rule makes the
-status ``error``), every "infeasible" confirmed by a second method. The logic runs first;
-when it decides the board no engine is called (``engine_called`` false, ``proof``
-``logic``).
+limit is reached. The logic runs first; when it decides the board no engine is called
+(``engine_called`` false, ``proof`` ``logic``); every engine run goes through the facade
+`thermomilp.solving.engine.Engine` and its guards.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterator, Unpack
@@ -140,23 +134,10 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
             ``Settings()``, the command line's defaults.
         deadline: a clock already running for this board (the CLI's). Default None: one
             is started from ``time_limit``.
-        **given: any field of [`Settings`][thermomilp.core.settings.Settings] by name,
-            overriding those of ``settings`` (the Keyword Args below).
-
-    Keyword Args:
-        backend (str): ``highs``, ``pulp``, ``pyomo`` or ``cpsat``; left out, chosen
-            from the solver (docs/solvers.md).
-        solver (str): ``highs``, ``cbc``, ``glpk``, ``scip`` or ``cpsat`` (PuLP's and
-            Pyomo's names, and PuLP solver objects, are understood).
-        logic (str): ``probing`` (the default: it may decide the board without an
-            engine), ``intervals`` or ``none``.
-        formulation (str): ``cell``, ``compact`` or ``level``; the same solutions.
-        time_limit (float): seconds for the whole call, logic included.
-        threads (int): passed to the engine.
-        seed (int): passed to the engine.
-        verbose (bool): passed to the engine.
-        engine_options (dict): the engine's own options by name (``{"mip_rel_gap": 0}``).
-        engine_path (str): the absolute path of the engine's executable.
+        **given: any field of [`Settings`][thermomilp.core.settings.Settings] by name
+            (``backend``, ``solver``, ``logic``, ``formulation``, ``time_limit``, ``threads``,
+            ``seed``, ``verbose``, ``engine_options``, ``engine_path``; each described
+            there), overriding those of ``settings``.
 
     Returns:
         A [`SolveResult`][thermomilp.solving.SolveResult]; its status is ``error`` rather than a
@@ -170,7 +151,7 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
     require_puzzle(puzzle)
     chosen = settings_from(settings, **given)
     clock = deadline or Deadline(chosen.time_limit)
-    result = _decide(puzzle, unique=unique, settings=chosen, deadline=clock)
+    result = _decide(puzzle, unique, chosen, clock)
     if result.status != "infeasible" or not explain:
         return result
     with clock.paused():  # the module's import is the process's, not the board's
@@ -182,25 +163,18 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
                    engine_called=result.engine_called or bool(calls))
 
 
-def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = None,
-            deadline: Deadline | None = None, **given: Unpack[SettingsKeywords]) -> SolveResult:
-    """[`solve`][thermomilp.solving.solve] without the conflict explanation (same settings, same
-    result)."""
-    chosen = settings_from(settings, **given)
-    clock = deadline or Deadline(chosen.time_limit)
+def _decide(puzzle: Puzzle, unique: bool, chosen: Settings, clock: Deadline) -> SolveResult:
+    """[`solve`][thermomilp.solving.solve] without the conflict explanation."""
     engine_calls = 0
-    # The pair first: the logic may decide the board without opening a session, and
-    # a missing pair must not go unnoticed because of it.
-    require_available(chosen)
+    require_available(chosen)  # first: the logic may decide the board without an engine
 
     def result(status: Status | str, grid: Grid | None = None, second: Grid | None = None,
                error: str | None = None, proof: str | None = None,
                confirmed_by: str | None = None) -> SolveResult:
         levels = levels_from_grid(puzzle, grid) if grid is not None else None
         return SolveResult(Status(status), grid, levels, second, str(chosen.backend),
-                           str(chosen.solver),
-                           clock.elapsed(), error, proof, puzzle, None, engine_calls > 0,
-                           confirmed_by)
+                           str(chosen.solver), clock.elapsed(), error, proof, puzzle, None,
+                           engine_calls > 0, confirmed_by)
 
     from thermomilp.logic.presolve import presolve
 
@@ -211,7 +185,6 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
         board = presolve(puzzle, chosen.logic, stop)
     except TimeUp:
         return result("timeout", error="the time limit was reached in the logic presolve")
-    fixed = board.fixed
     if board.status == "infeasible":
         return result("infeasible", proof="logic")
     if board.grid is not None and solution_problems(puzzle, board.grid) == []:
@@ -219,7 +192,6 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
             # The logic fixed every cell: the board is unique without a MILP solve.
             return result("unique" if unique else "solved", board.grid, proof="logic")
         if board.status == "multiple" and solution_problems(puzzle, board.solutions[1]) == []:
-            # Two distinct verified solutions from the logic's search: multiple.
             one, other = board.solutions
             return (result("multiple", one, other, proof="logic") if unique
                     else result("solved", board.grid, proof="logic"))
@@ -227,7 +199,7 @@ def _decide(puzzle: Puzzle, *, unique: bool = True, settings: Settings | None = 
         return result("timeout", error="the time limit was reached in the logic presolve")
 
     warm_engine(chosen, clock)  # first engine board of the process: off the board's clock
-    engine = open_engine(puzzle, chosen, fixed=fixed, deadline=clock, board=board)
+    engine = open_engine(puzzle, chosen, fixed=board.fixed, deadline=clock, board=board)
     try:
         first = engine.next_solution()
         engine_calls = engine.engine_calls
@@ -259,7 +231,7 @@ def open_engine(puzzle: Puzzle, settings: Settings, *, fixed: dict[Cell, int] | 
     return Engine(puzzle, settings, fixed=fixed, deadline=deadline, board=board)
 
 
-def warm_engine(settings: Settings, clock: Deadline | None = None) -> None:
+def warm_engine(settings: Settings, clock: Deadline) -> None:
     """Import the backend and its library (numpy and highspy, PuLP or Pyomo) with
     ``clock``, the board's, [`paused`][thermomilp.core.deadline.Deadline.paused]: the
     process's import is not the board's time. [`solve`][thermomilp.solving.solve] calls it only when
@@ -267,7 +239,7 @@ def warm_engine(settings: Settings, clock: Deadline | None = None) -> None:
     engine."""
     from thermomilp.solving.engine import warm_up as import_backend
 
-    with clock.paused() if clock is not None else contextlib.nullcontext():
+    with clock.paused():
         import_backend(settings)
 
 

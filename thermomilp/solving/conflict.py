@@ -2,19 +2,13 @@
 (docs/infeasibility.md, "Parts and the deletion filter", with the proof).
 
 The rules of a board come in **parts**: each clued row, each clued column, and each
-vessel's fill order. The deletion filter (Chinneck & Dravnieks 1991) over parts:
-
-    S := all parts                       (infeasible, or there is nothing to explain)
-    for each part p, vessels first, then rows, then columns:
-        if S \\ {p} is infeasible: S := S \\ {p}
-    return S
-
-Vessels go first so that an explanation that needs only clue arithmetic names no
-vessel. Each test goes through the solve layer's facade
-(`thermomilp.solving.engine.is_feasible`: the exact logic search when it decides within
-a few milliseconds, the MILP otherwise); the filter stops at the board's deadline. A
-subset of parts is itself a [`Puzzle`][thermomilp.core.puzzle.Puzzle] (`restrict`:
-missing clues, dropped vessels split into one-cell vessels), which anybody can re-check.
+vessel's fill order. The deletion filter (Chinneck & Dravnieks 1991) drops each part in
+turn, vessels first (so that an explanation that needs only clue arithmetic names no
+vessel), then rows, then columns, and keeps it out while the rest stays infeasible. Each
+test goes through the solve layer's facade (`thermomilp.solving.engine.is_feasible`); the
+filter stops at the board's deadline. A subset of parts is itself a
+[`Puzzle`][thermomilp.core.puzzle.Puzzle] (`restrict`: missing clues, dropped vessels
+split into one-cell vessels), which anybody can re-check.
 """
 
 from __future__ import annotations
@@ -89,13 +83,13 @@ def restrict(puzzle: Puzzle, parts: Iterable[Part]) -> Puzzle:
                   rule=puzzle.rule)
 
 
-def find_conflict(puzzle: Puzzle, backend: str | None = None, solver: str | None = None, *,
-                  settings: Settings | None = None, deadline: Deadline | None = None,
+def find_conflict(puzzle: Puzzle, *, settings: Settings | None = None,
+                  deadline: Deadline | None = None,
                   engine_calls: list[int] | None = None) -> tuple[Part, ...] | None:
     """An irreducible infeasible subset of the board's parts; None if the board is
     feasible, or if ``deadline`` runs out (or the engine fails) before the filter ends.
     ``engine_calls``, when given, gets one entry per subset an engine decided."""
-    chosen = settings_from(settings, backend=backend, solver=solver)
+    chosen = settings_from(settings)
     calls = engine_calls if engine_calls is not None else []
     current = list(parts_of(puzzle))
 

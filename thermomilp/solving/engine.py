@@ -2,20 +2,13 @@
 (docs/architecture.md, "One door to the engine").
 
 Every command and library function that needs a MILP answer goes through `Engine`;
-none of them opens a session or reads an engine status itself. An `Engine`
-
-* opens a session of the settings' formulation, modelling layer and solver (the
-  registries `thermomilp.model.registry.FORMULATIONS`,
-  [`MODELS`][thermomilp.model.registry.MODELS] and
-  [`thermomilp.backends.SESSIONS`][thermomilp.backends.SESSIONS]) and hands it one
-  [`Deadline`][thermomilp.core.deadline.Deadline];
-* runs every grid an engine (or the logic confirmation) returns through
-  [`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems]
-  -- a grid that fails is status ``error``, never an answer;
-* confirms every "infeasible" by a second, independent method
-  (`thermomilp.solving.confirm`, else ``Session.second_opinion``);
-* retries an engine error once;
-* excludes a found solution over all cells or over a subset, and counts and enumerates.
+none of them opens a session or reads an engine status itself. An `Engine` opens a
+session of the settings' formulation, modelling layer and solver (`open_session`), runs
+every grid an engine (or the logic confirmation) returns through
+[`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems]
+-- a grid that fails is status ``error``, never an answer -- confirms every "infeasible"
+by a second, independent method (`thermomilp.solving.confirm`, else
+``Session.second_opinion``) and retries an engine error once.
 """
 
 from __future__ import annotations
@@ -105,23 +98,17 @@ class Engine:
 
     def _confirm(self) -> Found:
         """Believe "infeasible" only when a second method agrees."""
-        from thermomilp.solving.confirm import (
-            CONFIRMED,
-            CONFIRMED_BY_CPSAT,
-            UNDECIDED,
-            confirm_infeasible,
-        )
+        import thermomilp.solving.confirm as confirm
 
-        verdict = confirm_infeasible(self.puzzle, self.fixed, self.cuts, self.deadline,
-                                     # a second method only where it is not the first
-                                     cpsat=self.settings.solver is not Solver.CPSAT,
-                                     board=self.board)
-        if verdict == CONFIRMED:
+        verdict = confirm.confirm_infeasible(self.puzzle, self.fixed, self.cuts, self.deadline,
+                                             # a second method only where it is not the first
+                                             cpsat=self.settings.solver is not Solver.CPSAT,
+                                             board=self.board)
+        if verdict == confirm.CONFIRMED:
             return Found(Status.INFEASIBLE, confirmed_by="logic")
-        if verdict == CONFIRMED_BY_CPSAT:
+        if verdict == confirm.CONFIRMED_BY_CPSAT:
             return Found(Status.INFEASIBLE, confirmed_by="cpsat")
-        if verdict != UNDECIDED:  # a grid: the engine missed a solution
-            # not a verdict word here: the grid the logic search found
+        if verdict != confirm.UNDECIDED:  # the grid the logic search found: the engine missed it
             return self._verified(verdict, "the logic search")  # type: ignore[arg-type]
         if self.deadline.expired():
             return Found(Status.TIMEOUT, message="the time limit was reached while confirming "
@@ -189,24 +176,18 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
 
     The exact logic search answers first, within its work budget
     (`thermomilp.logic.presolve.search_work`); a board it cannot finish goes to
-    the engine (with every guard of
-    `Engine.next_solution`).
+    the engine, with every guard of `Engine.next_solution`.
 
     Raises:
         SolveError: the engine timed out or failed (``status`` says which).
     """
-    from thermomilp.solving.confirm import (
-        CONFIRMED,
-        CONFIRMED_BY_CPSAT,
-        UNDECIDED,
-        confirm_infeasible,
-    )
+    import thermomilp.solving.confirm as confirm
 
     clock = deadline or Deadline((settings or Settings()).time_limit)
-    verdict = confirm_infeasible(puzzle, None, [], clock)
-    if verdict in (CONFIRMED, CONFIRMED_BY_CPSAT):
+    verdict = confirm.confirm_infeasible(puzzle, None, [], clock)
+    if verdict in (confirm.CONFIRMED, confirm.CONFIRMED_BY_CPSAT):
         return False, False
-    if verdict != UNDECIDED and not solution_problems(puzzle, verdict):
+    if verdict != confirm.UNDECIDED and not solution_problems(puzzle, verdict):
         return True, False
     engine = Engine(puzzle, settings, deadline=clock)
     try:
@@ -249,11 +230,8 @@ def lp_vertex(puzzle: Puzzle, tol: float = 1e-6) -> tuple[tuple[float, ...], ...
 def require_available(settings: Settings) -> None:
     """[`SolverUnavailable`][thermomilp.core.errors.SolverUnavailable] now, naming the installed
     pairs, if the settings' pair is not installed (the logic may decide a board without opening a
-    session; the engine options were checked against the engine's allowlist when the settings
-    were made). Found is enough here -- the layer and the engine are looked up, not
-    imported or run (``require_pair(probe=False)``): a board the logic decides never
-    loads PuLP or Pyomo. The engine is probed when a session opens
-    ([`thermomilp.backends.session_for`][thermomilp.backends.session_for])."""
+    session). The layer and the engine are looked up, not imported or run: the engine is probed
+    when a session opens ([`thermomilp.backends.session_for`][thermomilp.backends.session_for])."""
     from thermomilp.backends.matrix import require_pair
 
     require_pair(settings.backend, settings.solver, settings.engine_path, probe=False)

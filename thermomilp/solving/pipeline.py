@@ -1,27 +1,11 @@
 """One puzzle file to one record: the per-file pipeline of ``solve``, ``batch`` and the page.
 
-`solve_input` is the only place that turns a file -- a path, or bytes
-with the name they came under (an upload) -- into a result:
-
-1. read it ([`thermomilp.formats.load`][thermomilp.formats.load] / ``loads``: any format of the
-   formats table, detected from the content; a file that cannot be read is an
-   outcome with ``error`` set, never an exception);
-2. solve it and, unless ``unique=False``, prove uniqueness
-   ([`thermomilp.solving.api.solve`][thermomilp.solving.solve]), on a clock started for this board
-   only, after the pair is checked and the logic imported (`warm_up`);
-   the engine is imported only by the first board that needs one, with that
-   board's clock paused (`thermomilp.solving.api.warm_engine`), so
-   ``time_s`` is the board's own time and not the process's start-up;
-3. when the board is infeasible and ``explain`` is on, attach the irreducible
-   conflicting rules (`thermomilp.solving.conflict.find_conflict`) within
-   what is left of the same clock.
-
-``thermomilp solve`` prints `FileOutcome.record` (``--format json``) or the result as
-text; ``thermomilp batch`` writes the same record plus the input's ``sha256``.
-
-Set-up errors that are not about the file (an engine that is not installed,
-a bad setting) are raised, as [`solve`][thermomilp.solving.solve] raises them:
-the CLI turns them into exit 2, ``batch`` into the file's error record.
+`solve_input` is the only place that turns a file -- a path, or bytes with the name
+they came under (an upload) -- into a result: read it (a file that cannot be read is an
+outcome with ``error`` set, never an exception), solve it on a clock started for this
+board only, and explain it when infeasible. ``thermomilp solve`` prints
+`FileOutcome.record` or the result as text; ``thermomilp batch`` writes the same record
+plus the input's ``sha256``.
 """
 
 from __future__ import annotations
@@ -49,10 +33,6 @@ class FileOutcome:
     result: SolveResult | None = None
     error: str | None = None
     """Set when the file could not be read (``result`` is then None)."""
-
-    @property
-    def puzzle(self) -> Puzzle | None:
-        return self.result.puzzle if self.result is not None else None
 
     def record(self) -> dict[str, Any]:
         """The JSON Lines record of the solve contract (docs/cli.md)."""
@@ -87,14 +67,10 @@ def read_input(source: str | os.PathLike[str] | bytes, name: str | None = None,
 
 
 def warm_up(settings: Settings) -> None:
-    """Do what every board would otherwise do first on its own clock: probe the
-    (backend, solver) pair (cached per process) and import the logic presolve and
-    its exact search (pure Python; the search's budgets are in seconds).
-
-    The engine is not imported here: a board the logic decides never needs it, and
-    the first board that does pays its import and warm-up with its clock paused
-    (`thermomilp.solving.api.warm_engine`), so its ``time_s`` is its own all
-    the same."""
+    """Do what every board would otherwise do first on its own clock: look up the
+    (backend, solver) pair and import the logic presolve and its exact search. The
+    engine is imported by the first board that needs one, with its clock paused
+    (`thermomilp.solving.api.warm_engine`)."""
     import thermomilp.logic.presolve  # noqa: F401
     import thermomilp.logic.search  # noqa: F401
     from thermomilp.core.errors import ThermomilpError
@@ -109,7 +85,7 @@ def warm_up(settings: Settings) -> None:
 def solve_input(source: str | os.PathLike[str] | bytes, settings: Settings, *,
                 name: str | None = None, unique: bool = True, explain: bool = True,
                 limits: SizeLimits = GENEROUS) -> FileOutcome:
-    """Read, solve and (when infeasible) explain one input: the one per-file pipeline.
+    """Read, solve and (when infeasible) explain one input.
 
     Args:
         source: a path, or the bytes of an upload (then ``name`` is its file name).
@@ -120,7 +96,8 @@ def solve_input(source: str | os.PathLike[str] | bytes, settings: Settings, *,
         limits: the largest board the reader builds (the server's are strict).
 
     Raises:
-        ThermomilpError: a set-up error that is not the file's (solver missing, ...).
+        ThermomilpError: a set-up error that is not the file's (solver missing, a bad
+            setting), as [`solve`][thermomilp.solving.solve] raises it.
     """
     file = name if name is not None else os.fspath(source) if not isinstance(source, bytes) \
         else "upload"
