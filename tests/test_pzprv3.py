@@ -57,3 +57,23 @@ def test_errors_name_the_problem(text, message):
 def test_thermometers_have_no_pzprv3_form():
     with pytest.raises(PuzzleError, match="Aquarium only"):
         dumps(loads("thermometers\n 1 1\n1 > o\n1 o o\n"), "pzprv3")
+
+
+@pytest.mark.parametrize("head, tank", [("", False), ("\n\n", False), ("", True), ("\n", True)])
+def test_errors_name_the_line_of_the_file(head, tank):
+    """Every error names its line in the file as written: blank lines before the
+    header and the optional tank-rule line ``r`` count."""
+    text = head + (FILE.replace("\n4\n4\n", "\n4\n4\nr\n", 1) if tank else FILE)
+    lines = text.split("\n")
+    for number, old, new, message in [
+            (7, "1 1 1 ", "1 7 1 ", "is not 0 or 1"),      # a vertical wall
+            (10, "0 0 1 0 ", "0 0 x 0 ", "is not 0 or 1"),  # a horizontal wall
+            (13, "2 . . # # ", "2 . . x # ", "is not '#', '+' or '.'"),
+            (12, ". . . . 3 ", ". . . . x ", "not a whole number")]:
+        at = number - 1 + len(head) + tank  # 0-based, in this text
+        broken = lines.copy()
+        assert broken[at] == old
+        broken[at] = new
+        with pytest.raises(PuzzleError, match=re.escape(message)) as raised:
+            loads("\n".join(broken), "board.pzpr")
+        assert raised.value.line == at + 1

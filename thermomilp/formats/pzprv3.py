@@ -19,7 +19,8 @@ IN_URL = re.compile(r"(?:^|[?&])(pzprv3(?:\.\d+)?/[a-z0-9_]+/.*)$")
 
 
 def _lines(text: str) -> list[str] | None:
-    """The file's lines, from a file or from pzprjs' one-line URL form."""
+    """The file's lines from its first non-blank one, from a file or from pzprjs' one-line
+    URL form (see `_skipped`)."""
     stripped = text.strip()
     if "\n" not in stripped:
         match = IN_URL.search(stripped)
@@ -27,9 +28,12 @@ def _lines(text: str) -> list[str] | None:
             return None
         return unquote(match.group(1)).split("/")
     lines = [line.rstrip("\r") for line in text.split("\n")]
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    return lines
+    return lines[_skipped(lines):]
+
+
+def _skipped(lines: list[str]) -> int:
+    """How many blank lines a file starts with (its line numbers count them)."""
+    return next((k for k, line in enumerate(lines) if line.strip()), len(lines))
 
 
 def looks_like(text: str) -> bool:
@@ -41,6 +45,17 @@ def looks_like(text: str) -> bool:
 
 
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
+    try:
+        return _read(text, limits)
+    except PuzzleError as error:
+        skipped = _skipped(text.split("\n")) if "\n" in text.strip() else 0
+        if error.line is None or not skipped:
+            raise
+        # a file's line numbers count the blank lines it starts with
+        raise type(error)(error.message, file=error.file, line=error.line + skipped) from None
+
+
+def _read(text: str, limits: SizeLimits) -> Puzzle:
     lines = _lines(text)
     if lines and lines[0].startswith("v:"):
         raise PuzzleError(f"pzprjs variant {lines[0].strip()!r} is not supported", line=1)
@@ -77,6 +92,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
             at += 1
         return out
 
+    walls_at = at
     vert = block(rows, cols - 1, "a vertical-wall")
     horiz = block(rows - 1, cols, "a horizontal-wall")
     first = at
@@ -84,7 +100,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     for k, line in enumerate(vert + horiz):
         for tok in line:
             if tok not in ("0", "1"):
-                raise PuzzleError(f"wall entry {tok!r} is not 0 or 1", line=5 + k)
+                raise PuzzleError(f"wall entry {tok!r} is not 0 or 1", line=walls_at + 1 + k)
     col_clues = [_clue(tok, first + 1) for tok in grid[0][1:]]
     row_clues = [_clue(line[0], first + 2 + r) for r, line in enumerate(grid[1:])]
     marks = []
