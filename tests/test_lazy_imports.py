@@ -52,6 +52,19 @@ def test_a_board_the_logic_decides_loads_no_engine_through_the_cli():
     assert heavy == [], heavy
 
 
+def test_a_board_the_logic_decides_loads_no_model_builder_and_no_svg_writer():
+    """What a decided board's `solve` never uses stays unloaded: start-up is most of its
+    time."""
+    unused = ("thermomilp.model.compact", "thermomilp.model.highs_model",
+              "thermomilp.model.pulp_model", "thermomilp.pictures.svg", "thermomilp.generate",
+              "thermomilp.teach", "thermomilp.web", "thermomilp.batch")
+    _, out = loaded_after(cli("solve", str(DECIDED))
+                          + f"\nimport sys\nprint('UNUSED', [m for m in {unused!r} "
+                            "if m in sys.modules])")
+    line = next(x for x in out.splitlines() if x.startswith("UNUSED "))
+    assert line == "UNUSED []", line
+
+
 def test_a_board_the_logic_leaves_open_loads_the_engine():
     heavy, out = loaded_after(cli("solve", "--format", "json", str(OPEN)))
     record = json.loads(out.splitlines()[0])

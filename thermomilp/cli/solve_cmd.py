@@ -30,11 +30,14 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import print_result, settings_of
     from thermomilp.core.untrusted import shown
-    from thermomilp.pictures.svg import svg_paths_for, write_svg
     from thermomilp.solving.pipeline import solve_input
 
     settings = settings_of(args)  # solve() checks the pair before the logic runs
-    pictures = svg_paths_for(args.svg, args.files) if args.svg else []
+    pictures: list[str] = []
+    if args.svg:  # pictures.svg loaded only then: start-up
+        from thermomilp.pictures.svg import svg_paths_for, write_svg
+
+        pictures = svg_paths_for(args.svg, args.files)
     worst = EXIT_OK
     for n, path in enumerate(args.files):
         outcome = solve_input(path, settings, unique=not args.no_unique,

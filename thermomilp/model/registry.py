@@ -17,7 +17,6 @@ from typing import Any, Callable, Iterator, Mapping, Protocol, runtime_checkable
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import Cell, Puzzle
 from thermomilp.core.settings import Backend, FormulationKind
-from thermomilp.model.compact import compact_from
 from thermomilp.model.formulation import Formulation, formulate
 
 
@@ -96,7 +95,7 @@ Builder = Callable[[Puzzle, "dict[Cell, int] | None"], Formulated]
 
 
 def _compact(puzzle: Puzzle, fixed: dict[Cell, int] | None) -> Formulated:
-    return compact_from(formulate(puzzle, fixed))
+    return recast(formulate(puzzle, fixed), FormulationKind.COMPACT)
 
 
 def _level(puzzle: Puzzle, fixed: dict[Cell, int] | None) -> Formulated:
@@ -126,6 +125,8 @@ def recast(form: Formulated, kind: FormulationKind | str) -> Formulated:
     if kind_of(form) is kind:
         return form
     if kind is FormulationKind.COMPACT and isinstance(form, Formulation):
+        from thermomilp.model.compact import compact_from  # loaded when used: start-up
+
         return compact_from(form)
     raise ConfigError(f"cannot turn the {form.kind} formulation into the {kind} one; "
                       "build it from the puzzle (model.registry.formulation_for)")
