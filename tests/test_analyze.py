@@ -110,3 +110,35 @@ def test_logic_lines_count_cells_the_presolve_fixes_and_they_agree_with_the_solu
     assert counts["probing"] >= counts["intervals"]
     none = analyze(load(INSTANCES / "thermometers" / "t08_4x4_no_solution.txt"))
     assert none.logic["intervals"] == "proves the board infeasible"
+
+
+def test_cli_analyze_gives_every_file_a_record_and_goes_on(capsys, tmp_path, monkeypatch):
+    """An unreadable file gets the record solve and check give it (exit 2), a board the
+    clock stops a record with its status (exit 1), and the next file is analysed."""
+    from thermomilp.core.errors import SolveError
+    from thermomilp.teach import analyze as module
+
+    good = str(INSTANCES / "thermometers" / "t01_4x4.txt")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a puzzle\n")
+    assert main(["analyze", str(bad), good, "--format", "json"]) == 2
+    out = capsys.readouterr()
+    first, second = (json.loads(line) for line in out.out.splitlines())
+    assert first["file"] == str(bad) and first["status"] == "error" and first["error"]
+    assert second["file"] == good and second["solutions"] == 1
+    assert "bad.txt" in out.err
+
+    real = module.analyze
+
+    def stopped(puzzle, *args, **kwargs):
+        if puzzle.height == 4:
+            raise SolveError("the time limit was reached in the LP relaxation", "timeout")
+        return real(puzzle, *args, **kwargs)
+
+    monkeypatch.setattr(module, "analyze", stopped)
+    other = str(INSTANCES / "thermometers" / "t02_5x5.txt")
+    assert main(["analyze", good, other, "--format", "json"]) == 1
+    first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert first == {"file": good, "status": "timeout",
+                     "error": "the time limit was reached in the LP relaxation"}
+    assert second["file"] == other and second["solutions"] == 1

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from functools import partial
 
-from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, add_solver_flags
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE, add_solver_flags
 
 
 def register(sub) -> None:
@@ -29,9 +30,9 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import print_result, settings_of
-    from thermomilp.core.errors import ConfigError, SolveError
+    from thermomilp.core.errors import ConfigError, PuzzleError, SolveError
     from thermomilp.core.untrusted import shown
-    from thermomilp.formats import load
+    from thermomilp.solving.pipeline import read_input, unreadable_record
     from thermomilp.teach.analyze import analyze, report
 
     if args.max_solutions < 1:
@@ -40,9 +41,18 @@ def run(args: argparse.Namespace) -> int:
     worst = EXIT_OK
     for n, path in enumerate(args.files):
         try:
-            result = analyze(load(path), args.max_solutions, settings)
+            result = analyze(read_input(path), args.max_solutions, settings)
+        except PuzzleError as exc:  # as solve and check: the record, then the next file
+            worst = max(worst, EXIT_USAGE)
+            if args.format == "json":
+                print(json.dumps(unreadable_record(path, str(exc))), flush=True)
+            print(f"thermomilp: error: {shown(exc)}", file=sys.stderr)
+            continue
         except SolveError as exc:  # out of time, or the engine failed: not bad input
-            worst = EXIT_NO_SOLUTION
+            worst = max(worst, EXIT_NO_SOLUTION)
+            if args.format == "json":
+                print(json.dumps({"file": path, "status": exc.status, "error": str(exc)}),
+                      flush=True)
             print(f"thermomilp: {exc.status}: {shown(path)}: {shown(exc)}", file=sys.stderr)
             continue
         print_result(args.format, n, path, {"file": path, **result.to_json()},
