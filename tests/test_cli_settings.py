@@ -227,15 +227,27 @@ def test_the_page_counts_its_new_boards_with_the_servers_settings(monkeypatch):
 def test_an_unreadable_file_gets_one_record_from_check_solve_and_batch(clean, capsys):
     missing = str(clean / "no_such_board.txt")
     records = {}
-    for command in ("check", "solve", "batch"):
+    for command in ("check", "solve", "batch", "analyze", "explain"):
         extra = ["--no-progress"] if command == "batch" else ["--format", "json"]
         assert main([command, missing, *extra]) == 2
         (line,) = capsys.readouterr().out.splitlines()
         records[command] = json.loads(line)
     assert records["batch"].pop("sha256") is None
-    assert records["check"] == records["solve"] == records["batch"]
+    assert (records["check"] == records["solve"] == records["batch"] == records["analyze"]
+            == records["explain"])
     assert records["solve"] == {
         "file": missing, "puzzle": None, "status": "error", "grid": None, "levels": None,
         "second": None, "backend": None, "solver": None, "time_s": 0.0,
         "error": records["solve"]["error"], "engine_called": False}
     assert "cannot read the file" in records["solve"]["error"]
+
+
+@pytest.mark.parametrize("command", ["check", "solve", "analyze", "explain", "show"])
+def test_every_file_command_goes_on_after_a_file_it_cannot_read(clean, capsys, command):
+    """One reader, one loop: the file after an unreadable one is still done, and the exit
+    is 2."""
+    missing = str(clean / "no_such_board.txt")
+    assert main([command, missing, T01]) == 2
+    out = capsys.readouterr()
+    assert "no_such_board.txt" in out.err and "cannot read the file" in out.err
+    assert f"== {T01}" in out.out or "t01_4x4" in out.out, out.out

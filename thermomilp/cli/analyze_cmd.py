@@ -7,7 +7,7 @@ import json
 import sys
 from functools import partial
 
-from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE, add_solver_flags
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, add_solver_flags
 
 
 def register(sub) -> None:
@@ -29,27 +29,21 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import print_result, settings_of
-    from thermomilp.core.errors import ConfigError, PuzzleError, SolveError
+    from thermomilp.cli.main import Boards, print_result, settings_of
+    from thermomilp.core.errors import ConfigError, SolveError
     from thermomilp.core.untrusted import shown
-    from thermomilp.solving.pipeline import read_input, unreadable_record
     from thermomilp.teach.analyze import analyze, report
 
     if args.max_solutions < 1:
         raise ConfigError("--max-solutions must be at least 1")
     settings = settings_of(args)
+    boards = Boards(args.files, args.format)
     worst = EXIT_OK
-    for n, path in enumerate(args.files):
+    for n, path, puzzle in boards:
         try:
-            result = analyze(read_input(path), args.max_solutions, settings)
-        except PuzzleError as exc:  # as solve and check: the record, then the next file
-            worst = max(worst, EXIT_USAGE)
-            if args.format == "json":
-                print(json.dumps(unreadable_record(path, str(exc))), flush=True)
-            print(f"thermomilp: error: {shown(exc)}", file=sys.stderr)
-            continue
+            result = analyze(puzzle, args.max_solutions, settings)
         except SolveError as exc:  # out of time, or the engine failed: not bad input
-            worst = max(worst, EXIT_NO_SOLUTION)
+            worst = EXIT_NO_SOLUTION
             if args.format == "json":
                 print(json.dumps({"file": path, "status": exc.status, "error": str(exc)}),
                       flush=True)
@@ -57,4 +51,4 @@ def run(args: argparse.Namespace) -> int:
             continue
         print_result(args.format, n, path, {"file": path, **result.to_json()},
                      partial(report, result))
-    return worst
+    return max(worst, boards.worst)

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE, add_solver_flags
+from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, add_solver_flags
 from thermomilp.core.untrusted import shown, shown_lines
 
 
@@ -87,23 +86,15 @@ def _grade(puzzle, clock) -> tuple[str | None, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import settings_of
-    from thermomilp.core.errors import ConfigError, PuzzleError
-    from thermomilp.solving.pipeline import read_input, unreadable_record
+    from thermomilp.cli.main import Boards, settings_of
+    from thermomilp.core.errors import ConfigError
 
     if args.limit < 2:
         raise ConfigError("--limit must be at least 2 (uniqueness needs a second solution)")
     settings = settings_of(args)
+    boards = Boards(args.files, args.format)
     worst = EXIT_OK
-    for path in args.files:
-        try:
-            puzzle = read_input(path)
-        except PuzzleError as exc:
-            worst = max(worst, EXIT_USAGE)
-            if args.format == "json":  # the record solve and batch give such a file
-                print(json.dumps(unreadable_record(path, str(exc))), flush=True)
-            print(f"thermomilp: error: {shown(exc)}", file=sys.stderr)
-            continue
+    for _, path, puzzle in boards:
         record = {"file": path, **check_board(puzzle, args.limit, settings=settings)}
         if record["status"] != "unique":
             worst = max(worst, EXIT_NO_SOLUTION)
@@ -111,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(record), flush=True)
         else:
             print(_text(record))
-    return worst
+    return max(worst, boards.worst)
 
 
 def _text(record: dict[str, Any]) -> str:

@@ -26,20 +26,19 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import print_result
+    from thermomilp.cli.main import Boards, print_result
     from thermomilp.core.errors import ConfigError
-    from thermomilp.formats import load
     from thermomilp.logic.hints import explain, render_explanation
     from thermomilp.logic.marks import parse_marks
 
     if args.marks and len(args.files) > 1:
         raise ConfigError("--marks applies to one FILE; give a single file")
+    boards = Boards(args.files, args.format)
     worst = EXIT_OK
-    for n, path in enumerate(args.files):
-        puzzle = load(path)
+    for n, path, puzzle in boards:
         result = explain(puzzle, parse_marks(args.marks, puzzle))
         if result.status != "solved":
             worst = EXIT_NO_SOLUTION
         print_result(args.format, n, path, {"file": path, **result.to_json()},
                      partial(render_explanation, result))
-    return worst
+    return max(worst, boards.worst)

@@ -18,10 +18,13 @@ import json
 import os
 import sys
 import warnings
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from thermomilp.core.errors import ConfigError, ThermomilpError, ThermomilpWarning
 from thermomilp.core.untrusted import shown, shown_lines
+
+if TYPE_CHECKING:
+    from thermomilp.core.puzzle import Puzzle
 
 COMMANDS = [
     "thermomilp.cli.solve_cmd",
@@ -226,6 +229,32 @@ def print_result(fmt: str, n: int, path: str, record: dict, text: Callable[[], s
         print()
     print(f"== {shown(path)}")
     print(shown_lines(text()))
+
+
+class Boards:
+    """The boards of a command's FILE arguments, read one by one: ``for n, path, puzzle in
+    boards``. A file that cannot be read gets the record ``solve`` gives it (with
+    ``--format json``) and a message on stderr, the loop goes on with the next file, and
+    `worst` becomes ``EXIT_USAGE``."""
+
+    def __init__(self, files: list[str], fmt: str = "text"):
+        self.files, self.fmt = files, fmt
+        self.worst = EXIT_OK
+
+    def __iter__(self) -> Iterator[tuple[int, str, Puzzle]]:
+        from thermomilp.core.errors import PuzzleError
+        from thermomilp.solving.pipeline import read_input, unreadable_record
+
+        for n, path in enumerate(self.files):
+            try:
+                puzzle = read_input(path)
+            except PuzzleError as exc:
+                self.worst = max(self.worst, EXIT_USAGE)
+                if self.fmt == "json":
+                    print(json.dumps(unreadable_record(path, str(exc))), flush=True)
+                print(f"thermomilp: error: {shown(exc)}", file=sys.stderr)
+                continue
+            yield n, path, puzzle
 
 
 def write_output(text: str, path: str | None) -> None:

@@ -17,14 +17,14 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from thermomilp.cli.main import Boards
     from thermomilp.core.untrusted import shown, shown_lines
-    from thermomilp.formats import load
     from thermomilp.pictures.svg import svg_paths_for, write_svg
     from thermomilp.pictures.text import render_board
 
     pictures = svg_paths_for(args.svg, args.files) if args.svg else []
-    for n, path in enumerate(args.files):
-        puzzle = load(path)
+    boards = Boards(args.files)
+    for n, path, puzzle in boards:
         if n:
             print()
         title = f"== {path}: {puzzle.kind} {puzzle.height}x{puzzle.width}"
@@ -33,4 +33,4 @@ def run(args: argparse.Namespace) -> int:
         print(shown_lines(render_board(puzzle, grid)))
         if pictures:
             write_svg(pictures[n], puzzle, grid)
-    return 0
+    return boards.worst
