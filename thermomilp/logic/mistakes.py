@@ -68,7 +68,8 @@ def vessel_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
     return None
 
 
-def _line_cells(puzzle: Puzzle, line: int) -> list[Cell]:
+def line_cells(puzzle: Puzzle, line: int) -> list[Cell]:
+    """The cells of line ``line`` (rows first, then columns), in order."""
     if line < puzzle.height:
         return [(line, c) for c in range(puzzle.width)]
     return [(r, line - puzzle.height) for r in range(puzzle.height)]
@@ -80,7 +81,7 @@ def line_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
     for line, clue in enumerate(clues):
         if clue is None:
             continue
-        cells = _line_cells(puzzle, line)
+        cells = line_cells(puzzle, line)
         filled = [c for c in cells if marks.get(c) == 1]
         empty = [c for c in cells if marks.get(c) == 0]
         name = line_name(line, puzzle.height)
