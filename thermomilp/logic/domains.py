@@ -28,7 +28,7 @@ from functools import cached_property
 from typing import Callable, Mapping
 
 from thermomilp.core.deadline import TimeUp
-from thermomilp.core.notation import glyph, line_name
+from thermomilp.core.notation import line_name
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, require_levels
 
 Domains = list[int]
@@ -104,10 +104,6 @@ def line_tables(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> LineT
     """The contribution tables of ``puzzle``, built anew at each call (a solve keeps
     its board's in its [`BoardLogic`][thermomilp.logic.presolve.BoardLogic]); ``stop`` is asked
     every 4096 vessels while they are built (True: TimeUp)."""
-    return _build_tables(puzzle, stop)
-
-
-def _build_tables(puzzle: Puzzle, stop: Callable[[], bool] | None) -> LineTables:
     require_levels(puzzle, "the logic engine")
     H, W = puzzle.height, puzzle.width
     clues = tuple(puzzle.rows) + tuple(puzzle.cols)
@@ -201,10 +197,4 @@ def grid_of(tables: LineTables, dom: Domains) -> Grid:
     """The grid of a fully decided domain."""
     states = cell_states(tables, dom)
     return tuple("".join("#" if states[(r, c)] == 1 else "." for c in range(tables.width))
-                 for r in range(tables.height))
-
-
-def partial_grid(tables: LineTables, states: Mapping[Cell, int]) -> Grid:
-    """``#`` filled, ``.`` empty, ``?`` unknown -- the marks notation (core.notation)."""
-    return tuple("".join(glyph(states.get((r, c))) for c in range(tables.width))
                  for r in range(tables.height))

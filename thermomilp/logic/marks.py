@@ -93,11 +93,10 @@ def parse_marks(spec: str | None, puzzle: Puzzle) -> dict[Cell, int]:
             raise PuzzleError(f"mark {item!r}: {mark!r} means undecided, so it marks nothing; "
                               f"write {row},{col}={EMPTY} for empty or {row},{col}={FILLED} "
                               "for filled")
-        if mark in LIST_MARKS:
-            value = LIST_MARKS[mark]
-        else:
+        if mark not in LIST_MARKS:
             raise PuzzleError(f"mark {item!r}: {mark!r} is neither {FILLED} (filled) nor "
                               f"{EMPTY} (empty)")
+        value = LIST_MARKS[mark]
         if marks.get((r, c), value) != value:
             raise PuzzleError(f"cell {cell_name((r, c))} is marked both filled and empty")
         marks[(r, c)] = value
