@@ -29,7 +29,6 @@ from thermomilp.logic.aquarium_dp import Line, WaterlineDP, filter_line
 from thermomilp.logic.deduction import Deduction
 
 RULES = ("gravity", "subset_sum")
-Hint = Deduction  # the old name
 
 
 def _domain(vessel: Vessel, marks: Mapping[Cell, int]) -> int:

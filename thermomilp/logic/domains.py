@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate
 from typing import Callable, Mapping
 
 from thermomilp.core.deadline import TimeUp
@@ -123,13 +124,8 @@ def line_tables(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> LineT
         for line in sorted(counts):
             if clues[line] is None:
                 continue
-            steps = counts[line]
-            table, total = [], 0
-            for step in steps:
-                total += step
-                table.append(total)
             line_vessels[line].append(v)
-            line_tabs[line].append(tuple(table))
+            line_tabs[line].append(tuple(accumulate(counts[line])))
             mine.append(line)
         vessel_lines.append(mine)
     cell_rank = {cell: (v, k + 1) for v, vessel in enumerate(puzzle.vessels)

@@ -18,6 +18,8 @@ the same fixpoint on Thermometers (``docs/logic.md`` has the proof).
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 from thermomilp.core.puzzle import Puzzle
 
 
@@ -31,10 +33,7 @@ def _contributions(puzzle: Puzzle) -> list[tuple[int | None, list[tuple[int, lis
             in_line = [sum(1 for r, c in layer if (r if line < H else H + c) == line)
                        for layer in vessel.layers]
             if any(in_line):
-                contrib = [0]
-                for n in in_line:
-                    contrib.append(contrib[-1] + n)
-                lines[line][1].append((v, contrib))
+                lines[line][1].append((v, list(accumulate(in_line, initial=0))))
     return lines
 
 

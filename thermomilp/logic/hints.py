@@ -55,7 +55,7 @@ class _Solver:
 
     def __init__(self, puzzle: Puzzle, marks: Mapping[Cell, int], pairs: bool = True):
         self.puzzle = puzzle
-        self.pairs = pairs  # offer pair probing (seconds on large stalled boards)
+        self.pairs = pairs  # offer pair probing
         self.tables: LineTables = line_tables(puzzle)
         self.dom: Domains = full_domains(self.tables)
         self.written: dict[Cell, int] = dict(marks)

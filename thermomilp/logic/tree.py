@@ -13,6 +13,7 @@ stalls the grade is ``search``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 
 from thermomilp.core.errors import TimeUp
@@ -67,10 +68,7 @@ class Trees:
         self.line_layers: list[list[tuple[int, int]]] = [[] for _ in self.clues]
         self.layer_lines: list[list[int]] = [[] for _ in self.cells]
         for g, layer in enumerate(self.cells):
-            count: dict[int, int] = {}
-            for r, c in layer:
-                count[r] = count.get(r, 0) + 1
-                count[self.height + c] = count.get(self.height + c, 0) + 1
+            count = Counter(line for r, c in layer for line in (r, self.height + c))
             for line, n in sorted(count.items()):
                 self.line_layers[line].append((g, n))
                 self.layer_lines[g].append(line)
@@ -168,10 +166,7 @@ def revise_line(t: Trees, state: State, line: int) -> list[int] | None:
 
 def _meets(a: int, b: int, target: int) -> bool:
     """Some x in bitset a and y in bitset b with x + y == target."""
-    for x in range(target + 1):
-        if a >> x & 1 and b >> (target - x) & 1:
-            return True
-    return False
+    return any(a >> x & 1 and b >> (target - x) & 1 for x in range(target + 1))
 
 
 def propagate_conflict(t: Trees, state: State, start: list[int] | None = None) -> int | None:
