@@ -1,24 +1,10 @@
-"""Level domains of vessels and the per-line contribution tables.
+"""Level domains of vessels and the per-line contribution tables (docs/logic.md).
 
-A vessel ``v`` (thermometer or tank) stands at one level ``L in 0..depth(v)``.
-Its **contribution** to a line (row or column) is the number of its filled
-cells in that line,
-
-    c_{v,l}(L) = |{cells of layers[:L] lying in line l}|,
-
-a non-decreasing function of ``L`` (filling never empties a cell). That
-monotonicity is the only property the propagators use, so the same engine
-serves Thermometers and Aquarium.
-
-Lines are numbered ``0..H-1`` for the rows and ``H..H+W-1`` for the columns.
-A **domain** is a list of Python ints used as bitsets: bit ``L`` of
-``dom[v]`` is set iff level ``L`` of vessel ``v`` is still possible. The
-interval propagator only ever looks at the lowest and highest bit; probing
-may punch holes in between.
-
-User marks (this cell holds mercury / this cell is empty) only clamp the
-domains: mercury at rank ``k`` means ``L >= k``, empty at rank ``k`` means
-``L < k``.
+A vessel ``v`` stands at one level ``L in 0..depth(v)``; its **contribution** to a
+line is the number of its filled cells there, non-decreasing in ``L``. Lines are
+numbered ``0..H-1`` for the rows and ``H..H+W-1`` for the columns. A **domain** is a
+list of Python ints used as bitsets: bit ``L`` of ``dom[v]`` is set iff level ``L``
+of vessel ``v`` is still possible.
 """
 
 from __future__ import annotations
