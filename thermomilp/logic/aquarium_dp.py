@@ -10,12 +10,8 @@ which holds iff ``sum_v w_v(L_v) = clue``. With the vessels in a fixed order
 w(L))`` and completable sums ``N_m = {clue}``, ``N_i = union_{L in D(v_{i+1})}
 (N_{i+1} - w(L))``; level ``L`` of ``v_i`` survives iff ``(P_{i-1} + w(L)) ∩ N_i ≠ ∅``
 -- generalized arc consistency for one line (sets are Python ints used as bitsets).
-Lines are re-filtered to a fixpoint; an empty domain is a contradiction.
-
-Probing (singleton consistency at the root) drops every level that fails alone; with
-``probing="auto"`` (the default) it starts only once a plain search has spent
-``AUTO_PROBE_NODES`` nodes. Search branches on the vessel with the fewest surviving
-levels; ``count(limit=2) == 1`` is the generator's uniqueness proof.
+Lines are re-filtered to a fixpoint; an empty domain is a contradiction. Probing and
+the counting search: `WaterlineDP.level_solutions`.
 
 Works for any vessels (a thermometer's layers are single cells); imports only
 [`thermomilp.core.puzzle`][thermomilp.core.puzzle].

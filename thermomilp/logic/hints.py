@@ -1,15 +1,10 @@
-"""Hints and step-by-step explanations, each step naming the rule that fired.
+"""Hints and step-by-step explanations, each step naming the rule that fired
+(docs/logic.md, "Hints and explanations").
 
-The solver's state is the level domain of every vessel plus the cells it has
-*written* (user marks and earlier steps). The next step is the first rule, simplest
-first, that decides something new: ``bookkeeping``, ``line_count``, ``chained_count``,
-``probe``, ``pair_probe`` (`thermomilp.logic.pairs`). Terminal states: ``solved``,
-``stalled`` (no rule fires: the board needs search), ``contradiction``, ``mistake`` (a
-mark is wrong, `thermomilp.logic.mistakes`; checked before anything is deduced). These
-names are stable identifiers (a web UI shows them); what each rule says is in
-docs/logic.md, "Hints and explanations". Steps that only erase an inner level (no new
-cell) are reported too, with an empty cell list, so an explanation never hides a
-deduction.
+The state is the level domain of every vessel plus the cells *written* (marks and
+earlier steps); the next step is the first rule of `RULES`, simplest first, that
+decides something new, else a terminal one of `TERMINAL`. Steps that only erase an
+inner level are reported too, with no cells, so an explanation never hides a deduction.
 """
 
 from __future__ import annotations
