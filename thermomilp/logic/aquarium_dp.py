@@ -10,12 +10,8 @@ which holds iff ``sum_v w_v(L_v) = clue``. With the vessels in a fixed order
 w(L))`` and completable sums ``N_m = {clue}``, ``N_i = union_{L in D(v_{i+1})}
 (N_{i+1} - w(L))``; level ``L`` of ``v_i`` survives iff ``(P_{i-1} + w(L)) ∩ N_i ≠ ∅``
 -- generalized arc consistency for one line (sets are Python ints used as bitsets).
-Lines are re-filtered to a fixpoint; an empty domain is a contradiction.
-
-Probing (singleton consistency at the root) drops every level that fails alone; with
-``probing="auto"`` (the default) it starts only once a plain search has spent
-``AUTO_PROBE_NODES`` nodes. Search branches on the vessel with the fewest surviving
-levels; ``count(limit=2) == 1`` is the generator's uniqueness proof.
+Lines are re-filtered to a fixpoint; an empty domain is a contradiction. Probing and
+the counting search: `WaterlineDP.level_solutions`.
 
 Works for any vessels (a thermometer's layers are single cells); imports only
 [`thermomilp.core.puzzle`][thermomilp.core.puzzle].
@@ -25,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import Callable, Iterator, Sequence
 
 from thermomilp.core.errors import TimeUp
@@ -80,10 +77,7 @@ def _line_groups(vessels: tuple[Vessel, ...], height: int, width: int,
                     counts.setdefault(cell[pos], [0] * vessel.depth)[k] += 1
             for index, per_layer in counts.items():
                 by_w: dict[int, int] = {}
-                w = 0
-                for level in range(vessel.depth + 1):
-                    if level:
-                        w += per_layer[level - 1]
+                for level, w in enumerate(accumulate(per_layer, initial=0)):
                     by_w[w] = by_w.get(w, 0) | (1 << level)
                 per_line[index].append((v, tuple(sorted(by_w.items()))))
         out.append(tuple(tuple(items) for items in per_line))
@@ -175,9 +169,8 @@ class WaterlineDP:
 
     def probe(self, domains: list[int], stop: Callable[[], bool] | None = None) -> bool:
         """Singleton consistency: drop every level whose choice alone makes the line
-        filters fail; repeat until nothing changes. False on a contradiction.
-        ``stop``: asked before each vessel; True raises [`TimeUp`][thermomilp.core.errors.TimeUp] (a
-        40x40 board's root probe takes seconds)."""
+        filters fail; repeat until nothing changes. False on a contradiction. ``stop``:
+        asked before each vessel; True raises [`TimeUp`][thermomilp.core.errors.TimeUp]."""
         changed = True
         while changed:
             changed = False
@@ -222,11 +215,9 @@ class WaterlineDP:
         if not self.propagate(start):
             return
         if probing == "auto":
-            found: list[tuple[int, ...]] = []
             try:
-                for levels in self._search(list(start), limit, avoid, "none", AUTO_PROBE_NODES,
-                                           stop):
-                    found.append(levels)
+                found = list(self._search(list(start), limit, avoid, "none", AUTO_PROBE_NODES,
+                                          stop))
             except _NodeBudgetSpent:
                 probing = "root"
             else:
@@ -293,8 +284,6 @@ class _NodeBudgetSpent(Exception):
     """A search ran out of its node budget (the unprobed first search of
     ``probing="auto"``, or ``max_nodes``; `WaterlineDP.solutions_within`
     turns it into None)."""
-
-
 
 
 def dp_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:

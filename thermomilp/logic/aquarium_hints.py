@@ -1,22 +1,11 @@
-"""Hints for a person solving an Aquarium: the next deduction and the rule behind it.
+"""Hints for a person solving an Aquarium: the next deduction and the rule behind it
+(docs/aquarium.md, "Hints").
 
-``next_hint(puzzle, marks)`` looks at the cells the player has marked
-(``marks[cell] = 1`` water, ``0`` air; unmarked cells are absent) and returns
-the simplest deduction that adds at least one cell, or ``None``:
-
-* ``gravity`` -- one tank on its own: water in a cell means every cell of the
-  tank in that row and below is water (all arms, communicating vessels); air
-  means every cell of the tank in that row and above is air.
-* ``subset_sum`` -- one clued line: the tanks crossing it are a knapsack
-  whose items are their waterlines; only waterlines used by some completion
-  of the line's sum survive (the line filter of
-  `thermomilp.logic.aquarium_dp`), and cells on which every surviving
-  waterline agrees are decided.
-
-Gravity is tried first (it is the simpler rule), then the lines in order:
-rows top to bottom, then columns left to right. Marks that contradict
-gravity give a ``gravity`` hint naming the clash (``wrong``), with no cells.
-Every hint is a `Deduction`.
+``gravity`` (one tank: water wets its row and below, air dries its row and above) is
+tried first, then ``subset_sum`` on each clued line, rows top to bottom, then columns
+(the line filter of `thermomilp.logic.aquarium_dp`: the cells every surviving
+waterline agrees on). Marks that contradict gravity give a ``gravity`` hint naming
+the clash (``wrong``), with no cells. Every hint is a `Deduction`.
 """
 
 from __future__ import annotations
@@ -29,7 +18,6 @@ from thermomilp.logic.aquarium_dp import Line, WaterlineDP, filter_line
 from thermomilp.logic.deduction import Deduction
 
 RULES = ("gravity", "subset_sum")
-Hint = Deduction  # the old name
 
 
 def _domain(vessel: Vessel, marks: Mapping[Cell, int]) -> int:

@@ -57,10 +57,8 @@ def brute_force_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[
     found = 0
 
     def line_ok(count: list[int], room: list[int], clues) -> bool:
-        for k, clue in enumerate(clues):
-            if clue is not None and not (count[k] <= clue <= count[k] + room[k]):
-                return False
-        return True
+        return all(clue is None or count[k] <= clue <= count[k] + room[k]
+                   for k, clue in enumerate(clues))
 
     def grid() -> Grid:
         board = [["."] * W for _ in range(H)]

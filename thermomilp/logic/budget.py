@@ -1,15 +1,11 @@
 """A budget of logic work that does not depend on the machine's load.
 
-The logic searches of the solve layer (the presolve's search, the confirmation of
-an engine's "infeasible") give a question back to the engine when they would cost
-too much. Measured in seconds, that choice -- and with it ``engine_called``,
-``proof`` and ``confirmed_by`` in a record -- would change with the load of the
-machine. `Work` measures it in *ticks* instead: one per vessel a probing
-sweep visits and one per `STOP_EVERY` line
-revisions of a propagation, the points where every propagator already asks its
-``stop`` callback. The same board and budget always end the same way; only the
-caller's deadline (the user's time limit, which raises
-[`TimeUp`][thermomilp.core.errors.TimeUp]) depends on the clock.
+`Work` measures the logic searches of the solve layer in *ticks* (one per vessel a
+probing sweep visits, one per `STOP_EVERY` line revisions: where every propagator asks
+its ``stop`` callback), not seconds, so ``engine_called``, ``proof`` and
+``confirmed_by`` in a record do not change with the load of the machine. Only the
+caller's deadline (which raises [`TimeUp`][thermomilp.core.errors.TimeUp]) depends on
+the clock (docs/architecture.md, "The compiled logic kernel").
 """
 
 from __future__ import annotations

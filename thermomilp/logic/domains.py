@@ -1,34 +1,21 @@
-"""Level domains of vessels and the per-line contribution tables.
+"""Level domains of vessels and the per-line contribution tables (docs/logic.md).
 
-A vessel ``v`` (thermometer or tank) stands at one level ``L in 0..depth(v)``.
-Its **contribution** to a line (row or column) is the number of its filled
-cells in that line,
-
-    c_{v,l}(L) = |{cells of layers[:L] lying in line l}|,
-
-a non-decreasing function of ``L`` (filling never empties a cell). That
-monotonicity is the only property the propagators use, so the same engine
-serves Thermometers and Aquarium.
-
-Lines are numbered ``0..H-1`` for the rows and ``H..H+W-1`` for the columns.
-A **domain** is a list of Python ints used as bitsets: bit ``L`` of
-``dom[v]`` is set iff level ``L`` of vessel ``v`` is still possible. The
-interval propagator only ever looks at the lowest and highest bit; probing
-may punch holes in between.
-
-User marks (this cell holds mercury / this cell is empty) only clamp the
-domains: mercury at rank ``k`` means ``L >= k``, empty at rank ``k`` means
-``L < k``.
+A vessel ``v`` stands at one level ``L in 0..depth(v)``; its **contribution** to a
+line is the number of its filled cells there, non-decreasing in ``L``. Lines are
+numbered ``0..H-1`` for the rows and ``H..H+W-1`` for the columns. A **domain** is a
+list of Python ints used as bitsets: bit ``L`` of ``dom[v]`` is set iff level ``L``
+of vessel ``v`` is still possible.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate
 from typing import Callable, Mapping
 
 from thermomilp.core.deadline import TimeUp
-from thermomilp.core.notation import glyph, line_name
+from thermomilp.core.notation import line_name
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, require_levels
 
 Domains = list[int]
@@ -104,10 +91,6 @@ def line_tables(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> LineT
     """The contribution tables of ``puzzle``, built anew at each call (a solve keeps
     its board's in its [`BoardLogic`][thermomilp.logic.presolve.BoardLogic]); ``stop`` is asked
     every 4096 vessels while they are built (True: TimeUp)."""
-    return _build_tables(puzzle, stop)
-
-
-def _build_tables(puzzle: Puzzle, stop: Callable[[], bool] | None) -> LineTables:
     require_levels(puzzle, "the logic engine")
     H, W = puzzle.height, puzzle.width
     clues = tuple(puzzle.rows) + tuple(puzzle.cols)
@@ -127,13 +110,8 @@ def _build_tables(puzzle: Puzzle, stop: Callable[[], bool] | None) -> LineTables
         for line in sorted(counts):
             if clues[line] is None:
                 continue
-            steps = counts[line]
-            table, total = [], 0
-            for step in steps:
-                total += step
-                table.append(total)
             line_vessels[line].append(v)
-            line_tabs[line].append(tuple(table))
+            line_tabs[line].append(tuple(accumulate(counts[line])))
             mine.append(line)
         vessel_lines.append(mine)
     cell_rank = {cell: (v, k + 1) for v, vessel in enumerate(puzzle.vessels)
@@ -201,10 +179,4 @@ def grid_of(tables: LineTables, dom: Domains) -> Grid:
     """The grid of a fully decided domain."""
     states = cell_states(tables, dom)
     return tuple("".join("#" if states[(r, c)] == 1 else "." for c in range(tables.width))
-                 for r in range(tables.height))
-
-
-def partial_grid(tables: LineTables, states: Mapping[Cell, int]) -> Grid:
-    """``#`` filled, ``.`` empty, ``?`` unknown -- the marks notation (core.notation)."""
-    return tuple("".join(glyph(states.get((r, c))) for c in range(tables.width))
                  for r in range(tables.height))

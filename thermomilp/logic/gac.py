@@ -1,22 +1,18 @@
-"""The rival: per-line generalised arc consistency by witness sets.
+"""The rival: per-line generalised arc consistency by witness sets (docs/logic.md,
+"GAC is interval reasoning": on Thermometers it reaches the fixpoint of the intervals).
 
-A level ``L`` of vessel ``t`` survives line ``l`` iff some choice of levels
-of the other vessels crossing ``l``, each from its domain, makes the line
-sum equal the clue: a *witness*. Enumerating witnesses one by one is
-exponential; we enumerate the set of sums they reach instead (a bitset,
-bit ``s`` = some assignment of the vessels so far contributes ``s``),
-prefix and suffix over the line's vessels, so ``L`` survives iff
-``clue - c_t(L)`` lies in prefix ⊕ suffix. This makes no interval
-assumption at all: holes in domains and jumps in contributions (tank rows)
-are handled exactly.
+A level ``L`` of vessel ``t`` survives line ``l`` iff some choice of levels of the
+other vessels crossing ``l`` makes the line sum equal the clue (a *witness*), i.e.
+iff ``clue - c_t(L)`` lies in the sums they reach: prefix ⊕ suffix, bitsets over the
+line's vessels. Holes in domains and jumps in contributions are handled exactly.
 
-It deliberately shares no code with `thermomilp.logic.propagation` --
-not even the contribution tables, which it recomputes from the vessels --
-so that ``tests/test_logic_gac.py`` can falsify the claim that both reach
-the same fixpoint on Thermometers (``docs/logic.md`` has the proof).
+It deliberately shares no code with `thermomilp.logic.propagation` -- not even the
+contribution tables -- so that ``tests/test_logic_gac.py`` can falsify that claim.
 """
 
 from __future__ import annotations
+
+from itertools import accumulate
 
 from thermomilp.core.puzzle import Puzzle
 
@@ -31,10 +27,7 @@ def _contributions(puzzle: Puzzle) -> list[tuple[int | None, list[tuple[int, lis
             in_line = [sum(1 for r, c in layer if (r if line < H else H + c) == line)
                        for layer in vessel.layers]
             if any(in_line):
-                contrib = [0]
-                for n in in_line:
-                    contrib.append(contrib[-1] + n)
-                lines[line][1].append((v, contrib))
+                lines[line][1].append((v, list(accumulate(in_line, initial=0))))
     return lines
 
 

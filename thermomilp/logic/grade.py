@@ -1,12 +1,8 @@
-"""Difficulty grade: the weakest rule set that finishes a board.
+"""Difficulty grade: the weakest rule set that finishes a board (docs/logic.md, "Grades").
 
-``grade(puzzle)`` is ``"intervals"`` when interval propagation alone decides
-every vessel (or proves the board has no solution), ``"probing"`` when
-interval propagation plus probing does, ``"pairs"`` when pair probing
-(`thermomilp.logic.pairs`) is needed on top, and ``"search"``
-otherwise (the board needs branching -- which includes every board with two
-or more solutions). The generator maps grades to difficulties with
-`GRADE_TO_DIFFICULTY`.
+``grade(puzzle)`` is ``"intervals"``, ``"probing"``, ``"pairs"`` (pair probing,
+`thermomilp.logic.pairs`, on top) or ``"search"`` (every board with two or more
+solutions); the generator maps grades to difficulties with `GRADE_TO_DIFFICULTY`.
 """
 
 from __future__ import annotations

@@ -1,15 +1,10 @@
-"""Hints and step-by-step explanations, each step naming the rule that fired.
+"""Hints and step-by-step explanations, each step naming the rule that fired
+(docs/logic.md, "Hints and explanations").
 
-The solver's state is the level domain of every vessel plus the cells it has
-*written* (user marks and earlier steps). The next step is the first rule, simplest
-first, that decides something new: ``bookkeeping``, ``line_count``, ``chained_count``,
-``probe``, ``pair_probe`` (`thermomilp.logic.pairs`). Terminal states: ``solved``,
-``stalled`` (no rule fires: the board needs search), ``contradiction``, ``mistake`` (a
-mark is wrong, `thermomilp.logic.mistakes`; checked before anything is deduced). These
-names are stable identifiers (a web UI shows them); what each rule says is in
-docs/logic.md, "Hints and explanations". Steps that only erase an inner level (no new
-cell) are reported too, with an empty cell list, so an explanation never hides a
-deduction.
+The state is the level domain of every vessel plus the cells *written* (marks and
+earlier steps); the next step is the first rule of `RULES`, simplest first, that
+decides something new, else a terminal one of `TERMINAL`. Steps that only erase an
+inner level are reported too, with no cells, so an explanation never hides a deduction.
 """
 
 from __future__ import annotations
@@ -29,16 +24,16 @@ from thermomilp.logic.domains import (
     is_decided,
     levels_in,
     line_tables,
-    partial_grid,
 )
-from thermomilp.logic.mistakes import Completion, find_mistake
+from thermomilp.logic.marks import marks_grid
+from thermomilp.logic.mistakes import Completion, find_mistake, line_cells
 from thermomilp.logic.pairs import pair_refutation
 from thermomilp.logic.propagation import OK, propagate_conflict, revise_line
 from thermomilp.logic.steps import (
     RULES,
     TERMINAL,
     Explanation,
-    Step,
+    Stepper,
     line_count_step,
     mistake_of,
     run_explanation,
@@ -55,7 +50,7 @@ class _Solver:
 
     def __init__(self, puzzle: Puzzle, marks: Mapping[Cell, int], pairs: bool = True):
         self.puzzle = puzzle
-        self.pairs = pairs  # offer pair probing (seconds on large stalled boards)
+        self.pairs = pairs  # offer pair probing
         self.tables: LineTables = line_tables(puzzle)
         self.dom: Domains = full_domains(self.tables)
         self.written: dict[Cell, int] = dict(marks)
@@ -74,32 +69,27 @@ class _Solver:
             self.written[cell] = value
         return step
 
-    def _line_cells(self, line: int) -> list[Cell]:
-        t = self.tables
-        if line < t.height:
-            return [(line, c) for c in range(t.width)]
-        return [(r, line - t.height) for r in range(t.height)]
-
     # -- rules -----------------------------------------------------------
     def _contradiction(self) -> Deduction | None:
         if self.broken:
-            return Deduction("contradiction", (), "the marks break a vessel's order: a filled cell "
-                        "sits above an empty cell of the same vessel")
+            return Deduction("contradiction", (), "the marks break a vessel's order: a filled "
+                             "cell sits above an empty cell of the same vessel")
         for line, clue in enumerate(self.tables.clues):
             if clue is None:
                 continue
-            values = [self.written.get(cell, UNKNOWN) for cell in self._line_cells(line)]
+            values = [self.written.get(cell, UNKNOWN) for cell in line_cells(self.puzzle, line)]
             filled, open_ = values.count(1), values.count(UNKNOWN)
             name = self.tables.line_name(line)
             if filled > clue:
-                return Deduction("contradiction", (), f"{name} has {filled} filled cells but its "
-                            f"clue is {clue}", line=name)
+                return Deduction("contradiction", (), f"{name} has {filled} filled cells but "
+                                 f"its clue is {clue}", line=name)
             if filled + open_ < clue:
-                return Deduction("contradiction", (), f"{name} can reach at most {filled + open_} "
-                            f"filled cells but its clue is {clue}", line=name)
+                return Deduction("contradiction", (), f"{name} can reach at most "
+                                 f"{filled + open_} filled cells but its clue is {clue}",
+                                 line=name)
             if revise_line(self.tables, self.dom.copy(), line) is None:
-                return Deduction("contradiction", (), f"the vessels crossing {name} cannot add up "
-                            f"to its clue {clue}", line=name)
+                return Deduction("contradiction", (), f"the vessels crossing {name} cannot add "
+                                 f"up to its clue {clue}", line=name)
         return None
 
     def _bookkeeping(self) -> Deduction | None:
@@ -113,10 +103,10 @@ class _Solver:
                        if self.puzzle.kind == "thermometers"
                        else "one flat waterline: water below and beside water, air above air")
                 return self._apply(Deduction("bookkeeping", new,
-                                        f"{name}: {why}: {_cells_text(new)}", vessel=name))
+                                             f"{name}: {why}: {_cells_text(new)}", vessel=name))
         return None
 
-    def _line_count(self) -> Step | None:
+    def _line_count(self) -> Deduction | None:
         step = line_count_step(self.puzzle, self.written)
         if step is None:
             return None
@@ -176,7 +166,7 @@ class _Solver:
                     f"{t.line_name(broken)}; so level {level} is impossible")
             text += f": {_cells_text(new)}" if new else ""
             return self._apply(Deduction("probe", new, text, line=t.line_name(broken),
-                                    vessel=name, levels_out=(level,)), dom)
+                                         vessel=name, levels_out=(level,)), dom)
         return None
 
     def _pair_probe(self, need_cells: bool, wide: bool) -> Deduction | None:
@@ -207,7 +197,8 @@ class _Solver:
         wrong = self._contradiction()
         if wrong:
             return wrong
-        if is_decided(self.dom) and len(self.written) == t_cells(self.tables):
+        cells = self.tables.height * self.tables.width
+        if is_decided(self.dom) and len(self.written) == cells:
             return Deduction("solved", (), "every cell is decided")
         rules = [self._line_count, lambda: self._chained_count(True),
                  lambda: self._chained_count(False), lambda: self._probe(True),
@@ -219,22 +210,30 @@ class _Solver:
             found = rule()
             if found:
                 return found
-        undecided = t_cells(self.tables) - len(self.written)
+        undecided = cells - len(self.written)
         return Deduction("stalled", (), f"no rule decides anything more: {undecided} cells are "
-                    "undecided; the rest needs search (trying a level and backtracking)")
+                         "undecided; the rest needs search (trying a level and backtracking)")
 
     def board(self) -> Grid:
-        return partial_grid(self.tables, self.written)
+        return marks_grid(self.puzzle, self.written)
 
 
-def t_cells(tables: LineTables) -> int:
-    return tables.height * tables.width
+def _solver(puzzle: Puzzle, marks: Mapping[Cell, int] | None, pairs: bool = True) -> Stepper:
+    """The stepper of ``puzzle``; layer trees (the pool rule) have their own
+    (`thermomilp.logic.tree_hints`, without pair probing)."""
+    if puzzle.all_chains:
+        return _Solver(puzzle, marks or {}, pairs)
+    from thermomilp.logic.tree_hints import TreeSolver
+    return TreeSolver(puzzle, marks or {})
 
 
 def mistake_step(puzzle: Puzzle, marks: Mapping[Cell, int] | None,
                  complete: Completion | None = None) -> Deduction | None:
     """The terminal ``mistake`` step naming a wrong mark, or None when none is wrong."""
-    return mistake_of(find_mistake(puzzle, marks or {}, complete))
+    if puzzle.all_chains:
+        return mistake_of(find_mistake(puzzle, marks or {}, complete))
+    from thermomilp.logic import tree
+    return mistake_of(tree.find_mistake(puzzle, marks or {}, complete))
 
 
 def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
@@ -253,13 +252,10 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
     mark, so the hint runs on to the first step that sets a cell, and reports
     that one; the inner erasures it needed are folded into its text.
     """
-    if not puzzle.all_chains:  # the pool rule: layer trees (pair probing is not offered)
-        from thermomilp.logic import tree_hints
-        return tree_hints.next_hint(puzzle, marks, complete, checked)
     wrong = None if checked else mistake_step(puzzle, marks, complete)
     if wrong is not None:
         return wrong
-    solver = _Solver(puzzle, marks or {}, pairs)
+    solver = _solver(puzzle, marks, pairs)
     quiet: list[Deduction] = []
     while True:
         step = solver.step()
@@ -267,7 +263,7 @@ def next_hint(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
             if quiet and step.rule not in TERMINAL:
                 why = "; ".join(s.text for s in quiet)
                 step = Deduction(step.rule, step.cells, f"{step.text} (after: {why})", step.line,
-                            step.vessel, step.levels_out)
+                                 step.vessel, step.levels_out)
             return step
         quiet.append(step)
 
@@ -279,10 +275,7 @@ def explain(puzzle: Puzzle, marks: Mapping[Cell, int] | None = None,
     A wrong mark (`mistake_step`) ends it before the first step. A board
     with layer trees (the pool rule) is explained by `thermomilp.logic.tree_hints`.
     """
-    if not puzzle.all_chains:
-        from thermomilp.logic import tree_hints
-        return tree_hints.explain(puzzle, marks, max_steps, complete)
-    return run_explanation(_Solver(puzzle, marks or {}), mistake_step(puzzle, marks, complete),
+    return run_explanation(_solver(puzzle, marks), mistake_step(puzzle, marks, complete),
                            max_steps)
 
 

@@ -1,21 +1,10 @@
-"""User marks: which cells a solver has already decided.
+"""User marks: which cells a solver has already decided (docs/logic.md, "Numbers and marks").
 
-A mark says a cell holds mercury / water (``1``) or is empty (``0``). The
-notation is the one of every board of marks and of the solution grids
-(`thermomilp.core.notation`, ``docs/logic.md``): ``#`` filled, ``.``
-empty, ``?`` undecided. Three spellings are accepted:
-
-* a **list**: ``"1,2=# 3,4=."`` -- items ``ROW,COL=#`` (filled) or
-  ``ROW,COL=.`` (empty), rows and columns **counted from 1** as the hints
-  print them, separated by spaces or ``;``;
-* a **grid** inline, rows separated by ``/``: ``"#.??/??#?/????/????"``;
-* a **grid file**: one line per row, the same glyphs (spaces ignored, blank
-  lines skipped).
-
-Old spellings are read only where they cannot be misread: ``x`` in a grid is empty;
-a grid with both ``x`` and ``.`` (the old notation, ``.`` undecided) is refused, and so
-is a list item in the old 0-based spelling (``x``, ``-``, ``0``, ``1``) or at row or
-column 0, with a message naming the cell it meant.
+A mark says a cell is filled (``1``) or empty (``0``), written in the notation of the
+solution grids (`thermomilp.core.notation`): ``#`` filled, ``.`` empty, ``?`` undecided.
+Three spellings are accepted: a **list** ``"1,2=# 3,4=."`` (rows and columns counted
+from 1), a **grid** inline with rows separated by ``/``, or a **grid file**. Old
+spellings are read only where they cannot be misread.
 """
 
 from __future__ import annotations
@@ -93,11 +82,10 @@ def parse_marks(spec: str | None, puzzle: Puzzle) -> dict[Cell, int]:
             raise PuzzleError(f"mark {item!r}: {mark!r} means undecided, so it marks nothing; "
                               f"write {row},{col}={EMPTY} for empty or {row},{col}={FILLED} "
                               "for filled")
-        if mark in LIST_MARKS:
-            value = LIST_MARKS[mark]
-        else:
+        if mark not in LIST_MARKS:
             raise PuzzleError(f"mark {item!r}: {mark!r} is neither {FILLED} (filled) nor "
                               f"{EMPTY} (empty)")
+        value = LIST_MARKS[mark]
         if marks.get((r, c), value) != value:
             raise PuzzleError(f"cell {cell_name((r, c))} is marked both filled and empty")
         marks[(r, c)] = value

@@ -1,22 +1,10 @@
-"""Wrong marks, found before anything is deduced from them.
+"""Wrong marks, found before anything is deduced from them (docs/logic.md, "Mistakes first").
 
-A player's marks are checked in two passes, and the first wrong mark found
-is *named* (which cell, and why):
-
-1. **the rules** -- a vessel whose marks break its order (mercury above an
-   empty cell of the same thermometer; water above air, or a tank row partly
-   wet), a line with more filled marks than its clue, or with so many empty
-   marks that the clue can no longer be reached;
-2. **the solution** -- marks that break no rule yet but fit no solution: each
-   mark that disagrees with the solution is named ("(3,5) is marked empty but
-   the solution fills it"; cells count from 1, `thermomilp.core.notation`).
-
-The second pass needs a completion oracle ``complete(marks) -> grid | None``
-(a solution agreeing with the marks, or None). By default it is the logic's
-own search (`thermomilp.logic.search`, exact and independent of the
-MILP); the web page passes the MILP. When the board itself has no solution
-no mark is to blame, and nothing is reported here (the logic then names the
-contradiction).
+The first wrong mark is named (which cell, and why) against **the rules** (a vessel's
+order, a line's clue), then against **the solution**, through a completion oracle
+``complete(marks) -> grid | None`` (a solution agreeing with the marks, or None): by
+default the logic's own search (`thermomilp.logic.search`), on the web page the MILP.
+A board with no solution blames no mark.
 """
 
 from __future__ import annotations
@@ -68,7 +56,8 @@ def vessel_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
     return None
 
 
-def _line_cells(puzzle: Puzzle, line: int) -> list[Cell]:
+def line_cells(puzzle: Puzzle, line: int) -> list[Cell]:
+    """The cells of line ``line`` (rows first, then columns), in order."""
     if line < puzzle.height:
         return [(line, c) for c in range(puzzle.width)]
     return [(r, line - puzzle.height) for r in range(puzzle.height)]
@@ -80,7 +69,7 @@ def line_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
     for line, clue in enumerate(clues):
         if clue is None:
             continue
-        cells = _line_cells(puzzle, line)
+        cells = line_cells(puzzle, line)
         filled = [c for c in cells if marks.get(c) == 1]
         empty = [c for c in cells if marks.get(c) == 0]
         name = line_name(line, puzzle.height)

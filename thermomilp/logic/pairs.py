@@ -1,17 +1,10 @@
 """Pair probing: the step between probing and search (docs/logic.md, "Pair probing").
 
-Assume ``v = a`` and propagate; then, for a *partner* vessel ``w``, assume each level
-``b`` still open for ``w`` and propagate again. If **every** level of ``w`` breaks some
-line, ``v = a`` is impossible and ``a`` is erased: a refutation a person can follow
-("if thermometer 7 stood at level 2, thermometer 3 could stand at no level"). Each
-erasure is sound and the test is monotone, so the fixpoint does not depend on the order.
-
-Pair probing runs only after single probing (``propagation.py``) is stuck, the cheap
-rules run again after every erasure, and partners come in two tiers:
-
-1. **narrow**: the vessels that ``v = a`` changed;
-2. **wide**, when the narrow tier is stuck: also the vessels crossing a line of ``v``
-   (dearer, but it finishes boards the narrow tier leaves to search).
+Assume ``v = a`` and propagate; if every level still open for a *partner* vessel ``w``
+then breaks some line, ``a`` is erased. It runs once single probing
+(`thermomilp.logic.propagation`) is stuck, with two tiers of partners: **narrow**, the
+vessels ``v = a`` changed; **wide**, when the narrow tier is stuck, also the vessels
+crossing a line of ``v``.
 """
 
 from __future__ import annotations
@@ -93,13 +86,8 @@ class _Fixpoints:
     The fixpoint of several assumptions is the fixpoint of the meet of their
     ``F``s, and a line where at most one of them differs from ``dom`` already
     stands at a fixpoint there: only the lines touched by two are revised.
-
-    A partner ``w`` of ``v = a`` can stand somewhere as soon as *some* nonempty
-    interval fixpoint inside ``dom`` with ``v = a`` decides ``w`` (the fixpoint
-    of ``v = a, w = b`` contains it), so one fixpoint deciding every partner
-    (a dive) answers the whole test; a partner is tested level by level only
-    when the dive cannot place it. Same answers as `pair_refutation`, so the same
-    fixpoint, for fewer line revisions (docs/logic.md, "Pair probing").
+    The partners of a test are placed together by a dive (`pair_refuted`): the same
+    answers as `pair_refutation`, so the same fixpoint, for fewer line revisions.
     """
 
     def __init__(self, tables: LineTables, dom: Domains, known: Domains | None = None):
@@ -276,9 +264,9 @@ class _Fixpoints:
 
     def _merged(self, deep: Domains, picks: list[tuple[int, int]]) -> Domains | None:
         """The interval fixpoint of ``deep`` (a fixpoint) with each ``w = b`` of ``picks``,
-        or None when it contradicts. It is the fixpoint of ``deep`` met with the fixpoints
-        of the single assumptions (`single`), and a line where at most one of them
-        differs from ``dom`` already stands at a fixpoint: only the others are revised."""
+        or None when it contradicts: ``deep`` met with the fixpoints of the single
+        assumptions (`single`), revised only on the lines where two of them differ from
+        ``dom`` or that lost levels not yet propagated (class doc)."""
         dom, vessel_lines = self.dom, self.tables.vessel_lines
         trial = deep.copy()
         touched: dict[int, int] = {}

@@ -3,15 +3,8 @@
 The rules, and why the domains are bitsets rather than numpy arrays: docs/logic.md,
 "Interval reasoning" and "Probing"; the speed-ups: docs/performance.md, items 12-13.
 
-**Intervals.** For a clued line with clue ``K``, vessel ``t`` keeps the levels ``L``
-with ``needMin(t) <= c_{t,l}(L) <= needMax(t)`` (``needMin(t) = K - sum_{s != t}
-cmax(s)``, ``needMax(t) = K - sum_{s != t} cmin(s)``); a line with ``sum cmin > K``
-or ``sum cmax < K`` is a contradiction. A queue of lines runs this to a fixpoint.
-
-**Probing** (singleton consistency over interval propagation): for every vessel ``v``
-and level ``L`` in its domain, assume ``v = L``, propagate, and erase ``L`` on a
-contradiction; sweep until every vessel has been tested since the last erasure. The
-order of probes does not change the fixpoint.
+**Intervals** (`revise_line`) run line by line to a fixpoint; **probing** (`sweep`)
+assumes each open level, propagates, and erases the level on a contradiction.
 
 *Incremental probes.* A probe of ``v = L`` starts from the fixpoint the same probe
 reached before (its witness, kept in a `Witnesses` table per search node, copied from

@@ -1,5 +1,6 @@
-"""The step and explanation types every hint engine returns (`thermomilp.logic.hints`
-on chains, `thermomilp.logic.tree_hints` on layer trees), with the stable rule names."""
+"""The explanation type and the rules every hint engine shares (`thermomilp.logic.hints`
+on chains, `thermomilp.logic.tree_hints` on layer trees), with the stable rule names;
+each step is a [`Deduction`][thermomilp.logic.deduction.Deduction]."""
 
 from __future__ import annotations
 
@@ -10,13 +11,10 @@ from typing import Any, Protocol
 from thermomilp.core.notation import UNDECIDED, cell_name, line_name
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
 from thermomilp.logic.deduction import Deduction
-from thermomilp.logic.mistakes import Mistake
+from thermomilp.logic.mistakes import Mistake, line_cells
 
 RULES = ("bookkeeping", "line_count", "chained_count", "probe", "pair_probe")
 TERMINAL = ("solved", "stalled", "contradiction", "mistake")
-
-
-Step = Deduction  # the one deduction type (thermomilp.logic.deduction); the old name
 
 
 @dataclass(frozen=True)
@@ -24,9 +22,9 @@ class Explanation:
     """A whole logical solution: the steps, how it ended, and the board reached."""
 
     status: str  # solved | stalled | contradiction | mistake
-    steps: tuple[Step, ...]
+    steps: tuple[Deduction, ...]
     grid: Grid  # the marks notation (core.notation): '#' filled, '.' empty, '?' undecided
-    final: Step = field(repr=False, default=None)  # type: ignore[assignment]
+    final: Deduction = field(repr=False, default=None)  # type: ignore[assignment]
 
     @property
     def undecided(self) -> int:
@@ -51,19 +49,18 @@ def cells_text(cells: tuple[tuple[Cell, int], ...]) -> str:
     return "; ".join(parts)
 
 
-def line_count_step(puzzle: Puzzle, written: Mapping[Cell, int]) -> Step | None:
+def line_count_step(puzzle: Puzzle, written: Mapping[Cell, int]) -> Deduction | None:
     """The ``line_count`` rule (not applied): the first clued line whose clue is reached
     (its undecided cells are empty) or needs every undecided cell (they are filled)."""
-    h, w = puzzle.height, puzzle.width
     for line, clue in enumerate(tuple(puzzle.rows) + tuple(puzzle.cols)):
         if clue is None:
             continue
-        cells = [(line, c) for c in range(w)] if line < h else [(r, line - h) for r in range(h)]
+        cells = line_cells(puzzle, line)
         filled = sum(written.get(c) == 1 for c in cells)
         open_cells = [c for c in cells if c not in written]
         if not open_cells:
             continue
-        name = line_name(line, h)
+        name = line_name(line, puzzle.height)
         if filled == clue:
             value, why = 0, f"{name} already has its {clue} filled cells"
         elif filled + len(open_cells) == clue:
@@ -71,28 +68,28 @@ def line_count_step(puzzle: Puzzle, written: Mapping[Cell, int]) -> Step | None:
         else:
             continue
         new = tuple((c, value) for c in open_cells)
-        return Step("line_count", new, f"{why}: {cells_text(new)}", line=name)
+        return Deduction("line_count", new, f"{why}: {cells_text(new)}", line=name)
     return None
 
 
-def mistake_of(found: Mistake | None) -> Step | None:
+def mistake_of(found: Mistake | None) -> Deduction | None:
     """A found wrong mark as the terminal ``mistake`` step."""
     if found is None:
         return None
-    return Step("mistake", (), found.text, line=found.line, vessel=found.vessel,
+    return Deduction("mistake", (), found.text, line=found.line, vessel=found.vessel,
                 wrong=found.cells)
 
 
 class Stepper(Protocol):
-    def step(self) -> Step: ...
+    def step(self) -> Deduction: ...
     def board(self) -> Grid: ...
 
 
-def run_explanation(solver: Stepper, wrong: Step | None, max_steps: int) -> Explanation:
+def run_explanation(solver: Stepper, wrong: Deduction | None, max_steps: int) -> Explanation:
     """Every step of ``solver`` until a terminal one; a ``wrong`` mark ends it at once."""
     if wrong is not None:
         return Explanation("mistake", (), solver.board(), wrong)
-    steps: list[Step] = []
+    steps: list[Deduction] = []
     for _ in range(max_steps):
         step = solver.step()
         if step.rule in TERMINAL:

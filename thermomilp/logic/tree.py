@@ -13,6 +13,7 @@ stalls the grade is ``search``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 
 from thermomilp.core.errors import TimeUp
@@ -67,10 +68,7 @@ class Trees:
         self.line_layers: list[list[tuple[int, int]]] = [[] for _ in self.clues]
         self.layer_lines: list[list[int]] = [[] for _ in self.cells]
         for g, layer in enumerate(self.cells):
-            count: dict[int, int] = {}
-            for r, c in layer:
-                count[r] = count.get(r, 0) + 1
-                count[self.height + c] = count.get(self.height + c, 0) + 1
+            count = Counter(line for r, c in layer for line in (r, self.height + c))
             for line, n in sorted(count.items()):
                 self.line_layers[line].append((g, n))
                 self.layer_lines[g].append(line)
@@ -105,8 +103,6 @@ class Trees:
         return tuple(row.replace(UNDECIDED, EMPTY) for row in self.grid(state))
 
 
-
-
 # -- The propagators (each returns the changed layers, or None on a contradiction) ---
 
 
@@ -128,14 +124,6 @@ def gravity(t: Trees, state: State, start: list[int] | None = None) -> list[int]
     return changed
 
 
-def _sums(sizes: list[int], limit: int) -> int:
-    """Bitset of the subset sums of ``sizes`` up to ``limit``."""
-    mask, bits = 1, (1 << (limit + 1)) - 1
-    for n in sizes:
-        mask = (mask | (mask << n)) & bits
-    return mask
-
-
 def revise_line(t: Trees, state: State, line: int) -> list[int] | None:
     """Subset-sum reasoning on one clued line: the layers it decides (applied), or None."""
     clue = t.clues[line]
@@ -151,13 +139,13 @@ def revise_line(t: Trees, state: State, line: int) -> list[int] | None:
     if need < 0:
         return None
     sizes = [n for _, n in open_]
-    if not _sums(sizes, need) >> need & 1:
-        return None
-    # prefix[i] = sums of sizes[:i]; suffix[i] = sums of sizes[i:]
+    # prefix[i] = sums of sizes[:i]; suffix[i] = sums of sizes[i:] (bitsets up to need)
     bits = (1 << (need + 1)) - 1
     prefix = [1]
     for n in sizes:
         prefix.append((prefix[-1] | (prefix[-1] << n)) & bits)
+    if not prefix[-1] >> need & 1:
+        return None
     suffix = [1] * (len(sizes) + 1)
     for i in range(len(sizes) - 1, -1, -1):
         suffix[i] = (suffix[i + 1] | (suffix[i + 1] << sizes[i])) & bits
@@ -178,10 +166,7 @@ def revise_line(t: Trees, state: State, line: int) -> list[int] | None:
 
 def _meets(a: int, b: int, target: int) -> bool:
     """Some x in bitset a and y in bitset b with x + y == target."""
-    for x in range(target + 1):
-        if a >> x & 1 and b >> (target - x) & 1:
-            return True
-    return False
+    return any(a >> x & 1 and b >> (target - x) & 1 for x in range(target + 1))
 
 
 def propagate_conflict(t: Trees, state: State, start: list[int] | None = None) -> int | None:
@@ -227,7 +212,6 @@ def probe_fixpoint(t: Trees, state: State, stop: Callable[[], bool] | None = Non
             if state[g] != UNKNOWN:
                 continue
             if stop is not None and stop():
-                from thermomilp.core.deadline import TimeUp
                 raise TimeUp("probing ran out of time")
             for value in (1, 0):
                 if probe(t, state, g, value) is not None:
@@ -318,15 +302,10 @@ def find_mistake(puzzle: Puzzle, marks: Mapping[Cell, int],
     found = tree_mistake(puzzle, marks) or line_mistake(puzzle, marks)
     if found:
         return found
-    given = complete is not None
-    if complete is None:
-        complete = completion(puzzle)
-
-    def unique() -> bool | None:
-        """Whether the board has one solution (None: not asked -- the caller's solver)."""
-        return None if given else sum(1 for _ in search_solutions(puzzle, 2)) == 1
-
-    return solution_mistake(puzzle, marks, complete, unique)
+    if complete is not None:  # the caller's oracle: uniqueness is not asked
+        return solution_mistake(puzzle, marks, complete)
+    return solution_mistake(puzzle, marks, completion(puzzle),
+                            lambda: sum(1 for _ in search_solutions(puzzle, 2)) == 1)
 
 
 # -- Grade and presolve ----------------------------------------------------
