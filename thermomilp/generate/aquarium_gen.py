@@ -47,10 +47,13 @@ def default_strategy(height: int, width: int, rule: str = "tank") -> str:
     return "peel" if rule == "tank" and min(height, width) >= PEEL_FROM else "repair"
 
 
-def random_tanks(height: int, width: int, rng: random.Random) -> list[list[str]]:
-    """A region grid of connected tanks (one per `MEAN_TANK_CELLS` cells) grown from seeds."""
+def random_tanks(height: int, width: int, rng: random.Random,
+                 n_tanks: int | None = None) -> list[list[str]]:
+    """A region grid of ``n_tanks`` connected tanks grown from random seeds."""
     cells = [(r, c) for r in range(height) for c in range(width)]
-    n_tanks = min(max(1, round(height * width / MEAN_TANK_CELLS)), len(cells))
+    if n_tanks is None:
+        n_tanks = max(1, round(height * width / MEAN_TANK_CELLS))
+    n_tanks = min(n_tanks, len(cells))
     owner: dict[Cell, int] = {}
     frontier: list[tuple[int, Cell]] = []
 
