@@ -55,9 +55,8 @@ class LineOrder:
     def backward(self, ones: set[Cell]) -> set[Cell]:
         """Cells whose change runs against the order: empty ``C`` cells, filled ``R`` cells.
 
-        Every rival of a board with all its clues changes one of them (the
-        difference of a rival is a balanced digraph, which has a cycle, and a
-        cycle cannot run forward only). The rival search uses this as its cut.
+        Every rival of a board with all its clues changes one of them (class doc), so the
+        rival search cuts over these only.
         """
         return {cell for cell, lab in self.label.items() if (cell in ones) == (lab == "R")}
 
