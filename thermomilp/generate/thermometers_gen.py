@@ -1,17 +1,10 @@
 """Unique Thermometers boards, graded: the generator behind ``thermomilp generate``.
 
-Three strategies:
-
-* ``peel`` (the default from 30x30 on): a random tiling and the filling a
-  random order of the lines peels off (`thermomilp.generate.peel`):
-  unique and decided by interval propagation by construction, in one pass
-  over the cells at any size.
-* ``repair`` (the default below 30x30): plant a solution with levels guided
-  by a random line order, then repair the tiling until the MILP finds no
-  rival (`thermomilp.generate.repair`). Its full-clue boards are graded
-  from easy to hard.
-* ``reroll`` (the published baseline): random tiling, random levels, check
-  uniqueness with the MILP, start again until unique.
+Three strategies (docs/generate.md, "Strategies"): ``peel`` (the default from
+`PEEL_FROM` on, `thermomilp.generate.peel`: unique by construction), ``repair``
+(the default below it, `thermomilp.generate.repair`: plant, then repair until the
+MILP finds no rival) and ``reroll`` (the published baseline: random tiling and
+levels until the MILP finds the board unique).
 
 A degenerate planting (`thermomilp.generate.quality`) is turned away and planted again.
 Then, optionally, clues are deleted while the board stays unique
