@@ -1,31 +1,21 @@
 """Aquarium boards authored backwards: partition, waterlines, clues, then deletions.
 
-1. **Partition** by random frontier growth: ``round(H*W / 5)`` seed cells
-   start one tank each; repeatedly a random (tank, neighbouring cell) pair is
-   drawn from the frontier and the cell joins the tank if it is still free.
-   Tanks are orthogonally connected by construction.
-2. **Waterlines**: every tank gets a uniformly random level ``0..depth``
-   (the number of wet rows counted from its bottom row).
-3. **Full clues** are read off the planted grid; the board must be unique
-   with every clue present, else the levels are redrawn (and after a few
-   failures the partition too).
-   A degenerate planting (`thermomilp.generate.quality`) is planted again.
-4. **Deletions**: clues are visited in random order; a clue is deleted when
-   the board stays uniquely solvable without it. Each survivor is *load-bearing*
-   (deleting clues only adds solutions, so a clue needed once is needed at the end).
+1. **Partition** (`random_tanks`): tanks grown by random frontier growth from
+   random seed cells, connected by construction.
+2. **Waterlines and full clues** (`planted_aquarium`): a random legal filling
+   whose full-clue board is made unique by merging tanks against its rivals
+   (else the water, and in the end the partition, is drawn again). A degenerate
+   planting (`thermomilp.generate.quality`) is planted again.
+3. **Deletions** (`delete_clues`): clues in random order, each deleted while
+   the board stays unique. Each survivor is *load-bearing* (deleting clues
+   only adds solutions, so a clue needed once is needed at the end).
 
-From ``PEEL_FROM`` (20x20) on, the tank rule's default is the ``peel``
-strategy instead of steps 2-3: the waterlines a random order of the lines peels
-off (`thermomilp.generate.peel`), unique and decided by interval
-propagation by construction, whatever the partition and the size. Clue
-deletions then ask the logic first and the rival search only where the logic
-stops.
-
-Uniqueness is proved by the subset-sum DP counter
-(`thermomilp.logic.aquarium_dp.dp_count` with limit 2, the planted solution passed in
-to order the branches). Times by size: docs/generate.md, "Aquarium" ("Measured";
-``benchmarks/generate_scale.py --puzzle aquarium``). Everything is drawn from one
-``random.Random(seed)``: the same seed gives the same board.
+From ``PEEL_FROM`` on, the tank rule's default is the ``peel`` strategy instead
+of step 2 (`peeled_aquarium`): the waterlines a random order of the lines peels
+off (`thermomilp.generate.peel`), unique and decided by interval propagation by
+construction. Rivals are asked of `RivalSearch` (the subset-sum DP, then the
+MILP). Everything is drawn from one ``random.Random`` seeded with the size and
+``seed``: the same seed gives the same board.
 """
 
 from __future__ import annotations

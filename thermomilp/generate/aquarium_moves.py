@@ -1,20 +1,12 @@
 """Rivals without a solver: chains of one-row moves of single-cell surfaces.
 
-Raising a tank whose next layer is one cell ``(r, c)`` adds one water cell to
-row ``r`` and column ``c``: an arc ``row r -> column c``; lowering a tank whose
-top wet layer is one cell ``(r, c)`` takes one away: an arc ``column c -> row r``.
-Along a directed path every inner line gains one cell and loses one, so
-
-* a directed **cycle** over distinct tanks is a rival of a board with every
-  clue (most rivals of large boards are short such cycles between lines far apart);
-* a directed **path** between two lines without a clue is a rival of a board
-  missing those clues -- for the deletion of clue ``l``, a path from or to
-  line ``l``.
-
-Breadth-first search finds the shortest one in milliseconds; every candidate
-grid is checked with the independent checker (a path that uses one tank twice
-is simply not a solution and is skipped). Finding none proves nothing: the
-MILP is asked next.
+Raising a tank whose next layer is one cell ``(r, c)`` is an arc ``row r -> column c``,
+lowering one whose top wet layer is one cell an arc ``column c -> row r``. A directed
+**cycle** over distinct tanks is a rival of a board with every clue; a directed
+**path** between two lines without a clue is a rival of a board missing those clues
+(for the deletion of clue ``l``, a path from or to line ``l``). Breadth-first search
+finds the shortest; every candidate grid is checked with the independent checker.
+Finding none proves nothing: the MILP is asked next.
 """
 
 from __future__ import annotations

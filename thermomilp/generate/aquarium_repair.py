@@ -1,13 +1,8 @@
 """Repair of a planted Aquarium: merge two tanks so that a rival stops being a solution.
 
-Merging two neighbouring tanks only removes solutions (the merged tank must
-hold one waterline, under the pool rule one level per body of water, where
-the two tanks could each hold their own) and never changes the clues. So
-when the planted grid is still a legal filling of the merged tank and the
-rival is not, the rival is gone and every other solution that survives was a
-solution before: the board moves towards uniqueness without redrawing
-anything -- what makes large full-clue boards unique, where a random filling of
-random tanks practically always has a rival (docs/generate.md, "Aquarium").
+Merging two neighbouring tanks only removes solutions and never changes the
+clues: when the planted grid is still a legal filling of the merged tank and the
+rival is not, the rival is gone (docs/generate.md, "Aquarium").
 
 Among the pairs that kill the rival the smallest merged tank wins (the board
 keeps small tanks); ties are broken by the seeded random stream.

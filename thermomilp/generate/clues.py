@@ -1,17 +1,11 @@
 """Missing-clue boards: delete line clues while the board stays unique.
 
-Clues are tried in a seeded random order; a clue is deleted when the board
-without it still has exactly one solution. That is asked of the logic first:
-when interval propagation decides every cell, no rival can exist. Only when
-the logic leaves cells open is the MILP asked (``rivals.find_rival``, the
-cell model with the planted solution's no-good cut), with the cells the
-logic decided as bounds -- sound deductions, so the
-answer is the same and the model small. Stopping after ``count`` deletions gives the
-``--missing-clues K`` variant; trying every clue gives a **minimal** clue set
-(``--minimal-clues``): every clue left is load-bearing. Greedy deletion is
-enough for minimality because uniqueness is monotone in the clue set --
-a clue whose deletion broke uniqueness while more clues were present breaks
-it also after further deletions (fewer clues, more rivals).
+Clues are tried in a seeded random order; a clue is deleted when the board without it
+still has exactly one solution, asked of the logic first and of the MILP
+(``rivals.find_rival``) only where interval propagation leaves cells open, with the
+decided cells as bounds. Stopping after ``count`` deletions gives ``--missing-clues K``;
+trying every clue gives a minimal clue set (``--minimal-clues``), which greedy deletion
+reaches because uniqueness is monotone in the clue set (docs/generate.md, "Missing clues").
 """
 
 from __future__ import annotations

@@ -1,20 +1,12 @@
 """Rivals without a solver: short cycles of one-cell thermometer moves.
 
-Move one thermometer of the planted filling ``x*`` by one level: filling its
-next cell ``(r, c)`` adds one to row ``r`` and column ``c``; emptying its top
-filled cell takes one away. Draw a fill as an arc ``r -> c`` and an empty as
-an arc ``c -> r`` between row and column nodes. A directed cycle of such arcs
-that uses each thermometer at most once keeps every row and column count
-(each node on it gains one and loses one) and every thermometer monotone
-(each moves one level): it is a rival. This module finds cycles of any length
-by breadth-first search from each arc.
-
-Every rival changes a *backward* cell of the line order
-(`thermomilp.generate.repair.LineOrder.backward`), so only arcs on
-backward cells need to start a search. The search is not complete (it sees
-one-level moves only and drops a shortest cycle that reuses a thermometer):
-the repair loop asks the MILP when it finds nothing, so it can only save
-time.
+Filling a thermometer's next cell ``(r, c)`` is an arc ``r -> c``, emptying its
+top filled cell an arc ``c -> r``; a directed cycle of such arcs over distinct
+thermometers keeps every line's count: it is a rival (docs/generate.md, "`repair`").
+Breadth-first search starts from the arcs on backward cells
+(`thermomilp.generate.repair.LineOrder.backward`). It is not complete (one-level
+moves only, and a shortest cycle that reuses a thermometer is dropped): the
+repair loop asks the MILP when it finds nothing.
 """
 
 from __future__ import annotations

@@ -1,16 +1,12 @@
 """Boards the line logic decides line by line: the filling a line order peels off.
 
 The ``peel`` strategy of the generators (docs/generate.md, "`peel`", with the proof
-that the board is unique). Take any vessels and a random order of the rows and
-columns; walk the lines in that order, and in each line give every undecided cell the
-line's default -- **empty in a row, filled in a column** -- and let its vessel
-propagate it. At the end each vessel has one level: that filling is the planted
-solution ``x*``, and the clues are read off it. Interval propagation
-(`thermomilp.logic.propagation`) then decides the board in the same line order, so it
-is unique and graded ``intervals``; deleting clues while the logic still finishes makes
-it harder (`thermomilp.generate.clues.delete_clues`). The generator does not rely on the
-argument: it runs the logic, the MILP and the checker on every board it makes. The walk
-is one pass over the cells.
+that the board is unique): walk the rows and columns in a random order and give every
+undecided cell of each line the line's default -- **empty in a row, filled in a
+column** -- letting its vessel propagate it; the filling at the end is the planted
+solution ``x*``, which interval propagation (`thermomilp.logic.propagation`) decides
+again in the same order. The generator does not rely on the argument: it runs the
+logic, the MILP and the checker on every board it makes.
 """
 
 from __future__ import annotations

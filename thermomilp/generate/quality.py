@@ -1,18 +1,10 @@
 """The one rule that turns a generated board away as degenerate, for every generator.
 
-A board whose planted solution is nearly empty (7 filled cells of 100) or
-nearly full, or whose clues are mostly trivial lines, is unique but dull: it
-solves itself. `degenerate` says why a planted grid makes such a board;
-the generators (`thermometers_gen`,
-`aquarium_gen`) then plant again (``docs/generate.md``,
-"Degenerate boards"). The rule:
-
-* the filled share of the cells lies within `FILLED_SHARE`, and
-* at most `TRIVIAL_LINE_SHARE` of the rows and columns are *trivial*:
-  clue 0 (every cell empty) or clue = the line's length (every cell filled).
-
-Boards with a side under `MIN_SIDE` are never turned away: so few cells
-leave too few unique boards without trivial lines.
+A board whose planted solution is nearly empty or nearly full, or whose clues are
+mostly trivial lines (clue 0 or the line's length), is unique but dull: it solves
+itself. `degenerate` says why a planted grid makes such a board (the bounds:
+`FILLED_SHARE`, `TRIVIAL_LINE_SHARE`, `MIN_SIDE`); the generators then plant again
+(``docs/generate.md``, "Degenerate boards").
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """Random Thermometers boards with a planted solution.
 
 ``random_partition`` tiles the grid with thermometers whose lengths look like
-published puzzles' (mostly 2 to 6 cells, few single cells):
-
-1. each thermometer draws a target length from ``LENGTH_WEIGHTS`` and grows
-   from the free cell with the fewest free neighbours (Warnsdorff's rule, so
-   the walk does not strand cells), stepping to the free neighbour that has
-   the fewest free neighbours itself (straight mode: keeps its direction);
-2. a single cell left over is joined to the end of a neighbouring
-   thermometer, or takes the end cell of a neighbouring thermometer of three
-   or more cells (``_steal``), so single cells stay rare.
+published puzzles' (target lengths from ``LENGTH_WEIGHTS``), grown by
+Warnsdorff's rule; a single cell left over joins a neighbour or takes its end
+cell (``_steal``). The steps: docs/generate.md, "`repair`", step 1.
 
 ``planted_board`` gives each thermometer a random level and sets every clue
 from the planted grid, so the board has at least that solution. This is the

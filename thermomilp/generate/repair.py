@@ -1,42 +1,10 @@
 """The scaling strategy: plant a solution along a line order, then repair until no rival.
 
-Algorithm (``repair_unique``; the why is in ``docs/generate.md``):
-
-1. Plant: a random tiling (``random_partition``) and a random order of the
-   rows and columns (`LineOrder`). Each thermometer's level is put
-   where the ``depth`` cells below are ``C`` and the ``depth`` cells above are
-   ``R`` in that order (a share ``1 - ordered`` of thermometers get a free
-   random level). This rules out every rival that moves levels only near the
-   mercury surface. The clues are read off the planted filling ``x*``.
-2. Find a rival ``y != x*`` (``rivals.find_rival``): first in 6x6 windows,
-   then 12x12 windows, with everything outside fixed to ``x*`` (milliseconds
-   each, only windows where the board changed since they were last clean),
-   then -- once every window is clean -- as a short cycle of one-level moves
-   (`thermomilp.generate.cycles`, no solver), then in the regions where
-   earlier whole-board rivals differed, and last on the whole board (first
-   with short first-rival probes, ``rivals.find_rival(probe=...)``), with the
-   cells interval propagation decides fixed. Every rival changes a *backward*
-   cell of the line order (``LineOrder.backward``), so the no-good cut runs
-   over those only.
-3. Repair, either
-   a. (half the time, when the order allows it) re-plant the level of a
-      thermometer where ``y`` differs, one cell deeper in the order; or
-   b. pick adjacent cells ``p, s`` with ``y_p = 0, y_s = 1`` and make ``s``
-      follow ``p`` in one thermometer (``PathTiling.link``). The new arc
-      ``x_s <= x_p`` holds in ``x*`` (only pairs with ``x*_p = 1`` or
-      ``x*_s = 0`` qualify) and fails in ``y``: ``y`` is gone while ``x*`` and
-      the clues stay. The pair leaving the fewest single cells and cutting the
-      fewest links wins (ties by the seeded RNG); loose ends are joined to
-      neighbours where the filling allows.
-   When no pair qualifies (rare), a thermometer where ``y`` differs gets a
-   random level.
-4. Repeat from 2 until the whole-board question is infeasible, or propagation
-   alone decides every cell (the generator then asks the MILP itself). A move
-   budget bounds the loop; when it runs out the board is planted afresh.
-
-Cutting links to make room for a new arc can let other rivals in, so the
-loop is not monotone; the line-order planting keeps the number of rivals small
-enough that it converges in tens of moves even at 30x30.
+`repair_unique` plants a random tiling and a filling whose levels follow a
+`LineOrder`, then asks for a rival (windows, short cycles of one-level moves,
+regions, the whole board) and removes each one by re-planting a level or
+adding an arc, until no rival is left or propagation decides every cell. The
+steps and why they work: ``docs/generate.md``, "`repair`".
 """
 
 from __future__ import annotations
@@ -87,9 +55,8 @@ class LineOrder:
     def backward(self, ones: set[Cell]) -> set[Cell]:
         """Cells whose change runs against the order: empty ``C`` cells, filled ``R`` cells.
 
-        Every rival of a board with all its clues changes one of them (the
-        difference of a rival is a balanced digraph, which has a cycle, and a
-        cycle cannot run forward only). The rival search uses this as its cut.
+        Every rival of a board with all its clues changes one of them (class doc), so the
+        rival search cuts over these only.
         """
         return {cell for cell, lab in self.label.items() if (cell in ones) == (lab == "R")}
 
@@ -138,7 +105,7 @@ def repair_unique(height: int, width: int, rng: random.Random, *, max_length: in
     region and whole-board question, each move) and handed to every engine call; past
     it [`GenerationTimeUp`][thermomilp.core.errors.GenerationTimeUp]. Raises
     [`GenerationError`][thermomilp.core.errors.GenerationError] after ``max_plants`` plantings whose
-    move budget ran out (not seen in the benchmarks). A planting whose whole-board rival question
+    move budget ran out. A planting whose whole-board rival question
     the engine cannot decide (`_RivalUndecided`) is dropped like one whose budget ran out: the next
     planting follows.
     """
@@ -147,7 +114,7 @@ def repair_unique(height: int, width: int, rng: random.Random, *, max_length: in
         counts.setdefault(key, 0)
     undecided: _RivalUndecided | None = None
     dropped = 0
-    budget = 4 * (height + width) + 40  # the 30x30 benchmark boards used up to ~95 moves
+    budget = 4 * (height + width) + 40
     for plants in range(1, max_plants + 1):
         check_time(deadline, "planting")
         counts["plants"] += 1

@@ -1,18 +1,10 @@
 """Unique Thermometers boards, graded: the generator behind ``thermomilp generate``.
 
-Three strategies:
-
-* ``peel`` (the default from 30x30 on): a random tiling and the filling a
-  random order of the lines peels off (`thermomilp.generate.peel`):
-  unique and decided by interval propagation by construction, in one pass
-  over the cells at any size.
-* ``repair`` (the default below 30x30): plant a solution with levels guided
-  by a random line order, then repair the tiling until the MILP finds no
-  rival (`thermomilp.generate.repair`). Its full-clue boards are graded
-  from easy to hard; from 30x30 on nearly all are ``search`` boards and
-  each costs minutes.
-* ``reroll`` (the published baseline): random tiling, random levels, check
-  uniqueness with the MILP, start again until unique.
+Three strategies (docs/generate.md, "Strategies"): ``peel`` (the default from
+`PEEL_FROM` on, `thermomilp.generate.peel`: unique by construction), ``repair``
+(the default below it, `thermomilp.generate.repair`: plant, then repair until the
+MILP finds no rival) and ``reroll`` (the published baseline: random tiling and
+levels until the MILP finds the board unique).
 
 A degenerate planting (`thermomilp.generate.quality`) is turned away and planted again.
 Then, optionally, clues are deleted while the board stays unique
@@ -109,11 +101,10 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
     deadline = None if time_limit is None else Deadline(time_limit)
     tag = f"{seed}:{index}"
     rng = random.Random(tag)
-    # From 30x30 on the default planting already gives `search` boards (docs/generate.md),
-    # while the hard planting's free levels multiply the rivals the repair must remove.
-    depth, ordered = PLANTING[None if difficulty == "hard" and min(height, width) >= 30
-                              else difficulty]
-    if min(height, width) >= ALL_ORDERED_FROM and difficulty in (None, "hard"):
+    # large boards: `hard` plants like the default, every level ordered (docs/generate.md)
+    large = min(height, width) >= ALL_ORDERED_FROM
+    depth, ordered = PLANTING[None if difficulty == "hard" and large else difficulty]
+    if large and difficulty in (None, "hard"):
         ordered = 1.0
     stats: dict[str, Any] = {}
     last_undecided: _RivalUndecided | None = None

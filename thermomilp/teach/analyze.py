@@ -1,19 +1,10 @@
-"""Model analysis of one board: size, LP relaxation, solution count, logic.
+"""Model analysis of one board: size, LP relaxation, solution count, logic (docs/analysis.md).
 
-* **Size per formulation**: variables, constraints and non-zeros of the cell
-  formulation (0)-(4) and of the level formulation (L0)-(L4)
-  (docs/formulation.md), counted from the same data the builders use.
-* **LP relaxation** of the cell formulation, 0 <= x <= 1: whether it is
-  feasible, the share of variables integral at the vertex HiGHS returns, and
-  the cells the LP alone decides -- those whose minimum and maximum over the
-  LP polytope are equal (2 LPs per cell, warm-started on one HiGHS object).
-  The objective is 0 (a feasibility model), so "the LP objective" says
-  nothing; which cells the polytope pins down says a lot.
-* **Solution count**, by no-good cuts, capped, with the settings' engine
-  ([`Settings`][thermomilp.core.settings.Settings]: every setting is honoured here).
-
-* **Cells fixed by each logic rule set** of
-  [`thermomilp.logic.presolve.presolve_cells`][thermomilp.logic.presolve.presolve_cells].
+Sizes are counted from the same data the builders use; the cells the LP decides take
+2 LPs per cell, warm-started on one HiGHS object; the solution count runs with the
+settings' engine ([`Settings`][thermomilp.core.settings.Settings]: every setting is
+honoured); the logic is
+[`thermomilp.logic.presolve.presolve_cells`][thermomilp.logic.presolve.presolve_cells].
 
 One clock per board, of the settings' ``time_limit``, covers the relaxation (HiGHS
 whatever the settings' solver: a fixed use, ``core/engines.py``) and the count; when

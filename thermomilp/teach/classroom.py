@@ -6,19 +6,10 @@ column per check, mistakes named, verdicts, flags, time, seal) as soon as that
 student is graded. Run it again and the students already in the
 file are skipped, so an interrupted run picks up where it stopped.
 
-Only the grader writes grades:
-
-* every row ends with a **seal**, an HMAC-SHA256 of the row keyed by a
-  secret in the grader's key file (`key_path`; the student's process
-  has no environment and is never told where it is). On resume a row whose
-  seal does not match -- a row the grader did not write, or one edited -- is
-  refused, loudly (exit 2, the line named), and nothing is graded;
-* the file is rewritten whole (`thermomilp.core.files.write_whole`) after each
-  student, once the grader has checked it still holds exactly what it wrote last; if
-  not, the grader's text is put back and the student flagged ``tampered-grades``.
-
-No cell is a spreadsheet formula: a cell starting with ``= + - @``, a tab, a carriage
-return or a quote gets a leading quote (`cell`), removed when the grader reads it back.
+Only the grader writes grades (docs/course/grader.md, "What holds where"): every
+row ends with a seal keyed by the grader's key file (`key_path`), checked on resume;
+the file is rewritten whole after each student, once the grader has checked it still
+holds what it wrote last; no cell is a spreadsheet formula (`cell`).
 
 A file whose first line is not the header is not a grades file: it is left
 alone with a clear error.

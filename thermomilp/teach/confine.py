@@ -2,26 +2,22 @@
 
 The runner (`thermomilp.teach.runner`, a copy beside this file in the child's
 folder: this module imports nothing of thermomilp) calls `enter` after it has read
-its request and before any student code runs. On Linux, where the kernel allows it:
+its request and before any student code runs. On Linux, where the kernel allows it
+(what each step gives: docs/course/grader.md, "What holds where"):
 
 * **a PID namespace** (``CLONE_NEWPID``; for a grader that is not root, inside a new
-  user namespace that maps only its own uid). The process the grader started stays
-  outside and only waits; inside, a small init (PID 1) reaps every orphan at once, so
-  no zombie piles up anywhere, and starts the runner (PID 2). When the init ends --
-  the runner is done, or the grader kills the box, or the grader dies
-  (``PR_SET_PDEATHSIG``) -- the kernel kills every process left in the namespace;
+  user namespace that maps only its own uid): the process the grader started stays
+  outside and only waits; inside, a small init (PID 1) reaps every orphan and starts
+  the runner (PID 2); when the init ends (``PR_SET_PDEATHSIG`` too) the kernel kills
+  every process left in the namespace;
 * **a process limit** that holds for root too: the namespace's own ``pid_max`` (Linux
-  6.14+; 301, the smallest the kernel accepts, so about 300 processes and threads)
-  and, for a grader that is not root, ``RLIMIT_NPROC`` counted in its own user
-  namespace;
-* **private mounts**: a ``/proc`` that shows only the box's processes (the grader and
-  the instructor's terminal are not in it) and an empty ``/dev/shm`` that ends with
-  the box;
-* (`end_step`) between two steps, after the grader's sweep from outside, **every
-  other process of the box is killed** at once from inside (``kill(-1)``);
-* (`drop_privileges`) **no capabilities**: a grader run as root starts a child
-  that keeps uid 0 for the files but holds no capability (the bounding set is
-  emptied, so no program it starts gets one back), and ``no_new_privs`` is set.
+  6.14+) and, for a grader that is not root, ``RLIMIT_NPROC``;
+* **private mounts**: a ``/proc`` that shows only the box's processes and an empty
+  ``/dev/shm``;
+* (`end_step`) between two steps **every other process of the box is killed** from
+  inside (``kill(-1)``);
+* (`drop_privileges`) **no capabilities** (the bounding set emptied) and
+  ``no_new_privs``.
 
 Each step that cannot be taken is named in the list returned, which the grader
 reports (and refuses under ``THERMOMILP_REQUIRE_SANDBOX=1``).

@@ -2,17 +2,13 @@
 
 The runner (`thermomilp.teach.runner`, a copy beside this file in the child's
 folder) calls `restrict` before the
-student's code runs. Afterwards the process and everything it starts:
+student's code runs. Afterwards the process and everything it starts
+(docs/course/grader.md, "What holds where", has the paths in full):
 
-* reads **only** the readable paths -- its own folder, what its interpreter
-  imports from, the system's shared libraries, the engine programs, a few
-  devices (``sandbox.readable_paths``) -- and none of the hidden paths below
-  them (the thermomilp package and the checkout it runs from, with the boards'
-  solutions and the correct example models, the corpus folder, the grader's
-  key file, the submissions' folders, ``/tmp``, the terminals in ``/dev``); a
-  hidden folder's names may be listed, its files not read;
-* writes only below its own temporary folder and to ``/dev/null`` -- not the
-  grades file, not the student's file, not ``/tmp`` or ``/dev/shm``, not your files;
+* reads **only** the readable paths (``sandbox.readable_paths``, plus what its
+  interpreter imports from) and none of the hidden paths below them
+  (``sandbox.hidden_paths``); a hidden folder's names may be listed, its files not read;
+* writes only below its own temporary folder and to ``/dev/null``;
 * (Landlock ABI 4+) opens no TCP connection and binds no TCP port;
 * (ABI 6+) sends no signal to a process outside its own domain (the grader).
 

@@ -5,11 +5,8 @@ different sets of mistakes of the catalogue (`thermomilp.teach.rules.variants`),
 grid of some probe board is obeyed by one and not by the other: missing,
 zero and uneven clues, thermometers whose middle, tip and bulb can be
 filled apart, one-row tanks for the ties and one-column tanks for gravity.
-The grader builds the student's model on each probe board, fixes its cells
-to each probe grid and records accepted / rejected; the mistakes named are
-those common to every variant that behaves exactly like the model
-(`thermomilp.teach.diagnose`). tests/test_teach_probes.py checks that
-the probes still tell every two variants apart.
+How the grader uses them: `thermomilp.teach.diagnose`. tests/test_teach_probes.py
+checks that the probes still tell every two variants apart.
 """
 
 from __future__ import annotations

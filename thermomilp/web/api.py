@@ -5,17 +5,7 @@ Every endpoint takes a JSON object and returns one; bad input raises
 server (`thermomilp.web.server`) only moves bytes and maps the error to
 a response. The API is stateless: the page sends the puzzle (interchange
 JSON, docs/contract.md) and its marks (rows of ``#``/``.``/``?``) with each call.
-
-| endpoint | method | request -> response |
-|---|---|---|
-| instances | GET | -> ``{"instances": [{id, kind, name, height, width}]}`` |
-| load | POST | ``{"instance": id}`` or ``{"text", "filename"?}`` -> ``{"board"}`` |
-| generate | POST | ``{"kind", "size", "difficulty"?, "seed"?}`` -> ``{"board", "unique", ...}`` |
-| hint | POST | ``{"puzzle", "marks"}`` -> ``{"hint": {rule, message, cells, ...}}``, or null |
-| check | POST | ``{"puzzle", "marks"}`` -> ``{"consistent", "wrong", "message"}`` |
-| solve | POST | ``{"puzzle"}`` -> ``thermomilp solve --format json``'s record + ``message`` |
-| model | POST | ``{"puzzle", "format"?}`` -> ``{"format", "text", "formats", "rows"}`` |
-| relax | POST | ``{"puzzle"}`` -> ``{"feasible", "values", "fractional", "message"}`` |
+The endpoints' requests and responses: docs/serve.md, "JSON API".
 
 An upload (``load`` with ``text``) is read by `read_upload` alone.
 ``rows`` and ``relax`` teach the model (`thermomilp.web.modelview`): every

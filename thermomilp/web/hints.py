@@ -1,16 +1,11 @@
 """Hints for the page: the next deduction from the player's marks, with its rule's name.
 
-``next_hint(puzzle, marks)`` is the one call the API makes. It asks the
-logic engines in turn until one decides something: for Aquarium
-``thermomilp.logic.aquarium_hints`` (gravity, subset_sum) and then
-``thermomilp.logic.hints``; for Thermometers ``thermomilp.logic.hints``
-(bookkeeping, line_count, chained_count, probe, pair_probe); for a pool-rule
-Aquarium only ``thermomilp.logic.hints``, which reasons on its layer trees
-(``thermomilp.logic.tree``). Their stable rule ids are
-shown by the names in `RULE_NAMES`. When no engine decides more (the
-board needs search), the ``reveal`` rule reads one cell from the MILP
-solution. Every hint is a `Deduction`;
-`page_json` is what the page receives.
+``next_hint(puzzle, marks)`` is the one call the API makes: for Aquarium it asks
+``thermomilp.logic.aquarium_hints`` (gravity, subset_sum), then
+``thermomilp.logic.hints``; for Thermometers and pool-rule Aquarium (on its layer
+trees, ``thermomilp.logic.tree``) ``thermomilp.logic.hints`` alone. Their stable rule
+ids are shown by the names in `RULE_NAMES`. Every hint is a `Deduction`; `page_json`
+is what the page receives.
 
 Marks use the notation of `thermomilp.core.notation`; the JSON's cells are 0-based, a
 hint's message counts from 1. Marks are checked before any engine deduces anything

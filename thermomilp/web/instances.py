@@ -1,17 +1,10 @@
 """The bundled puzzles the page offers, looked up by id -- never by a path.
 
-Where they live:
-
-* an installed package: ``thermomilp/_instances/`` (``setup.py`` copies the
-  repository's ``instances/`` there at build time);
-* a source checkout (``PYTHONPATH=.``, editable install): ``instances/`` at
-  the repository root, beside the ``thermomilp`` folder.
-
-The catalogue is built once by listing that folder (regular files only,
-symlinks skipped, every resolved path checked to stay inside the folder).
-A request names an instance by its catalogue id (``thermometers/t01_4x4.txt``)
-and gets it only if that exact id is in the catalogue: user input is never
-joined onto a path, so ``../`` and absolute paths cannot reach anything else.
+They live in ``thermomilp/_instances/`` in an installed package and in the repository's
+``instances/`` in a source checkout (docs/serve.md, "Where the bundled instances come
+from"). The catalogue lists that folder once (regular files only, symlinks skipped,
+every resolved path checked to stay inside it); a request's id (``thermometers/t01_4x4.txt``)
+is only looked up in it, never joined onto a path.
 """
 
 from __future__ import annotations

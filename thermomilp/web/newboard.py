@@ -1,24 +1,14 @@
-"""Fresh boards for the page's "New" button.
+"""Fresh boards for the page's "New" button (docs/serve.md, "Pick a puzzle").
 
-* Thermometers:
-  [`generate_thermometers`][thermomilp.generate.thermometers_gen.generate_thermometers]
-  (plant a solution, repair the tiling until the MILP finds no rival, grade it;
-  scales to 15x15). A difficulty wish it cannot meet in time falls back
-  to a board of any grade; if even that fails, to the write-up's reroll
-  (random tiling and levels, start again until unique, up to a time budget).
-* Aquarium:
-  [`generate_aquarium`][thermomilp.generate.aquarium_gen.generate_aquarium]
-  (unique by construction, clues deleted while the board stays unique),
-  redrawn with new seeds until the graded difficulty matches the wish or the
-  budget runs out.
-
-Whatever made it, the board's solutions are counted once more with the server's
-[`Settings`][thermomilp.core.settings.Settings] before the page gets it: ``unique`` in
-the answer is that count, not the generator's word. The
-generators' rival search runs HiGHS whatever the settings say (a fixed use,
-``core/engines.py``). The difficulty comes from
-[`thermomilp.logic.grade.grade`][thermomilp.logic.grade.grade] (intervals = easy, probing = medium,
-search = hard).
+Thermometers come from
+[`generate_thermometers`][thermomilp.generate.thermometers_gen.generate_thermometers]; a
+difficulty wish it cannot meet in time falls back to a board of any grade, then to the
+write-up's reroll. Aquarium boards come from
+[`generate_aquarium`][thermomilp.generate.aquarium_gen.generate_aquarium], redrawn with new
+seeds until the grade matches the wish or the budget runs out. ``unique`` in the answer is
+the server's own count with its [`Settings`][thermomilp.core.settings.Settings], not the
+generator's word; the generators' rival search runs HiGHS whatever the settings say (a
+fixed use, ``core/engines.py``).
 """
 
 from __future__ import annotations

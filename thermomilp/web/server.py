@@ -1,43 +1,16 @@
 """The HTTP server: an ASGI application (Starlette) served by uvicorn.
 
-HTTP itself -- the request line, headers, ``Content-Length`` (a sign, spaces
-inside, ``0_2`` or two different values are 400), chunked framing, keep-alive
--- is parsed by uvicorn's h11 protocol, not here. This module adds what the
-server's own settings (`Limits`) promise on top of it:
-
-* **Host checking** (`HostCheck`): a request whose ``Host`` is not
-  ``localhost``, ``127.0.0.1``, ``[::1]``, the bound host or an
-  ``--allow-host`` name gets 400 -- a page on another site that rebinds its
-  DNS name to 127.0.0.1 cannot reach the API.
-* **Slow clients** (`GuardedH11Protocol`): a request head must arrive
-  whole within ``head_seconds`` of the connection (or of its first byte on a
-  kept-alive connection), and a client quiet for ``idle_seconds`` before its
-  head is complete gets 408; an idle keep-alive connection is closed after
-  ``keep_alive_seconds``. A slow connection costs a socket and a few objects on
-  the event loop, never a thread.
-* **Greedy clients** (`Clients`): one client (an IPv4 address, an IPv6
-  /64) holds at most ``per_client`` connections (one more is answered 429 and
-  closed); when all ``connections`` are taken, a new connection closes the one
-  that has waited longest for a request head (503), so hundreds of slow
-  sockets cannot keep a polite client out.
-* **Request size** before the body is read: no ``Content-Length`` or a chunked
-  body is 411, over ``max_body`` bytes is 413, a wrong ``Content-Type`` 415;
-  then the connection is half-closed and what the client still sends is read
-  and dropped (at most ``drain_bytes``, ``drain_seconds``), so the client
-  reads the answer instead of a reset. A body that stops short gets 408.
-* **A bounded worker pool** (`WorkerPool`): every endpoint that may
-  run an engine or parse a board runs on one of ``workers`` daemon threads,
-  with at most ``queue`` more waiting (beyond that: 503 at once) and an answer
-  within ``answer_seconds`` (else 503). The event loop never waits for an
-  engine, so ``/api/info`` and the page always answer, even while engines
-  are stuck.
+HTTP itself is parsed by uvicorn's h11 protocol; this module adds what the
+server's own settings (`Limits`) promise on top of it: host checking
+(`HostCheck`), slow clients (`GuardedH11Protocol`), greedy clients
+(`Clients`), request size before the body is read, and a bounded worker pool
+(`WorkerPool`) so the event loop never waits for an engine. The guarantees in
+full: ``docs/serve.md``.
 
 Routes: ``GET /`` and ``GET /static/<name>`` -- the page's files, from a
-whitelist built at start-up by listing ``thermomilp/web/static/`` (regular
-files only, no symlinks); a request path is looked up in that table as a
-string, never joined onto a directory, and a path that tries to climb
-(``..`` after percent-decoding, a backslash, a NUL) is refused with 400.
-``GET /api/<name>`` and ``POST /api/<name>`` -- [`thermomilp.web.api.Api`][thermomilp.web.api.Api].
+whitelist built at start-up (`static_files`), looked up as a string, never
+joined onto a directory; ``GET /api/<name>`` and ``POST /api/<name>`` --
+[`thermomilp.web.api.Api`][thermomilp.web.api.Api].
 Every error from this module is ``{"error": message, "status": code}``.
 """
 
