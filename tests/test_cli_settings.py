@@ -251,3 +251,12 @@ def test_every_file_command_goes_on_after_a_file_it_cannot_read(clean, capsys, c
     out = capsys.readouterr()
     assert "no_such_board.txt" in out.err and "cannot read the file" in out.err
     assert f"== {T01}" in out.out or "t01_4x4" in out.out, out.out
+    assert not out.out.startswith("\n"), "a file that printed nothing is followed by a blank"
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze", "explain", "show"])
+def test_text_output_has_one_blank_line_between_two_boards(clean, capsys, command):
+    missing = str(clean / "no_such_board.txt")
+    main([command, T01, missing, T01])
+    text = capsys.readouterr().out
+    assert text.startswith("== ") and text.count("\n\n== ") == 1, text

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from functools import partial
 
@@ -29,7 +28,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import Boards, print_result, settings_of
+    from thermomilp.cli.main import Boards, settings_of
     from thermomilp.core.errors import ConfigError, SolveError
     from thermomilp.core.untrusted import shown
     from thermomilp.teach.analyze import analyze, report
@@ -39,16 +38,15 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     boards = Boards(args.files, args.format)
     worst = EXIT_OK
-    for n, path, puzzle in boards:
+    for _, path, puzzle in boards:
         try:
             result = analyze(puzzle, args.max_solutions, settings)
         except SolveError as exc:  # out of time, or the engine failed: not bad input
             worst = EXIT_NO_SOLUTION
             if args.format == "json":
-                print(json.dumps({"file": path, "status": exc.status, "error": str(exc)}),
-                      flush=True)
+                boards.out.record({"file": path, "status": exc.status, "error": str(exc)})
             print(f"thermomilp: {exc.status}: {shown(path)}: {shown(exc)}", file=sys.stderr)
             continue
-        print_result(args.format, n, path, {"file": path, **result.to_json()},
+        boards.out.result(path, {"file": path, **result.to_json()},
                      partial(report, result))
     return max(worst, boards.worst)

@@ -14,7 +14,6 @@ that cannot be read gets the record ``solve`` and ``batch`` give it
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, add_solver_flags
@@ -99,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         if record["status"] != "unique":
             worst = max(worst, EXIT_NO_SOLUTION)
         if args.format == "json":
-            print(json.dumps(record), flush=True)
+            boards.out.record(record)
         else:
             print(_text(record))
     return max(worst, boards.worst)

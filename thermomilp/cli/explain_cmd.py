@@ -26,7 +26,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import Boards, print_result
+    from thermomilp.cli.main import Boards
     from thermomilp.core.errors import ConfigError
     from thermomilp.logic.hints import explain, render_explanation
     from thermomilp.logic.marks import parse_marks
@@ -35,10 +35,10 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--marks applies to one FILE; give a single file")
     boards = Boards(args.files, args.format)
     worst = EXIT_OK
-    for n, path, puzzle in boards:
+    for _, path, puzzle in boards:
         result = explain(puzzle, parse_marks(args.marks, puzzle))
         if result.status != "solved":
             worst = EXIT_NO_SOLUTION
-        print_result(args.format, n, path, {"file": path, **result.to_json()},
+        boards.out.result(path, {"file": path, **result.to_json()},
                      partial(render_explanation, result))
     return max(worst, boards.worst)

@@ -218,27 +218,41 @@ def settings_of(args: argparse.Namespace):
     return resolve(flags)
 
 
-def print_result(fmt: str, n: int, path: str, record: dict, text: Callable[[], str]) -> None:
-    """Print the result of input ``n`` (``path``): its JSON Lines ``record`` with
-    ``--format json``, else ``== path`` and ``text()``, a blank line before every input
-    but the first."""
-    if fmt == "json":
+class Output:
+    """A command's results on stdout: one JSON Lines record per board with ``--format
+    json``; else each board's text, a blank line between two boards (a file that could
+    not be read prints none)."""
+
+    def __init__(self, fmt: str = "text"):
+        self.fmt = fmt
+        self.boards = 0  # text blocks printed so far
+
+    def record(self, record: dict) -> None:
         print(json.dumps(record), flush=True)
-        return
-    if n:
-        print()
-    print(f"== {shown(path)}")
-    print(shown_lines(text()))
+
+    def text(self, text: str) -> None:
+        if self.boards:
+            print()
+        self.boards += 1
+        print(shown_lines(text))
+
+    def result(self, path: str, record: dict, text: Callable[[], str]) -> None:
+        """``record`` with ``--format json``, else ``== path`` and ``text()``."""
+        if self.fmt == "json":
+            self.record(record)
+        else:
+            self.text(f"== {shown(path)}\n{text()}")
 
 
 class Boards:
     """The boards of a command's FILE arguments, read one by one: ``for n, path, puzzle in
     boards``. A file that cannot be read gets the record ``solve`` gives it (with
     ``--format json``) and a message on stderr, the loop goes on with the next file, and
-    `worst` becomes ``EXIT_USAGE``."""
+    `worst` becomes ``EXIT_USAGE``. `out` prints the results."""
 
     def __init__(self, files: list[str], fmt: str = "text"):
         self.files, self.fmt = files, fmt
+        self.out = Output(fmt)
         self.worst = EXIT_OK
 
     def __iter__(self) -> Iterator[tuple[int, str, Puzzle]]:
@@ -251,7 +265,7 @@ class Boards:
             except PuzzleError as exc:
                 self.worst = max(self.worst, EXIT_USAGE)
                 if self.fmt == "json":
-                    print(json.dumps(unreadable_record(path, str(exc))), flush=True)
+                    self.out.record(unreadable_record(path, str(exc)))
                 print(f"thermomilp: error: {shown(exc)}", file=sys.stderr)
                 continue
             yield n, path, puzzle

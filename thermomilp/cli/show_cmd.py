@@ -18,19 +18,17 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import Boards
-    from thermomilp.core.untrusted import shown, shown_lines
+    from thermomilp.core.untrusted import shown
     from thermomilp.pictures.svg import svg_paths_for, write_svg
     from thermomilp.pictures.text import render_board
 
     pictures = svg_paths_for(args.svg, args.files) if args.svg else []
     boards = Boards(args.files)
     for n, path, puzzle in boards:
-        if n:
-            print()
         title = f"== {path}: {puzzle.kind} {puzzle.height}x{puzzle.width}"
-        print(shown(title + (f" ({puzzle.name})" if puzzle.name else "")))
         grid = puzzle.solution if args.solution else None
-        print(shown_lines(render_board(puzzle, grid)))
+        boards.out.text(shown(title + (f" ({puzzle.name})" if puzzle.name else "")) + "\n"
+                        + render_board(puzzle, grid))
         if pictures:
             write_svg(pictures[n], puzzle, grid)
     return boards.worst

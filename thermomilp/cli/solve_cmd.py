@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from functools import partial
 
@@ -28,7 +27,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import print_result, settings_of
+    from thermomilp.cli.main import Output, settings_of
     from thermomilp.core.untrusted import shown
     from thermomilp.solving.pipeline import solve_input
 
@@ -38,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
         from thermomilp.pictures.svg import svg_paths_for, write_svg
 
         pictures = svg_paths_for(args.svg, args.files)
+    out = Output(args.format)
     worst = EXIT_OK
     for n, path in enumerate(args.files):
         outcome = solve_input(path, settings, unique=not args.no_unique,
@@ -46,12 +46,12 @@ def run(args: argparse.Namespace) -> int:
         if result is None:  # the file could not be read
             worst = max(worst, EXIT_USAGE)
             if args.format == "json":
-                print(json.dumps(outcome.record()), flush=True)
+                out.record(outcome.record())
             print(f"thermomilp: error: {shown(outcome.error)}", file=sys.stderr)
             continue
         if not result.ok:
             worst = max(worst, EXIT_NO_SOLUTION)
         if pictures and result.puzzle is not None:
             write_svg(pictures[n], result.puzzle, result.grid)
-        print_result(args.format, n, path, outcome.record(), partial(str, result))
+        out.result(path, outcome.record(), partial(str, result))
     return worst

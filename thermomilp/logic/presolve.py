@@ -27,7 +27,7 @@ module cache: one object belongs to one solve, and so to one thread.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterator
 
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle
@@ -114,6 +114,23 @@ class BoardLogic:
         if self.search_gave_up:
             return True
         return search_nodes_for(self.puzzle) == 0 and any(m & (m - 1) for m in root)
+
+    def search(self, root: Domains, witnesses: Witnesses | None,
+               stop: Callable[[], bool] | None, work: int | None = None,
+               max_nodes: int | None = None, limit: int | None = None,
+               known: Domains | None = None) -> Iterator[Grid]:
+        """The board's solutions (at most ``limit``) by exact search
+        ([`thermomilp.logic.search.search_solutions`][thermomilp.logic.search.search_solutions],
+        shaving below its first node) from ``root``, this board's probing fixpoint
+        (perhaps clamped), with ``witnesses`` and ``known`` as `probed_root` gave them.
+        Raises OutOfBudget past ``max_nodes`` nodes or ``work`` ticks (default
+        `search_work`), TimeUp when ``stop`` says so."""
+        from thermomilp.logic.search import Propagator, search_solutions
+
+        halt = Work(search_work(self) if work is None else work, stop)
+        return search_solutions(self.puzzle, Propagator.PROBING, limit, start=root, stop=halt,
+                                max_nodes=max_nodes, known=known, witnesses=witnesses,
+                                tables=self.tables())
 
     def _decided(self, status: str, fixed: dict[Cell, int] | None = None,
                  grid: Grid | None = None) -> BoardLogic:
@@ -265,18 +282,14 @@ def search_finds(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None
     Raises:
         TimeUp: ``stop`` said so.
     """
-    from thermomilp.logic.search import OutOfBudget, search_solutions
+    from thermomilp.logic.search import OutOfBudget
 
     board = board_logic(puzzle, board)
     root, witnesses = board.probed_root(stop)
     if root is None:
         return []
-    halt = Work(search_work(board) if work is None else work, stop)
-
     try:
-        return list(search_solutions(puzzle, "probing", 2, start=root, stop=halt,
-                                     max_nodes=max_nodes, witnesses=witnesses,
-                                     tables=board.tables()))
+        return list(board.search(root, witnesses, stop, work, max_nodes, limit=2))
     except OutOfBudget:
         board.search_gave_up = True
         return None

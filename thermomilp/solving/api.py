@@ -23,7 +23,6 @@ from thermomilp.core.errors import SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, levels_from_grid
 from thermomilp.core.settings import Settings, SettingsKeywords, settings_from
 from thermomilp.core.status import PUBLIC, Status
-from thermomilp.core.verify import solution_problems
 from thermomilp.solving.engine import Engine, require_available
 
 if TYPE_CHECKING:
@@ -164,57 +163,55 @@ def solve(puzzle: Puzzle, *, unique: bool = True, explain: bool = True,
 
 
 def _decide(puzzle: Puzzle, unique: bool, chosen: Settings, clock: Deadline) -> SolveResult:
-    """[`solve`][thermomilp.solving.solve] without the conflict explanation."""
-    engine_calls = 0
+    """[`solve`][thermomilp.solving.solve] without the conflict explanation: the logic,
+    then the engine, both through one `Engine`."""
     require_available(chosen)  # first: the logic may decide the board without an engine
+    engine = open_engine(puzzle, chosen, deadline=clock)
+    try:
+        return _verdict(engine, unique)
+    finally:
+        engine.close()
+
+
+def _verdict(engine: Engine, unique: bool) -> SolveResult:
+    chosen, clock = engine.settings, engine.deadline
 
     def result(status: Status | str, grid: Grid | None = None, second: Grid | None = None,
                error: str | None = None, proof: str | None = None,
                confirmed_by: str | None = None) -> SolveResult:
-        levels = levels_from_grid(puzzle, grid) if grid is not None else None
+        levels = levels_from_grid(engine.puzzle, grid) if grid is not None else None
         return SolveResult(Status(status), grid, levels, second, str(chosen.backend),
-                           str(chosen.solver), clock.elapsed(), error, proof, puzzle, None,
-                           engine_calls > 0, confirmed_by)
+                           str(chosen.solver), clock.elapsed(), error, proof, engine.puzzle,
+                           None, engine.engine_calls > 0, confirmed_by)
 
-    from thermomilp.logic.presolve import presolve
-
-    stop = None if clock.end is None else clock.expired
     try:
-        # what the logic learns here, handed to the confirmation too; probing: a short
-        # exact search where probing leaves cells open (hard boards)
-        board = presolve(puzzle, chosen.logic, stop)
+        # what the logic learns here stays in the engine, for its confirmation too;
+        # probing: a short exact search where probing leaves cells open (hard boards)
+        board = engine.presolve()
     except TimeUp:
         return result("timeout", error="the time limit was reached in the logic presolve")
     if board.status == "infeasible":
         return result("infeasible", proof="logic")
-    if board.grid is not None and solution_problems(puzzle, board.grid) == []:
-        if board.status == "solved":
-            # The logic fixed every cell: the board is unique without a MILP solve.
-            return result("unique" if unique else "solved", board.grid, proof="logic")
-        if board.status == "multiple" and solution_problems(puzzle, board.solutions[1]) == []:
-            one, other = board.solutions
-            return (result("multiple", one, other, proof="logic") if unique
-                    else result("solved", board.grid, proof="logic"))
+    found = engine.logic_solutions()  # verified; the board is unique or has two, no engine
+    if found:
+        if len(found) == 1 or not unique:
+            return result("unique" if unique and len(found) == 1 else "solved", found[0],
+                          proof="logic")
+        return result("multiple", found[0], found[1], proof="logic")
     if clock.expired():  # building a large model takes a while too: do not start it late
         return result("timeout", error="the time limit was reached in the logic presolve")
 
     warm_engine(chosen, clock)  # first engine board of the process: off the board's clock
-    engine = open_engine(puzzle, chosen, fixed=board.fixed, deadline=clock, board=board)
-    try:
-        first = engine.next_solution()
-        engine_calls = engine.engine_calls
-        if first.status != "feasible" or first.grid is None:
-            # not "feasible" here: infeasible, timeout or error, each a public Status too
-            return result(first.status, error=first.message or None,
-                          proof="milp" if first.status == "infeasible" else None,
-                          confirmed_by=first.confirmed_by)
-        if not unique:
-            return result("solved", first.grid)
-        engine.exclude(first.grid)
-        second = engine.next_solution()
-        engine_calls = engine.engine_calls
-    finally:
-        engine.close()
+    first = engine.next_solution()
+    if first.status != "feasible" or first.grid is None:
+        # not "feasible" here: infeasible, timeout or error, each a public Status too
+        return result(first.status, error=first.message or None,
+                      proof="milp" if first.status == "infeasible" else None,
+                      confirmed_by=first.confirmed_by)
+    if not unique:
+        return result("solved", first.grid)
+    engine.exclude(first.grid)
+    second = engine.next_solution()
     if second.status == "infeasible":
         return result("unique", first.grid, proof="milp", confirmed_by=second.confirmed_by)
     if second.status == "feasible":

@@ -31,13 +31,15 @@ excluded solution while it lies inside the domains (no sound rule erases them).
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Iterable, Mapping
+from typing import Iterable, Iterator, Mapping
 
 from thermomilp.core.deadline import Deadline, TimeUp
+from thermomilp.core.errors import OutOfBudget
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, levels_from_grid, ones_of
 from thermomilp.core.verify import Cut, cut_off
+from thermomilp.logic.budget import Work
 from thermomilp.logic.domains import clamp_with_marks, grid_of, is_decided
-from thermomilp.logic.presolve import BoardLogic, board_logic, search_work
+from thermomilp.logic.presolve import BoardLogic, board_logic
 
 CONFIRMED = "confirmed"
 CONFIRMED_BY_CPSAT = "confirmed by cpsat"
@@ -131,19 +133,38 @@ def confirm_by_cpsat(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Ite
     return UNDECIDED
 
 
-def _confirm_on_trees(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: list[Cut],
-                      expired, work: int) -> str | Grid:
-    """The exact search on the layer trees of a pool-rule board
-    (`thermomilp.logic.tree.search_solutions`, propagation and branching on
-    layers, sharing no code with the MILP builders or the engines): a grid the cuts
-    allow, or ``CONFIRMED``; OutOfBudget past ``work`` nodes."""
-    from thermomilp.logic.budget import Work
-    from thermomilp.logic.tree import search_solutions as tree_solutions
+def _candidates(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: list[Cut],
+                expired, max_nodes: int, work: int | None,
+                board: BoardLogic | None) -> Iterator[Grid]:
+    """Every grid the exact search finds that meets the board and ``fixed``, cut off or
+    not; OutOfBudget past its budget, or at once when a search is hopeless
+    (`BoardLogic.search_hopeless`).
 
-    for grid in tree_solutions(puzzle, marks=fixed, stop=Work(work, expired)):
-        if not cut_off(ones_of(grid), cuts):
-            return grid
-    return CONFIRMED
+    A pool-rule tank has no levels: the search runs on its layer trees
+    (`thermomilp.logic.tree.search_solutions`, ``work`` nodes, default ``max_nodes``).
+    Otherwise it starts from the probing fixpoint of the board alone -- the presolve's,
+    when it ran; the excluded solution's levels need no probe (no sound rule erases
+    them) -- clamped by ``fixed``."""
+    if not puzzle.all_chains:
+        from thermomilp.logic.tree import search_solutions as tree_solutions
+
+        yield from tree_solutions(puzzle, marks=fixed,
+                                  stop=Work(max_nodes if work is None else work, expired))
+        return
+    board = board_logic(puzzle, board)
+    known = _known_levels(puzzle, cuts)
+    root, witnesses = board.probed_root(expired, known)
+    decided = root is not None and is_decided(root)  # before ``fixed`` clamps it
+    if root is None or (fixed and not clamp_with_marks(board.tables(), root, fixed)):
+        return
+    if decided:
+        # one grid left, each clued line at its clue (the propagator's check of a
+        # leaf): the search would visit that one leaf
+        yield grid_of(board.tables(), root)
+    elif board.search_hopeless(root):
+        raise OutOfBudget("the presolve's search of this board gave up")
+    else:
+        yield from board.search(root, witnesses, expired, work, max_nodes, known=known)
 
 
 def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Iterable[Cut],
@@ -163,15 +184,17 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
     The logic search answers unless it is hopeless (`BoardLogic.search_hopeless`) or
     runs out of its budget; then CP-SAT, where OR-Tools is installed; when neither
     answers, ``UNDECIDED`` (the engine's second opinion follows)."""
-    from thermomilp.logic.budget import Work
-    from thermomilp.logic.search import OutOfBudget, search_solutions
-
     if clue_sums_disagree(puzzle):
         return CONFIRMED
     cuts = list(cuts)
     expired = None if deadline is None else deadline.expired
-
-    def second_method() -> str | Grid:
+    try:
+        for grid in _candidates(puzzle, fixed, cuts, expired, max_nodes, work, board):
+            if not cut_off(ones_of(grid), cuts):
+                return grid
+    except TimeUp:
+        return UNDECIDED
+    except (OutOfBudget, RecursionError):  # Recursion: a board of very many vessels
         if not cpsat or not cpsat_available() or (expired is not None and expired()):
             return UNDECIDED
         try:
@@ -179,39 +202,4 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
                                     None if deadline is None else deadline.remaining())
         except (ImportError, OSError):  # a broken OR-Tools install: the engine decides
             return UNDECIDED
-
-    if not puzzle.all_chains:  # a pool-rule tank has no levels: the tree search
-        try:
-            return _confirm_on_trees(puzzle, fixed, cuts, expired,
-                                     max_nodes if work is None else work)
-        except TimeUp:
-            return UNDECIDED
-        except (OutOfBudget, RecursionError):
-            return second_method()
-    try:
-        # the probing fixpoint of the board alone: the presolve's, when it ran; the
-        # excluded solution's levels need no probe (no sound rule erases them)
-        board = board_logic(puzzle, board)
-        known = _known_levels(puzzle, cuts)
-        root, witnesses = board.probed_root(expired, known)
-        decided = root is not None and is_decided(root)  # before ``fixed`` clamps it
-        if root is None or (fixed and not clamp_with_marks(board.tables(), root, fixed)):
-            return CONFIRMED
-        if decided:
-            # one grid left, each clued line at its clue (the propagator's check of a
-            # leaf): the search would visit that one leaf
-            grid = grid_of(board.tables(), root)
-            return CONFIRMED if cut_off(ones_of(grid), cuts) else grid
-        if board.search_hopeless(root):
-            return second_method()
-        halt = Work(search_work(board) if work is None else work, expired)
-        for grid in search_solutions(puzzle, "probing", start=root, stop=halt,
-                                     max_nodes=max_nodes, known=known,
-                                     witnesses=witnesses, tables=board.tables()):
-            if not cut_off(ones_of(grid), cuts):
-                return grid
-    except TimeUp:
-        return UNDECIDED
-    except (OutOfBudget, RecursionError):  # Recursion: a board of very many vessels
-        return second_method()
     return CONFIRMED

@@ -2,9 +2,10 @@
 (docs/architecture.md, "One door to the engine").
 
 Every command and library function that needs a MILP answer goes through `Engine`;
-none of them opens a session or reads an engine status itself. An `Engine` opens a
-session of the settings' formulation, modelling layer and solver (`open_session`), runs
-every grid an engine (or the logic confirmation) returns through
+none of them opens a session or reads an engine status itself. An `Engine` runs the
+logic (`Engine.presolve`), opens a session of the settings' formulation, modelling layer
+and solver when an engine is first asked (`open_session`), runs every grid the logic, an
+engine or the confirmation returns through
 [`thermomilp.core.verify.candidate_problems`][thermomilp.core.verify.candidate_problems]
 -- a grid that fails is status ``error``, never an answer -- confirms every "infeasible"
 by a second, independent method (`thermomilp.solving.confirm`, else
@@ -22,7 +23,7 @@ from thermomilp.core.errors import SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones, ones_of
 from thermomilp.core.settings import Settings, Solver
 from thermomilp.core.status import Status
-from thermomilp.core.verify import Cut, candidate_problems, solution_problems
+from thermomilp.core.verify import Cut, candidate_problems
 
 if TYPE_CHECKING:
     from thermomilp.logic.presolve import BoardLogic
@@ -50,7 +51,9 @@ def open_session(puzzle: Puzzle, settings: Settings, fixed: dict[Cell, int] | No
 
 
 class Engine:
-    """A session plus the bookkeeping of one board: deadline, verification, confirmation."""
+    """One board's solve: its settings, deadline, logic, session, cuts and guards. The
+    session opens at the first question for the engine, so a board the logic decides
+    opens none."""
 
     def __init__(self, puzzle: Puzzle, settings: Settings | None = None, *,
                  fixed: dict[Cell, int] | None = None, deadline: Deadline | None = None,
@@ -61,8 +64,42 @@ class Engine:
         self.deadline = deadline or Deadline(self.settings.time_limit)
         self.fixed = dict(fixed or {})
         self.cuts: list[Cut] = []
-        self.session: Session = open_session(puzzle, self.settings, self.fixed, self.deadline)
+        self._session: Session | None = None
         self.engine_calls = 0
+
+    @property
+    def session(self) -> Session:
+        """The board's session, opened at the first use, bounded by the cells fixed so far."""
+        if self._session is None:
+            self._session = open_session(self.puzzle, self.settings, self.fixed, self.deadline)
+        return self._session
+
+    # -- the logic ------------------------------------------------------------
+
+    def presolve(self) -> BoardLogic:
+        """Run the settings' logic on the board (before any engine question): its verdict;
+        the cells it fixes bound the model from then on.
+
+        Raises:
+            TimeUp: the deadline passed first."""
+        from thermomilp.logic.presolve import presolve
+
+        stop = None if self.deadline.end is None else self.deadline.expired
+        self.board = presolve(self.puzzle, self.settings.logic, stop, board=self.board)
+        self.fixed = {**self.fixed, **(self.board.fixed or {})}
+        return self.board
+
+    def logic_solutions(self) -> tuple[Grid, ...]:
+        """The presolve's solutions, each verified: its only one when it solved the board,
+        its two when it found two; () otherwise, or when one fails the check (the engine
+        then decides)."""
+        board = self.board
+        if board is None or board.status not in ("solved", "multiple"):
+            return ()
+        grids = (board.grid,) if board.status == "solved" else board.solutions
+        checked = [self._verified(grid, "the logic") for grid in grids if grid is not None]
+        ok = len(checked) == len(grids) and all(f.status == Status.FEASIBLE for f in checked)
+        return tuple(grids) if ok else ()  # type: ignore[arg-type]
 
     # -- asking the engine ----------------------------------------------------
 
@@ -96,8 +133,10 @@ class Engine:
                                                f"{problems[0]}")
         return Found(Status.FEASIBLE, grid)
 
-    def _confirm(self) -> Found:
-        """Believe "infeasible" only when a second method agrees."""
+    def by_second_method(self) -> Found | None:
+        """The logic search's answer to the board's question under the cuts (then
+        CP-SAT's, unless CP-SAT is the engine): a verified grid, a confirmed "infeasible",
+        or None when neither decides (`thermomilp.solving.confirm`)."""
         import thermomilp.solving.confirm as confirm
 
         verdict = confirm.confirm_infeasible(self.puzzle, self.fixed, self.cuts, self.deadline,
@@ -108,8 +147,15 @@ class Engine:
             return Found(Status.INFEASIBLE, confirmed_by="logic")
         if verdict == confirm.CONFIRMED_BY_CPSAT:
             return Found(Status.INFEASIBLE, confirmed_by="cpsat")
-        if verdict != confirm.UNDECIDED:  # the grid the logic search found: the engine missed it
+        if verdict != confirm.UNDECIDED:  # a grid the cuts allow
             return self._verified(verdict, "the logic search")  # type: ignore[arg-type]
+        return None
+
+    def _confirm(self) -> Found:
+        """Believe "infeasible" only when a second method agrees."""
+        found = self.by_second_method()
+        if found is not None:  # an engine that missed a grid is shown by _verified
+            return found
         if self.deadline.expired():
             return Found(Status.TIMEOUT, message="the time limit was reached while confirming "
                                                  "an infeasible verdict")
@@ -167,7 +213,8 @@ class Engine:
             self.exclude(answer.grid)
 
     def close(self) -> None:
-        self.session.close()
+        if self._session is not None:
+            self._session.close()
 
 
 def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
@@ -181,15 +228,10 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     Raises:
         SolveError: the engine timed out or failed (``status`` says which).
     """
-    import thermomilp.solving.confirm as confirm
-
-    clock = deadline or Deadline((settings or Settings()).time_limit)
-    verdict = confirm.confirm_infeasible(puzzle, None, [], clock)
-    if verdict in (confirm.CONFIRMED, confirm.CONFIRMED_BY_CPSAT):
-        return False, False
-    if verdict != confirm.UNDECIDED and not solution_problems(puzzle, verdict):
-        return True, False
-    engine = Engine(puzzle, settings, deadline=clock)
+    engine = Engine(puzzle, settings, deadline=deadline)
+    found = engine.by_second_method()
+    if found is not None and found.status in (Status.FEASIBLE, Status.INFEASIBLE):
+        return found.status == Status.FEASIBLE, False
     try:
         answer = engine.next_solution()
     finally:
