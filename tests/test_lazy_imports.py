@@ -158,10 +158,10 @@ def test_a_paused_clock_does_not_count_the_pause(fake_time):
 
 
 def test_the_engine_warm_up_is_off_the_board_clock(fake_time, monkeypatch):
-    """warm_engine imports the backend with the board's clock paused: the clock shows
-    none of it."""
+    """The engine's session imports the backend with the board's clock paused: the clock
+    shows none of it (building the model is the board's time: the fake clock stands
+    still meanwhile)."""
     from thermomilp.core.settings import Settings
-    from thermomilp.solving import api
     from thermomilp.solving import engine as engine_module
 
     real_warm_up = engine_module.warm_up
@@ -172,7 +172,14 @@ def test_the_engine_warm_up_is_off_the_board_clock(fake_time, monkeypatch):
 
     monkeypatch.setattr(engine_module, "warm_up", slow_warm_up)
     clock = Deadline(None)
-    api.warm_engine(Settings(seed=12345), clock)
+    from thermomilp import load
+
+    board = load(INSTANCES / "thermometers" / "t01_4x4.txt")
+    engine = engine_module.Engine(board, Settings(seed=12345), deadline=clock)
+    try:
+        engine.session  # noqa: B018 -- the first question for the engine opens it
+    finally:
+        engine.close()
     assert fake_time.now == 1100.0  # the warm-up ran...
     assert clock.elapsed() == 0.0  # ...and the board's clock shows none of it
 

@@ -5,7 +5,7 @@ down to the logic presolve, the engine, the logic confirmation and the conflict 
 alike, so ``--time-limit`` bounds them all together and ``time_s`` is the
 time the board really took. A one-time cost of the process that a board
 happens to trigger (importing and warming up an engine,
-`thermomilp.solving.api.warm_engine`) runs with the clock
+`thermomilp.solving.engine.Engine.session`) runs with the clock
 [`paused`][thermomilp.core.deadline.Deadline.paused]: it is neither the board's time nor its time
 limit.
 """

@@ -201,7 +201,6 @@ def _verdict(engine: Engine, unique: bool) -> SolveResult:
     if clock.expired():  # building a large model takes a while too: do not start it late
         return result("timeout", error="the time limit was reached in the logic presolve")
 
-    warm_engine(chosen, clock)  # first engine board of the process: off the board's clock
     first = engine.next_solution()
     if first.status != "feasible" or first.grid is None:
         # not "feasible" here: infeasible, timeout or error, each a public Status too
@@ -226,18 +225,6 @@ def open_engine(puzzle: Puzzle, settings: Settings, *, fixed: dict[Cell, int] | 
     """The facade for one board (a function of its own so tests can put a fake engine in);
     ``board``: what the logic learned about it in this solve."""
     return Engine(puzzle, settings, fixed=fixed, deadline=deadline, board=board)
-
-
-def warm_engine(settings: Settings, clock: Deadline) -> None:
-    """Import the backend and its library (numpy and highspy, PuLP or Pyomo) with
-    ``clock``, the board's, [`paused`][thermomilp.core.deadline.Deadline.paused]: the
-    process's import is not the board's time. [`solve`][thermomilp.solving.solve] calls it only when
-    the logic leaves the board open, so a run of boards the logic decides never imports an
-    engine."""
-    from thermomilp.solving.engine import warm_up as import_backend
-
-    with clock.paused():
-        import_backend(settings)
 
 
 def require_puzzle(puzzle: object) -> None:
@@ -317,4 +304,4 @@ def is_unique(puzzle: Puzzle, *, settings: Settings | None = None,
 
 
 __all__ = ["STATUSES", "SolveError", "SolveResult", "count_solutions",
-           "enumerate_solutions", "is_unique", "open_engine", "solve", "warm_engine"]
+           "enumerate_solutions", "is_unique", "open_engine", "solve"]

@@ -69,8 +69,13 @@ class Engine:
 
     @property
     def session(self) -> Session:
-        """The board's session, opened at the first use, bounded by the cells fixed so far."""
+        """The board's session, opened at the first use, bounded by the cells fixed so far.
+        The process's import of the backend and its library (numpy and highspy, PuLP or
+        Pyomo) runs with the board's clock [`paused`][thermomilp.core.deadline.Deadline.paused]:
+        it is not the board's time; building the model is."""
         if self._session is None:
+            with self.deadline.paused():
+                warm_up(self.settings)
             self._session = open_session(self.puzzle, self.settings, self.fixed, self.deadline)
         return self._session
 

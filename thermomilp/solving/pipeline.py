@@ -70,7 +70,7 @@ def warm_up(settings: Settings) -> None:
     """Do what every board would otherwise do first on its own clock: look up the
     (backend, solver) pair and import the logic presolve and its exact search. The
     engine is imported by the first board that needs one, with its clock paused
-    (`thermomilp.solving.api.warm_engine`)."""
+    (`thermomilp.solving.engine.Engine.session`)."""
     import thermomilp.logic.presolve  # noqa: F401
     import thermomilp.logic.search  # noqa: F401
     from thermomilp.core.errors import ThermomilpError
