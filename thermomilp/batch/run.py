@@ -105,7 +105,11 @@ class BatchSummary:
 
 
 class Progress:
-    """A one-line progress bar on a terminal; silent elsewhere (logs stay clean)."""
+    """A one-line progress bar, drawn only on a terminal unless ``enabled`` says otherwise
+    (logs stay clean): ``[#####.....] 5/10    6.0 s  eta    6.0 s  label``, the one bar of
+    ``batch`` and ``generate``. `step` counts one input done (``label``: its status or
+    name); `status` says what the current one is doing (``board 6: repair: 12 moves``),
+    redrawn at most ten times a second."""
 
     def __init__(self, total: int, stream: TextIO | None = None, enabled: bool | None = None):
         self.total = total
@@ -113,21 +117,31 @@ class Progress:
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.start = time.perf_counter()
         self.done = 0
+        self._shown = 0.0  # when the bar was last drawn (0: never)
 
-    def step(self, status: str) -> None:
+    def step(self, label: str) -> None:
         self.done += 1
+        self._show(label)
+
+    def status(self, label: str) -> None:
+        if time.perf_counter() - self._shown >= 0.1:
+            self._show(f"board {self.done + 1}: {label}")
+
+    def _show(self, label: str) -> None:
         if not self.enabled:
             return
         width = 30
         filled = int(width * self.done / max(self.total, 1))
-        elapsed = time.perf_counter() - self.start
-        eta = elapsed / self.done * (self.total - self.done)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
-                          f"  {elapsed:6.1f} s  eta {eta:6.1f} s  last: {status:<10}")
+        self._shown = time.perf_counter()
+        elapsed = self._shown - self.start
+        eta = elapsed / self.done * (self.total - self.done) if self.done else 0.0
+        line = (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
+                f"  {elapsed:6.1f} s  eta {eta:6.1f} s  {label}")
+        self.stream.write("\r" + line[:100].ljust(100))
         self.stream.flush()
 
     def close(self) -> None:
-        if self.enabled and self.done:
+        if self.enabled and self._shown:
             self.stream.write("\n")
             self.stream.flush()
 

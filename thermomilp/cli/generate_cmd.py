@@ -71,6 +71,7 @@ def _flags_the_puzzle_ignores(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from thermomilp.batch.run import Progress
     from thermomilp.cli.main import settings_of
     from thermomilp.core.errors import ConfigError, GenerationTimeUp
     from thermomilp.core.files import write_whole
@@ -91,13 +92,13 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"{', '.join(unused)}: not used by --puzzle {args.puzzle}")
     time_limit = settings_of(args).time_limit
     os.makedirs(args.out, exist_ok=True)
-    bar = Progress(args.count, enabled=not args.quiet)
+    bar = Progress(args.count, enabled=False if args.quiet else None)
     grades: dict[str, int] = {}
     for i in range(args.count):
         try:
             board = _one_board(args, height, width, i, bar.status, time_limit)
         except GenerationTimeUp as exc:  # not bad input: out of time (exit 1)
-            bar.done()
+            bar.close()
             kept = sum(grades.values())
             print(f"thermomilp: time limit: board {i + 1} of {args.count} ({height}x{width}) "
                   f"not made within {time_limit:g} s (stopped in the "
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         write_whole(os.path.join(args.out, name), dumps(board, "text"))
         grades[board.grade or "ungraded"] = grades.get(board.grade or "ungraded", 0) + 1
         bar.step(f"{name} {board.grade or ''}")
-    bar.done()
+    bar.close()
     if not args.quiet and not bar.enabled:  # no bar was drawn (a log, a pipe): one line
         print(summary_line(args, height, width, grades, time.perf_counter() - bar.start),
               file=sys.stderr)
@@ -144,44 +145,3 @@ def _one_board(args: argparse.Namespace, height: int, width: int, index: int, st
         max_length=args.max_length, missing_clues=args.missing_clues,
         minimal_clues=args.minimal_clues, difficulty=args.difficulty,
         time_limit=time_limit, progress=status).puzzle
-
-
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal.
-
-    ``[#####.....] 5/10  1.2 s/board  name``; while a board is being made,
-    ``status`` shows what the generator is doing (``repair: 12 moves``).
-    """
-
-    def __init__(self, total: int, enabled: bool = True, width: int = 24):
-        self.total, self.width, self.count = total, width, 0
-        self.enabled = enabled and sys.stderr.isatty()
-        self.start = time.perf_counter()
-        self._shown = 0.0
-        self._show("")
-
-    def step(self, label: str) -> None:
-        self.count += 1
-        self._show(label)
-
-    def status(self, label: str) -> None:
-        """What the current board is doing (redrawn at most ten times a second)."""
-        now = time.perf_counter()
-        if now - self._shown >= 0.1:
-            self._show(f"board {self.count + 1}: {label}")
-
-    def _show(self, label: str) -> None:
-        if not self.enabled:
-            return
-        self._shown = time.perf_counter()
-        filled = self.width * self.count // self.total
-        rate = (self._shown - self.start) / self.count if self.count else 0.0
-        line = (f"[{'#' * filled}{'.' * (self.width - filled)}] {self.count}/{self.total}"
-                f"  {rate:.2f} s/board  {label}")
-        sys.stderr.write("\r" + line[:100].ljust(100))
-        sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
-            sys.stderr.flush()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from thermomilp.cli.main import EXIT_OK, EXIT_USAGE, add_solver_flags
+from thermomilp.cli.main import EXIT_OK, add_solver_flags
+from thermomilp.core.errors import ConfigError
 
 
 def register(sub) -> None:
@@ -27,36 +28,29 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from thermomilp.cli.main import settings_of
+
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
         from thermomilp.core.install import pip_install
 
-        print("thermomilp: error: `thermomilp serve` needs the web server packages (uvicorn, "
-              f"starlette): {pip_install('serve')}", file=sys.stderr)
-        return EXIT_USAGE
-    from thermomilp.cli.main import settings_of
+        raise ConfigError("`thermomilp serve` needs the web server packages (uvicorn, "
+                          f"starlette): {pip_install('serve')}") from None
     from thermomilp.web.api import Api, server_settings
-    from thermomilp.web.server import BindError, host_name, is_loopback, make_server
+    from thermomilp.web.server import host_name, is_loopback, make_server
 
     if not 0 <= args.port <= 65535:
-        print(f"thermomilp: error: port {args.port} is outside 0..65535", file=sys.stderr)
-        return EXIT_USAGE
+        raise ConfigError(f"port {args.port} is outside 0..65535")
     bad = [name for name in args.allow_host if host_name(name) != name.strip().lower()
            .strip("[]") or not name.strip()]
     if bad:
-        print(f"thermomilp: error: --allow-host takes a host name or address without port "
-              f"or path, not {bad[0]!r}", file=sys.stderr)
-        return EXIT_USAGE
+        raise ConfigError("--allow-host takes a host name or address without port or path, "
+                          f"not {bad[0]!r}")
     engine = server_settings(settings_of(args))
     _check_engine(engine)  # an unusable backend/solver pair fails now, not at the first Solve
-    try:
-        server = make_server(args.host, args.port, Api(engine),
-                             allow_hosts=tuple(args.allow_host))
-    except BindError as exc:
-        print(f"thermomilp: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    server = make_server(args.host, args.port, Api(engine), allow_hosts=tuple(args.allow_host))
     url = server.url + "/"
     if not is_loopback(args.host):
         print(f"thermomilp: warning: listening on {args.host}, not only this machine: anyone "
@@ -88,7 +82,5 @@ def _check_engine(engine) -> None:
     # presolve none: the logic would decide the 1x1 board and no engine would run
     result = solve(tiny, unique=False, settings=engine, logic="none")
     if not result.ok:
-        from thermomilp.core.errors import ConfigError
-
         raise ConfigError(f"the engine {engine.backend}/{engine.solver} cannot solve a 1x1 "
                           f"board: {result.status} {result.error or ''}".strip())

@@ -168,9 +168,8 @@ class PathTiling:
             seen.add(cell)
         return seen
 
-    def absorb_short(self, rng: random.Random, min_length: int = 2,
-                     near: Iterable[Cell] | None = None) -> None:
-        """Join every thermometer shorter than ``min_length`` to a neighbour where allowed.
+    def absorb_short(self, rng: random.Random, near: Iterable[Cell] | None = None) -> None:
+        """Join every thermometer of a single cell to a neighbour where allowed.
 
         ``near``: look only at the thermometers through these cells (the ones
         an edit touched) instead of the whole board.
@@ -181,15 +180,10 @@ class PathTiling:
             bulbs = sorted({self.bulb_of(c) for c in near})
         for bulb in bulbs:
             path = self.path_from(bulb)
-            if bulb not in self.pred and len(path) < min_length:  # (not joined meanwhile)
-                self._join_somewhere(path[-1], bulb, rng)
+            if bulb not in self.pred and len(path) == 1:  # (not joined meanwhile)
+                self.join_somewhere(path[-1], bulb, rng)
 
-    def join_ends(self, cells: Iterable[Cell], rng: random.Random) -> None:
-        """Join each tip (bulb) among ``cells`` to a neighbouring bulb (tip) where allowed."""
-        for cell in cells:
-            self._join_somewhere(cell, cell, rng)
-
-    def _join_somewhere(self, tip: Cell, bulb: Cell, rng: random.Random) -> None:
+    def join_somewhere(self, tip: Cell, bulb: Cell, rng: random.Random) -> None:
         """Join ``tip`` to a neighbouring bulb or a neighbouring tip to ``bulb``, one of the
         allowed joins at random (`can_join` refuses a tip that has a successor, a bulb
         that has a predecessor)."""

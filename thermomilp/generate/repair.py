@@ -230,7 +230,8 @@ def _kill(tiling: PathTiling, order: LineOrder, depth: int, rival: Grid, rng: ra
             continue
         cut = [a for a, b in tiling.succ.items() if trial.succ.get(a) != b]
         ends = [c for a in cut for c in (a, tiling.succ[a])]
-        trial.join_ends(ends, rng)
+        for cell in ends:  # a tip (bulb) the links left joins a neighbouring bulb (tip)
+            trial.join_somewhere(cell, cell, rng)
         ends += [p, s]
         trial.absorb_short(rng, near=ends)  # single cells can only appear where links were cut
         removed = sum(1 for a, b in tiling.succ.items() if trial.succ.get(a) != b)

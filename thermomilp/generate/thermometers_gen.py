@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from thermomilp.core.deadline import Deadline
@@ -133,7 +133,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
             rows, cols = tiling.clues()
             # this board's paths, bound now (a closure over the loop's ``tiling`` is
             # late-bound); each clue set is graded once, however many questions ask about it
-            grades = _Difficulties(tiling.paths(), deadline)
+            among = _grader(tiling.paths(), deadline)
             thinned = Thinned(list(rows), list(cols), 0, None)
             if missing_clues or minimal_clues:
                 say("clues")
@@ -143,7 +143,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                 if not minimal_clues and thinned.deleted < missing_clues:
                     check_time(deadline, "clue deletion")
                     continue  # this board cannot lose that many clues: try another
-            elif difficulty not in (None, "easy") and not grades.among((difficulty,), *thinned[:2]):
+            elif difficulty not in (None, "easy") and not among((difficulty,), *thinned[:2]):
                 # full clues rarely make a hard board: delete clues until the grade is reached
                 # (medium: a deletion the logic cannot finish would overshoot to hard)
                 say(f"clues for {difficulty}")
@@ -151,8 +151,8 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                          if strategy == "peel" and difficulty == "medium" else None)
                 thinned = delete_clues(
                     tiling, thinned.rows, thinned.cols, rng,
-                    until=partial(grades.among, (difficulty,)),
-                    accept=(partial(grades.among, ("easy", "medium"))
+                    until=partial(among, (difficulty,)),
+                    accept=(partial(among, ("easy", "medium"))
                             if difficulty == "medium" else None),
                     deadline=deadline, lines=lines)
             if thinned.deleted:
@@ -163,7 +163,7 @@ def generate_thermometers(height: int, width: int, seed: int | str = 0, *, index
                               source=_recipe(height, width, seed, index, strategy, straight,
                                              max_length, missing_clues, minimal_clues,
                                              difficulty))
-        if difficulty is None or grades.among((difficulty,), rows_k, cols_k):
+        if difficulty is None or among((difficulty,), rows_k, cols_k):
             try:
                 prove_unique(puzzle, None if milp_proven else
                              partial(find_rival, tiling, rows_k, cols_k, deadline=deadline))
@@ -227,28 +227,23 @@ def _check_request(height: int, width: int, strategy: str, max_length: int,
                               + ", ".join(DIFFICULTIES))
 
 
-class _Difficulties:
-    """The difficulty of clue sets on one set of thermometers, each set graded once."""
+def _grader(paths: list[list[Cell]], deadline: Deadline | None = None
+            ) -> Callable[[tuple[str, ...], list[int | None], list[int | None]], bool]:
+    """``among(difficulties, rows, cols)``: do these clues on ``paths`` make a board of one
+    of ``difficulties``? Each clue set is graded once, on the board's clock ``deadline``
+    (grading a large board takes seconds)."""
+    from thermomilp.logic.grade import difficulty as difficulty_of
 
-    def __init__(self, paths: list[list[Cell]], deadline: Deadline | None = None):
-        self.paths = paths
-        self.deadline = deadline  # the board's clock: grading a large board takes seconds
-        self.seen: dict[tuple[tuple[int | None, ...], tuple[int | None, ...]], str] = {}
+    @cache
+    def graded(rows: tuple[int | None, ...], cols: tuple[int | None, ...]) -> str:
+        try:
+            return difficulty_of(thermometers(list(rows), list(cols), paths),
+                                 None if deadline is None else deadline.expired)
+        except TimeUp:
+            raise GenerationTimeUp("gave up: no board within the time limit (grading)",
+                                   "grading") from None
 
-    def among(self, difficulties: tuple[str, ...], rows: list[int | None],
-              cols: list[int | None]) -> bool:
-        """Do these clues make a board of one of ``difficulties``?"""
-        from thermomilp.logic.grade import difficulty as difficulty_of
-
-        key = (tuple(rows), tuple(cols))
-        if key not in self.seen:
-            stop = None if self.deadline is None else self.deadline.expired
-            try:
-                self.seen[key] = difficulty_of(thermometers(rows, cols, self.paths), stop)
-            except TimeUp:
-                raise GenerationTimeUp("gave up: no board within the time limit (grading)",
-                                       "grading") from None
-        return self.seen[key] in difficulties
+    return lambda difficulties, rows, cols: graded(tuple(rows), tuple(cols)) in difficulties
 
 
 @contextmanager

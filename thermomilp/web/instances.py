@@ -9,6 +9,7 @@ is only looked up in it, never joined onto a path.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -72,9 +73,7 @@ def _distinct_names(found: dict[str, Instance]) -> dict[str, Instance]:
     """Every listed name once: a name two files share (generated boards all called
     ``thermomilp 12x12 seed inst:0``) gets the file's path after it, and a number if
     even that repeats."""
-    counts: dict[str, int] = {}
-    for entry in found.values():
-        counts[entry.name] = counts.get(entry.name, 0) + 1
+    counts = Counter(entry.name for entry in found.values())
     taken: set[str] = set()
     out: dict[str, Instance] = {}
     for ident, entry in found.items():
