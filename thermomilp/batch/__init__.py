@@ -19,7 +19,7 @@ keys with status ``error`` when the file cannot be read.
 
 from __future__ import annotations
 
-from thermomilp.batch.executors import run_dask, run_pool, run_serial, warm_up
+from thermomilp.batch.executors import run_dask, run_pool, run_serial
 from thermomilp.batch.job import (
     BatchJob,
     content_hash,
@@ -34,5 +34,4 @@ from thermomilp.formats.inputs import PUZZLE_SUFFIXES, expand_inputs
 
 __all__ = ["PUZZLE_SUFFIXES", "BatchJob", "BatchOutput", "BatchSummary", "Progress", "Resume",
            "content_hash", "error_record", "expand_inputs", "internal_error", "is_internal",
-           "read_output", "run_batch", "run_dask", "run_pool", "run_serial", "solve_file",
-           "warm_up"]
+           "read_output", "run_batch", "run_dask", "run_pool", "run_serial", "solve_file"]

@@ -54,7 +54,9 @@ def _worker_init(job: BatchJob, parent: int, scratch: str | None = None) -> None
             pass
     signal.signal(signal.SIGTERM, _end_group)
     _die_with(parent)
-    warm_up(job)
+    from thermomilp.solving.pipeline import warm_up
+
+    warm_up(job.settings)  # what a board needs, before its clock starts
 
 
 def _end_group(signum: int = signal.SIGTERM, frame: Any = None) -> None:
@@ -91,14 +93,6 @@ def _die_with(parent: int) -> None:
     if os.getppid() != parent:  # it died before the death signal was armed
         _end_group()
     threading.Thread(target=watch, name="thermomilp-parent-watch", daemon=True).start()
-
-
-def warm_up(job: BatchJob) -> None:
-    """Import what a board needs before its clock starts (the per-file pipeline's
-    `warm_up`: the logic, the backend and its library)."""
-    from thermomilp.solving.pipeline import warm_up as import_stack
-
-    import_stack(job.settings)
 
 
 def run_serial(files: list[str], job: BatchJob) -> Iterator[dict[str, Any]]:

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Protocol, TextIO
 
-from thermomilp.batch.executors import run_dask, run_pool, run_serial, warm_up
+from thermomilp.batch.executors import run_dask, run_pool, run_serial
 from thermomilp.batch.job import BatchJob, content_hash
 from thermomilp.batch.output import Resume
 from thermomilp.core.settings import Backend
@@ -172,7 +172,9 @@ def run_batch(files: list[str], job: BatchJob, out: LineSink, *, jobs: int = 1,
     else:
         stream = run_serial(todo, job)
         if todo:
-            warm_up(job)
+            from thermomilp.solving.pipeline import warm_up
+
+            warm_up(job.settings)
     with _DeferredInterrupt() as guard:
         try:
             for record in stream:
