@@ -110,8 +110,8 @@ def fake_engine(monkeypatch, solver: str, probe=None, found: bool | None = None)
 
     if probe is not None:
         real_probe = matrix.probe_engine
-        monkeypatch.setattr(matrix, "probe_engine", lambda engine, explicit=None: (
-            (None, probe) if engine == solver else real_probe(engine, explicit)))
+        monkeypatch.setattr(matrix, "probe_engine", lambda engine, explicit=None, layer=None: (
+            (None, probe) if engine == solver else real_probe(engine, explicit, layer)))
     if found is not None:
         real_found = matrix.engine_found
         monkeypatch.setattr(matrix, "engine_found", lambda engine, explicit=None: (

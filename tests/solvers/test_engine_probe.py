@@ -30,6 +30,11 @@ if "-solution" in args:
         handle.write({solution!r})
 """
 RIGHT = "Optimal - objective value 0.00000000\n      1 b  1  0\n"
+# the same answer under -printingOptions all: every row from 0, then every column from 0
+# (what Pyomo reads; the cbcbox build leaves out the rows of an answer bound tightening
+# decided, and PROBE_LP is decided so)
+ALL = ("Optimal - objective value 0.00000000\n      0 one  1  0\n      1 two  2  0\n"
+       "      0 a  0  1\n      1 b  1  0\n      2 c  1  0\n")
 WRONG = "Optimal - objective value 1.00000000\n      0 a  1  1\n"
 
 
@@ -58,10 +63,36 @@ def only_candidate(monkeypatch):
 ])
 def test_a_cbc_that_solves_is_available_whatever_its_banner(tmp_path, only_candidate,
                                                             banner, version):
-    only_candidate(fake_cbc(tmp_path, banner, RIGHT))
+    only_candidate(fake_cbc(tmp_path, banner, ALL))
     for backend in ("pulp", "pyomo"):
         info = matrix.pair_info(backend, "cbc")
         assert (info.available, info.version) == (True, version), info
+
+
+def test_pyomo_runs_a_cbc_whose_answer_it_can_read(tmp_path, monkeypatch):
+    """A build that writes the columns alone serves PuLP but not Pyomo, which reads the
+    rows first and would find no value: Pyomo runs the next binary that writes both, and
+    with none its pair is not available."""
+    from thermomilp.core.settings import Settings
+
+    (tmp_path / "cbcbox").mkdir()
+    (tmp_path / "debian").mkdir()
+    columns = fake_cbc(tmp_path / "cbcbox", "CBC devel (git:146ce89)", RIGHT)
+    both = fake_cbc(tmp_path / "debian", "Version: 2.10.8", ALL)
+    offered = [(columns, "cbc on PATH"), (both, "the CBC bundled with PuLP 3")]
+    monkeypatch.setattr(matrix, "program_candidates", lambda engine, explicit=None: offered)
+    matrix.probe_engine.cache_clear()
+    try:
+        assert matrix.program_path(Solver.CBC, Settings(backend="pulp", solver="cbc")) == columns
+        assert matrix.program_path(Solver.CBC, Settings(backend="pyomo", solver="cbc")) == both
+        assert matrix.pair_info("pyomo", "cbc").version == "2.10.8"
+        offered.pop()
+        matrix.probe_engine.cache_clear()
+        assert matrix.pair_info("pulp", "cbc").available
+        info = matrix.pair_info("pyomo", "cbc")
+        assert not info.available and columns in info.detail, info
+    finally:
+        matrix.probe_engine.cache_clear()
 
 
 def test_a_cbc_with_a_good_banner_but_a_wrong_answer_is_not(tmp_path, only_candidate):
@@ -112,7 +143,9 @@ def test_the_real_engines_solve_the_probe(solver):
 def test_solution_readers():
     assert matrix._coin_solution(RIGHT) == {"a": 0.0, "b": 1.0}
     assert matrix._coin_solution("Infeasible - objective value 0\n") is None
-    glpk = "c Status: INTEGER OPTIMAL\ns mip 1 2 o 0\ni 1 1\nj 1 0\nj 2 1\ne o f\n"
+    assert matrix._coin_solution(ALL) == matrix._coin_rows_solution(ALL) == {"a": 0.0, "b": 1.0}
+    assert matrix._coin_rows_solution(RIGHT) is None  # no rows: Pyomo reads nothing
+    glpk = "c Status: INTEGER OPTIMAL\ns mip 2 3 o 0\ni 1 1\ni 2 2\nj 1 0\nj 2 1\nj 3 1\ne o f\n"
     assert matrix._glpk_solution(glpk) == {"a": 0.0, "b": 1.0}
     assert matrix._glpk_solution(glpk.replace(" o 0", " n 0")) is None
 

@@ -5,7 +5,7 @@ model to. The pairs we wire and test are `KNOWN_PAIRS`, read from
 [`thermomilp.core.settings.DRIVES`][thermomilp.core.settings.DRIVES] (docs/solvers.md draws
 the table).
 
-An engine is installed when it *solves* a two-variable model (``PROBE_LP``),
+An engine is installed when it *solves* a small model (``PROBE_LP``),
 found wherever users put it: PuLP 3's bundled CBC, the ``cbcbox`` wheel of
 ``pulp[cbc]``, Debian's ``cbc`` and ``glpsol`` (on PATH, absolute folders only:
 `thermomilp.backends.executables`; or at the ``engine_path`` the user
@@ -67,16 +67,20 @@ class PairInfo:
 
 # Engine probes: one mechanism per probe kind of the records (`ProbeRule`). An
 # engine counts as installed when it solves PROBE_LP and reports its only optimum;
-# no banner is parsed to decide anything.
+# no banner is parsed to decide anything. The model is decided by bound tightening
+# alone, as a board whose cells the logic fixed is: a build that writes such an answer
+# in another form (the cbcbox CBC leaves out the rows Pyomo reads first) fails here.
 
-PROBE_LP = """\\ thermomilp engine probe: the only optimum is a = 0, b = 1
+PROBE_LP = """\\ thermomilp engine probe: the only optimum is a = 0, b = 1 (and c = 1)
 Minimize
  obj: a
 Subject To
  one: a + b = 1
+ two: b + c = 2
 Binaries
  a
  b
+ c
 End
 """
 
@@ -112,7 +116,7 @@ def _solve_probe(argv: list[str], read_solution: Callable[[str], dict[str, float
     except OSError:
         return False, said, f"it wrote no solution (exit code {out.returncode})"
     if read_solution(text) != {"a": 0.0, "b": 1.0}:
-        return False, said, "it did not solve a two-variable test model correctly"
+        return False, said, "it did not solve a small test model correctly"
     return True, said, ""
 
 
@@ -129,6 +133,16 @@ def _coin_solution(text: str) -> dict[str, float] | None:
     return values
 
 
+def _coin_rows_solution(text: str) -> dict[str, float] | None:
+    """CBC's ``-solution`` file under ``-printingOptions all``, as Pyomo reads it: every
+    row from index 0, then every column from index 0 again."""
+    lines = text.splitlines()
+    starts = [k for k, line in enumerate(lines) if line.split()[:1] == ["0"]]
+    if len(starts) != 2:
+        return None
+    return _coin_solution("\n".join([lines[0], *lines[starts[1]:]]))
+
+
 def _glpk_solution(text: str) -> dict[str, float] | None:
     """glpsol's ``-w`` file: ``s mip ROWS COLS o OBJ`` (o = optimal), ``j COL VALUE``."""
     values: dict[str, float] = {}
@@ -137,13 +151,13 @@ def _glpk_solution(text: str) -> dict[str, float] | None:
         parts = line.split()
         if parts[:2] == ["s", "mip"] and len(parts) >= 5:
             optimal = parts[4] == "o"
-        elif parts[:1] == ["j"] and len(parts) >= 3:
+        elif parts[:1] == ["j"] and len(parts) >= 3 and parts[1] in ("1", "2"):
             values["ab"[int(parts[1]) - 1]] = round(float(parts[2]), 6)
     return values if optimal else None
 
 
 SOLUTION_READERS: dict[str, Callable[[str], dict[str, float] | None]] = {
-    "coin": _coin_solution, "glpk": _glpk_solution}
+    "coin": _coin_solution, "coin_rows": _coin_rows_solution, "glpk": _glpk_solution}
 """The solution-file readers a record's ``ProbeRule.solution`` names."""
 
 
@@ -233,19 +247,22 @@ def program_candidates(engine: Solver, explicit: str | None = None) -> list[tupl
     return list(first.values())
 
 
-def _program_probe(engine: Solver, explicit: str | None) -> tuple[str | None, Probe]:
-    """The first candidate binary that solves the probe model, and what probing found."""
+def _program_probe(engine: Solver, explicit: str | None,
+                   layer: Backend | None) -> tuple[str | None, Probe]:
+    """The first candidate binary that solves the probe model as ``layer`` reads it (the
+    record's ``reads_for``), and what probing found."""
     import tempfile
 
     record = ENGINES[engine]
     rule = record.probe
+    words, reader = rule.reads_for(layer)
     tried = []
     for path, origin in program_candidates(engine, explicit):
         with tempfile.TemporaryDirectory(prefix="thermomilp-probe-") as tmp:
             model, solution = os.path.join(tmp, "probe.lp"), os.path.join(tmp, "probe.sol")
             argv = [word.format(program=path, model=model, solution=solution)
-                    for word in rule.argv]
-            ok, said, why = _solve_probe(argv, SOLUTION_READERS[rule.solution], model, solution)
+                    for word in words]
+            ok, said, why = _solve_probe(argv, SOLUTION_READERS[reader], model, solution)
         if ok:
             return path, Probe(True, _banner_version(rule.banner, said) or "?")
         tried.append((path, origin, why))
@@ -323,24 +340,25 @@ IN_PROCESS_PROBES: dict[str, Callable[[Solver], Probe]] = {
 
 
 @functools.lru_cache(maxsize=None)
-def probe_engine(engine: Solver, explicit: str | None = None) -> tuple[str | None, Probe]:
+def probe_engine(engine: Solver, explicit: str | None = None,
+                 layer: Backend | None = None) -> tuple[str | None, Probe]:
     """(the program that solved the probe model -- None for an engine that runs inside
     Python --, what probing found), as the engine's record says: at the ``explicit``
-    path the user named, where the engine is a program. A version exactly when it
-    solved the test model."""
+    path the user named, where the engine is a program, its answer read as ``layer``
+    reads it. A version exactly when it solved the test model."""
     engine = Solver(engine)
     kind = ENGINES[engine].probe.kind
     if kind == "program":
-        return _program_probe(engine, explicit)
+        return _program_probe(engine, explicit, layer)
     return None, IN_PROCESS_PROBES[kind](engine)
 
 
 def program_path(engine: Solver, settings: Settings | None = None) -> str | None:
     """The binary of a command-line engine PuLP and Pyomo run: the settings'
-    ``engine_path`` when the user named one, else the first candidate that solves the
-    probe (`program_candidates`), so both layers run the same one."""
+    ``engine_path`` when the user named one, else the first candidate
+    (`program_candidates`) that solves the probe as the settings' layer reads it."""
     explicit = settings.engine_path if settings is not None else None
-    return explicit or probe_engine(engine)[0]
+    return explicit or probe_engine(engine, None, settings.backend if settings else None)[0]
 
 
 @functools.lru_cache(maxsize=None)
@@ -420,7 +438,7 @@ def pair_info(backend: Backend | str, solver: Solver | str,
     if library is not None and layer_version(layer) is None:
         return PairInfo(layer, engine, False, None, f"pip install {library}",
                         f"{library} is not installed")
-    probed = probe_engine(engine, engine_path)[1]
+    probed = probe_engine(engine, engine_path, layer)[1]
     version = probed.version
     need = unmet_need(layer, engine) if version else None
     if need is not None:

@@ -191,7 +191,7 @@ class Carrier:
 class ProbeRule:
     """How the solver matrix learns that an engine works here, and its version.
 
-    An engine is installed when it *solves* the matrix's two-variable model
+    An engine is installed when it *solves* the matrix's small model
     (``PROBE_LP``), whatever it prints. ``kind`` names the mechanism that runs:
 
     * ``package``: nothing is run; the version is that of the installed package
@@ -222,9 +222,20 @@ class ProbeRule:
     missing: str = ""
     """What the matrix says when the engine is nowhere (default: the library is not
     installed)."""
+    layer_reads: tuple[tuple[Backend, tuple[str, ...], str], ...] = ()
+    """``(layer, argv, solution)`` for a layer that reads the program's answer its own
+    way: the probe for that layer runs this ``argv`` and this reader instead, so a build
+    whose answer the layer cannot read is no candidate for it."""
 
     def not_found(self) -> str:
         return self.missing or f"{self.module} is not installed"
+
+    def reads_for(self, layer: Backend | None) -> tuple[tuple[str, ...], str]:
+        """The ``argv`` and ``solution`` reader of the probe for ``layer``."""
+        for reader_layer, argv, solution in self.layer_reads:
+            if reader_layer is layer:
+                return argv, solution
+        return self.argv, self.solution
 
 
 @dataclass(frozen=True)
@@ -432,7 +443,12 @@ ENGINES: dict[Solver, EngineRecord] = {
                 # folder without importing PuLP
                 Carrier("the CBC bundled with PuLP 3", "pulp", ("PULP_CBC_CMD()", "path"),
                         marker="solverdir/cbc")),
-            missing="no cbc binary found (PATH, the cbcbox wheel, PuLP 3's bundled CBC)"),
+            missing="no cbc binary found (PATH, the cbcbox wheel, PuLP 3's bundled CBC)",
+            # Pyomo reads the rows of the solution file, then its columns: it asks for
+            # both (-printingOptions all), which the cbcbox build ignores -- it writes the
+            # columns alone, and Pyomo would read no value from it
+            layer_reads=((Backend.PYOMO, ("{program}", "{model}", "-printingOptions", "all",
+                                          "-solve", "-solution", "{solution}"), "coin_rows"),)),
         aliases=((Backend.PULP, ("pulp_cbc_cmd", "coin_cmd", "coin")),
                  (Backend.PYOMO, ("appsi_cbc",))),
         pulp_classes=("PULP_CBC_CMD", "COIN_CMD", "COINMP_DLL")),
