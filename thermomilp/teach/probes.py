@@ -153,22 +153,16 @@ def _allows(kind: str, board: int, grid: Grid, k: int) -> tuple[bool, bool]:
 def grids_within(kind: str, board: int, rules: Rules) -> tuple[frozenset[int], frozenset[int]]:
     """(every grid a model that makes ``rules``' mistakes must accept on probe board
     ``board``, every grid it may accept), as bit sets (`thermomilp.teach.rules.allows`;
-    the two are `grids_obeying` but for a missing tie)."""
-    if rules.ties != "missing":
-        exact = grids_obeying(kind, board, rules)
-        return exact, exact
+    the two are the grids that obey ``rules`` but for a missing tie)."""
     puzzle = _probe_boards(kind)[board]
     bounds = [allows(puzzle, g, rules) for g in _all_grids(puzzle.height, puzzle.width)]
     return (frozenset(b for b, (must, _) in enumerate(bounds) if must),
             frozenset(b for b, (_, may) in enumerate(bounds) if may))
 
 
-@lru_cache(maxsize=64)
-def grids_obeying(kind: str, board: int, rules: Rules | None = None) -> frozenset[int]:
-    """Every 0/1 grid of probe board ``board`` that obeys ``rules``, as bit sets."""
-    puzzle = _probe_boards(kind)[board]
-    return frozenset(b for b, g in enumerate(_all_grids(puzzle.height, puzzle.width))
-                     if obeys(puzzle, g, rules or Rules()))
+def grids_obeying(kind: str, board: int) -> frozenset[int]:
+    """Every 0/1 grid of probe board ``board`` that obeys the rules, as bit sets."""
+    return grids_within(kind, board, Rules())[0]
 
 
 @lru_cache(maxsize=2)
