@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import time
 from collections.abc import Sequence
@@ -114,8 +115,6 @@ def imports_thermomilp(source: str) -> bool:
     """Does code of the file that runs when it is imported name the package (an import, a
     string, a name)? What sits under ``if __name__ == "__main__":`` never runs in the
     grader, and a docstring is no code: neither counts."""
-    import ast
-
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
