@@ -11,6 +11,7 @@ checks that the probes still tell every two variants apart.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -172,20 +173,18 @@ def probes(kind: str) -> tuple[Probe, ...]:
     candidates = [Probe(b, grid, tuple(obeys(puzzle, grid, v) for v in vs))
                   for b, puzzle in enumerate(probe_boards(kind)[:len(PROBE_BOARDS[kind])])
                   for grid in _all_grids(puzzle.height, puzzle.width)]
-    need = {(a, c): min(COVER, n) for a, c in combinations(range(len(vs)), 2)
-            if (n := sum(p.obeyed_by[a] != p.obeyed_by[c] for p in candidates))}
+    need = Counter({(a, c): min(COVER, n) for a, c in combinations(range(len(vs)), 2)
+                    if (n := sum(p.obeyed_by[a] != p.obeyed_by[c] for p in candidates))})
     chosen: list[Probe] = []
-    while need:
-        def gain(p: Probe) -> int:
-            return sum(1 for (a, c) in need if p.obeyed_by[a] != p.obeyed_by[c])
 
-        best = max(candidates, key=gain)
+    def split(p: Probe) -> list[tuple[int, int]]:  # the pairs still needed that p tells apart
+        return [(a, c) for a, c in need if p.obeyed_by[a] != p.obeyed_by[c]]
+
+    while need:
+        best = max(candidates, key=lambda p: len(split(p)))
         chosen.append(best)
         candidates.remove(best)
-        for pair in [pr for pr in need if best.obeyed_by[pr[0]] != best.obeyed_by[pr[1]]]:
-            need[pair] -= 1
-            if not need[pair]:
-                del need[pair]
+        need -= Counter(split(best))  # a Counter drops the pairs no more grid is needed for
     return tuple(chosen)
 
 

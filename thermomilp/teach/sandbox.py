@@ -293,24 +293,20 @@ PR_SET_CHILD_SUBREAPER = 36
 _hardened = False
 
 
-def harden_grader() -> bool:
+def harden_grader() -> None:
     """Make this process the reaper of orphans it causes, and unreadable to its children.
 
-    Returns True when the subreaper is set (Linux); elsewhere the session scan alone
-    finds what a submission left behind."""
+    Done once the subreaper is set (Linux; tried again on each call until then);
+    elsewhere the session scan alone finds what a submission left behind."""
     global _hardened
     if _hardened or not sys.platform.startswith("linux"):
-        return _hardened
+        return
     import ctypes
 
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
-        ok = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        _hardened = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
         libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    except (OSError, AttributeError):
-        return False
-    _hardened = ok
-    return ok
 
 
 def _clock_ticks_now() -> int:
