@@ -80,11 +80,9 @@ def level_model_size(puzzle: Puzzle) -> ModelSize:
             if clue is None:
                 continue
             constraints += 1
-            terms: set[tuple[int, int]] = set()
-            for cell, (v, rank) in puzzle.rank_of.items():
-                if cell[axis] == k:
-                    terms.update((v, level) for level in range(rank, puzzle.vessels[v].depth + 1))
-            nonzeros += len(terms)
+            nonzeros += len({(v, level) for cell, (v, rank) in puzzle.rank_of.items()
+                             if cell[axis] == k
+                             for level in range(rank, puzzle.vessels[v].depth + 1)})
     return ModelSize("level (L0)-(L4)", variables, constraints, nonzeros)
 
 

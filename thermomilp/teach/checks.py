@@ -23,6 +23,7 @@ from typing import Any
 from thermomilp.core.notation import number
 from thermomilp.core.puzzle import Grid, Puzzle
 from thermomilp.core.settings import Settings
+from thermomilp.core.verify import solution_problems
 from thermomilp.teach.linear import INF, LinearModel, Run, accepts, blocking_rows, nogood_row, solve
 from thermomilp.teach.sandbox import Built
 
@@ -71,8 +72,6 @@ def grid_text(grid: Sequence[str]) -> str:
 
 
 def broken_rules(puzzle: Puzzle, grid: Sequence[str]) -> str:
-    from thermomilp.core.verify import solution_problems
-
     return "; ".join(solution_problems(puzzle, grid)[:3])
 
 
@@ -96,7 +95,6 @@ def grade_board(file: str, puzzle: Puzzle, built: Built,
     settings' ``time_limit`` (`student_run_limit`)."""
     if built.model is None:
         return _not_built(file, built)
-    from thermomilp.core.verify import solution_problems
     from thermomilp.solving import enumerate_solutions
 
     model = built.model
@@ -238,9 +236,8 @@ def _cell_name(model: LinearModel, i: int, j: int) -> str:
 def _lp_integral(model: LinearModel, time_limit: float | None) -> float | None:
     """The share of cells integral at the point HiGHS returns for the LP relaxation (None:
     the relaxation is infeasible)."""
-    relaxed = solve(model, objective=False, relax=True, time_limit=time_limit)
-    values = relaxed.values if relaxed.status == "feasible" else None
-    if not values:
+    values = solve(model, objective=False, relax=True, time_limit=time_limit).values
+    if not values:  # None unless feasible
         return None
     return sum(1 for v in values.values() if min(abs(v), abs(1 - v)) < 1e-6) / len(values)
 

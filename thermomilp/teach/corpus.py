@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from thermomilp.core.errors import ConfigError, GradeError
+from thermomilp.core.files import write_whole
 from thermomilp.core.puzzle import Puzzle
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -33,8 +34,6 @@ def kit_dir() -> Path:
 def copy_kit(target: str | os.PathLike, solutions: bool = False) -> list[Path]:
     """Copy the kit to ``target``/models (the example students and the model files; the
     solutions only when asked). Existing files are left alone. Returns the files written."""
-    from thermomilp.core.files import write_whole
-
     source = kit_dir()
     dest_root = Path(target) / "models"
     written = []
@@ -53,7 +52,6 @@ def copy_kit(target: str | os.PathLike, solutions: bool = False) -> list[Path]:
 def copy_boards(target: str | os.PathLike, kind: str = "thermometers") -> list[Path]:
     """Write the bundled boards of ``kind`` to ``target`` without their solutions (the
     grader finds every solution itself): a corpus to mount where student code runs."""
-    from thermomilp.core.files import write_whole
     from thermomilp.formats import dumps
 
     _, boards = corpus_boards(None, kind)

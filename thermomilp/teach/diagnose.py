@@ -24,7 +24,7 @@ from thermomilp.core.puzzle import Puzzle, ones_of
 from thermomilp.teach.catalogue import MISTAKES
 from thermomilp.teach.checks import BoardGrade, broken_rules, forbidding, grid_text, picture
 from thermomilp.teach.linear import Run, accepts, solve
-from thermomilp.teach.probes import Probe, grids_within, probes
+from thermomilp.teach.probes import Probe, grid_of_bits, grids_within, probes
 from thermomilp.teach.rules import CLUES, FILL, TIES, Rules, variants
 from thermomilp.teach.sandbox import Built
 
@@ -100,8 +100,6 @@ def _unexplained(kind: str, vs: Sequence[Rules], candidates: Sequence[int],
                  builds: Sequence[Built], time_limit: float | None = None) -> str:
     """Why no id is named although the probe grids look like a mistake: a probe board where
     the model's grids differ from every such combination's, with the student's own rows."""
-    from thermomilp.teach.probes import grid_of_bits
-
     for k in candidates:
         for b, found in sorted(exact.items()):
             if not vs[k].predicts(boards[b]):

@@ -19,8 +19,6 @@ from thermomilp.core.errors import ContractError
 from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.linear import LinearModel
 
-CONTRACT = "docs/course/exercise.md"
-
 
 def extract(built: Any, puzzle: Puzzle) -> LinearModel:
     from thermomilp.model.registry import BuiltModel

@@ -68,18 +68,6 @@ class LinearModel:
         """Variables that are exactly one cell (``x_i_j`` itself), by index."""
         return {k: c for c in self.cells if (k := self.var_of(c)) is not None}
 
-    def rows_broken_by(self, grid: Sequence[str]) -> list[Row]:
-        """The student's rows over cell variables only that ``grid`` breaks."""
-        var_cell = self.cell_var()
-        broken = []
-        for row in self.rows:
-            if row.terms and all(k in var_cell for k in row.terms):
-                value = sum(a * (grid[var_cell[k][0]][var_cell[k][1]] == "#")
-                            for k, a in row.terms.items())
-                if value < row.lower - 1e-6 or value > row.upper + 1e-6:
-                    broken.append(row)
-        return broken
-
 
 MAX_VARIABLES = 1_000_000
 MAX_ROWS = 1_000_000
@@ -263,35 +251,26 @@ def feasible_grids(model: LinearModel, height: int, width: int, cap: int = 200,
     A model whose cells are distinct plain variables and whose rows use only those
     is evaluated on every grid at once (numpy); any other model is enumerated with
     no-good cuts, the cells held to 0..1 (`solve`)."""
-    plain = _plain_cells(model, height, width)
-    if plain is not None and height * width <= 16:
-        return _evaluate_all(model, plain, height, width), True
+    order = [k for i in range(height) for j in range(width)  # each cell's variable
+             if (k := model.var_of((i, j))) is not None]
+    used = set(order)
+    if (height * width <= 16 and len(used) == height * width
+            and all(k in used for r in model.rows for k in r.terms)):
+        return _evaluate_all(model, order, height, width), True
     found: set[int] = set()
     extra = [Row(t, -c, 1.0 - c, f"grader holds cell {cell_name(cell)} in 0..1")
              for cell, (t, c) in model.cells.items()]
     while len(found) <= cap:
         run = solve(model, extra, objective=False, integral_cells=True, time_limit=time_limit)
-        if run.status != "feasible" or run.values is None:
+        grid = run.grid(height, width)  # None unless feasible
+        if grid is None:
             return found, run.status == "infeasible"
-        grid = run.grid(height, width)
-        assert grid is not None  # values were checked above
         bits = sum(1 << (i * width + j) for i, j in ones_of(grid))
         if bits in found:  # HiGHS returned a point the cut should exclude: tolerance
             return found, False
         found.add(bits)
         extra.append(nogood_row(model, grid))
     return found, False
-
-
-def _plain_cells(model: LinearModel, height: int, width: int) -> list[int] | None:
-    """The variable of each cell, row by row, when every cell is one distinct variable
-    and every row uses cell variables only; else None."""
-    order = [k for i in range(height) for j in range(width)
-             if (k := model.var_of((i, j))) is not None]
-    used = set(order)
-    if len(used) != height * width or any(k not in used for r in model.rows for k in r.terms):
-        return None
-    return order
 
 
 def _evaluate_all(model: LinearModel, order: list[int], height: int, width: int) -> set[int]:
@@ -320,7 +299,11 @@ def blocking_rows(model: LinearModel, grid: Sequence[str], limit: int = 3,
     else the rows (a big-M, a linking row) that must bend for the grid to be accepted:
     every row gets slack, the cells are fixed to the grid, the total slack is minimised
     and the rows that kept some are quoted."""
-    broken = model.rows_broken_by(grid)
+    var_cell = model.cell_var()
+    filled = {k for k, (i, j) in var_cell.items() if grid[i][j] == "#"}
+    broken = [r for r in model.rows if r.terms and r.terms.keys() <= var_cell.keys()
+              and not r.lower - 1e-6 <= sum(a for k, a in r.terms.items() if k in filled)
+              <= r.upper + 1e-6]
     if broken:
         return broken[:limit]
     from thermomilp.solving.engine import solve_rows

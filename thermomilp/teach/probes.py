@@ -11,6 +11,7 @@ checks that the probes still tell every two variants apart.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -153,22 +154,16 @@ def _allows(kind: str, board: int, grid: Grid, k: int) -> tuple[bool, bool]:
 def grids_within(kind: str, board: int, rules: Rules) -> tuple[frozenset[int], frozenset[int]]:
     """(every grid a model that makes ``rules``' mistakes must accept on probe board
     ``board``, every grid it may accept), as bit sets (`thermomilp.teach.rules.allows`;
-    the two are `grids_obeying` but for a missing tie)."""
-    if rules.ties != "missing":
-        exact = grids_obeying(kind, board, rules)
-        return exact, exact
+    the two are the grids that obey ``rules`` but for a missing tie)."""
     puzzle = _probe_boards(kind)[board]
     bounds = [allows(puzzle, g, rules) for g in _all_grids(puzzle.height, puzzle.width)]
     return (frozenset(b for b, (must, _) in enumerate(bounds) if must),
             frozenset(b for b, (_, may) in enumerate(bounds) if may))
 
 
-@lru_cache(maxsize=64)
-def grids_obeying(kind: str, board: int, rules: Rules | None = None) -> frozenset[int]:
-    """Every 0/1 grid of probe board ``board`` that obeys ``rules``, as bit sets."""
-    puzzle = _probe_boards(kind)[board]
-    return frozenset(b for b, g in enumerate(_all_grids(puzzle.height, puzzle.width))
-                     if obeys(puzzle, g, rules or Rules()))
+def grids_obeying(kind: str, board: int) -> frozenset[int]:
+    """Every 0/1 grid of probe board ``board`` that obeys the rules, as bit sets."""
+    return grids_within(kind, board, Rules())[0]
 
 
 @lru_cache(maxsize=2)
@@ -178,20 +173,18 @@ def probes(kind: str) -> tuple[Probe, ...]:
     candidates = [Probe(b, grid, tuple(obeys(puzzle, grid, v) for v in vs))
                   for b, puzzle in enumerate(probe_boards(kind)[:len(PROBE_BOARDS[kind])])
                   for grid in _all_grids(puzzle.height, puzzle.width)]
-    need = {(a, c): min(COVER, n) for a, c in combinations(range(len(vs)), 2)
-            if (n := sum(p.obeyed_by[a] != p.obeyed_by[c] for p in candidates))}
+    need = Counter({(a, c): min(COVER, n) for a, c in combinations(range(len(vs)), 2)
+                    if (n := sum(p.obeyed_by[a] != p.obeyed_by[c] for p in candidates))})
     chosen: list[Probe] = []
-    while need:
-        def gain(p: Probe) -> int:
-            return sum(1 for (a, c) in need if p.obeyed_by[a] != p.obeyed_by[c])
 
-        best = max(candidates, key=gain)
+    def split(p: Probe) -> list[tuple[int, int]]:  # the pairs still needed that p tells apart
+        return [(a, c) for a, c in need if p.obeyed_by[a] != p.obeyed_by[c]]
+
+    while need:
+        best = max(candidates, key=lambda p: len(split(p)))
         chosen.append(best)
         candidates.remove(best)
-        for pair in [pr for pr in need if best.obeyed_by[pr[0]] != best.obeyed_by[pr[1]]]:
-            need[pair] -= 1
-            if not need[pair]:
-                del need[pair]
+        need -= Counter(split(best))  # a Counter drops the pairs no more grid is needed for
     return tuple(chosen)
 
 

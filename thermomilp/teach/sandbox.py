@@ -59,6 +59,7 @@ from typing import Any
 from thermomilp.core.errors import GradeError
 from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.linear import LinearModel, ModelDataError, one_line
+from thermomilp.teach.runner import STUB, package_folders
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent.parent)
 HERE = Path(__file__).resolve().parent
@@ -112,8 +113,6 @@ def hidden_paths(student: str, extra: Sequence[str] = ()) -> list[str]:
 
 
 def _package_folders() -> list[str]:
-    from thermomilp.teach.runner import package_folders
-
     return package_folders(os.path.join(PACKAGE_PARENT, "thermomilp"))
 
 
@@ -172,8 +171,6 @@ def child_files() -> dict[str, str]:
 def _make_run_folder(folder: str) -> str:
     """Write the child's program into ``folder`` (read-only) with the stub package
     ``thermomilp`` whose import fails; returns the runner's path."""
-    from thermomilp.teach.runner import STUB
-
     os.mkdir(folder, 0o700)
     stub = os.path.join(folder, "stub", "thermomilp")
     os.makedirs(stub, 0o700)
@@ -296,24 +293,20 @@ PR_SET_CHILD_SUBREAPER = 36
 _hardened = False
 
 
-def harden_grader() -> bool:
+def harden_grader() -> None:
     """Make this process the reaper of orphans it causes, and unreadable to its children.
 
-    Returns True when the subreaper is set (Linux); elsewhere the session scan alone
-    finds what a submission left behind."""
+    Done once the subreaper is set (Linux; tried again on each call until then);
+    elsewhere the session scan alone finds what a submission left behind."""
     global _hardened
     if _hardened or not sys.platform.startswith("linux"):
-        return _hardened
+        return
     import ctypes
 
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
-        ok = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        _hardened = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
         libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    except (OSError, AttributeError):
-        return False
-    _hardened = ok
-    return ok
 
 
 def _clock_ticks_now() -> int:
@@ -378,11 +371,6 @@ def _belonging(procs: dict[int, _Proc], root: int, since: int) -> set[int]:
     me = os.getpid()
     return _below(procs, {root} | {pid for pid, p in procs.items() if pid != me and (
         p.sid == root or (p.ppid == me and pid != root and p.start >= since))}) - {root, me}
-
-
-def descendants(root: int) -> frozenset[int]:
-    """Every process below ``root`` now."""
-    return frozenset(_below(_processes(), {root}) - {root})
 
 
 def kill_descendants(root: int, since: int, include_root: bool = False,
@@ -547,7 +535,8 @@ def _watch(proc: subprocess.Popen, read_fd: int, go: int, home: str, since: int,
             missing = event.get("missing")
             result.notes = ([_clean(m) for m in missing] if isinstance(missing, list)
                             else ["(an unreadable report)"])
-            keep = descendants(proc.pid)  # the box's init and runner, if any
+            # every process below the child now: the box's init and runner, if any
+            keep = frozenset(_below(_processes(), {proc.pid}) - {proc.pid})
             if result.notes:
                 _unconfined(result.notes)
             next_step()

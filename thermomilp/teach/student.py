@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import time
 from collections.abc import Sequence
@@ -114,8 +115,6 @@ def imports_thermomilp(source: str) -> bool:
     """Does code of the file that runs when it is imported name the package (an import, a
     string, a name)? What sits under ``if __name__ == "__main__":`` never runs in the
     grader, and a docstring is no code: neither counts."""
-    import ast
-
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
@@ -161,8 +160,8 @@ def _signature(model: LinearModel) -> tuple:
     return tuple(sorted(model.names)), tuple(rows)
 
 
-def package_models(puzzle: Puzzle) -> list[tuple[str, tuple]]:
-    """(how it is built, signature) of every model thermomilp itself builds of ``puzzle``."""
+def package_models(puzzle: Puzzle) -> list[tuple]:
+    """The signature of every model thermomilp itself builds of ``puzzle`` (pulp, pyomo)."""
     from thermomilp.model import build_model
     from thermomilp.teach.extract import extract
 
@@ -174,8 +173,7 @@ def package_models(puzzle: Puzzle) -> list[tuple[str, tuple]]:
                                 puzzle)
             except Exception:  # noqa: BLE001 - a formulation the grader cannot read as cells
                 continue
-            out.append((f"thermomilp.build_model(puzzle, backend={backend!r}, "
-                        f"formulation={formulation!r})", _signature(model)))
+            out.append(_signature(model))
     return out
 
 
@@ -190,8 +188,7 @@ def flags_of(student: str, probes: Sequence[Puzzle], builds: Sequence[Built]) ->
         flags.append("imports-thermomilp")
     for puzzle, built in zip(probes, builds, strict=True):
         if built.model is not None:
-            mine = _signature(built.model)
-            if any(sig == mine for _, sig in package_models(puzzle)):
+            if _signature(built.model) in package_models(puzzle):
                 flags.append("package-model")
             break
     return flags
