@@ -31,7 +31,6 @@ from thermomilp.core.puzzle import (
     Puzzle,
     Vessel,
     grid_from_levels,
-    levels_from_grid,
     require_levels,
 )
 
@@ -292,9 +291,7 @@ def dp_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
         yield grid_from_levels(puzzle, levels)
 
 
-def dp_count(puzzle: Puzzle, limit: int | None = None,
-             known: Sequence[str] | None = None, probing: str = "auto") -> int:
+def dp_count(puzzle: Puzzle, limit: int | None = None) -> int:
     """The number of solutions, capped at ``limit``; ``dp_count(p, 2) == 1`` proves
-    uniqueness. ``known`` (a solution grid) only orders the branches."""
-    avoid = levels_from_grid(puzzle, known) if known is not None else None
-    return WaterlineDP(puzzle).count(limit, avoid, probing)
+    uniqueness."""
+    return WaterlineDP(puzzle).count(limit)

@@ -77,13 +77,12 @@ def _known_levels(puzzle: Puzzle, cuts: list[Cut]) -> list[int] | None:
 
 
 def cpsat_available() -> bool:
-    """Whether OR-Tools (the optional ``cpsat`` / ``bench`` extra) can be imported."""
-    from importlib.util import find_spec
+    """Whether CP-SAT's library is installed, as its engine record names it (looked up,
+    not imported: the ``cpsat`` extra)."""
+    from thermomilp.backends.matrix import engine_found
+    from thermomilp.core.settings import Solver
 
-    try:
-        return find_spec("ortools") is not None and find_spec("ortools.sat") is not None
-    except (ImportError, ValueError):
-        return False
+    return engine_found(Solver.CPSAT)
 
 
 def confirm_by_cpsat(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: Iterable[Cut],
