@@ -459,3 +459,24 @@ def test_a_tiny_board_with_a_thermometer_but_no_clue():
     p = thermometers([None, None], [None], [[[0, 0], [1, 0]]])
     use_pair("pulp", "glpk")
     assert solve(p, backend="pulp", solver="glpk").status == "multiple"
+
+
+def test_the_engine_opens_no_session_for_a_board_the_logic_decides(monkeypatch):
+    """One Engine carries the whole solve: the logic first, the session only at the first
+    question for an engine -- and the logic cannot run after it, whose fixed cells the
+    open session would not have."""
+    from thermomilp.solving import engine as engine_module
+
+    opened = []
+    real = engine_module.open_session
+    monkeypatch.setattr(engine_module, "open_session",
+                        lambda *args, **kwargs: opened.append(1) or real(*args, **kwargs))
+    engine = Engine(load(T01), Settings())
+    assert engine.presolve().status == "solved" and len(engine.logic_solutions()) == 1
+    assert opened == []
+    engine.exclude(engine.logic_solutions()[0])  # a question for the engine: it opens
+    assert opened == [1]
+    with pytest.raises(RuntimeError, match="before the first question"):
+        engine.presolve()
+    assert engine.next_solution().status == Status.INFEASIBLE
+    engine.close()

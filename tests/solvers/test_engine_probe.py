@@ -91,6 +91,7 @@ def test_pyomo_runs_a_cbc_whose_answer_it_can_read(tmp_path, monkeypatch):
         assert matrix.pair_info("pulp", "cbc").available
         info = matrix.pair_info("pyomo", "cbc")
         assert not info.available and columns in info.detail, info
+        assert "read as the pyomo layer reads it" in info.detail, info
     finally:
         matrix.probe_engine.cache_clear()
 

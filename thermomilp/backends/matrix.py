@@ -263,6 +263,8 @@ def _program_probe(engine: Solver, explicit: str | None,
             argv = [word.format(program=path, model=model, solution=solution)
                     for word in words]
             ok, said, why = _solve_probe(argv, SOLUTION_READERS[reader], model, solution)
+        if not ok and reader != rule.solution:
+            why += f", read as the {layer} layer reads it"
         if ok:
             return path, Probe(True, _banner_version(rule.banner, said) or "?")
         tried.append((path, origin, why))

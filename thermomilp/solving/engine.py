@@ -89,6 +89,8 @@ class Engine:
             TimeUp: the deadline passed first."""
         from thermomilp.logic.presolve import presolve
 
+        if self._session is not None:
+            raise RuntimeError("Engine.presolve comes before the first question for the engine")
         stop = None if self.deadline.end is None else self.deadline.expired
         self.board = presolve(self.puzzle, self.settings.logic, stop, board=self.board)
         self.fixed = {**self.fixed, **(self.board.fixed or {})}
