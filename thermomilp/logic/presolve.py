@@ -228,13 +228,14 @@ def search_nodes_for(puzzle: Puzzle) -> int:
     return 0 if n > SEARCH_MAX_VESSELS else SEARCH_NODES_PER_VESSEL * n + 20
 
 
-SEARCH_TIMES_PROBING = {"compiled": 1024, "python": 128}
+SEARCH_TIMES_PROBING = {"compiled": 1024, "python": 32}
 """The presolve's search may do this many times the work probing the board took (plus
 `SEARCH_FLOOR_WORK`), in the ticks of `thermomilp.logic.budget.Work`, by the kernel that
 runs the board (`thermomilp.logic.propagation.kernel_for`); past it the MILP goes on.
 The compiled kernel's budget is where giving up costs about a quarter of what HiGHS
-then takes on the hard boards it cannot decide; the reference, 30-80x slower per tick,
-keeps the budget it had (docs/journal.md, 2026-12-03, "weighted branching and a larger
+then takes on the hard boards it cannot decide (docs/journal.md, 2026-12-03, "weighted
+branching and a larger budget"); the reference, 30-80x slower per tick, gets the budget
+past which its search costs more than HiGHS would (same page, "the Python kernel's
 budget"). Work, not seconds: whether the logic or the engine decides a board never
 depends on the machine's load."""
 SEARCH_FLOOR_WORK = 200
