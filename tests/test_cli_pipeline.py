@@ -109,7 +109,7 @@ def slowed(real):  # the first call only: what a fresh process pays once
 
 
 engine.require_available = slowed(engine.require_available)  # the pair probe
-engine.warm_up = slowed(engine.warm_up)  # importing the engine
+engine.import_backend = slowed(engine.import_backend)  # importing the engine
 from thermomilp.cli.main import main
 
 raise SystemExit(main(sys.argv[1:]))

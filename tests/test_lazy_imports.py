@@ -157,20 +157,20 @@ def test_a_paused_clock_does_not_count_the_pause(fake_time):
     assert Deadline().remaining() is None
 
 
-def test_the_engine_warm_up_is_off_the_board_clock(fake_time, monkeypatch):
+def test_the_backend_import_is_off_the_board_clock(fake_time, monkeypatch):
     """The engine's session imports the backend with the board's clock paused: the clock
     shows none of it (building the model is the board's time: the fake clock stands
     still meanwhile)."""
     from thermomilp.core.settings import Settings
     from thermomilp.solving import engine as engine_module
 
-    real_warm_up = engine_module.warm_up
+    real_import = engine_module.import_backend
 
-    def slow_warm_up(settings):  # the real import, and 100 s on the (fake) clock
-        real_warm_up(settings)
+    def slow_import(settings):  # the real import, and 100 s on the (fake) clock
+        real_import(settings)
         fake_time.sleep(100.0)
 
-    monkeypatch.setattr(engine_module, "warm_up", slow_warm_up)
+    monkeypatch.setattr(engine_module, "import_backend", slow_import)
     clock = Deadline(None)
     from thermomilp import load
 

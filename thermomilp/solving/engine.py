@@ -75,7 +75,7 @@ class Engine:
         it is not the board's time; building the model is."""
         if self._session is None:
             with self.deadline.paused():
-                warm_up(self.settings)
+                import_backend(self.settings)
             self._session = open_session(self.puzzle, self.settings, self.fixed, self.deadline)
         return self._session
 
@@ -286,8 +286,9 @@ def require_available(settings: Settings) -> None:
     require_pair(settings.backend, settings.solver, settings.engine_path, probe=False)
 
 
-def warm_up(settings: Settings) -> None:
-    """Import the settings' backend module (and its library) ahead of the first board."""
+def import_backend(settings: Settings) -> None:
+    """Import the settings' backend module and its library (`Engine.session` does, with
+    the board's clock paused)."""
     import importlib
 
     from thermomilp.backends import SESSIONS
@@ -401,4 +402,4 @@ def solve_rows(lower, upper, integer, rows, cost, *, maximize: bool = False,
 
 __all__ = ["Engine", "Found", "SolveError", "find_other",
            "is_feasible", "lp_relaxation", "lp_vertex", "open_session", "require_available",
-           "solve_rows", "warm_up"]
+           "solve_rows", "import_backend"]
