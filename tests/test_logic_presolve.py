@@ -88,7 +88,18 @@ def _many_solutions_board():
     return planted_board(15, 15, random.Random(0))
 
 
-def test_the_search_finds_multiple_with_two_verified_grids():
+@pytest.fixture
+def one_budget(monkeypatch):
+    """The compiled kernel's search budget whichever kernel runs: the board's second
+    solution lies past the Python kernel's smaller budget, and these tests are about what
+    the search does with two solutions, not about the budget."""
+    from thermomilp.logic import presolve
+
+    monkeypatch.setitem(presolve.SEARCH_TIMES_PROBING, "python",
+                        presolve.SEARCH_TIMES_PROBING["compiled"])
+
+
+def test_the_search_finds_multiple_with_two_verified_grids(one_budget):
     from thermomilp.logic.presolve import BoardLogic, search_nodes_for
 
     puzzle = _many_solutions_board()
@@ -104,7 +115,7 @@ def test_the_search_finds_multiple_with_two_verified_grids():
     assert presolve_cells(puzzle, "probing")[2] == "open"
 
 
-def test_multiple_from_the_search_needs_no_engine():
+def test_multiple_from_the_search_needs_no_engine(one_budget):
     puzzle = _many_solutions_board()
     result = solve(puzzle)
     assert result.status == "multiple" and result.proof == "logic"
@@ -120,7 +131,7 @@ def test_multiple_from_the_search_needs_no_engine():
     assert solve(puzzle, logic="none").status == "multiple"
 
 
-def test_a_search_grid_the_checker_refuses_goes_to_the_engine(monkeypatch):
+def test_a_search_grid_the_checker_refuses_goes_to_the_engine(monkeypatch, one_budget):
     """The checker guards the search's grids too: a rival that breaks a rule is not
     taken as the second solution; the engine decides."""
     from thermomilp.logic import presolve
