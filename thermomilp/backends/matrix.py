@@ -349,10 +349,12 @@ def probe_engine(engine: Solver, explicit: str | None = None,
     path the user named, where the engine is a program, its answer read as ``layer``
     reads it. A version exactly when it solved the test model."""
     engine = Solver(engine)
-    kind = ENGINES[engine].probe.kind
-    if kind == "program":
+    rule = ENGINES[engine].probe
+    if layer is not None and rule.reads_for(layer) == rule.reads_for(None):
+        return probe_engine(engine, explicit)  # every layer reads it alike: one probe
+    if rule.kind == "program":
         return _program_probe(engine, explicit, layer)
-    return None, IN_PROCESS_PROBES[kind](engine)
+    return None, IN_PROCESS_PROBES[rule.kind](engine)
 
 
 def program_path(engine: Solver, settings: Settings | None = None) -> str | None:
