@@ -43,8 +43,7 @@ def run(args: argparse.Namespace) -> int:
             result = analyze(puzzle, args.max_solutions, settings)
         except SolveError as exc:  # out of time, or the engine failed: not bad input
             worst = EXIT_NO_SOLUTION
-            if args.format == "json":
-                boards.out.record({"file": path, "status": exc.status, "error": str(exc)})
+            boards.out.record({"file": path, "status": exc.status, "error": str(exc)})
             print(f"thermomilp: {exc.status}: {shown(path)}: {shown(exc)}", file=sys.stderr)
             continue
         boards.out.result(path, {"file": path, **result.to_json()},

@@ -228,7 +228,9 @@ class Output:
         self.boards = 0  # text blocks printed so far
 
     def record(self, record: dict) -> None:
-        print(json.dumps(record), flush=True)
+        """``record`` with ``--format json``; nothing in text (the message is on stderr)."""
+        if self.fmt == "json":
+            print(json.dumps(record), flush=True)
 
     def text(self, text: str) -> None:
         if self.boards:
@@ -251,7 +253,7 @@ class Boards:
     `worst` becomes ``EXIT_USAGE``. `out` prints the results."""
 
     def __init__(self, files: list[str], fmt: str = "text"):
-        self.files, self.fmt = files, fmt
+        self.files = files
         self.out = Output(fmt)
         self.worst = EXIT_OK
 
@@ -264,8 +266,7 @@ class Boards:
                 puzzle = read_input(path)
             except PuzzleError as exc:
                 self.worst = max(self.worst, EXIT_USAGE)
-                if self.fmt == "json":
-                    self.out.record(unreadable_record(path, str(exc)))
+                self.out.record(unreadable_record(path, str(exc)))
                 print(f"thermomilp: error: {shown(exc)}", file=sys.stderr)
                 continue
             yield n, path, puzzle

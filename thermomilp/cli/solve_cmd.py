@@ -45,8 +45,7 @@ def run(args: argparse.Namespace) -> int:
         result = outcome.result
         if result is None:  # the file could not be read
             worst = max(worst, EXIT_USAGE)
-            if args.format == "json":
-                out.record(outcome.record())
+            out.record(outcome.record())
             print(f"thermomilp: error: {shown(outcome.error)}", file=sys.stderr)
             continue
         if not result.ok:

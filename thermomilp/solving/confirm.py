@@ -69,8 +69,7 @@ def _known_levels(puzzle: Puzzle, cuts: list[Cut]) -> list[int] | None:
 
     for ones, over in cuts:
         if over is None:
-            grid = tuple("".join("#" if (r, c) in ones else "." for c in range(puzzle.width))
-                         for r in range(puzzle.height))
+            grid = grid_from_ones(puzzle.height, puzzle.width, ones)
             if not solution_problems(puzzle, grid):
                 return [1 << level for level in levels_from_grid(puzzle, grid)]
     return None

@@ -104,9 +104,10 @@ class Engine:
         if board is None or board.status not in ("solved", "multiple"):
             return ()
         grids = (board.grid,) if board.status == "solved" else board.solutions
-        checked = [self._verified(grid, "the logic") for grid in grids if grid is not None]
-        ok = len(checked) == len(grids) and all(f.status == Status.FEASIBLE for f in checked)
-        return tuple(grids) if ok else ()  # type: ignore[arg-type]
+        if any(grid is None or self._verified(grid, "the logic").status != Status.FEASIBLE
+               for grid in grids):
+            return ()
+        return tuple(grids)  # type: ignore[arg-type]
 
     # -- asking the engine ----------------------------------------------------
 
