@@ -54,7 +54,7 @@ def test_the_search_budget_follows_the_work_of_probing_the_board():
     board.probed_root()
     assert board.root_work > 0
     times = presolve.SEARCH_TIMES_PROBING[propagation.kernel_for(board.tables())]
-    assert presolve.search_work(board) == times * board.root_work + presolve.SEARCH_FLOOR_WORK
+    assert board.search_work == times * board.root_work + presolve.SEARCH_FLOOR_WORK
     assert presolve.search_decides(puzzle, 10**6, work=1, board=board) is None  # out of work
     assert board.search_gave_up
 
@@ -66,6 +66,6 @@ def test_the_reference_kernel_searches_for_the_budget_it_affords(monkeypatch):
     board = BoardLogic(load(BOARDS[2]))
     board.probed_root()
     assert propagation.kernel_for(board.tables()) == "python"
-    assert presolve.search_work(board) == (presolve.SEARCH_TIMES_PROBING["python"]
-                                           * board.root_work + presolve.SEARCH_FLOOR_WORK)
+    assert board.search_work == (presolve.SEARCH_TIMES_PROBING["python"]
+                                 * board.root_work + presolve.SEARCH_FLOOR_WORK)
     assert presolve.SEARCH_TIMES_PROBING["python"] < presolve.SEARCH_TIMES_PROBING["compiled"]

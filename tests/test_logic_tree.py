@@ -56,7 +56,7 @@ def test_probing_is_sound_and_complete_on_marks(seed, share):
     solutions = [g for g in brute_force_solutions(board) if _agrees(g, marks)]
     t = tree.Trees(board)
     state = t.state_of(marks)
-    ok = state is not None and tree.probe_fixpoint(t, state)
+    ok = state is not None and tree.probe_trees(t, state)
     if not ok:
         assert not solutions
         return
@@ -64,7 +64,7 @@ def test_probing_is_sound_and_complete_on_marks(seed, share):
         for r, c in t.cells[g]:
             if value != tree.UNKNOWN:
                 assert all((s[r][c] == "#") == bool(value) for s in solutions)
-    found = set(tree.search_solutions(board, marks=marks))
+    found = set(tree.search_trees(board, marks=marks))
     assert found == set(solutions)
     mistake = tree.find_mistake(board, marks)
     assert (mistake is None) == bool(solutions or not marks)

@@ -65,6 +65,12 @@ class BoardLogic:
         self._root: object | tuple[Domains | None, Witnesses | None] = _UNPROBED
         self.root_work = 0
         """The work ticks probing the board took (0 until `probed_root` ran)."""
+        self.search_work = SEARCH_FLOOR_WORK
+        """The work budget of a logic search from the board's probing fixpoint, the
+        presolve's (`search_decides`) and the confirmation of an engine's "infeasible"
+        (`thermomilp.solving.confirm`) alike: `SEARCH_TIMES_PROBING` times `root_work`,
+        by the kernel that runs the board, plus `SEARCH_FLOOR_WORK` (set by
+        `probed_root`)."""
         self.status = "open"
         """The presolve's verdict: ``open``, ``solved``, ``infeasible`` or ``multiple``."""
         self.fixed: dict[Cell, int] | None = None
@@ -103,6 +109,8 @@ class BoardLogic:
                 dom, wit = None, None
             self._root = dom, wit
             self.root_work = work.used
+            times = SEARCH_TIMES_PROBING[kernel_for(tables)]
+            self.search_work = int(times * work.used) + SEARCH_FLOOR_WORK
         dom, wit = self._root  # type: ignore[misc]
         return (None if dom is None else list(dom)), (None if wit is None else inherit(wit))
 
@@ -127,7 +135,7 @@ class BoardLogic:
         `search_work`), TimeUp when ``stop`` says so."""
         from thermomilp.logic.search import Propagator, search_solutions
 
-        halt = Work(search_work(self) if work is None else work, stop)
+        halt = Work(self.search_work if work is None else work, stop)
         return search_solutions(self.puzzle, Propagator.PROBING, limit, start=root, stop=halt,
                                 max_nodes=max_nodes, known=known, witnesses=witnesses,
                                 tables=self.tables())
@@ -165,7 +173,7 @@ def presolve(puzzle: Puzzle, mode: Logic | str, stop: Callable[[], bool] | None 
         return board._decided("open")
     if not puzzle.all_chains:  # the pool rule: layer trees
         from thermomilp.logic import tree
-        fixed, grid, status = tree.presolve_cells(puzzle, mode, stop)
+        fixed, grid, status = tree.presolve_trees(puzzle, mode, stop)
         return board._decided(status, fixed, grid)
     tables = board.tables(stop)
     if mode is Logic.INTERVALS:
@@ -216,7 +224,7 @@ decides uniqueness for less (docs/journal.md, 2026-12-02 and 2026-12-03;
 
 SEARCH_NODES_PER_VESSEL = 32
 """The presolve's search may branch this many times per vessel (plus 20), more than
-its work budget (`search_work`) affords: the work budget is what ends the search on
+its work budget (`BoardLogic.search_work`) affords: the work budget is what ends the search on
 the boards it cannot decide."""
 
 
@@ -240,13 +248,6 @@ budget"). Work, not seconds: whether the logic or the engine decides a board nev
 depends on the machine's load."""
 SEARCH_FLOOR_WORK = 200
 
-
-def search_work(board: BoardLogic) -> int:
-    """The work budget of a logic search from the board's probing fixpoint: the
-    presolve's (`search_decides`) and the confirmation of an engine's
-    "infeasible" (`thermomilp.solving.confirm`) alike."""
-    times = SEARCH_TIMES_PROBING[kernel_for(board.tables())]
-    return int(times * board.root_work) + SEARCH_FLOOR_WORK
 
 
 def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,

@@ -169,7 +169,7 @@ def _meets(a: int, b: int, target: int) -> bool:
     return any(a >> x & 1 and b >> (target - x) & 1 for x in range(target + 1))
 
 
-def propagate_conflict(t: Trees, state: State, start: list[int] | None = None) -> int | None:
+def propagate_trees(t: Trees, state: State, start: list[int] | None = None) -> int | None:
     """Run gravity and every line to a fixpoint in place. Returns None when consistent, else
     the broken line (or `TREE_CONFLICT`)."""
     changed = gravity(t, state, start)
@@ -196,14 +196,14 @@ def probe(t: Trees, state: State, g: int, value: int) -> int | None:
     """The thing broken when layer ``g`` is assumed ``value`` (None: no contradiction)."""
     trial = state.copy()
     trial[g] = value
-    return propagate_conflict(t, trial, [g])
+    return propagate_trees(t, trial, [g])
 
 
-def probe_fixpoint(t: Trees, state: State, stop: Callable[[], bool] | None = None) -> bool:
+def probe_trees(t: Trees, state: State, stop: Callable[[], bool] | None = None) -> bool:
     """Propagate, then probe every open layer both ways until nothing changes; False when
     the board has no solution. ``stop()`` true raises
     [`thermomilp.core.deadline.TimeUp`][thermomilp.core.errors.TimeUp]."""
-    if propagate_conflict(t, state) is not None:
+    if propagate_trees(t, state) is not None:
         return False
     moved = True
     while moved:
@@ -216,14 +216,14 @@ def probe_fixpoint(t: Trees, state: State, stop: Callable[[], bool] | None = Non
             for value in (1, 0):
                 if probe(t, state, g, value) is not None:
                     state[g] = 1 - value
-                    if propagate_conflict(t, state, [g]) is not None:
+                    if propagate_trees(t, state, [g]) is not None:
                         return False
                     moved = True
                     break
     return True
 
 
-def search_solutions(puzzle: Puzzle, limit: int | None = None,
+def search_trees(puzzle: Puzzle, limit: int | None = None,
                      marks: Mapping[Cell, int] | None = None,
                      stop: Callable[[], bool] | None = None) -> Iterator[Grid]:
     """Every solution agreeing with ``marks`` (at most ``limit``): propagation and branching
@@ -240,7 +240,7 @@ def search_solutions(puzzle: Puzzle, limit: int | None = None,
         nonlocal found
         if stop is not None and stop():
             raise TimeUp("the deadline passed during the tree search")
-        if propagate_conflict(t, state) is not None:
+        if propagate_trees(t, state) is not None:
             return
         open_ = [g for g, s in enumerate(state) if s == UNKNOWN]
         if not open_:
@@ -259,7 +259,7 @@ def search_solutions(puzzle: Puzzle, limit: int | None = None,
 
 def completion(puzzle: Puzzle) -> Completion:
     """The default mistake oracle on trees: a solution agreeing with the marks, or None."""
-    return lambda marks: next(iter(search_solutions(puzzle, 1, marks)), None)
+    return lambda marks: next(iter(search_trees(puzzle, 1, marks)), None)
 
 
 def tree_mistake(puzzle: Puzzle, marks: Mapping[Cell, int]) -> Mistake | None:
@@ -305,7 +305,7 @@ def find_mistake(puzzle: Puzzle, marks: Mapping[Cell, int],
     if complete is not None:  # the caller's oracle: uniqueness is not asked
         return solution_mistake(puzzle, marks, complete)
     return solution_mistake(puzzle, marks, completion(puzzle),
-                            lambda: sum(1 for _ in search_solutions(puzzle, 2)) == 1)
+                            lambda: sum(1 for _ in search_trees(puzzle, 2)) == 1)
 
 
 # -- Grade and presolve ----------------------------------------------------
@@ -316,21 +316,21 @@ def grade(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> str:
     or ``search`` -- the grade names of `thermomilp.logic.grade`."""
     t = Trees(puzzle)
     state = [UNKNOWN] * len(t.cells)
-    if propagate_conflict(t, state) is not None or UNKNOWN not in state:
+    if propagate_trees(t, state) is not None or UNKNOWN not in state:
         return "intervals"
-    if not probe_fixpoint(t, state, stop) or UNKNOWN not in state:
+    if not probe_trees(t, state, stop) or UNKNOWN not in state:
         return "probing"
     return "search"
 
 
-def presolve_cells(puzzle: Puzzle, mode: Logic, stop: Callable[[], bool] | None = None
+def presolve_trees(puzzle: Puzzle, mode: Logic, stop: Callable[[], bool] | None = None
                    ) -> tuple[dict[Cell, int] | None, Grid | None, str]:
     """[`thermomilp.logic.presolve.presolve_cells`][thermomilp.logic.presolve.presolve_cells] for
     layer trees."""
     t = Trees(puzzle)
     state = [UNKNOWN] * len(t.cells)
-    ok = (propagate_conflict(t, state) is None if mode is Logic.INTERVALS
-          else probe_fixpoint(t, state, stop))
+    ok = (propagate_trees(t, state) is None if mode is Logic.INTERVALS
+          else probe_trees(t, state, stop))
     if not ok:
         return None, None, "infeasible"
     fixed = {cell: state[g] for g, layer in enumerate(t.cells) if state[g] != UNKNOWN

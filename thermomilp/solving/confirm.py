@@ -10,7 +10,7 @@ fixed in the model, skips those the session's no-good cuts removed, and
 * finds none: the "infeasible" is confirmed (``CONFIRMED``) -- at once when every line
   is clued and the row and column clues add up to different totals;
 * finds one: the engine missed a solution; it is returned and the facade verifies it;
-* runs out of its node or work budget (`thermomilp.logic.presolve.search_work`, in the
+* runs out of its node or work budget (`thermomilp.logic.presolve.BoardLogic.search_work`, in the
   load-independent ticks of `thermomilp.logic.budget`) or reaches the board's deadline:
   ``UNDECIDED``. It does not search at all when the presolve's own search already gave
   up (``BoardLogic.search_gave_up``) or the board is past the presolve's search size
@@ -139,14 +139,14 @@ def _candidates(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: list[Cut
     (`BoardLogic.search_hopeless`).
 
     A pool-rule tank has no levels: the search runs on its layer trees
-    (`thermomilp.logic.tree.search_solutions`, ``work`` nodes, default ``max_nodes``).
+    (`thermomilp.logic.tree.search_trees`, ``work`` nodes, default ``max_nodes``).
     Otherwise it starts from the probing fixpoint of the board alone -- the presolve's,
     when it ran; the excluded solution's levels need no probe (no sound rule erases
     them) -- clamped by ``fixed``."""
     if not puzzle.all_chains:
-        from thermomilp.logic.tree import search_solutions as tree_solutions
+        from thermomilp.logic.tree import search_trees
 
-        yield from tree_solutions(puzzle, marks=fixed,
+        yield from search_trees(puzzle, marks=fixed,
                                   stop=Work(max_nodes if work is None else work, expired))
         return
     board = board_logic(puzzle, board)
@@ -174,7 +174,7 @@ def confirm_infeasible(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: I
     it). ``deadline``: the board's clock (the logic stops when it expires, CP-SAT gets
     what remains of it; None: no limit); ``work``:
     the logic's budget in work ticks (default
-    `thermomilp.logic.presolve.search_work`); ``cpsat``: False when the engine
+    `thermomilp.logic.presolve.BoardLogic.search_work`); ``cpsat``: False when the engine
     being confirmed is CP-SAT itself (then it would not be a second method);
     ``board``: what the logic learned about ``puzzle`` in this solve (its probing
     fixpoint, whether the presolve's search gave up), a new one when None.

@@ -230,7 +230,7 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     """(whether ``puzzle`` has a solution, whether an engine was called).
 
     The exact logic search answers first, within its work budget
-    (`thermomilp.logic.presolve.search_work`); a board it cannot finish goes to
+    (`thermomilp.logic.presolve.BoardLogic.search_work`); a board it cannot finish goes to
     the engine, with every guard of `Engine.next_solution`.
 
     Raises:
