@@ -1,8 +1,10 @@
 """The benchmark scripts import only what exists.
 
 Every ``import thermomilp.<module>`` and ``from thermomilp.<module> import <name>`` in
-``benchmarks/*.py`` must resolve against the package as it is now, and every import of a sibling
-script (``from _common import timed``) must name something that script defines. A
+``benchmarks/*.py`` must resolve against the package as it is now, so must every
+attribute read from a module imported so (``presolve.search_nodes_for``), and every
+import of a sibling script (``from _common import timed``) must name something that
+script defines. A
 benchmark runs rarely, so a renamed function breaks it unnoticed for weeks; this test
 breaks at once. The scripts are read with ``ast``, never imported: some need OR-Tools,
 and importing a script may start its work.
@@ -11,6 +13,7 @@ and importing a script may start its work.
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -69,10 +72,27 @@ def top_level_names(path: Path) -> set[str]:
     return names
 
 
+def module_attribute_problems(source: str) -> list[str]:
+    """``line: problem`` for every ``name.attribute`` read where ``name`` is a module of
+    thermomilp that the script imported (``from thermomilp.logic import presolve``)."""
+    modules = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("thermomilp"):
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                with contextlib.suppress(ImportError):
+                    modules[alias.asname or alias.name] = importlib.import_module(full)
+    return [f"{node.lineno}: {modules[node.value.id].__name__} has no {node.attr}"
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            and node.value.id in modules and not hasattr(modules[node.value.id], node.attr)]
+
+
 def import_problems(source: str, folder: Path = BENCHMARKS) -> list[str]:
     """``line: problem`` for every import of thermomilp or of a script in ``folder`` that
-    does not resolve; other libraries (numpy, ortools, ...) are not this test's business."""
-    problems = []
+    does not resolve, and every attribute of such a module that it does not have; other
+    libraries (numpy, ortools, ...) are not this test's business."""
+    problems = module_attribute_problems(source)
     for line, module, name in imports(source):
         if module.split(".")[0] == "thermomilp":
             problem = package_problem(module, name)
@@ -105,6 +125,9 @@ def test_every_import_of_a_benchmark_resolves(script):
     ("from thermomilp.export import export", "no module thermomilp.export"),
     ("from thermomilp import verify", "thermomilp has no verify"),
     ("from _common import no_such_helper", "_common.py defines no no_such_helper"),
+    # what broke benchmarks/logic_kernel.py: the module caches the per-board object replaced
+    ("def f():\n    from thermomilp.logic import presolve\n    presolve.forget_roots()",
+     "thermomilp.logic.presolve has no forget_roots"),
 ])
 def test_the_check_finds_a_broken_import(source, expected):
     problems = import_problems(source)
