@@ -24,18 +24,11 @@ class PuzzleError(ThermomilpError):
         self.message = message
         self.file = file
         self.line = line
-        super().__init__(self._format())
-
-    def _format(self) -> str:
-        where = ""
-        if self.file is not None:
-            where = f"{self.file}"
-            if self.line is not None:
-                where += f":{self.line}"
-            where += ": "
-        elif self.line is not None:
-            where = f"line {self.line}: "
-        return where + self.message
+        if file is not None:
+            where = f"{file}: " if line is None else f"{file}:{line}: "
+        else:
+            where = "" if line is None else f"line {line}: "
+        super().__init__(where + message)
 
     def located(self, file: str | None = None, line: int | None = None) -> "PuzzleError":
         """A copy that names ``file`` and ``line`` where this one did not."""
