@@ -16,8 +16,6 @@ from collections.abc import Iterable
 FILLED = "#"
 EMPTY = "."
 UNDECIDED = "?"
-GLYPH = {1: FILLED, 0: EMPTY}
-"""A decided cell's glyph: 1 filled, 0 empty (`UNDECIDED` for the rest)."""
 
 
 def number(index: int) -> int:
@@ -74,4 +72,4 @@ def vessel_name(kind: str, label: str) -> str:
 
 def glyph(value: int | None) -> str:
     """The mark glyph of a cell: 1 filled ``#``, 0 empty ``.``, anything else ``?``."""
-    return GLYPH.get(value, UNDECIDED) if value is not None else UNDECIDED
+    return FILLED if value == 1 else EMPTY if value == 0 else UNDECIDED
