@@ -26,7 +26,5 @@ class Status(enum.StrEnum):
 PUBLIC: tuple[Status, ...] = (Status.UNIQUE, Status.MULTIPLE, Status.INFEASIBLE, Status.SOLVED,
                               Status.TIMEOUT, Status.ERROR)
 """What a solve of a board reports (``SolveResult.status``, the record's ``status``)."""
-SOLVED: tuple[Status, ...] = (Status.UNIQUE, Status.MULTIPLE, Status.SOLVED)
-"""The public statuses that carry a grid."""
 
-__all__ = ["PUBLIC", "SOLVED", "Status"]
+__all__ = ["PUBLIC", "Status"]
