@@ -264,7 +264,7 @@ def _check_clues(rows: Sequence[object], cols: Sequence[object], height: int | N
 
 
 def _check_cell(cell: object, height: int, width: int, where: str) -> Cell:
-    if type(cell) in _PLAIN_SEQUENCES:  # the common case, without the general tests below
+    if type(cell) in (list, tuple):  # the common case, without the general tests below
         pair: Sequence[object] = cell  # type: ignore[assignment]
         if len(pair) == 2:
             row, col = pair
@@ -279,10 +279,6 @@ def _check_cell(cell: object, height: int, width: int, where: str) -> Cell:
         raise PuzzleError(f"{where}: cell {indexed_cell_name((r, c))} is outside the "
                           f"{height}x{width} grid")
     return (r, c)
-
-
-_PLAIN_SEQUENCES = (list, tuple)
-"""Types that are a `Sequence` without asking the ABC (a slow ``isinstance``)."""
 
 
 def _check_solution(solution: Sequence[str] | None, height: int, width: int) -> Grid | None:
@@ -320,8 +316,8 @@ def thermometers(rows: Sequence[int | None], cols: Sequence[int | None],
     for t, therm in enumerate(thermometers):
         tag = str(t + 1) if labels is None or t >= len(labels) else str(labels[t])
         names.append(tag)
-        if type(therm) not in _PLAIN_SEQUENCES and (isinstance(therm, (str, bytes))
-                                                    or not isinstance(therm, Sequence)):
+        if type(therm) not in (list, tuple) and (isinstance(therm, (str, bytes))
+                                                 or not isinstance(therm, Sequence)):
             raise PuzzleError(f"thermometer {tag} is not a list of cells")
         if len(therm) == 0:
             raise PuzzleError(f"thermometer {tag} is empty")
@@ -562,8 +558,14 @@ def levels_from_grid(puzzle: Puzzle, grid: Sequence[str]) -> tuple[int, ...]:
     """
     levels = []
     for vessel in puzzle.vessels:
-        if not vessel.is_chain:
-            levels.append(_wet_rows(vessel, grid))
+        if not vessel.is_chain:  # a pool-rule tank: its filled layers closed under children
+            wet = list(_filled_layers(vessel, grid))
+            for k in range(vessel.depth):
+                p = vessel.parent_of(k)
+                if p is not None and wet[p] and not wet[k]:
+                    raise NotMonotoneError(f"tank {vessel.label}: layer {p + 1} holds water above "
+                                           f"the empty layer {k + 1} it would run into")
+            levels.append(len({vessel.layers[k][0][0] for k in range(vessel.depth) if wet[k]}))
             continue
         level = 0
         for k, filled in enumerate(_filled_layers(vessel, grid)):
@@ -588,13 +590,3 @@ def _filled_layers(vessel: Vessel, grid: Sequence[str]) -> Iterator[bool]:
             raise NotMonotoneError(f"{who} {vessel.label}: the cells of layer {k + 1}{what} "
                                    "are not all filled or all empty")
         yield states.pop()
-
-
-def _wet_rows(vessel: Vessel, grid: Sequence[str]) -> int:
-    filled = list(_filled_layers(vessel, grid))
-    for k in range(vessel.depth):
-        p = vessel.parent_of(k)
-        if p is not None and filled[p] and not filled[k]:
-            raise NotMonotoneError(f"tank {vessel.label}: layer {p + 1} holds water above the "
-                                   f"empty layer {k + 1} it would run into")
-    return len({vessel.layers[k][0][0] for k in range(vessel.depth) if filled[k]})
