@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Sequence
 
-from thermomilp.core.notation import cell_name, column_name, row_name
+from thermomilp.core.notation import cell_name, line_name
 from thermomilp.core.puzzle import Cell, Puzzle, ones_of
 
 Cut = tuple[frozenset[Cell], "frozenset[Cell] | None"]
@@ -30,14 +30,11 @@ def solution_problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
         return [f"the grid is not {puzzle.height}x{puzzle.width}"]
     if any(ch not in "#." for row in grid for ch in row):
         return ["the grid holds characters other than '#' and '.'"]
-    for i, clue in enumerate(puzzle.rows):
-        got = grid[i].count("#")
+    lines = [*grid, *("".join(col) for col in zip(*grid, strict=True))]  # rows, then columns
+    for line, (clue, cells) in enumerate(zip(puzzle.rows + puzzle.cols, lines, strict=True)):
+        got = cells.count("#")
         if clue is not None and got != clue:
-            problems.append(f"{row_name(i)} has {got} filled cells, clue {clue}")
-    for j, clue in enumerate(puzzle.cols):
-        got = sum(row[j] == "#" for row in grid)
-        if clue is not None and got != clue:
-            problems.append(f"{column_name(j)} has {got} filled cells, clue {clue}")
+            problems.append(f"{line_name(line, puzzle.height)} has {got} filled cells, clue {clue}")
     if puzzle.rule == "pool":
         return problems + _pool_problems(puzzle, grid)
     for vessel in puzzle.vessels:
