@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import groupby
+from operator import itemgetter
 from typing import Iterable, Iterator, Literal, Mapping, Sequence
 
 from thermomilp.core.errors import BoardTooLarge, NotMonotoneError, PuzzleError, RuleNotSupported
@@ -357,9 +359,8 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
              rule: str = "tank", limits: SizeLimits = GENEROUS) -> Puzzle:
     """A validated Aquarium puzzle; ``regions[r][c]`` is the tank id of a cell.
 
-    Ids are kept as given ([`region_key`][thermomilp.core.puzzle.region_key]): a whole number stays
-    a number and anything else is its text, so ``1`` and ``"1"`` are two tanks; each vessel keeps
-    its id in ``region_id`` and gets a unique ``label``
+    Ids are kept as given ([`region_key`][thermomilp.core.puzzle.region_key]), each in its
+    vessel's ``region_id``, with a unique ``label``
     ([`tank_labels`][thermomilp.core.puzzle.tank_labels]).
 
     Tanks are listed in order of first appearance, row by row. Each tank must
@@ -395,10 +396,8 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
             layers, parent = pool_layers(cells)
             vessels.append(Vessel(label, layers, parent, region_id=key))
             continue
-        by_row: dict[int, list[Cell]] = {}
-        for cell in cells:
-            by_row.setdefault(cell[0], []).append(cell)
-        layers = tuple(tuple(sorted(by_row[r])) for r in sorted(by_row, reverse=True))
+        lowest_first = sorted(cells, key=lambda cell: (-cell[0], cell[1]))
+        layers = tuple(tuple(row) for _, row in groupby(lowest_first, itemgetter(0)))
         vessels.append(Vessel(label, layers, region_id=key))
     return Puzzle("aquarium", rows_t, cols_t, tuple(vessels), name, source,
                   _check_solution(solution, height, width), rule=rule)
@@ -458,14 +457,11 @@ def pool_layers(cells: Sequence[Cell]) -> tuple[tuple[tuple[Cell, ...], ...],
             cell = up[cell]
         return cell
 
-    by_row: dict[int, list[Cell]] = {}
-    for cell in cells:
-        by_row.setdefault(cell[0], []).append(cell)
     layers: list[tuple[Cell, ...]] = []
     parent: list[int | None] = []
     waiting: dict[Cell, list[int]] = {}  # component root -> layers still without a parent
-    for r in sorted(by_row, reverse=True):
-        row = sorted(by_row[r])
+    for r, in_row in groupby(sorted(cells, key=lambda cell: (-cell[0], cell[1])), itemgetter(0)):
+        row = list(in_row)
         for cell in row:
             up[cell] = cell
         for cell in row:
