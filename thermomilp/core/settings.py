@@ -98,10 +98,9 @@ def solver_identity(value: Any) -> tuple[Solver, Backend | None]:
         try:
             return Solver(name), None
         except ValueError:
-            pass
-        if name in SOLVER_ALIASES:
-            return SOLVER_ALIASES[name]
-        raise ConfigError(_closed_list_message(value))
+            if name not in SOLVER_ALIASES:
+                raise ConfigError(_closed_list_message(value)) from None
+        return SOLVER_ALIASES[name]
     if type(value).__module__.split(".")[0] == "pulp":
         return _pulp_object(value), Backend.PULP
     raise ConfigError(f"solver {value!r}: give an engine's name ({', '.join(Solver)}) "
@@ -411,9 +410,7 @@ class Settings:
         """A copy with some fields changed (strings parsed like the constructor's).
         A backend that was chosen by the rule is chosen again for the new solver, a
         solver that was chosen (not given) again for the new backend."""
-        unknown = sorted(set(changes) - set(FIELDS))
-        if unknown:
-            raise TypeError(_unexpected(unknown[0]))
+        _refuse_unknown(changes)
         if self.backend_chosen and "backend" not in changes:
             changes["backend"] = None
         if self.solver_chosen and "solver" not in changes:
@@ -467,10 +464,12 @@ class SettingsKeywords(TypedDict, total=False):
     engine_path: str | os.PathLike | None
 
 
-def _unexpected(name: str) -> str:
-    hint = f" ({RENAMED[name]})" if name in RENAMED else ""
-    return (f"unexpected keyword argument {name!r}{hint}; the settings are "
-            f"{', '.join(FIELDS)}")
+def _refuse_unknown(names: Mapping[str, Any]) -> None:
+    unknown = sorted(set(names) - set(FIELDS))
+    if unknown:
+        hint = f" ({RENAMED[unknown[0]]})" if unknown[0] in RENAMED else ""
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r}{hint}; the settings are "
+                        f"{', '.join(FIELDS)}")
 
 
 def settings_from(base: Settings | None = None, /, **given: Any) -> Settings:
@@ -479,9 +478,7 @@ def settings_from(base: Settings | None = None, /, **given: Any) -> Settings:
     as for any Python function."""
     if not given and isinstance(base, Settings):  # the facade's own calls: nothing to change
         return base
-    unknown = sorted(set(given) - set(FIELDS))
-    if unknown:
-        raise TypeError(_unexpected(unknown[0]))
+    _refuse_unknown(given)
     changes = {k: v for k, v in given.items() if v is not None}
     base = base if base is not None else Settings()
     if not isinstance(base, Settings):
