@@ -106,13 +106,9 @@ def is_solution(puzzle: Puzzle, grid: Sequence[str]) -> bool:
 
 def cut_off(ones: frozenset[Cell], cuts: Iterable[Cut]) -> bool:
     """Whether a no-good cut removed the grid whose filled cells are ``ones``."""
-    for cut_ones, over in cuts:
-        if over is None:
-            if ones == cut_ones:
-                return True
-        elif all((cell in ones) == (cell in cut_ones) for cell in over):
-            return True
-    return False
+    return any(ones == cut_ones if over is None
+               else all((cell in ones) == (cell in cut_ones) for cell in over)
+               for cut_ones, over in cuts)
 
 
 def candidate_problems(puzzle: Puzzle, grid: Sequence[str], *,
