@@ -40,8 +40,7 @@ def source() -> str | None:
 
 def pip_install(extra: str) -> str:
     """The command that adds the ``extra`` (``cbc``, ``scip``, ``serve``, ...) to this copy."""
-    where = source()
-    return f'pip install "{where or "thermomilp"}[{extra}]"'
+    return f'pip install "{source() or "thermomilp"}[{extra}]"'
 
 
 __all__ = ["pip_install", "source"]
