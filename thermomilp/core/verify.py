@@ -117,8 +117,7 @@ def candidate_problems(puzzle: Puzzle, grid: Sequence[str], *,
     """Why ``grid`` is not an answer to the question asked of ``puzzle``: the rules it
     breaks ([`solution_problems`][thermomilp.core.verify.solution_problems]), a ``fixed`` cell (cell
     -> 0/1) it ignores, a no-good cut that removed it, or its being the ``planted`` grid (a rival
-    must differ). Empty when it is an answer. The engine, the logic search and the generators all
-    check their candidates here."""
+    must differ). Empty when it is an answer."""
     problems = solution_problems(puzzle, grid)
     if problems:
         return problems
