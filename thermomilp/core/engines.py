@@ -232,10 +232,8 @@ class ProbeRule:
 
     def reads_for(self, layer: Backend | None) -> tuple[tuple[str, ...], str]:
         """The ``argv`` and ``solution`` reader of the probe for ``layer``."""
-        for reader_layer, argv, solution in self.layer_reads:
-            if reader_layer is layer:
-                return argv, solution
-        return self.argv, self.solution
+        return next(((argv, solution) for reader_layer, argv, solution in self.layer_reads
+                     if reader_layer is layer), (self.argv, self.solution))
 
 
 @dataclass(frozen=True)
