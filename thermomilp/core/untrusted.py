@@ -25,10 +25,8 @@ COMMENT_MAX = 60
 
 def _escape(match: re.Match[str]) -> str:
     ch = match.group()
-    if ch in _NAMED:
-        return _NAMED[ch]
     code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return _NAMED.get(ch) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
 def shown(text: object) -> str:
