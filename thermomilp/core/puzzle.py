@@ -393,8 +393,7 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
         label = names[key]
         _check_connected(label, cells)
         if rule == "pool":
-            layers, parent = pool_layers(cells)
-            vessels.append(Vessel(label, layers, parent, region_id=key))
+            vessels.append(Vessel(label, *pool_layers(cells), region_id=key))
             continue
         lowest_first = sorted(cells, key=lambda cell: (-cell[0], cell[1]))
         layers = tuple(tuple(row) for _, row in groupby(lowest_first, itemgetter(0)))
