@@ -23,8 +23,7 @@ class Status(enum.StrEnum):
     FEASIBLE = "feasible"  # an engine's point, before the checker and the uniqueness question
 
 
-PUBLIC: tuple[Status, ...] = (Status.UNIQUE, Status.MULTIPLE, Status.INFEASIBLE, Status.SOLVED,
-                              Status.TIMEOUT, Status.ERROR)
-"""What a solve of a board reports (``SolveResult.status``, the record's ``status``)."""
+PUBLIC: tuple[Status, ...] = tuple(status for status in Status if status is not Status.FEASIBLE)
+"""What a board's solve reports (``SolveResult.status``, the record's): all but ``feasible``."""
 
 __all__ = ["PUBLIC", "Status"]
