@@ -15,13 +15,13 @@ Every engine call holds `PYOMO_CALL`.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from thermomilp.backends.base import Raw, Session, engine_log_to_stderr, values_or_none
 from thermomilp.backends.highs_backend import set_highs_threads
-from thermomilp.backends.pyomo_probe import quiet_pyomo
 from thermomilp.core.engines import ENGINES
 from thermomilp.core.errors import SolverUnavailable
 from thermomilp.core.settings import Backend, EngineOptionValue, Settings, Solver
@@ -89,11 +89,18 @@ class _Shell:
         if path is None:
             raise SolverUnavailable(f"no {name} program for Pyomo")
         self.settings = settings
-        with quiet_pyomo():
+        # Pyomo warns (with tracebacks) about a solver it cannot find; what we need is
+        # ``available()``, and our own error message says the rest.
+        logger = logging.getLogger("pyomo")
+        level = logger.level
+        logger.setLevel(logging.ERROR)
+        try:
             # An absolute path, always: left to itself Pyomo looks in the working folder first.
             self.engine = pyo.SolverFactory(name, executable=path)
             if not self.engine.available(exception_flag=False):
                 raise SolverUnavailable(f"Pyomo cannot run {name} at {path}")
+        finally:
+            logger.setLevel(level)
         self.engine.options.update(options)
         self.time_option = ENGINES[settings.solver].time_options[0]
 
