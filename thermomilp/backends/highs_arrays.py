@@ -22,7 +22,6 @@ from thermomilp.core.settings import Solver
 from thermomilp.model.formulation import Formulation
 
 ArrayStatus = Literal["optimal", "infeasible", "unbounded", "limit", "error"]
-INF = float("inf")
 
 
 @dataclass(frozen=True)
@@ -162,13 +161,8 @@ def run_rows(lower: Sequence[float], upper: Sequence[float], integer: Sequence[i
     h = new_highs()
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
-    inf = highspy.kHighsInf
-
-    def bound(v: float) -> float:
-        return inf if v == INF else (-inf if v == -INF else v)
-
-    for k in range(len(lower)):
-        h.addVar(bound(lower[k]), bound(upper[k]))
+    for k in range(len(lower)):  # an infinite bound is HiGHS's own (kHighsInf is inf)
+        h.addVar(lower[k], upper[k])
         if cost.get(k, 0.0):
             h.changeColCost(k, cost[k])
     if integer:
@@ -178,8 +172,7 @@ def run_rows(lower: Sequence[float], upper: Sequence[float], integer: Sequence[i
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
     for row in rows:
         idx = list(row.terms)
-        h.addRow(bound(row.lower), bound(row.upper), len(idx), idx,
-                 [row.terms[k] for k in idx])
+        h.addRow(row.lower, row.upper, len(idx), idx, [row.terms[k] for k in idx])
     try:
         h.run()
     except Exception as exc:  # noqa: BLE001 - an engine failure is an outcome, not a traceback
