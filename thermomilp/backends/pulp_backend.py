@@ -113,11 +113,8 @@ def read_status(returned: Any, prob: Any) -> tuple[str, bool]:
     word = pulp.LpStatus.get(code, str(code))
     sol_status = getattr(prob, "sol_status", None)
     has_solution = sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)
-    if word == "Optimal":
-        return "optimal", True
-    if word == "Infeasible":
-        return "infeasible", False
-    return word, has_solution
+    settled = {"Optimal": ("optimal", True), "Infeasible": ("infeasible", False)}
+    return settled.get(word, (word, has_solution))
 
 
 class PulpSession(Session):
