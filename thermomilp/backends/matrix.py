@@ -233,17 +233,12 @@ def program_candidates(engine: Solver, explicit: str | None = None) -> list[tupl
     if explicit:
         return [(explicit, "engine_path")]
     record = ENGINES[engine]
-    found: list[tuple[str, str]] = []
-    path = on_path(record.program) if record.program else None
-    if path:
-        found.append((path, f"{record.program} on PATH"))
-    for carrier in record.probe.carriers:
-        path = _carried(carrier)
-        if path:
-            found.append((path, carrier.origin))
+    found = [(on_path(record.program) if record.program else None, f"{record.program} on PATH")]
+    found += [(_carried(carrier), carrier.origin) for carrier in record.probe.carriers]
     first: dict[str, tuple[str, str]] = {}
     for path, origin in found:  # Debian's cbc may also be what some wheel points to
-        first.setdefault(os.path.realpath(path), (path, origin))
+        if path:
+            first.setdefault(os.path.realpath(path), (path, origin))
     return list(first.values())
 
 
