@@ -65,11 +65,10 @@ class PairInfo:
                 "detail": self.detail}
 
 
-# Engine probes: one mechanism per probe kind of the records (`ProbeRule`). An
-# engine counts as installed when it solves PROBE_LP and reports its only optimum;
-# no banner is parsed to decide anything. The model is decided by bound tightening
-# alone, as a board whose cells the logic fixed is: a build that writes such an answer
-# in another form (the cbcbox CBC leaves out the rows Pyomo reads first) fails here.
+# A program probe must report PROBE_LP's only optimum; no banner decides anything. The
+# model is decided by bound tightening alone, as a board whose cells the logic fixed is:
+# a build that writes such an answer in another form (the cbcbox CBC leaves out the rows
+# Pyomo reads first) fails here.
 
 PROBE_LP = """\\ thermomilp engine probe: the only optimum is a = 0, b = 1 (and c = 1)
 Minimize
