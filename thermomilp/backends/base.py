@@ -36,6 +36,9 @@ from thermomilp.core.settings import Backend, EngineOptionValue, Settings
 from thermomilp.core.status import Status
 from thermomilp.model.registry import BuildOptions, BuiltModel, Formulated, build, kind_info
 
+Options = dict[str, EngineOptionValue]
+"""Native engine options by the engine's own names."""
+
 NEAR_LIMIT = 0.9
 """A call that ran this share of its time limit met it (engines stop a little early): its
 "infeasible" is a timeout, never a proof (docs/solvers.md)."""
@@ -109,7 +112,7 @@ class Session(ABC):
         """Add ``sum coefs[i] * var[cols[i]] >= lower`` (variables in formulation order)."""
 
     @abstractmethod
-    def _run(self, time_limit: float | None, extra: dict[str, EngineOptionValue]) -> Raw:
+    def _run(self, time_limit: float | None, extra: Options) -> Raw:
         """Run the engine once with ``time_limit`` seconds (None: no limit), the native
         options `options` and, for this run only, ``extra`` on top of them; an
         exception is an engine crash."""
@@ -124,7 +127,7 @@ class Session(ABC):
         left = max(left, 0.01)
         return max(1, math.ceil(left)) if self.traits.whole_seconds else left
 
-    def _call(self, extra: dict[str, EngineOptionValue]) -> tuple[Raw, float | None, float]:
+    def _call(self, extra: Options) -> tuple[Raw, float | None, float]:
         limit = self.time_limit()
         start = time.perf_counter()
         try:
@@ -250,4 +253,5 @@ def engine_log_to_stderr(active: bool) -> Iterator[None]:
         os.close(saved)
 
 
-__all__ = ["NEAR_LIMIT", "Outcome", "Raw", "Session", "engine_log_to_stderr", "values_or_none"]
+__all__ = ["NEAR_LIMIT", "Options", "Outcome", "Raw", "Session", "engine_log_to_stderr",
+           "values_or_none"]

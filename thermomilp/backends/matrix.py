@@ -359,6 +359,15 @@ def program_path(engine: Solver, settings: Settings | None = None) -> str | None
     return explicit or probe_engine(engine, None, settings.backend if settings else None)[0]
 
 
+def require_program(settings: Settings, missing: str) -> str:
+    """`program_path` of the settings' engine, the one binary PuLP and Pyomo run, or
+    [`SolverUnavailable`][thermomilp.core.errors.SolverUnavailable] saying ``missing``."""
+    path = program_path(settings.solver, settings)
+    if path is None:
+        raise SolverUnavailable(missing)
+    return path
+
+
 @functools.lru_cache(maxsize=None)
 def layer_version(layer: Backend) -> str | None:
     """The version of a modelling layer's own library (PuLP, Pyomo), None when it is not

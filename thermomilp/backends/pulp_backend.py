@@ -14,15 +14,19 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from thermomilp.backends.base import Raw, Session, engine_log_to_stderr, values_or_none
+from thermomilp.backends.base import (
+    Options,
+    Raw,
+    Session,
+    engine_log_to_stderr,
+    values_or_none,
+)
 from thermomilp.backends.highs_backend import run_highs, set_highs_threads
-from thermomilp.core.errors import SolverUnavailable
-from thermomilp.core.settings import Backend, EngineOptionValue, Settings, Solver
+from thermomilp.backends.matrix import require_program
+from thermomilp.core.settings import Backend, Settings, Solver
 from thermomilp.core.status import Status
 from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.registry import BuiltModel
-
-Options = dict[str, EngineOptionValue]
 
 
 def _highs(settings: Settings, common: dict[str, Any], options: Options) -> Any:
@@ -33,29 +37,19 @@ def _highs(settings: Settings, common: dict[str, Any], options: Options) -> Any:
     return pulp.HiGHS(**common, **options)
 
 
-def _program(settings: Settings, missing: str) -> str:
-    """The absolute path of the engine's program the matrix probe found solving (or the
-    user's ``engine_path``): the same binary the Pyomo backend runs."""
-    from thermomilp.backends.matrix import program_path
-
-    path = program_path(settings.solver, settings)
-    if path is None:
-        raise SolverUnavailable(missing)
-    return path
-
-
 def _cbc(settings: Settings, common: dict[str, Any], options: Options) -> Any:
     import pulp
 
-    path = _program(settings, "CBC is not reachable from PuLP")
-    words = [f"{name} {_word(value)}" for name, value in options.items()]
+    path = require_program(settings, "CBC is not reachable from PuLP")
+    words = [f"{name} {('on' if value else 'off') if isinstance(value, bool) else value}"
+             for name, value in options.items()]
     return pulp.COIN_CMD(path=path, **common, options=words)
 
 
 def _glpk(settings: Settings, common: dict[str, Any], options: Options) -> Any:
     import pulp
 
-    path = _program(settings, "no glpsol in an absolute folder of PATH")
+    path = require_program(settings, "no glpsol in an absolute folder of PATH")
     words: list[str] = []
     for name, value in options.items():
         if value is True:
@@ -72,12 +66,6 @@ def _scip(settings: Settings, common: dict[str, Any], options: Options) -> Any:
     return pulp.SCIP_PY(**common, options=pairs)
 
 
-def _word(value: EngineOptionValue) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
-
-
 REACH: dict[Solver, Callable[[Settings, dict[str, Any], Options], Any]] = {
     Solver.HIGHS: _highs, Solver.CBC: _cbc, Solver.GLPK: _glpk, Solver.SCIP: _scip}
 """How PuLP reaches each engine, with the time limit, the log switch and native options."""
@@ -90,10 +78,6 @@ def pulp_solver(settings: Settings, time_limit: float | None, options: Options |
     if time_limit:
         common["timeLimit"] = time_limit
     return REACH[settings.solver](settings, common, dict(options or {}))
-
-
-# What PuLP 3 ("Undefined") and PuLP 4 (LpSolveStatus.Undefined) call HiGHS's "Solve error"
-SOLVE_ERROR = ("Undefined",)
 
 
 def read_status(returned: Any, prob: Any) -> tuple[str, bool]:
@@ -168,7 +152,8 @@ class PulpSession(Session):
             return Raw(Status.FEASIBLE, values_or_none([v.value() for v in self.variables]), word)
         if word == "timeout":
             return Raw(Status.TIMEOUT, said=word)
-        return Raw(Status.ERROR, said=word, engine_error=word in SOLVE_ERROR)
+        # "Undefined": what PuLP 3 and PuLP 4 (LpSolveStatus.Undefined) call HiGHS's "Solve error"
+        return Raw(Status.ERROR, said=word, engine_error=word == "Undefined")
 
     # -- the re-solve after a cut, on the HiGHS model PuLP already built -------------
     #

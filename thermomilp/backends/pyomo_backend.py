@@ -20,16 +20,21 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from thermomilp.backends.base import Raw, Session, engine_log_to_stderr, values_or_none
+from thermomilp.backends.base import (
+    Options,
+    Raw,
+    Session,
+    engine_log_to_stderr,
+    values_or_none,
+)
 from thermomilp.backends.highs_backend import set_highs_threads
+from thermomilp.backends.matrix import require_program
 from thermomilp.core.engines import ENGINES
 from thermomilp.core.errors import SolverUnavailable
-from thermomilp.core.settings import Backend, EngineOptionValue, Settings, Solver
+from thermomilp.core.settings import Backend, Settings, Solver
 from thermomilp.core.status import Status
 from thermomilp.model.highs_model import hide_banner
 from thermomilp.model.registry import BuiltModel
-
-Options = dict[str, EngineOptionValue]
 
 PYOMO_CALL = threading.Lock()
 """Held around every Pyomo engine call and every engine object's creation: Pyomo's
@@ -83,11 +88,8 @@ class _Shell:
     def __init__(self, settings: Settings, options: Options):
         import pyomo.environ as pyo
 
-        from thermomilp.backends.matrix import program_path
-
-        name, path = str(settings.solver), program_path(settings.solver, settings)
-        if path is None:
-            raise SolverUnavailable(f"no {name} program for Pyomo")
+        name = str(settings.solver)
+        path = require_program(settings, f"no {name} program for Pyomo")
         self.settings = settings
         # Pyomo warns (with tracebacks) about a solver it cannot find; what we need is
         # ``available()``, and our own error message says the rest.
