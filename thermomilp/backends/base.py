@@ -130,8 +130,9 @@ class Session(ABC):
     def _call(self, extra: Options) -> tuple[Raw, float | None, float]:
         limit = self.time_limit()
         start = time.perf_counter()
-        try:
-            raw = self._run(limit, extra)
+        try:  # an engine's log (--verbose) never reaches stdout, where --format json goes
+            with engine_log_to_stderr(self.settings.verbose):
+                raw = self._run(limit, extra)
         except Exception as exc:  # noqa: BLE001 - an engine crash is an error status, not a traceback
             return Raw(Status.ERROR, said=f"failed: {type(exc).__name__}: {exc}"), limit, 0.0
         return raw, limit, time.perf_counter() - start
@@ -236,7 +237,8 @@ def engine_log_to_stderr(active: bool) -> Iterator[None]:
     Engines that log (``--verbose``) write to stdout -- command-line solvers
     through inherited descriptors, Python ones through ``sys.stdout`` -- which
     would mix their log into ``--format json`` output. Redirecting the
-    descriptor catches both.
+    descriptor catches both. The skeleton (`Session`) holds it around every
+    engine run, so no layer has to remember it.
     """
     if not active:
         yield

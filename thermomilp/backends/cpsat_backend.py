@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from thermomilp.backends.base import Raw, Session, engine_log_to_stderr
+from thermomilp.backends.base import Raw, Session
 from thermomilp.backends.engines import set_parameter
 from thermomilp.core.settings import Backend, EngineOptionValue
 from thermomilp.core.status import Status
@@ -63,8 +63,7 @@ def run_cpsat(model: Any, variables: Any, time_limit: float | None,
         apply_parameters(params, options)
     if time_limit:
         params.max_time_in_seconds = float(time_limit)
-    with engine_log_to_stderr(verbose):
-        status = solver.solve(model)
+    status = solver.solve(model)
     said = solver.status_name(status)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Raw(Status.FEASIBLE, [float(solver.value(v)) for v in variables], said)

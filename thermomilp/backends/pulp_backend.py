@@ -14,13 +14,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from thermomilp.backends.base import (
-    Options,
-    Raw,
-    Session,
-    engine_log_to_stderr,
-    values_or_none,
-)
+from thermomilp.backends.base import Options, Raw, Session, values_or_none
 from thermomilp.backends.highs_backend import run_highs, set_highs_threads
 from thermomilp.backends.matrix import require_program
 from thermomilp.core.settings import Backend, Settings, Solver
@@ -129,14 +123,13 @@ class PulpSession(Session):
 
     def _run(self, time_limit: float | None, extra: Options) -> Raw:
         if self._live is not None and not extra:
-            with engine_log_to_stderr(self.settings.verbose):
-                return run_highs(self._live, time_limit, {}, self._cols, self.settings.threads)
+            return run_highs(self._live, time_limit, {}, self._cols, self.settings.threads)
         solver = pulp_solver(self.settings, time_limit, {**self.options, **extra})
         # A command-line engine's files (model, solution, glpsol's report, which PuLP
         # leaves behind) go to a folder of this run, removed with all it holds when the
         # run ends, interrupted or not.
         with (tempfile.TemporaryDirectory(prefix="thermomilp-run-") as folder,
-              engine_log_to_stderr(self.settings.verbose), warnings.catch_warnings()):
+              warnings.catch_warnings()):
             warnings.simplefilter("ignore")
             if hasattr(solver, "tmpDir"):
                 solver.tmpDir = folder

@@ -24,7 +24,6 @@ from thermomilp.backends.base import (
     Options,
     Raw,
     Session,
-    engine_log_to_stderr,
     values_or_none,
 )
 from thermomilp.backends.highs_backend import set_highs_threads
@@ -52,7 +51,6 @@ class _Persistent:
         config = engine.config
         config.load_solutions = False
         config.raise_exception_on_nonoptimal_result = False
-        config.tee = bool(settings.verbose)
         config.solver_options.update(options)
 
     def solve(self, model: Any, time_limit: float | None, extra: Options) -> Raw:
@@ -61,6 +59,9 @@ class _Persistent:
 
         config = self.engine.config
         config.time_limit = time_limit
+        # Pyomo reads ``tee=True`` as the sys.stdout of the moment it is set: here, inside
+        # the skeleton's engine_log_to_stderr, that is stderr
+        config.tee = bool(self.settings.verbose)
         saved = dict(config.solver_options)
         config.solver_options.update(extra)
         try:
@@ -176,7 +177,7 @@ class PyomoSession(Session):
         for var in self.variables:
             if not var.fixed:
                 var.set_value(None)  # a stale value must never pass for a new solution
-        with PYOMO_CALL, engine_log_to_stderr(self.settings.verbose):
+        with PYOMO_CALL:
             raw = self.engine.solve(self.model, time_limit, extra)
         if raw.status is Status.FEASIBLE:
             return Raw(Status.FEASIBLE, values_or_none([v.value for v in self.variables]),
