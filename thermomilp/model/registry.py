@@ -12,7 +12,7 @@ the sessions all build through it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, runtime_checkable
 
 from thermomilp.core.errors import ConfigError
 from thermomilp.core.puzzle import Cell, Puzzle
@@ -153,14 +153,6 @@ def _compact_free(form: Any) -> frozenset[int]:
     return frozenset(range(form.n_vars)) - touched
 
 
-def _cell_cut(form: Any, over: frozenset[Cell]) -> list[int]:
-    return sorted(form.vars_of(over))
-
-
-def _compact_cut(form: Any, over: frozenset[Cell]) -> list[int]:
-    return [k for k, layer in enumerate(form.layers) if any(c in over for c in layer)]
-
-
 def _no_cut(form: Any, over: frozenset[Cell]) -> list[int]:
     raise ConfigError("a cut over a subset of cells needs the cell or compact formulation")
 
@@ -171,22 +163,31 @@ class Kind:
 
     ``free``: the variables in no row (before any cut); ``fixed_value``: the value
     the logic fixed a variable at (0 when not fixed); ``cut_columns``: the variables
-    a no-good cut over some cells runs over; ``var_name``: variable k's name."""
+    a no-good cut over some cells runs over; ``var_name``: variable k's name; ``keys``:
+    the keys of [`BuiltModel.x`][thermomilp.model.BuiltModel], variable k's k-th (the
+    cells row-major, the layer indices, the (vessel, level) pairs)."""
 
     free: Callable[[Any], frozenset[int]]
     fixed_value: Callable[[Any, int], int]
     cut_columns: Callable[[Any, frozenset[Cell]], list[int]]
     var_name: Callable[[Any, int], str]
+    keys: Callable[[Any], Sequence[Any]]
 
 
 KINDS: dict[FormulationKind, Kind] = {
     FormulationKind.CELL: Kind(_cell_free, lambda form, k: form.fixed.get(divmod(k, form.width), 0),
-                               _cell_cut, lambda form, k: "x_{}_{}".format(*divmod(k, form.width))),
+                               lambda form, over: sorted(form.vars_of(over)),
+                               lambda form, k: "x_{}_{}".format(*divmod(k, form.width)),
+                               lambda form: form.cells),
     FormulationKind.COMPACT: Kind(_compact_free, lambda form, k: form.fixed.get(k, 0),
-                                  _compact_cut, lambda form, k: form.var_name(k)),
+                                  lambda form, over: [k for k, layer in enumerate(form.layers)
+                                                      if any(c in over for c in layer)],
+                                  lambda form, k: form.var_name(k),
+                                  lambda form: range(form.n_vars)),
     FormulationKind.LEVEL: Kind(lambda form: frozenset(),  # every z is in its (L1) row
                                 lambda form, k: 0, _no_cut,
-                                lambda form, k: "z_{}_{}".format(*form.pairs[k])),
+                                lambda form, k: "z_{}_{}".format(*form.pairs[k]),
+                                lambda form: form.pairs),
 }
 
 
@@ -229,58 +230,52 @@ class BuildOptions:
     verbose: bool = False
 
 
+def _built(model: Any, form: Any, variables: Iterable[Any]) -> BuiltModel:
+    """``model`` with its ``variables`` in the formulation's order, keyed by the kind's keys."""
+    variables = tuple(variables)
+    return BuiltModel(model, dict(zip(kind_info(form).keys(form), variables, strict=True)),
+                      variables, form)
+
+
+def _pulp_name(opt: BuildOptions) -> dict[str, str]:
+    return {"name": opt.name} if opt.name else {}
+
+
 def _cell_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
     from thermomilp.model.pulp_model import build_pulp
 
-    prob, x = build_pulp(form, **({"name": opt.name} if opt.name else {}))
-    return BuiltModel(prob, x, tuple(x[cell] for cell in form.cells), form)
+    prob, x = build_pulp(form, **_pulp_name(opt))
+    return _built(prob, form, x.values())
+
+
+def _compact_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.pulp_model import build_pulp_compact
+
+    prob, y = build_pulp_compact(form, **_pulp_name(opt))
+    return _built(prob, form, y.values())
+
+
+def _level_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
+    from thermomilp.model.level_pulp import build_level_pulp
+
+    prob, z, x = build_level_pulp(form.puzzle, **_pulp_name(opt))
+    for cell, value in sorted(form.fixed.items()):  # (L2): a fixed cell bounds its expression
+        prob += x[cell] == value, f"fixed_{cell[0]}_{cell[1]}"
+    return _built(prob, form, z.values())
 
 
 def _cell_pyomo(form: Any, opt: BuildOptions) -> BuiltModel:
     from thermomilp.model.pyomo_model import build_pyomo
 
     m = build_pyomo(form)
-    x = {cell: m.x[cell] for cell in form.cells}
-    return BuiltModel(m, x, tuple(x.values()), form)
-
-
-def _cell_highs(form: Any, opt: BuildOptions) -> BuiltModel:
-    from thermomilp.model.highs_model import build_highs
-
-    h = build_highs(form, names=opt.names, verbose=opt.verbose)
-    return BuiltModel(h, {cell: form.index(cell) for cell in form.cells},
-                      tuple(range(form.n_vars)), form)
-
-
-def _compact_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
-    from thermomilp.model.pulp_model import build_pulp_compact
-
-    prob, y = build_pulp_compact(form, **({"name": opt.name} if opt.name else {}))
-    return BuiltModel(prob, y, tuple(y[k] for k in range(form.n_vars)), form)
+    return _built(m, form, (m.x[cell] for cell in form.cells))
 
 
 def _compact_pyomo(form: Any, opt: BuildOptions) -> BuiltModel:
     from thermomilp.model.pyomo_model import build_pyomo_compact
 
     m = build_pyomo_compact(form)
-    y = {k: m.y[k] for k in range(form.n_vars)}
-    return BuiltModel(m, y, tuple(y.values()), form)
-
-
-def _compact_highs(form: Any, opt: BuildOptions) -> BuiltModel:
-    from thermomilp.model.highs_model import build_highs_compact
-
-    h = build_highs_compact(form, names=opt.names, verbose=opt.verbose)
-    return BuiltModel(h, {k: k for k in range(form.n_vars)}, tuple(range(form.n_vars)), form)
-
-
-def _level_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
-    from thermomilp.model.level_pulp import build_level_pulp
-
-    prob, z, x = build_level_pulp(form.puzzle, **({"name": opt.name} if opt.name else {}))
-    for cell, value in sorted(form.fixed.items()):  # (L2): a fixed cell bounds its expression
-        prob += x[cell] == value, f"fixed_{cell[0]}_{cell[1]}"
-    return BuiltModel(prob, z, tuple(z[pair] for pair in form.pairs), form)
+    return _built(m, form, (m.y[k] for k in range(form.n_vars)))
 
 
 def _level_pyomo(form: Any, opt: BuildOptions) -> BuiltModel:
@@ -293,52 +288,39 @@ def _level_pyomo(form: Any, opt: BuildOptions) -> BuiltModel:
         m.fixed_cells = pyo.ConstraintList()
         for cell, value in sorted(form.fixed.items()):
             m.fixed_cells.add(m.x[cell] == value)
-    z = {pair: m.z[pair] for pair in form.pairs}
-    return BuiltModel(m, z, tuple(z.values()), form)
+    return _built(m, form, (m.z[pair] for pair in form.pairs))
 
 
-def _level_highs(form: Any, opt: BuildOptions) -> BuiltModel:
+def _highs(form: Any, opt: BuildOptions) -> BuiltModel:
+    """Any formulation in highspy: variable k is column k."""
+    from thermomilp.model.highs_model import build_highs, build_highs_compact
     from thermomilp.model.level_highs import build_highs_level
 
-    h = build_highs_level(form, names=opt.names, verbose=opt.verbose)
-    return BuiltModel(h, {pair: k for k, pair in enumerate(form.pairs)},
-                      tuple(range(form.n_vars)), form)
+    build_kind = {FormulationKind.CELL: build_highs, FormulationKind.COMPACT: build_highs_compact,
+                  FormulationKind.LEVEL: build_highs_level}[kind_of(form)]
+    h = build_kind(form, names=opt.names, verbose=opt.verbose)
+    return _built(h, form, range(form.n_vars))
 
 
-def _cell_cpsat(form: Any, opt: BuildOptions) -> BuiltModel:
-    from thermomilp.model.cpsat_model import build_cpsat
+def _cpsat(form: Any, opt: BuildOptions) -> BuiltModel:
+    """Any formulation in OR-Tools' ``CpModel``."""
+    from thermomilp.model.cpsat_model import build_cpsat, build_cpsat_compact, build_cpsat_level
 
-    model, x = build_cpsat(form)
-    return BuiltModel(model, {cell: x[form.index(cell)] for cell in form.cells}, tuple(x), form)
-
-
-def _compact_cpsat(form: Any, opt: BuildOptions) -> BuiltModel:
-    from thermomilp.model.cpsat_model import build_cpsat_compact
-
-    model, y = build_cpsat_compact(form)
-    return BuiltModel(model, dict(enumerate(y)), tuple(y), form)
-
-
-def _level_cpsat(form: Any, opt: BuildOptions) -> BuiltModel:
-    from thermomilp.model.cpsat_model import build_cpsat_level
-
-    model, z = build_cpsat_level(form)
-    return BuiltModel(model, dict(zip(form.pairs, z, strict=True)), tuple(z), form)
+    build_kind = {FormulationKind.CELL: build_cpsat, FormulationKind.COMPACT: build_cpsat_compact,
+                  FormulationKind.LEVEL: build_cpsat_level}[kind_of(form)]
+    model, variables = build_kind(form)
+    return _built(model, form, variables)
 
 
 MODELS: dict[tuple[FormulationKind, Backend], LayerBuilder] = {
     (FormulationKind.CELL, Backend.PULP): _cell_pulp,
     (FormulationKind.CELL, Backend.PYOMO): _cell_pyomo,
-    (FormulationKind.CELL, Backend.HIGHS): _cell_highs,
     (FormulationKind.COMPACT, Backend.PULP): _compact_pulp,
     (FormulationKind.COMPACT, Backend.PYOMO): _compact_pyomo,
-    (FormulationKind.COMPACT, Backend.HIGHS): _compact_highs,
     (FormulationKind.LEVEL, Backend.PULP): _level_pulp,
     (FormulationKind.LEVEL, Backend.PYOMO): _level_pyomo,
-    (FormulationKind.LEVEL, Backend.HIGHS): _level_highs,
-    (FormulationKind.CELL, Backend.CPSAT): _cell_cpsat,
-    (FormulationKind.COMPACT, Backend.CPSAT): _compact_cpsat,
-    (FormulationKind.LEVEL, Backend.CPSAT): _level_cpsat,
+    **{(kind, Backend.HIGHS): _highs for kind in FormulationKind},
+    **{(kind, Backend.CPSAT): _cpsat for kind in FormulationKind},
 }
 """(formulation, modelling layer) -> the builder of that layer's model: the one
 dispatcher of ``build_model``, the exports and the sessions."""
