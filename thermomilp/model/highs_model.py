@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -105,16 +105,6 @@ def row_names(form: Formulation) -> list[str]:
             + [f"tie_{cell_name(a)}_{cell_name(b)}" for a, b in form.ties])
 
 
-def add_binaries(h: Any, lower: np.ndarray, upper: np.ndarray) -> None:
-    """Variables (0): one integer column per bound pair (0 and 1, or a fixed value twice)."""
-    import highspy
-
-    n = lower.size
-    h.addVars(n, lower, upper)
-    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
-                            np.full(n, highspy.HighsVarType.kInteger))
-
-
 def csr(rows: list, lower: list[float], upper: list[float]) -> tuple[np.ndarray, ...]:
     """Rows given as ``(column, coefficient)`` terms, as the CSR arrays
     ``(lower, upper, starts, indices, values)`` of ``addRows``."""
@@ -131,26 +121,40 @@ def csr(rows: list, lower: list[float], upper: list[float]) -> tuple[np.ndarray,
             np.array(values, dtype=float))
 
 
+def highs_of(n: int, fixed: Mapping[int, float], arrays: tuple[np.ndarray, ...],
+             verbose: bool = False) -> Any:
+    """A ``highspy.Highs`` of ``n`` integer columns in [0, 1] (0), the columns in ``fixed``
+    at their value by equal bounds, and the CSR rows ``arrays`` (``matrix_arrays``)."""
+    import highspy
+
+    h = new_highs(verbose)
+    lb, ub = np.zeros(n), np.ones(n)
+    if fixed:
+        idx = np.fromiter(fixed, dtype=np.int64, count=len(fixed))
+        lb[idx] = ub[idx] = np.fromiter(fixed.values(), dtype=float, count=len(fixed))
+    h.addVars(n, lb, ub)
+    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
+                            np.full(n, highspy.HighsVarType.kInteger))
+    lower, upper, starts, indices, values = arrays
+    if lower.size:
+        h.addRows(lower.size, lower, upper, indices.size, starts, indices, values)
+    return h
+
+
+def name_all(h: Any, columns: list[str], rows: list[str]) -> None:
+    """Name the columns and rows of ``h`` (a call per name: only on request)."""
+    for k, name in enumerate(columns):
+        h.passColName(k, name)
+    for r, name in enumerate(rows):
+        h.passRowName(r, name)
+
+
 def build_highs(form: Formulation, *, names: bool = True, verbose: bool = False) -> Any:
     """A ``highspy.Highs`` holding the cell model of ``form``."""
-    h = new_highs(verbose)
-    n = form.height * form.width
-    # Variables (0): binaries, fixed cells get equal bounds
-    lb, ub = np.zeros(n), np.ones(n)
-    if form.fixed:
-        idx = np.fromiter((form.index(c) for c in form.fixed), dtype=np.int64)
-        val = np.fromiter(form.fixed.values(), dtype=float)
-        lb[idx] = val
-        ub[idx] = val
-    add_binaries(h, lb, ub)
-    # Constraints (1)-(4)
-    lower, upper, starts, indices, values = matrix_arrays(form)
-    h.addRows(lower.size, lower, upper, indices.size, starts, indices, values)
+    fixed = {form.index(cell): value for cell, value in form.fixed.items()}
+    h = highs_of(form.n_vars, fixed, matrix_arrays(form), verbose)  # (0), rows (1)-(4)
     if names:
-        for k, cell in enumerate(form.cells):
-            h.passColName(k, f"x_{cell_name(cell)}")
-        for r, name in enumerate(row_names(form)):
-            h.passRowName(r, name)
+        name_all(h, [f"x_{cell_name(cell)}" for cell in form.cells], row_names(form))
     return h
 
 
@@ -165,24 +169,11 @@ def compact_arrays(form) -> tuple[np.ndarray, ...]:
 
 def build_highs_compact(form, *, names: bool = True, verbose: bool = False) -> Any:
     """A ``highspy.Highs`` holding the compact model (one binary per layer)."""
-    h = new_highs(verbose)
-    n = form.n_vars
-    # Variables (0'): y_l binary; layers fixed by the presolve get equal bounds
-    lb, ub = np.zeros(n), np.ones(n)
-    for layer, value in form.fixed.items():
-        lb[layer] = ub[layer] = value
-    add_binaries(h, lb, ub)
-    # Constraints (1')-(3')
-    lower, upper, starts, indices, values = compact_arrays(form)
-    if lower.size:
-        h.addRows(lower.size, lower, upper, indices.size, starts, indices, values)
+    h = highs_of(form.n_vars, form.fixed, compact_arrays(form), verbose)  # (0'), (1')-(3')
     if names:
-        for k in range(n):
-            h.passColName(k, form.var_name(k))
-        row_names = ([f"row_{i}" for i in form.row_clues] + [f"col_{j}" for j in form.col_clues]
-                     + [f"prec_{form.var_name(u)}_{form.var_name(l)}" for u, l in form.chains])
-        for r, name in enumerate(row_names):
-            h.passRowName(r, name)
+        name_all(h, [form.var_name(k) for k in range(form.n_vars)],
+                 [f"row_{i}" for i in form.row_clues] + [f"col_{j}" for j in form.col_clues]
+                 + [f"prec_{form.var_name(u)}_{form.var_name(l)}" for u, l in form.chains])
     return h
 
 

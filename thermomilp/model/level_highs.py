@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from thermomilp.core.puzzle import Cell
-from thermomilp.model.highs_model import add_binaries, csr, new_highs
+from thermomilp.model.highs_model import csr, highs_of, name_all
 
 
 def level_arrays(form) -> tuple[np.ndarray, ...]:
@@ -57,18 +57,12 @@ def build_highs_level(form, *, names: bool = False, verbose: bool = False) -> An
     """A ``highspy.Highs`` holding the level model of ``form`` (a LevelFormulation);
     ``names``: its columns and rows named as PuLP's and Pyomo's (``z_3_1``,
     ``level_3``, ``row_2``, ``col_4``, ``fix_2_4``), for the LP and MPS exports."""
-    h = new_highs(verbose)
-    add_binaries(h, np.zeros(form.n_vars), np.ones(form.n_vars))
-    lower, upper, starts, indices, values = level_arrays(form)
-    h.addRows(lower.size, lower, upper, indices.size, starts, indices, values)
+    h = highs_of(form.n_vars, {}, level_arrays(form), verbose)  # (L0), (L1), (L3), (L4)
     if names:
         puzzle = form.puzzle
-        for k, (v, level) in enumerate(form.pairs):
-            h.passColName(k, f"z_{v}_{level}")
-        row_names = ([f"level_{v}" for v in range(len(puzzle.vessels))]
-                     + [f"row_{i}" for i, clue in enumerate(puzzle.rows) if clue is not None]
-                     + [f"col_{j}" for j, clue in enumerate(puzzle.cols) if clue is not None]
-                     + [f"fix_{i}_{j}" for i, j in sorted(form.fixed)])
-        for r, name in enumerate(row_names):
-            h.passRowName(r, name)
+        name_all(h, [f"z_{v}_{level}" for v, level in form.pairs],
+                 [f"level_{v}" for v in range(len(puzzle.vessels))]
+                 + [f"row_{i}" for i, clue in enumerate(puzzle.rows) if clue is not None]
+                 + [f"col_{j}" for j, clue in enumerate(puzzle.cols) if clue is not None]
+                 + [f"fix_{i}_{j}" for i, j in sorted(form.fixed)])
     return h
