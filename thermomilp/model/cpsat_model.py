@@ -24,7 +24,7 @@ branch-and-bound.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 from thermomilp.core.errors import SolverUnavailable
 from thermomilp.model.formulation import Formulation, cell_name
@@ -51,29 +51,16 @@ def whole(value: float) -> int:
     return int(rounded)
 
 
-def _variables(model: Any, n: int, fixed: dict[int, int], name) -> list[Any]:
-    """(0): one 0/1 variable per column; a fixed one's domain is its value."""
-    return [model.new_int_var(fixed.get(k, 0), fixed.get(k, 1), name(k)) for k in range(n)]
-
-
-def build_cpsat(form: Formulation) -> tuple[Any, list[Any]]:
-    """``(model, x)``: the cell model of ``form``, ``x[k]`` the variable of cell k (row-major),
-    its rows (1)-(4) named as in the other layers (``row_3``, ``prec_2_1_2_0``)."""
-    from thermomilp.model.highs_model import matrix_arrays, row_names
-
-    model = cp_model_module().CpModel()
-    fixed = {form.index(cell): value for cell, value in form.fixed.items()}
-    x = _variables(model, form.n_vars, fixed, lambda k: f"x_{cell_name(divmod(k, form.width))}")
-    _rows(model, x, *matrix_arrays(form), names=row_names(form))
-    return model, x
-
-
-def _rows(model: Any, x: list[Any], lower, upper, starts, indices, values, *,
-          names: list[str] | None = None) -> None:
-    """CSR rows ``lower <= sum values * x[indices] <= upper`` (an infinite side left open),
-    named ``names[r]`` when given."""
+def _model(n: int, fixed: dict[int, int], name: Callable[[int], str], arrays: tuple,
+           names: list[str] | None = None) -> tuple[Any, list[Any]]:
+    """A ``CpModel`` and its variables: (0) one 0/1 variable per column (a fixed one's
+    domain is its value), named ``name(k)``, and the CSR rows of ``arrays``,
+    ``lower <= sum values * x[indices] <= upper`` (an infinite side left open), named
+    ``names[r]`` when given."""
     cp_model = cp_model_module()
-
+    model = cp_model.CpModel()
+    x = [model.new_int_var(fixed.get(k, 0), fixed.get(k, 1), name(k)) for k in range(n)]
+    lower, upper, starts, indices, values = arrays
     ends = list(starts[1:]) + [len(indices)]
     for r, (begin, end) in enumerate(zip(starts, ends, strict=True)):
         expr = cp_model.LinearExpr.weighted_sum(
@@ -83,16 +70,24 @@ def _rows(model: Any, x: list[Any], lower, upper, starts, indices, values, *,
         row = model.add_linear_constraint(expr, low, high)
         if names:
             row.with_name(names[r])
+    return model, x
+
+
+def build_cpsat(form: Formulation) -> tuple[Any, list[Any]]:
+    """``(model, x)``: the cell model of ``form``, ``x[k]`` the variable of cell k (row-major),
+    its rows (1)-(4) named as in the other layers (``row_3``, ``prec_2_1_2_0``)."""
+    from thermomilp.model.highs_model import matrix_arrays, row_names
+
+    fixed = {form.index(cell): value for cell, value in form.fixed.items()}
+    return _model(form.n_vars, fixed, lambda k: f"x_{cell_name(divmod(k, form.width))}",
+                  matrix_arrays(form), row_names(form))
 
 
 def build_cpsat_compact(form: Any) -> tuple[Any, list[Any]]:
     """The compact model (one binary per layer, rows (1')-(3'))."""
     from thermomilp.model.highs_model import compact_arrays
 
-    model = cp_model_module().CpModel()
-    y = _variables(model, form.n_vars, dict(form.fixed), form.var_name)
-    _rows(model, y, *compact_arrays(form))
-    return model, y
+    return _model(form.n_vars, form.fixed, form.var_name, compact_arrays(form))
 
 
 def build_cpsat_level(form: Any) -> tuple[Any, list[Any]]:
@@ -100,10 +95,8 @@ def build_cpsat_level(form: Any) -> tuple[Any, list[Any]]:
     fixed cells)."""
     from thermomilp.model.level_highs import level_arrays
 
-    model = cp_model_module().CpModel()
-    z = _variables(model, form.n_vars, {}, lambda k: "z_{}_{}".format(*form.pairs[k]))
-    _rows(model, z, *level_arrays(form))
-    return model, z
+    return _model(form.n_vars, {}, lambda k: "z_{}_{}".format(*form.pairs[k]),
+                  level_arrays(form))
 
 
 __all__ = ["build_cpsat", "build_cpsat_compact", "build_cpsat_level", "cp_model_module",
