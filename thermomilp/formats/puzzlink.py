@@ -9,6 +9,7 @@ reader gives the puzzle that rule. Any host and leading path work; a bare
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from thermomilp.core.errors import PuzzleError
@@ -82,16 +83,10 @@ def _decode_borders(text: str, rows: int, cols: int) -> set[tuple[Cell, Cell]]:
                           f"needs {len_vert + len_horiz}", line=1)
     vert = _unpack(text[:len_vert], n_vert, "borders")
     horiz = _unpack(text[len_vert:], n_horiz, "borders")
-    walls: set[tuple[Cell, Cell]] = set()
-    for i, bit in enumerate(vert):
-        if bit:
-            r, c = divmod(i, cols - 1)
-            walls.add(((r, c), (r, c + 1)))
-    for i, bit in enumerate(horiz):
-        if bit:
-            r, c = divmod(i, cols)
-            walls.add(((r, c), (r + 1, c)))
-    return walls
+    return ({((r, c), (r, c + 1)) for r in range(rows) for c in range(cols - 1)
+             if vert[r * (cols - 1) + c]}
+            | {((r, c), (r + 1, c)) for r in range(rows - 1) for c in range(cols)
+               if horiz[r * cols + c]})
 
 
 def _decode_clues(text: str, count: int) -> list[int | None]:
@@ -122,13 +117,11 @@ def rooms(walls: set[tuple[Cell, Cell]], rows: int, cols: int) -> list[list[int]
     """The rooms (tanks) between ``walls`` (pairs of cells, the upper or left one first),
     numbered 1, 2, ... in reading order of their first cell (pzprv3 reads its walls here too)."""
     label: dict[Cell, int] = {}
-    count = 1
+    numbers = itertools.count(1)
     for start in ((r, c) for r in range(rows) for c in range(cols)):
         if start in label:
             continue
-        name = count
-        count += 1
-        label[start] = name
+        name = label[start] = next(numbers)
         todo = [start]
         while todo:
             r, c = todo.pop()
