@@ -21,11 +21,8 @@ def is_aquarium_task(text: str) -> bool:
     if line is None or SHAPE.match(line) is None:
         return False
     head, body = line.split(";")
-    n2 = len(head.split("_"))
-    if n2 % 2:
-        return False
-    n = n2 // 2
-    return len(body.split(",")) == n * n
+    clues = len(head.split("_"))
+    return clues % 2 == 0 and len(body.split(",")) == (clues // 2) ** 2
 
 
 looks_like = is_aquarium_task

@@ -21,9 +21,8 @@ SHAPE = re.compile(r"^[0-9_?-]+(;[0-9,]+)+$")
 
 def looks_like(text: str) -> bool:
     line = single_line(text)
-    if line is None or SHAPE.match(line) is None:
-        return False
-    return not is_aquarium_task(text)  # the same head, one group of exactly n*n ids: Aquarium
+    # not the same head with one group of exactly n*n ids: that is an Aquarium task
+    return line is not None and SHAPE.match(line) is not None and not is_aquarium_task(text)
 
 
 def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
