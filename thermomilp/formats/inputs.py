@@ -10,7 +10,8 @@ import os
 import stat
 from typing import Iterable, Iterator, Sequence
 
-from thermomilp.formats import FORMATS
+from thermomilp.core.errors import ConfigError
+from thermomilp.formats import FORMATS, not_a_board
 
 PUZZLE_SUFFIXES = tuple(sorted({s for fmt in FORMATS.values() for s in fmt.suffixes}))
 """Every suffix of the formats table (``.txt``, ``.json``, ``.url``, ``.pzpr``, ...)."""
@@ -27,9 +28,6 @@ def expand_inputs(patterns: Iterable[str],
     file such as ``instances/expected.json``: `thermomilp.formats.not_a_board`)
     is left out, and ``(path, why)`` appended to ``skipped`` when given; a file named
     on its own is always read (a bad one gets an error record)."""
-    from thermomilp.core.errors import ConfigError
-    from thermomilp.formats import not_a_board
-
     files: list[str] = []
     for pattern in patterns:
         if os.path.isdir(pattern):
