@@ -134,11 +134,9 @@ def rooms(walls: set[tuple[Cell, Cell]], rows: int, cols: int) -> list[list[int]
 
 
 def _pack(bits: list[int]) -> str:
-    out = []
-    for k in range(0, len(bits), 5):
-        chunk = bits[k:k + 5] + [0] * (5 - len(bits[k:k + 5]))
-        out.append(B32[sum(b << (4 - n) for n, b in enumerate(chunk))])
-    return "".join(out)
+    padded = bits + [0] * (-len(bits) % 5)  # the last digit's unused bits are 0
+    return "".join(B32[sum(b << (4 - n) for n, b in enumerate(padded[k:k + 5]))]
+                   for k in range(0, len(padded), 5))
 
 
 def _encode_clues(clues: list[int | None]) -> str:
