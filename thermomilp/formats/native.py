@@ -66,8 +66,7 @@ def read(text: str, limits: SizeLimits = GENEROUS) -> Puzzle:
     i += 1
     meta: dict[str, str] = {}
     while i < len(lines):
-        n, line = lines[i]
-        stripped = line.strip()
+        stripped = lines[i][1].strip()
         meta_match = META.match(stripped)
         if meta_match:
             meta[meta_match.group(1)] = meta_match.group(2).strip()
