@@ -237,28 +237,24 @@ def _built(model: Any, form: Any, variables: Iterable[Any]) -> BuiltModel:
                       variables, form)
 
 
-def _pulp_name(opt: BuildOptions) -> dict[str, str]:
-    return {"name": opt.name} if opt.name else {}
-
-
 def _cell_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
     from thermomilp.model.pulp_model import build_pulp
 
-    prob, x = build_pulp(form, **_pulp_name(opt))
+    prob, x = build_pulp(form, **({"name": opt.name} if opt.name else {}))
     return _built(prob, form, x.values())
 
 
 def _compact_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
     from thermomilp.model.pulp_model import build_pulp_compact
 
-    prob, y = build_pulp_compact(form, **_pulp_name(opt))
+    prob, y = build_pulp_compact(form, **({"name": opt.name} if opt.name else {}))
     return _built(prob, form, y.values())
 
 
 def _level_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
     from thermomilp.model.level_pulp import build_level_pulp
 
-    prob, z, x = build_level_pulp(form.puzzle, **_pulp_name(opt))
+    prob, z, x = build_level_pulp(form.puzzle, **({"name": opt.name} if opt.name else {}))
     for cell, value in sorted(form.fixed.items()):  # (L2): a fixed cell bounds its expression
         prob += x[cell] == value, f"fixed_{cell[0]}_{cell[1]}"
     return _built(prob, form, z.values())
