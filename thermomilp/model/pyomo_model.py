@@ -92,5 +92,3 @@ def build_pyomo_compact(form) -> Any:
                             doc="(3') a layer fills only above a filled layer")
     m.nogood = pyo.ConstraintList(doc="no-good cuts of solutions already found")
     return m
-
-
