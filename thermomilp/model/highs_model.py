@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from itertools import accumulate
 from typing import Any, Mapping
 
 import numpy as np
@@ -108,17 +109,11 @@ def row_names(form: Formulation) -> list[str]:
 def csr(rows: list, lower: list[float], upper: list[float]) -> tuple[np.ndarray, ...]:
     """Rows given as ``(column, coefficient)`` terms, as the CSR arrays
     ``(lower, upper, starts, indices, values)`` of ``addRows``."""
-    starts: list[int] = []
-    indices: list[int] = []
-    values: list[float] = []
-    for terms in rows:
-        starts.append(len(indices))
-        for col, coef in terms:
-            indices.append(col)
-            values.append(float(coef))
+    starts = list(accumulate((len(terms) for terms in rows), initial=0))[:-1]
+    entries = [entry for terms in rows for entry in terms]
     return (np.array(lower, dtype=float), np.array(upper, dtype=float),
-            np.array(starts, dtype=np.int32), np.array(indices, dtype=np.int32),
-            np.array(values, dtype=float))
+            np.array(starts, dtype=np.int32), np.array([c for c, _ in entries], dtype=np.int32),
+            np.array([coef for _, coef in entries], dtype=float))
 
 
 def highs_of(n: int, fixed: Mapping[int, float], arrays: tuple[np.ndarray, ...],
