@@ -232,9 +232,9 @@ class BuildOptions:
 
 def _built(model: Any, form: Any, variables: Iterable[Any]) -> BuiltModel:
     """``model`` with its ``variables`` in the formulation's order, keyed by the kind's keys."""
-    variables = tuple(variables)
-    return BuiltModel(model, dict(zip(kind_info(form).keys(form), variables, strict=True)),
-                      variables, form)
+    in_order = tuple(variables)
+    return BuiltModel(model, dict(zip(kind_info(form).keys(form), in_order, strict=True)),
+                      in_order, form)
 
 
 def _cell_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
