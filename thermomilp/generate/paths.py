@@ -25,7 +25,7 @@ import random
 from itertools import pairwise
 from typing import Iterable, Iterator, Sequence
 
-from thermomilp.core.puzzle import Cell, Grid
+from thermomilp.core.puzzle import Cell, Grid, grid_from_ones
 
 STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
@@ -76,8 +76,7 @@ class PathTiling:
         return [self.path_from(cell) for cell in self.cells() if cell not in self.pred]
 
     def grid(self) -> Grid:
-        return tuple("".join("#" if (r, c) in self.ones else "." for c in range(self.width))
-                     for r in range(self.height))
+        return grid_from_ones(self.height, self.width, self.ones)
 
     def clues(self) -> tuple[list[int], list[int]]:
         rows = [0] * self.height
@@ -134,7 +133,7 @@ class PathTiling:
         """
         if (p not in self.ones and s in self.ones) or self.succ.get(p) == s:
             return False
-        if self.max_length < 2 or s in self._ancestors(p):
+        if self.max_length < 2 or p in self.path_from(s):
             return False
         self.cut_after(p)
         self.cut_before(s)
@@ -160,13 +159,6 @@ class PathTiling:
             if end < len(path):
                 self.cut_after(path[end - 1])
         return True
-
-    def _ancestors(self, cell: Cell) -> set[Cell]:
-        seen = set()
-        while cell in self.pred:
-            cell = self.pred[cell]
-            seen.add(cell)
-        return seen
 
     def absorb_short(self, rng: random.Random, near: Iterable[Cell] | None = None) -> None:
         """Join every thermometer of a single cell to a neighbour where allowed.
