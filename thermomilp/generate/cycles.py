@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from thermomilp.core.puzzle import Cell, Grid
+from thermomilp.core.puzzle import Cell, Grid, grid_from_ones
 from thermomilp.generate.paths import PathTiling
 from thermomilp.generate.rivals import check_rival, tiling_puzzle
 
@@ -87,8 +87,5 @@ def _shortest_cycle(arcs: list[Arc], out: dict[Node, list[int]], first: int,
 
 
 def _apply(tiling: PathTiling, cells: list[Cell]) -> Grid:
-    """The planted grid with ``cells`` flipped."""
-    grid = [list(row) for row in tiling.grid()]
-    for r, c in cells:
-        grid[r][c] = "." if grid[r][c] == "#" else "#"
-    return tuple("".join(row) for row in grid)
+    """The planted grid with ``cells`` (distinct) flipped."""
+    return grid_from_ones(tiling.height, tiling.width, tiling.ones.symmetric_difference(cells))

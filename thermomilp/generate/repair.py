@@ -9,13 +9,14 @@ steps and why they work: ``docs/generate.md``, "`repair`".
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from typing import Any
 
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import GenerationError
-from thermomilp.core.puzzle import Cell, Grid
+from thermomilp.core.puzzle import Cell, Grid, ones_of
 from thermomilp.generate.clues import interval_cells
 from thermomilp.generate.cycles import cycle_rival
 from thermomilp.generate.paths import PathTiling
@@ -186,13 +187,7 @@ def _repair(tiling: PathTiling, order: LineOrder, depth: int, rng: random.Random
 
 def _region(tiling: PathTiling, rival: Grid) -> set[Cell]:
     """The thermometers where ``rival`` differs from the planted filling."""
-    ones = tiling.ones
-    cells = set()
-    for r, row in enumerate(rival):
-        for c, ch in enumerate(row):
-            if (ch == "#") != ((r, c) in ones):
-                cells.update(tiling.path_of((r, c)))
-    return cells
+    return {cell for diff in ones_of(rival) ^ tiling.ones for cell in tiling.path_of(diff)}
 
 
 def _kill(tiling: PathTiling, order: LineOrder, depth: int, rival: Grid, rng: random.Random,
@@ -257,8 +252,6 @@ def _kill(tiling: PathTiling, order: LineOrder, depth: int, rival: Grid, rng: ra
 
 
 def _copy(tiling: PathTiling) -> PathTiling:
-    twin = PathTiling(tiling.height, tiling.width, (), tiling.ones,
-                      max_length=tiling.max_length, straight=tiling.straight)
+    twin = copy.copy(tiling)  # ``ones`` shared: link/absorb never change the filling
     twin.succ, twin.pred = dict(tiling.succ), dict(tiling.pred)
-    twin.ones = tiling.ones  # shared: link/absorb never change the filling
     return twin

@@ -63,13 +63,9 @@ class Window:
 
 def windows(height: int, width: int, size: int, step: int) -> list[Window]:
     """Overlapping square windows covering the grid."""
-    def starts(n: int) -> list[int]:
-        if n <= size:
-            return [0]
-        out = list(range(0, n - size + 1, step))
-        if out[-1] != n - size:
-            out.append(n - size)
-        return out
+    def starts(n: int) -> list[int]:  # every ``step`` cells, and the last window's start
+        last = max(0, n - size)
+        return [*range(0, last, step), last]
 
     return [Window(r, c, min(size, height), min(size, width))
             for r in starts(height) for c in starts(width)]

@@ -34,7 +34,7 @@ from typing import Any
 
 from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import GenerationError, GenerationTimeUp, TimeUp
-from thermomilp.core.puzzle import Cell, Puzzle, thermometers
+from thermomilp.core.puzzle import Cell, Puzzle, ones_of, thermometers
 from thermomilp.generate.clues import Thinned, delete_clues
 from thermomilp.generate.paths import PathTiling
 from thermomilp.generate.peel import medium_first, plant_peeled
@@ -278,7 +278,6 @@ def tiling_of(puzzle: Puzzle) -> PathTiling:
     """A generated (or any solved) Thermometers board as a tiling with its filling."""
     if puzzle.solution is None:
         raise GenerationError("the board has no solution to plant")
-    ones = [(r, c) for r, row in enumerate(puzzle.solution) for c, ch in enumerate(row)
-            if ch == "#"]
-    return PathTiling(puzzle.height, puzzle.width, [v.cells for v in puzzle.vessels], ones,
+    return PathTiling(puzzle.height, puzzle.width, [v.cells for v in puzzle.vessels],
+                      ones_of(puzzle.solution),
                       max_length=max(v.depth for v in puzzle.vessels))
