@@ -16,15 +16,16 @@ from collections import deque
 from thermomilp.core.puzzle import Grid, Puzzle, levels_from_grid
 from thermomilp.core.verify import solution_problems
 
-Node = tuple[str, int]          # ("row", i) or ("col", j)
+Line = tuple[str, int]
+"""A line of the board, a node of the move graph: ``("row", i)`` or ``("col", j)``."""
 
 MAX_ARCS = 10
 
 
-def move_arcs(puzzle: Puzzle, planted: Grid) -> dict[Node, list[tuple[Node, int, int]]]:
+def move_arcs(puzzle: Puzzle, planted: Grid) -> dict[Line, list[tuple[Line, int, int]]]:
     """For each line, the one-cell moves leaving it: (line reached, tank, new level)."""
     levels = levels_from_grid(puzzle, planted)
-    out: dict[Node, list[tuple[Node, int, int]]] = {}
+    out: dict[Line, list[tuple[Line, int, int]]] = {}
     for t, (vessel, level) in enumerate(zip(puzzle.vessels, levels, strict=True)):
         if level < vessel.depth and len(vessel.layers[level]) == 1:
             (r, c), = vessel.layers[level]
@@ -35,7 +36,7 @@ def move_arcs(puzzle: Puzzle, planted: Grid) -> dict[Node, list[tuple[Node, int,
     return out
 
 
-def move_rival(puzzle: Puzzle, deleted: Node | None = None) -> Grid | None:
+def move_rival(puzzle: Puzzle, deleted: Line | None = None) -> Grid | None:
     """A rival made of one-cell moves along a short path or cycle, or None (not a proof).
 
     ``deleted``: the line whose clue was just deleted; the moves must then change
@@ -63,17 +64,17 @@ def move_rival(puzzle: Puzzle, deleted: Node | None = None) -> Grid | None:
 
 
 def _reversed(arcs):
-    back: dict[Node, list[tuple[Node, int, int]]] = {}
+    back: dict[Line, list[tuple[Line, int, int]]] = {}
     for node, outs in arcs.items():
         for to, t, level in outs:
             back.setdefault(to, []).append((node, t, level))
     return back
 
 
-def _paths(arcs, start: Node, goals: set[Node]):
+def _paths(arcs, start: Line, goals: set[Line]):
     """Shortest walks (breadth first, at most ``MAX_ARCS`` arcs) from ``start`` to a
     goal, as lists of (tank, new level); one per goal node reached."""
-    parent: dict[Node, tuple[Node, int, int] | None] = {start: None}
+    parent: dict[Line, tuple[Line, int, int] | None] = {start: None}
     queue = deque([(start, 0)])
     while queue:
         node, depth = queue.popleft()

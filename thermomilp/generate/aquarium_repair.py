@@ -111,9 +111,7 @@ def _best_pair(regions: Sequence[Sequence[str]], planted: Sequence[str],
                     best, best_size = [pair], size
                 elif pair not in best:
                     best.append(pair)
-    if not best:
-        return None
-    return best[rng.randrange(len(best))]
+    return rng.choice(best) if best else None
 
 
 def relabel(regions: Sequence[Sequence[str | int]]) -> Regions:

@@ -38,7 +38,7 @@ from thermomilp.core.puzzle import (
     ones_of,
 )
 from thermomilp.core.verify import candidate_problems
-from thermomilp.generate.aquarium_moves import move_rival
+from thermomilp.generate.aquarium_moves import Line, move_rival
 from thermomilp.generate.rivals import Window, _RivalUndecided, check_rival, check_time, windows
 from thermomilp.logic.aquarium_dp import WaterlineDP
 from thermomilp.model.formulation import formulate
@@ -51,10 +51,6 @@ DP_GIVE_UPS = 2
 
 _UNDECIDED = ("undecided",)
 """What `RivalSearch._dp_rival` returns when the DP spent its node budget."""
-
-Line = tuple[str, int]
-"""A clued line: ``("row", i)`` or ``("col", j)``."""
-
 
 class RivalSearch:
     """Rival questions about boards that share one planted solution (one board's
@@ -82,11 +78,10 @@ class RivalSearch:
         planted = puzzle.solution
         if planted is None:
             raise ValueError("a rival question needs the planted solution")
-        if puzzle.rule == "tank":
-            grid = move_rival(puzzle, deleted)
-            if grid is not None:
-                self.stats["moves"] += 1
-                return check_rival(puzzle, grid)
+        grid = move_rival(puzzle, deleted)  # None unless the tank rule
+        if grid is not None:
+            self.stats["moves"] += 1
+            return check_rival(puzzle, grid)
         if puzzle.rule == "tank" and self.stats["dp_gave_up"] < self.dp_give_ups:
             try:
                 grid = self._dp_rival(puzzle, planted,
