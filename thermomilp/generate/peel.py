@@ -62,12 +62,10 @@ def plant_peeled(height: int, width: int, rng: random.Random, *, max_length: int
     and that order."""
     paths = random_partition(height, width, rng, max_length=max_length, straight=straight)
     tiling = PathTiling(height, width, paths, max_length=max_length, straight=straight)
-    bulbs = [path[0] for path in tiling.paths()]
-    vessels = [[[cell] for cell in tiling.path_from(bulb)] for bulb in bulbs]
     order = line_order(height, width, rng)
-    levels = peel_levels(vessels, height, width, order)
-    for bulb, level in zip(bulbs, levels, strict=True):
-        tiling.set_level(bulb, level)
+    levels = peel_levels([[[cell] for cell in path] for path in paths], height, width, order)
+    for path, level in zip(paths, levels, strict=True):
+        tiling.set_level(path[0], level)
     return tiling, order
 
 

@@ -127,7 +127,8 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
         window = bounding_box(region)
     local = window is not None
     box = window or Window(0, 0, tiling.height, tiling.width)
-    form = (_window_formulation(tiling, rows, cols, box) if local else
+    inside_ones = [(r - box.top, c - box.left) for r, c in tiling.ones if (r, c) in box]
+    form = (_window_formulation(tiling, rows, cols, box, inside_ones) if local else
             Formulation(height=tiling.height, width=tiling.width,  # the whole board
                         row_clues={i: v for i, v in enumerate(rows) if v is not None},
                         col_clues={j: v for j, v in enumerate(cols) if v is not None},
@@ -138,7 +139,6 @@ def find_rival(tiling: PathTiling, rows: list[int | None] | None = None,
             for c in range(box.left, box.left + box.width):
                 if (r, c) not in region:
                     form.fixed[(r - box.top, c - box.left)] = int((r, c) in tiling.ones)
-    inside_ones = [(r - box.top, c - box.left) for r, c in tiling.ones if (r, c) in box]
     cut_cells = None
     if backward is not None:
         if any(v is None for v in list(rows) + list(cols)):
@@ -217,9 +217,9 @@ def prove_unique(puzzle: Puzzle, rival: Callable[[], Grid | None] | None) -> Non
 
 
 def _window_formulation(tiling: PathTiling, rows: list[int | None], cols: list[int | None],
-                        w: Window) -> Formulation:
+                        w: Window, inside: list[Cell]) -> Formulation:
+    """``inside``: the planted filled cells in ``w``, in window coordinates."""
     full_rows, full_cols = tiling.clues()
-    inside = [(r - w.top, c - w.left) for r, c in tiling.ones if (r, c) in w]
 
     def clues(given: list[int | None], full: list[int], start: int, n: int,
               axis: int) -> dict[int, int]:  # a clue less what the cells outside hold
