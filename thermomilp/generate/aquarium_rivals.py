@@ -41,6 +41,7 @@ from thermomilp.core.verify import candidate_problems
 from thermomilp.generate.aquarium_moves import Line, move_rival
 from thermomilp.generate.rivals import Window, _RivalUndecided, check_rival, check_time, windows
 from thermomilp.logic.aquarium_dp import WaterlineDP
+from thermomilp.logic.mistakes import line_cells
 from thermomilp.model.formulation import formulate
 from thermomilp.solving.engine import find_other
 
@@ -140,13 +141,6 @@ WINDOW, STEP = 8, 4
 """Side and stride of the square windows the planting sweeps before a whole-board question."""
 
 
-def line_cells(puzzle: Puzzle, line: Line) -> frozenset[Cell]:
-    axis, k = line
-    if axis == "row":
-        return frozenset((k, c) for c in range(puzzle.width))
-    return frozenset((r, k) for r in range(puzzle.height))
-
-
 def _milp_rival(puzzle: Puzzle, planted: Grid, deleted: Line | None,
                 deadline: Deadline | None) -> Grid | None:
     form, ones = formulate(puzzle), ones_of(planted)
@@ -154,7 +148,8 @@ def _milp_rival(puzzle: Puzzle, planted: Grid, deleted: Line | None,
     if deleted is not None:
         import numpy as np
 
-        cells = sorted(line_cells(puzzle, deleted))
+        axis, k = deleted
+        cells = line_cells(puzzle, k if axis == "row" else puzzle.height + k)  # in order
         idx = np.array([form.index(cell) for cell in cells], dtype=np.int32)
         ones_col = np.ones(len(cells))
         planted_sum = sum(cell in ones for cell in cells)
