@@ -12,8 +12,9 @@ Finding none proves nothing: the MILP is asked next.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
-from thermomilp.core.puzzle import Grid, Puzzle, levels_from_grid
+from thermomilp.core.puzzle import Grid, Puzzle, grid_from_levels, levels_from_grid
 from thermomilp.core.verify import solution_problems
 
 Line = tuple[str, int]
@@ -22,9 +23,8 @@ Line = tuple[str, int]
 MAX_ARCS = 10
 
 
-def move_arcs(puzzle: Puzzle, planted: Grid) -> dict[Line, list[tuple[Line, int, int]]]:
+def move_arcs(puzzle: Puzzle, levels: Sequence[int]) -> dict[Line, list[tuple[Line, int, int]]]:
     """For each line, the one-cell moves leaving it: (line reached, tank, new level)."""
-    levels = levels_from_grid(puzzle, planted)
     out: dict[Line, list[tuple[Line, int, int]]] = {}
     for t, (vessel, level) in enumerate(zip(puzzle.vessels, levels, strict=True)):
         if level < vessel.depth and len(vessel.layers[level]) == 1:
@@ -45,7 +45,8 @@ def move_rival(puzzle: Puzzle, deleted: Line | None = None) -> Grid | None:
     planted = puzzle.solution
     if planted is None or puzzle.rule != "tank":
         return None
-    arcs = move_arcs(puzzle, planted)
+    levels = levels_from_grid(puzzle, planted)
+    arcs = move_arcs(puzzle, levels)
     if deleted is None:
         starts = [(node, {node}) for node in sorted(arcs)]
     else:
@@ -57,7 +58,7 @@ def move_rival(puzzle: Puzzle, deleted: Line | None = None) -> Grid | None:
     for start, goals in starts:
         for graph in graphs:
             for path in _paths(graph, start, goals):
-                grid = _apply(puzzle, planted, path)
+                grid = _apply(puzzle, planted, levels, path)
                 if grid is not None:
                     return grid
     return None
@@ -93,17 +94,13 @@ def _paths(arcs, start: Line, goals: set[Line]):
                 queue.append((to, depth + 1))
 
 
-def _apply(puzzle: Puzzle, planted: Grid, moves: list[tuple[int, int]]) -> Grid | None:
-    tanks = [t for t, _ in moves]
-    if len(set(tanks)) != len(tanks):
+def _apply(puzzle: Puzzle, planted: Grid, levels: Sequence[int],
+           moves: list[tuple[int, int]]) -> Grid | None:
+    """The rival the moves make of the planted ``levels``, if it is one."""
+    moved = dict(moves)
+    if len(moved) != len(moves):  # a tank moved twice
         return None
-    rows = [list(line) for line in planted]
-    for t, level in moves:
-        vessel = puzzle.vessels[t]
-        for k, layer in enumerate(vessel.layers):
-            for r, c in layer:
-                rows[r][c] = "#" if k < level else "."
-    grid = tuple("".join(line) for line in rows)
+    grid = grid_from_levels(puzzle, [moved.get(t, level) for t, level in enumerate(levels)])
     if grid == planted or solution_problems(puzzle, grid):
         return None
     return grid
