@@ -18,10 +18,10 @@ from thermomilp.core.deadline import Deadline
 from thermomilp.core.errors import GenerationError
 from thermomilp.core.puzzle import Cell
 from thermomilp.generate.paths import PathTiling
+from thermomilp.generate.peel import Line
 from thermomilp.generate.rivals import _RivalUndecided, check_time, find_rival, tiling_puzzle
 
 Clues = list[int | None]
-Line = tuple[str, int]  # ("r", row) or ("c", column)
 
 
 class Thinned(NamedTuple):
@@ -103,7 +103,7 @@ def delete_clues(tiling: PathTiling, rows: Clues, cols: Clues, rng: random.Rando
                  until: Callable[[Clues, Clues], bool] | None = None,
                  accept: Callable[[Clues, Clues], bool] | None = None,
                  deadline: Deadline | None = None,
-                 lines: list[tuple[str, int]] | None = None) -> Thinned:
+                 lines: list[Line] | None = None) -> Thinned:
     """Clues with up to ``count`` (None: as many as possible) deleted; how many, and how
     the result was proven unique.
 

@@ -16,10 +16,10 @@ from collections.abc import Iterable
 
 from thermomilp.core.puzzle import Cell, Grid, grid_from_ones
 from thermomilp.generate.paths import PathTiling
+from thermomilp.generate.peel import Line
 from thermomilp.generate.rivals import check_rival, tiling_puzzle
 
-Node = tuple[str, int]          # ("r", row) or ("c", column)
-Arc = tuple[Node, Node, int, Cell]  # tail, head, thermometer, cell that changes
+Arc = tuple[Line, Line, int, Cell]  # tail, head, thermometer, cell that changes
 
 
 def move_arcs(tiling: PathTiling) -> list[Arc]:
@@ -44,7 +44,7 @@ def cycle_rival(tiling: PathTiling, backward: Iterable[Cell] | None = None,
     ``max_arcs``: the longest cycle looked for.
     """
     arcs = move_arcs(tiling)
-    out: dict[Node, list[int]] = {}
+    out: dict[Line, list[int]] = {}
     for k, (tail, _, _, _) in enumerate(arcs):
         out.setdefault(tail, []).append(k)
     starts = range(len(arcs)) if backward is None else \
@@ -57,11 +57,11 @@ def cycle_rival(tiling: PathTiling, backward: Iterable[Cell] | None = None,
     return None
 
 
-def _shortest_cycle(arcs: list[Arc], out: dict[Node, list[int]], first: int,
+def _shortest_cycle(arcs: list[Arc], out: dict[Line, list[int]], first: int,
                     max_arcs: int) -> list[int] | None:
     """Arc indices of a shortest cycle through ``first`` with distinct thermometers."""
     tail, head, therm, _ = arcs[first]
-    parent: dict[Node, int] = {}
+    parent: dict[Line, int] = {}
     depth = {head: 1}
     queue = deque([head])
     while queue:
