@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
+from operator import or_
 from typing import Callable, Mapping
 
 from thermomilp.core.deadline import TimeUp
@@ -74,17 +75,8 @@ def _masks(tab: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     exact = [0] * (top + 2)  # exact[x]: the levels contributing x cells; [top + 1]: more
     for level, count in enumerate(tab):
         exact[min(count, top + 1)] |= 1 << level
-    at_least = [0] * (top + 1)
-    acc = exact[top + 1]
-    for x in range(top, -1, -1):
-        acc |= exact[x]
-        at_least[x] = acc
-    at_most = [0] * (top + 1)
-    acc = 0
-    for x in range(top + 1):
-        acc |= exact[x]
-        at_most[x] = acc
-    return tuple(at_least), tuple(at_most)
+    at_least = tuple(accumulate(reversed(exact), or_))[::-1]
+    return at_least[:top + 1], tuple(accumulate(exact[:top + 1], or_))
 
 
 def line_tables(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> LineTables:
@@ -140,21 +132,12 @@ def levels_in(mask: int) -> list[int]:
     return [L for L in range(mask.bit_length()) if mask >> L & 1]
 
 
-def at_least(level: int) -> int:
-    """Bitmask of every level >= ``level`` (infinite to the left, fine for AND)."""
-    return ~((1 << level) - 1)
-
-
-def below(level: int) -> int:
-    """Bitmask of every level < ``level``."""
-    return (1 << level) - 1
-
-
 def clamp_with_marks(tables: LineTables, dom: Domains, marks: Mapping[Cell, int]) -> bool:
     """Apply user marks (cell -> 1 mercury / 0 empty); False if a domain empties."""
     for cell, value in marks.items():
         v, rank = tables.cell_rank[cell]
-        dom[v] &= at_least(rank) if value else below(rank)
+        below = (1 << rank) - 1  # the levels leaving the cell empty
+        dom[v] &= ~below if value else below  # ~below: infinite to the left, fine for AND
         if not dom[v]:
             return False
     return True
