@@ -13,8 +13,8 @@ must agree (``tests/test_logic_agreement.py``, ``tests/test_logic_search.py``).
 Under ``probing`` the first node probes every level and the nodes below it shave
 (`thermomilp.logic.propagation`); each node hands a copy of its probes' witnesses to its
 children. The solve layer's confirmation (`thermomilp.solving.confirm`) runs this search
-from the probing presolve's fixpoint (`thermomilp.logic.presolve.probed_root`) with a
-node budget and a deadline.
+from the probing presolve's fixpoint (`thermomilp.logic.presolve.BoardLogic.probed_root`)
+with a node budget and a deadline.
 """
 
 from __future__ import annotations
@@ -103,9 +103,7 @@ def halves(mask: int) -> tuple[int, int]:
     ``benchmarks/hard/`` it decides in a fraction of the nodes one child per level
     takes (docs/journal.md, 2026-12-03)."""
     levels = levels_in(mask)
-    lower = 0
-    for level in levels[: len(levels) // 2]:
-        lower |= 1 << level
+    lower = sum(1 << level for level in levels[: len(levels) // 2])
     return mask & ~lower, lower
 
 
@@ -119,7 +117,7 @@ def search_solutions(puzzle: Puzzle, rule: str = "intervals", limit: int | None 
 
     ``start``: domains to begin from instead of the full ones (sound deductions
     only, e.g. the probing presolve's:
-    `thermomilp.logic.presolve.probed_root`); ``marks`` clamp them.
+    `thermomilp.logic.presolve.BoardLogic.probed_root`); ``marks`` clamp them.
     ``stop``: asked during propagation; True raises
     [`TimeUp`][thermomilp.core.errors.TimeUp]. ``max_nodes``: more nodes raise
     [`OutOfBudget`][thermomilp.core.errors.OutOfBudget]. ``known`` (``probing`` only): the levels of
