@@ -274,10 +274,6 @@ class WaterlineDP:
         except _NodeBudgetSpent:
             return None
 
-    def count(self, limit: int | None = None, avoid: Sequence[int] | None = None,
-              probing: str = "auto") -> int:
-        return sum(1 for _ in self.level_solutions(limit, avoid=avoid, probing=probing))
-
 
 class _NodeBudgetSpent(Exception):
     """A search ran out of its node budget (the unprobed first search of
@@ -294,4 +290,4 @@ def dp_solutions(puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
 def dp_count(puzzle: Puzzle, limit: int | None = None) -> int:
     """The number of solutions, capped at ``limit``; ``dp_count(p, 2) == 1`` proves
     uniqueness."""
-    return WaterlineDP(puzzle).count(limit)
+    return sum(1 for _ in WaterlineDP(puzzle).level_solutions(limit))
