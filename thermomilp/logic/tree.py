@@ -17,16 +17,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 
 from thermomilp.core.errors import TimeUp
-from thermomilp.core.notation import (
-    EMPTY,
-    UNDECIDED,
-    cell_name,
-    cells_name,
-    glyph,
-    line_name,
-    vessel_name,
-)
-from thermomilp.core.puzzle import Cell, Grid, Puzzle
+from thermomilp.core.notation import cell_name, cells_name, line_name, vessel_name
+from thermomilp.core.puzzle import Cell, Grid, Puzzle, grid_from_ones
 from thermomilp.core.settings import Logic
 from thermomilp.logic.mistakes import (
     Completion,
@@ -90,17 +82,10 @@ class Trees:
             state[g] = value
         return state
 
-    def grid(self, state: State) -> Grid:
-        """'#' wet, '.' dry, '?' unknown (the marks notation, core.notation)."""
-        board = [[UNDECIDED] * self.width for _ in range(self.height)]
-        for g, layer in enumerate(self.cells):
-            for r, c in layer:
-                board[r][c] = glyph(state[g])
-        return tuple("".join(row) for row in board)
-
     def solution(self, state: State) -> Grid:
         """A decided state as a solution grid ('#' filled, '.' empty)."""
-        return tuple(row.replace(UNDECIDED, EMPTY) for row in self.grid(state))
+        wet = (cell for g, layer in enumerate(self.cells) if state[g] == 1 for cell in layer)
+        return grid_from_ones(self.height, self.width, wet)
 
 
 # -- The propagators (each returns the changed layers, or None on a contradiction) ---
