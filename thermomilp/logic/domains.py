@@ -106,14 +106,12 @@ def line_tables(puzzle: Puzzle, stop: Callable[[], bool] | None = None) -> LineT
             line_tabs[line].append(tuple(accumulate(counts[line])))
             mine.append(line)
         vessel_lines.append(mine)
-    cell_rank = {cell: (v, k + 1) for v, vessel in enumerate(puzzle.vessels)
-                 for k, layer in enumerate(vessel.layers) for cell in layer}
     vessel_cells = tuple(tuple((cell, k + 1) for k, layer in enumerate(vessel.layers)
                                for cell in layer) for vessel in puzzle.vessels)
     return LineTables(H, W, tuple(v.depth for v in puzzle.vessels), clues,
                       tuple(map(tuple, line_vessels)),
                       tuple(tuple(t) for t in line_tabs),
-                      tuple(map(tuple, vessel_lines)), cell_rank, vessel_cells)
+                      tuple(map(tuple, vessel_lines)), puzzle.rank_of, vessel_cells)
 
 
 def full_domains(tables: LineTables) -> Domains:
