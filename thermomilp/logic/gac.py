@@ -59,13 +59,8 @@ def gac_fixpoint(puzzle: Puzzle, dom: list[int]) -> bool:
         changed = False
         for clue, members in lines:
             reach = [_reach(dom[v], contrib) for v, contrib in members]
-            prefix = [1]
-            for r in reach:
-                prefix.append(_sumset(prefix[-1], r))
-            suffix = [1]
-            for r in reversed(reach):
-                suffix.append(_sumset(suffix[-1], r))
-            suffix.reverse()
+            prefix = list(accumulate(reach, _sumset, initial=1))
+            suffix = list(accumulate(reversed(reach), _sumset, initial=1))[::-1]
             if not members:
                 if clue != 0:
                     return False
