@@ -177,33 +177,32 @@ class _Fixpoints:
         other = self.single(w, b)
         if other is None:
             return False
-        dom, vessel_lines = self.dom, self.tables.vessel_lines
         # X = fix & other: the lines where X differs from each of them
-        off_fix: set[int] = set()
-        for u, s in other.items():
-            t = fix.get(u, dom[u])
-            x = t & s
-            if x != t:
-                if not x:
-                    return False
-                off_fix.update(vessel_lines[u])
-        off_other: set[int] = set()
-        for u, t in fix.items():
-            s = other.get(u, dom[u])
-            x = t & s
-            if x != s:
-                if not x:
-                    return False
-                off_other.update(vessel_lines[u])
+        off_fix, off_other = self._narrowed(fix, other), self._narrowed(other, fix)
+        if off_fix is None or off_other is None:
+            return False
         lines = off_fix & off_other
         if not lines:
             return True  # every line stands as in one fixpoint or the other
-        trial = dom.copy()
+        trial = self.dom.copy()
         for u, t in fix.items():
             trial[u] = t
         for u, s in other.items():
             trial[u] &= s
         return propagate(self.tables, trial, lines)
+
+    def _narrowed(self, fix: dict[int, int], other: dict[int, int]) -> set[int] | None:
+        """The lines of the vessels where ``other`` narrows ``fix`` (both sparse fixpoints
+        from `single`), or None when it empties one."""
+        lines: set[int] = set()
+        for u, s in other.items():
+            t = fix.get(u, self.dom[u])
+            x = t & s
+            if x != t:
+                if not x:
+                    return None
+                lines.update(self.tables.vessel_lines[u])
+        return lines
 
     def _dive(self, v: int, level: int, fix: dict[int, int]) -> Domains:
         """A nonempty interval fixpoint inside ``dom`` with ``v = level``: the one the last
