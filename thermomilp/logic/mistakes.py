@@ -95,10 +95,7 @@ def logic_completion(puzzle: Puzzle) -> Completion:
     """The default oracle: a solution agreeing with the marks, by the logic's own search."""
     from thermomilp.logic.search import search_solutions
 
-    def complete(marks: Mapping[Cell, int]) -> Grid | None:
-        return next(iter(search_solutions(puzzle, "probing", 1, marks=marks)), None)
-
-    return complete
+    return lambda marks: next(iter(search_solutions(puzzle, "probing", 1, marks=marks)), None)
 
 
 def solution_mistake(puzzle: Puzzle, marks: Mapping[Cell, int], complete: Completion,
