@@ -135,8 +135,9 @@ class _Solver:
 
     def _erasures(self, refute, need_cells: bool):
         """Each open level ``refute(v, level)`` condemns (its reason, not None), with the
-        domains after erasing it and the cells that decides; only those that decide a
-        cell when ``need_cells``."""
+        vessel's name, the domains after erasing it, the cells that decides and the end of
+        a text naming them (empty when none); only those that decide a cell when
+        ``need_cells``."""
         for v, mask in enumerate(self.dom):
             if not mask & (mask - 1):
                 continue
@@ -149,7 +150,8 @@ class _Solver:
                 new = self._new_cells(dom)
                 if need_cells and not new:
                     continue
-                yield v, level, reason, dom, new
+                tail = f": {_cells_text(new)}" if new else ""
+                yield _vessel_name(self.puzzle, v), level, reason, dom, new, tail
 
     def _probe(self, need_cells: bool) -> Deduction | None:
         t = self.tables
@@ -160,11 +162,9 @@ class _Solver:
             broken = propagate_conflict(t, trial, t.vessel_lines[v])
             return None if broken == OK else broken
 
-        for v, level, broken, dom, new in self._erasures(refute, need_cells):
-            name = _vessel_name(self.puzzle, v)
+        for name, level, broken, dom, new, tail in self._erasures(refute, need_cells):
             text = (f"if {name} stood at level {level}, propagation would break "
-                    f"{t.line_name(broken)}; so level {level} is impossible")
-            text += f": {_cells_text(new)}" if new else ""
+                    f"{t.line_name(broken)}; so level {level} is impossible{tail}")
             return self._apply(Deduction("probe", new, text, line=t.line_name(broken),
                                          vessel=name, levels_out=(level,)), dom)
         return None
@@ -176,14 +176,12 @@ class _Solver:
             ref = pair_refutation(t, self.dom, v, level, wide)
             return ref if ref is not None and ref.partner >= 0 else None
 
-        for v, level, ref, dom, new in self._erasures(refute, need_cells):
-            name = _vessel_name(self.puzzle, v)
+        for name, level, ref, dom, new, tail in self._erasures(refute, need_cells):
             other = _vessel_name(self.puzzle, ref.partner)
             breaks = ", ".join(f"level {b} breaks {t.line_name(line)}" for b, line in ref.breaks)
             text = (f"if {name} stood at level {level}, {other} could stand at no level "
                     f"({breaks}, each after propagation); so level {level} of {name} "
-                    "is impossible")
-            text += f": {_cells_text(new)}" if new else ""
+                    f"is impossible{tail}")
             return self._apply(Deduction("pair_probe", new, text,
                                          line=t.line_name(ref.breaks[0][1]),
                                          vessel=f"{name}, {other}", levels_out=(level,)), dom)
