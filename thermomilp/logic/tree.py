@@ -42,20 +42,19 @@ class Trees:
         self.cells: list[tuple[Cell, ...]] = []
         self.vessel: list[int] = []
         self.parent: list[int | None] = []
+        self.children: list[list[int]] = []
         self.layer_of: dict[Cell, int] = {}
         for v, vessel in enumerate(puzzle.vessels):
             base = len(self.cells)
+            below = vessel.children()
             for k, layer in enumerate(vessel.layers):
                 p = vessel.parent_of(k)
                 self.parent.append(None if p is None else base + p)
+                self.children.append([base + h for h in below[k]])
                 self.cells.append(layer)
                 self.vessel.append(v)
                 for cell in layer:
                     self.layer_of[cell] = base + k
-        self.children: list[list[int]] = [[] for _ in self.cells]
-        for g, p in enumerate(self.parent):
-            if p is not None:
-                self.children[p].append(g)
         # line_layers[line] = [(layer, number of its cells in the line)]
         self.line_layers: list[list[tuple[int, int]]] = [[] for _ in self.clues]
         self.layer_lines: list[list[int]] = [[] for _ in self.cells]
