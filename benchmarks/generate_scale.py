@@ -73,7 +73,7 @@ def redraw_aquarium(n: int, seed: str, budget: float | None, minimal: bool):
     def unique(p) -> bool:
         if end is not None and time.perf_counter() > end:
             raise GenerationError("gave up: no board within the time limit")
-        return dp_count(p, 2, known=p.solution) == 1
+        return dp_count(p, 2) == 1
 
     # dp_count cannot be interrupted: a budget is checked between its calls only
     while True:

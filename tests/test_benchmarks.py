@@ -1,13 +1,13 @@
-"""The benchmark scripts import only what exists.
+"""The benchmark scripts use only what exists.
 
 Every ``import thermomilp.<module>`` and ``from thermomilp.<module> import <name>`` in
-``benchmarks/*.py`` must resolve against the package as it is now, so must every
-attribute read from a module imported so (``presolve.search_nodes_for``), and every
-import of a sibling script (``from _common import timed``) must name something that
-script defines. A
-benchmark runs rarely, so a renamed function breaks it unnoticed for weeks; this test
-breaks at once. The scripts are read with ``ast``, never imported: some need OR-Tools,
-and importing a script may start its work.
+``benchmarks/*.py`` must resolve against the package as it is now; so must every
+attribute read from a module imported so (``presolve.search_nodes_for``), every call of
+what they import must fit its signature (``dp_count(p, 2)``), and every import of a
+sibling script (``from _common import timed``) must name something that script
+defines. A benchmark runs rarely, so a renamed function or a dropped parameter breaks
+it unnoticed for weeks; this test breaks at once. The scripts are read with ``ast``,
+never imported: some need OR-Tools, and importing a script may start its work.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import importlib
+import inspect
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,27 +73,67 @@ def top_level_names(path: Path) -> set[str]:
     return names
 
 
-def module_attribute_problems(source: str) -> list[str]:
-    """``line: problem`` for every ``name.attribute`` read where ``name`` is a module of
-    thermomilp that the script imported (``from thermomilp.logic import presolve``)."""
-    modules = {}
-    for node in ast.walk(ast.parse(source)):
+def _imported(tree: ast.AST) -> dict[str, object]:
+    """What each name a script imports from thermomilp is bound to (a module, a function,
+    a class, ...); a name that does not resolve is `package_problem`'s to report."""
+    bound: dict[str, object] = {}
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("thermomilp"):
             for alias in node.names:
-                full = f"{node.module}.{alias.name}"
                 with contextlib.suppress(ImportError):
-                    modules[alias.asname or alias.name] = importlib.import_module(full)
-    return [f"{node.lineno}: {modules[node.value.id].__name__} has no {node.attr}"
-            for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-            and node.value.id in modules and not hasattr(modules[node.value.id], node.attr)]
+                    bound[alias.asname or alias.name] = importlib.import_module(
+                        f"{node.module}.{alias.name}")
+                    continue
+                with contextlib.suppress(ImportError, AttributeError):
+                    found = getattr(importlib.import_module(node.module), alias.name)
+                    bound[alias.asname or alias.name] = found
+    return bound
+
+
+def use_problems(source: str) -> list[str]:
+    """``line: problem`` for every attribute read from a thermomilp module the script
+    imported (``presolve.search_nodes_for``) that the module does not have, and every
+    call of a thermomilp function or class whose arguments its signature does not
+    take (``dp_count(p, 2, known=...)``; a call with ``*args`` or ``**kwargs`` is not
+    judged)."""
+    tree = ast.parse(source)
+    bound = _imported(tree)
+    problems = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and inspect.ismodule(bound.get(node.value.id))):
+            module = bound[node.value.id]
+            if not hasattr(module, node.attr):
+                problems.append(f"{node.lineno}: {module.__name__} has no {node.attr}")
+        if not isinstance(node, ast.Call) or any(
+                isinstance(a, ast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords):
+            continue
+        if isinstance(node.func, ast.Name):
+            called = bound.get(node.func.id)
+        elif (isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+              and inspect.ismodule(bound.get(node.func.value.id))):
+            called = getattr(bound[node.func.value.id], node.func.attr, None)
+        else:
+            continue
+        if called is None or inspect.ismodule(called) or not callable(called):
+            continue
+        try:
+            signature = inspect.signature(called)
+        except (TypeError, ValueError):  # a builtin without one
+            continue
+        try:
+            signature.bind(*node.args, **{k.arg: k.value for k in node.keywords if k.arg})
+        except TypeError as exc:
+            problems.append(f"{node.lineno}: {ast.unparse(node.func)}(...): {exc}")
+    return problems
 
 
 def import_problems(source: str, folder: Path = BENCHMARKS) -> list[str]:
     """``line: problem`` for every import of thermomilp or of a script in ``folder`` that
     does not resolve, and every attribute of such a module that it does not have; other
     libraries (numpy, ortools, ...) are not this test's business."""
-    problems = module_attribute_problems(source)
+    problems = use_problems(source)
     for line, module, name in imports(source):
         if module.split(".")[0] == "thermomilp":
             problem = package_problem(module, name)
@@ -128,6 +169,11 @@ def test_every_import_of_a_benchmark_resolves(script):
     # what broke benchmarks/logic_kernel.py: the module caches the per-board object replaced
     ("def f():\n    from thermomilp.logic import presolve\n    presolve.forget_roots()",
      "thermomilp.logic.presolve has no forget_roots"),
+    # what broke benchmarks/generate_scale.py: a keyword the function lost
+    ("from thermomilp.logic.aquarium_dp import dp_count\ndp_count(None, 2, known=None)",
+     "dp_count(...): got an unexpected keyword argument 'known'"),
+    ("from thermomilp.logic import presolve\npresolve.search_nodes_for(1, 2, 3, 4)",
+     "presolve.search_nodes_for(...): too many positional arguments"),
 ])
 def test_the_check_finds_a_broken_import(source, expected):
     problems = import_problems(source)
@@ -140,6 +186,8 @@ def test_the_check_finds_a_broken_import(source, expected):
     "import thermomilp.logic.presolve",
     "from _common import timed",
     "import numpy, no_such_library",  # not thermomilp's: left alone
+    "from thermomilp.logic.aquarium_dp import dp_count\ndp_count(None, limit=2)",
+    "from thermomilp.logic import presolve\npresolve.presolve(None, 'probing', **kw)",
 ])
 def test_the_check_accepts_what_resolves(source):
     assert import_problems(source) == []
