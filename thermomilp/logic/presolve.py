@@ -247,7 +247,7 @@ past which its search costs more than HiGHS would (same page, "the Python kernel
 budget"). Work, not seconds: whether the logic or the engine decides a board never
 depends on the machine's load."""
 SEARCH_FLOOR_WORK = 200
-
+"""The work a logic search may always do, however little probing the board took."""
 
 
 def search_decides(puzzle: Puzzle, max_nodes: int, stop: Callable[[], bool] | None = None,
