@@ -19,12 +19,14 @@ parameter name.
 
 from __future__ import annotations
 
-from thermomilp.core.errors import ExportError, RuleNotSupported
+from thermomilp.core.errors import ConfigError, ExportError, RuleNotSupported
 from thermomilp.core.notation import column_name, number, row_name, vessel_name
 from thermomilp.core.puzzle import Puzzle
-from thermomilp.core.settings import Backend, FormulationKind, Settings
+from thermomilp.core.settings import Backend, FormulationKind, Settings, settings_from
 from thermomilp.core.untrusted import comment_text
+from thermomilp.model import lpfile
 from thermomilp.model.formulation import formulate
+from thermomilp.model.registry import BuildOptions, build, formulation_for, kind_info
 
 TARGETS = ("lp", "mps", "dat", "latex")
 LATEX_MAX_CELLS = 64
@@ -40,9 +42,6 @@ def export(puzzle: Puzzle, to: str, backend: Backend | str | None = None,
     not ``cell``); ``backend`` and ``formulation`` given here override them. A ``dat``
     file is data for the cell model of ``models/*.mod``: another formulation is an
     [`ExportError`][thermomilp.core.errors.ExportError]."""
-    from thermomilp.core.errors import ConfigError
-    from thermomilp.core.settings import settings_from
-
     try:
         chosen = settings_from(settings, backend=backend, formulation=formulation)
     except ConfigError as exc:
@@ -58,8 +57,6 @@ def export(puzzle: Puzzle, to: str, backend: Backend | str | None = None,
         return (to_latex(puzzle) if kind is FormulationKind.CELL
                 else model_latex(puzzle, chosen.backend, kind))
     if to in ("lp", "mps"):  # built by the layer, written by model/lpfile.py
-        from thermomilp.model import lpfile
-
         model = linear_model(puzzle, chosen.backend, kind)
         return lpfile.to_lp(model) if to == "lp" else lpfile.to_mps(model)
     raise ExportError(f"unknown export target {to!r}; choose one of {', '.join(TARGETS)}")
@@ -72,9 +69,6 @@ def linear_model(puzzle: Puzzle, layer: Backend, kind: FormulationKind):
     """The model ``layer`` builds for ``kind`` (the registry
     [`thermomilp.model.registry.MODELS`][thermomilp.model.registry.MODELS]), read back as an
     lpfile.LinearModel."""
-    from thermomilp.model import lpfile
-    from thermomilp.model.registry import BuildOptions, build, formulation_for, kind_info
-
     if layer not in (Backend.PULP, Backend.PYOMO, Backend.HIGHS):
         raise ExportError(f"LP and MPS files are written from the pulp, pyomo and highs "
                           f"models; the {layer} model is not a MILP file (choose --backend "
@@ -197,8 +191,6 @@ def _latex_size(puzzle: Puzzle) -> None:
 def model_latex(puzzle: Puzzle, layer: Backend, kind: FormulationKind) -> str:
     """Every row of ``kind`` as ``layer`` builds it (the rows of the LP file, with its
     names), as an amsmath ``align*`` block."""
-    from thermomilp.model.lpfile import EQ, LE
-
     _latex_size(puzzle)
     model = linear_model(puzzle, layer, kind)
 
@@ -215,7 +207,7 @@ def model_latex(puzzle: Puzzle, layer: Backend, kind: FormulationKind) -> str:
              "docs/formulation.md, row by row as in the LP file", "\\begin{align*}"]
     for row in model.rows:
         lhs = " ".join(term(k, c, n == 0) for n, (k, c) in enumerate(row.terms)) or "0"
-        sense = "=" if row.sense == EQ else ("\\le" if row.sense == LE else "\\ge")
+        sense = "=" if row.sense == lpfile.EQ else ("\\le" if row.sense == lpfile.LE else "\\ge")
         name = row.name.replace("_", "\\_")
         lines.append(f"  {lhs} &{sense} {row.rhs:g} && \\text{{{name}}}\\\\")
     domains = dict.fromkeys((c.name.split("_")[0], c.lower, c.upper, c.integer)
