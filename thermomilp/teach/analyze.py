@@ -22,7 +22,6 @@ from thermomilp.core.puzzle import Puzzle
 from thermomilp.core.settings import Logic, Settings
 from thermomilp.model.formulation import formulate
 
-LOGIC_MODES = (Logic.INTERVALS, Logic.PROBING)
 TOL = 1e-6
 
 
@@ -99,7 +98,7 @@ def logic_fixed(puzzle: Puzzle) -> dict[str, int | str]:
     from thermomilp.logic.presolve import presolve_cells
 
     out: dict[str, int | str] = {}
-    for mode in LOGIC_MODES:
+    for mode in (Logic.INTERVALS, Logic.PROBING):
         fixed, grid, status = presolve_cells(puzzle, mode)
         if status == "infeasible":
             out[mode.value] = "proves the board infeasible"
