@@ -61,12 +61,9 @@ from thermomilp.core.puzzle import Puzzle
 from thermomilp.teach.linear import LinearModel, ModelDataError, one_line
 from thermomilp.teach.runner import STUB, package_folders
 
-PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent.parent)
 HERE = Path(__file__).resolve().parent
-# what the child runs, copied into its own folder: the standalone runner and the two
-# modules it loads beside it (none imports thermomilp)
+PACKAGE = str(HERE.parent.parent / "thermomilp")
 CHILD_FILES = ("runner.py", "confine.py", "landlock.py")
-FAILURES = ("timeout", "crashed", "exited", "output-limit", "error")
 CHILD_FAILURES = ("crashed", "exited", "error")  # the only failure kinds a child may report
 MAX_MESSAGE = 600  # characters of a child's failure message the report may quote
 MAX_EVENT = 256 << 20  # bytes of one result line (a model of 2 million non-zeros fits)
@@ -83,10 +80,10 @@ class Limits:
 
 @dataclass
 class Built:
-    """One board: the model as data, or why there is none (a verdict of FAILURES)."""
+    """One board: the model as data, or why there is none (its verdict)."""
 
     model: LinearModel | None = None
-    verdict: str = ""
+    verdict: str = ""  # timeout | crashed | exited | output-limit | error
     message: str = ""
     line: int | None = None
 
@@ -107,13 +104,9 @@ def hidden_paths(student: str, extra: Sequence[str] = ()) -> list[str]:
     file (the child reads its own copy), the shared temporary folders, ``/dev`` (but the
     few devices of `readable_paths`), and ``extra`` (the corpus folder, the grades
     file, the grader's key file, the other students' files)."""
-    paths = [*_package_folders(), os.path.dirname(os.path.realpath(student)),
+    paths = [*package_folders(PACKAGE), os.path.dirname(os.path.realpath(student)),
              tempfile.gettempdir(), "/var/tmp", "/dev", *extra]
     return list(dict.fromkeys(real for p in paths if os.path.exists(real := os.path.realpath(p))))
-
-
-def _package_folders() -> list[str]:
-    return package_folders(os.path.join(PACKAGE_PARENT, "thermomilp"))
 
 
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
@@ -146,7 +139,7 @@ def request_of(student: str, boards: Sequence[Puzzle], limits: Limits, hide: Seq
     the runner hides with the rest)."""
     return json.dumps({"student": copy, "hidden": hidden_paths(student, hide),
                        "readable": readable_paths(os.path.dirname(os.path.dirname(copy))),
-                       "package": _package_folders(),
+                       "package": package_folders(PACKAGE),
                        "boards": [plain(p) for p in boards],
                        "limits": {"memory_mb": limits.memory_mb, "tasks": limits.tasks,
                                   "cpu_s": int(limits.import_s + limits.board_s
