@@ -62,10 +62,7 @@ def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[B
         return found
     on_probes = [k for k, _ in enumerate(vs)
                  if all(p.allowed(kind, k, seen) for p, seen in observed)]
-    # every probe board whose grids are all known is evidence: a combination fits only if
-    # it accepts exactly the model's grids on each of them
-    # (a missing tie, written in any way, accepts at least the grids of the same rules
-    # with their ties, and otherwise only grids with a tank row partly wet: a range)
+    # exactly, or within the range a missing tie allows (`thermomilp.teach.rules.allows`)
     def within(k: int, b: int, grids: set[int]) -> bool:
         must, may = grids_within(kind, b, vs[k])
         return must <= grids <= may

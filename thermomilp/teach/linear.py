@@ -150,9 +150,7 @@ def _read_model(data: Any, shape: tuple[int, int] | None) -> LinearModel:
                        terms(data.get("objective")), maximize, cells)
 
 
-# --------------------------------------------------------------------------
-# Solving the data with HiGHS
-# --------------------------------------------------------------------------
+# -- Solving the data with HiGHS -------------------------------------------
 
 
 @dataclass(frozen=True)

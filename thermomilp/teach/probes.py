@@ -67,11 +67,8 @@ aquarium 3x3
 """,
     ],
 }
-# Rectangular boards, both orientations, with missing clues: the model's feasible 0/1
-# grids are compared with the rules' on every probe board, these included, and a
-# combination of mistakes explains a model only if it accepts exactly the model's grids
-# on every probe board it predicts (diagnose; Rules.predicts).
-# They are not used to tell the variants apart (probes() reads the 3x3 boards only).
+# Rectangular boards, both orientations, with missing clues: evidence like every probe board
+# (diagnose's ``exact``), not used to tell the variants apart (probes() reads the 3x3 ones).
 RECTANGULAR = {
     "thermometers": [
         """\
