@@ -10,6 +10,7 @@ checkers on probe grids (`thermomilp.teach.probes`).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise, product
@@ -114,7 +115,5 @@ def _clues_ok(puzzle: Puzzle, filled: frozenset, how: str) -> bool:
         clues = [None if c == 0 else c for c in clues]
     if how == "missing-as-zero":
         clues = [0 if c is None else c for c in clues]
-    pairs = list(zip(row_sums + col_sums, clues, strict=True))
-    if how == "at-most":
-        return all(c is None or s <= c for s, c in pairs)
-    return all(c is None or s == c for s, c in pairs)
+    holds = operator.le if how == "at-most" else operator.eq
+    return all(c is None or holds(s, c) for s, c in zip(row_sums + col_sums, clues, strict=True))
