@@ -17,6 +17,7 @@ alone with a clear error.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import hmac
@@ -56,12 +57,10 @@ def key_path() -> Path:
 
 def grades_key(create: bool = True) -> bytes:
     path = key_path()
-    try:
+    with contextlib.suppress(OSError, UnicodeDecodeError):
         text = path.read_text(encoding="ascii").strip()
         if len(text) >= 32:
             return text.encode()
-    except (OSError, UnicodeDecodeError):
-        pass
     if not create:
         raise GradeError(f"{path}: the grader's key file is missing or unreadable; the rows of "
                          "an existing grades file cannot be checked without it")

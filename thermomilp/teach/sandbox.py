@@ -332,14 +332,12 @@ def _processes() -> dict[int, _Proc]:
     except OSError:
         return out
     for name in names:
-        try:
+        with contextlib.suppress(OSError, IndexError, ValueError):
             with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as f:
                 stat = f.read()
             fields = stat[stat.rfind(")") + 2:].split()
             # state ppid pgrp session tty tpgid flags ... starttime is field 22 (index 19 here)
             out[int(name)] = _Proc(int(fields[1]), int(fields[3]), int(fields[19]), fields[0])
-        except (OSError, IndexError, ValueError):
-            continue
     return out
 
 
