@@ -33,9 +33,7 @@ from thermomilp.teach.sandbox import Built
 class Diagnosis:
     mistakes: list[str] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)  # one line per mistake named, or per oddity
-    # per part of the rules (precedence, clues, ties): "ok", the mistake id, "?" (the
-    # evidence fits combinations that disagree, or none), "-" (no model to look at)
-    checks: dict[str, str] = field(default_factory=dict)
+    checks: dict[str, str] = field(default_factory=dict)  # per part of the rules: `_families`
 
 
 def diagnose(kind: str, probe_boards: Sequence[Puzzle], probe_builds: Sequence[Built],
@@ -137,8 +135,8 @@ FAMILIES = (("precedence", "fill", FILL), ("clues", "clues", CLUES), ("ties", "t
 
 
 def _families(kind: str, vs: Sequence[Rules], fits: Sequence[int]) -> dict[str, str]:
-    """What the evidence says of each part of the rules: every combination that fits
-    agrees on it (ok, or one mistake's id), or not ("?")."""
+    """Each part of the rules (precedence, clues, ties) as the evidence says: "ok" or one
+    mistake's id when every combination that fits agrees, else "?"; ties "n/a" but for Aquarium."""
     out = {}
     for column, attr, ids in FAMILIES:
         ways = {getattr(vs[k], attr) for k in fits}
