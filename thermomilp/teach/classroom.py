@@ -170,10 +170,9 @@ def grade_class(students: Sequence[str], boards: Sequence[tuple[str, Puzzle]], k
         # hidden from the child: the grades, the key and every submission of the class
         grade = grade_student(student, boards, kind, limits,
                               [*hide, out, str(key_path()), *students], settings)
-        try:
-            now: bytes | None = Path(out).read_bytes()
-        except OSError:
-            now = None
+        now: bytes | None = None
+        with contextlib.suppress(OSError):
+            now = Path(out).read_bytes()
         if now != written.encode("utf-8", "surrogateescape"):
             grade.flags.append("tampered-grades")
             print(f"WARNING: {out} changed while {student}'s code ran; the grader's own rows "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import time
 from collections.abc import Sequence
@@ -180,10 +181,9 @@ def package_models(puzzle: Puzzle) -> list[tuple]:
 def flags_of(student: str, probes: Sequence[Puzzle], builds: Sequence[Built]) -> list[str]:
     """What the instructor should look at, found by the grader (not reported by the child)."""
     flags = []
-    try:
+    source = ""
+    with contextlib.suppress(OSError):
         source = Path(student).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        source = ""
     if imports_thermomilp(source):
         flags.append("imports-thermomilp")
     for puzzle, built in zip(probes, builds, strict=True):
