@@ -24,7 +24,6 @@ def register(sub) -> None:
                              "setting; the LP relaxation always runs HiGHS (a fixed use: "
                              "`thermomilp solvers`) and honours --time-limit, one clock per "
                              "board for both.")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

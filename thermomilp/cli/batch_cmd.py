@@ -44,7 +44,6 @@ def register(sub) -> None:
     p.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
     p.add_argument("--no-explain", action="store_true",
                    help="do not look for the conflicting clues of an infeasible board")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

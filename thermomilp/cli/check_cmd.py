@@ -31,7 +31,6 @@ def register(sub) -> None:
                    help="stop counting at N solutions (10)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     add_solver_flags(p)
-    p.set_defaults(func=run)
 
 
 def check_board(puzzle, limit: int, *, settings: Any = None) -> dict[str, Any]:

@@ -14,7 +14,6 @@ def register(sub) -> None:
                                    "thermomilp.toml or pyproject.toml [tool.thermomilp] from "
                                    "this folder up > default) and where each value came from.")
     add_solver_flags(p)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

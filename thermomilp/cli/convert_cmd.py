@@ -12,7 +12,6 @@ def register(sub) -> None:
                    help="json, text, janko, site, aquarium-task, puzzlink, pzprv3 "
                         "(see docs/formats.md); the Aquarium rule is kept")
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -22,7 +22,6 @@ def register(sub) -> None:
     p.add_argument("--marks", metavar="SPEC", help=MARKS_HELP + " (one FILE only)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text (default) or JSON Lines, one object per file")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -24,7 +24,6 @@ def register(sub) -> None:
                           "modelling layer that builds an lp/mps file or a compact/level "
                           "latex listing, --formulation the model (dat is the cell model's "
                           "data; the cell model's latex is written by thermomilp).")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -56,7 +56,6 @@ def register(sub) -> None:
                           "solvers`); --time-limit S stops a board after S seconds (exit 1, "
                           "keeping the boards made). --seed is the series' seed, not the "
                           "engine's.")
-    p.set_defaults(func=run)
 
 
 def _flags_the_puzzle_ignores(args: argparse.Namespace) -> list[str]:

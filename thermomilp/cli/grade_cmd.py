@@ -61,7 +61,6 @@ def register(sub) -> None:
                              "engine and every setting; the student's model always runs on "
                              "HiGHS (a fixed use: `thermomilp solvers`), each run within "
                              "--time-limit (default: 30 s per run when no time limit is set).")
-    p.set_defaults(func=run)
 
 
 PUZZLES = ("thermometers", "aquarium")

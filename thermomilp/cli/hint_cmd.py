@@ -29,7 +29,6 @@ def register(sub) -> None:
     p.add_argument("--marks", metavar="SPEC", help=MARKS_HELP)
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text (default) or one JSON object")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,8 +1,8 @@
-"""``thermomilp`` entry point: one sub-command per module in ``COMMANDS``.
+"""``thermomilp`` entry point: one sub-command per name in ``COMMANDS``.
 
-Each command module offers ``register(subparsers)`` (adds its parser and sets
-``func``) and does its work in the function it registers, returning the exit
-code. Library imports happen inside those functions so ``--help`` is instant.
+Each command ``NAME`` is the module ``thermomilp.cli.NAME_cmd``: its ``register(subparsers)``
+adds the parser ``NAME`` and its ``run(args)`` does the work, returning the exit code.
+Library imports happen inside ``run`` so ``--help`` is instant.
 
 Exit codes: 0 every file has a solution; 1 some file is infeasible, timed
 out or hit an engine error; 2 bad input or usage (including files that cannot
@@ -27,20 +27,20 @@ if TYPE_CHECKING:
     from thermomilp.core.puzzle import Puzzle
 
 COMMANDS = [
-    "thermomilp.cli.solve_cmd",
-    "thermomilp.cli.show_cmd",
-    "thermomilp.cli.convert_cmd",
-    "thermomilp.cli.config_cmd",
-    "thermomilp.cli.hint_cmd",
-    "thermomilp.cli.explain_cmd",
-    "thermomilp.cli.solvers_cmd",
-    "thermomilp.cli.export_cmd",
-    "thermomilp.cli.grade_cmd",
-    "thermomilp.cli.analyze_cmd",
-    "thermomilp.cli.generate_cmd",
-    "thermomilp.cli.check_cmd",
-    "thermomilp.cli.batch_cmd",
-    "thermomilp.cli.serve_cmd",
+    "solve",
+    "show",
+    "convert",
+    "config",
+    "hint",
+    "explain",
+    "solvers",
+    "export",
+    "grade",
+    "analyze",
+    "generate",
+    "check",
+    "batch",
+    "serve",
 ]
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -55,7 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"thermomilp {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        importlib.import_module(name).register(sub)
+        module = importlib.import_module(f"thermomilp.cli.{name}_cmd")
+        module.register(sub)
+        sub.choices[name].set_defaults(func=module.run)
     return parser
 
 

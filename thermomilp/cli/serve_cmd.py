@@ -24,7 +24,6 @@ def register(sub) -> None:
                         "localhost, 127.0.0.1, [::1] and the --host address always are")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
     add_solver_flags(p)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

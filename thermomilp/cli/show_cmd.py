@@ -13,7 +13,6 @@ def register(sub) -> None:
     p.add_argument("--svg", metavar="FILE",
                    help="also draw the board as SVG (several inputs: one distinct "
                         "FILE-<input>.svg each)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

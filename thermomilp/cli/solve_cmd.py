@@ -23,7 +23,6 @@ def register(sub) -> None:
                    help="text board (default) or JSON Lines, one object per file")
     p.add_argument("--svg", metavar="FILE",
                    help="also draw the solution as SVG (several inputs: FILE-<input>.svg)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,7 +14,6 @@ def register(sub) -> None:
                                    "kernel runs (compiled or Python).")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="a table (default) or one JSON object")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
