@@ -6,7 +6,7 @@ import argparse
 import sys
 from functools import partial
 
-from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, add_solver_flags
+from thermomilp.cli.main import EXIT_NO_SOLUTION, add_solver_flags
 
 
 def register(sub) -> None:
@@ -36,15 +36,14 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--max-solutions must be at least 1")
     settings = settings_of(args)
     boards = Boards(args.files, args.format)
-    worst = EXIT_OK
     for _, path, puzzle in boards:
         try:
             result = analyze(puzzle, args.max_solutions, settings)
         except SolveError as exc:  # out of time, or the engine failed: not bad input
-            worst = EXIT_NO_SOLUTION
+            boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
             boards.out.record({"file": path, "status": exc.status, "error": str(exc)})
             print(f"thermomilp: {exc.status}: {shown(path)}: {shown(exc)}", file=sys.stderr)
             continue
         boards.out.result(path, {"file": path, **result.to_json()},
                      partial(report, result))
-    return max(worst, boards.worst)
+    return boards.worst

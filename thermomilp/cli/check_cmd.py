@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, add_solver_flags
+from thermomilp.cli.main import EXIT_NO_SOLUTION, add_solver_flags
 from thermomilp.core.untrusted import shown, shown_lines
 
 
@@ -91,16 +91,15 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--limit must be at least 2 (uniqueness needs a second solution)")
     settings = settings_of(args)
     boards = Boards(args.files, args.format)
-    worst = EXIT_OK
     for _, path, puzzle in boards:
         record = {"file": path, **check_board(puzzle, args.limit, settings=settings)}
         if record["status"] != "unique":
-            worst = max(worst, EXIT_NO_SOLUTION)
+            boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
         if args.format == "json":
             boards.out.record(record)
         else:
             print(_text(record))
-    return max(worst, boards.worst)
+    return boards.worst
 
 
 def _text(record: dict[str, Any]) -> str:

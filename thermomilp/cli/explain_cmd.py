@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from functools import partial
 
-from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK
+from thermomilp.cli.main import EXIT_NO_SOLUTION
 
 
 def register(sub) -> None:
@@ -33,11 +33,10 @@ def run(args: argparse.Namespace) -> int:
     if args.marks and len(args.files) > 1:
         raise ConfigError("--marks applies to one FILE; give a single file")
     boards = Boards(args.files, args.format)
-    worst = EXIT_OK
     for _, path, puzzle in boards:
         result = explain(puzzle, parse_marks(args.marks, puzzle))
         if result.status != "solved":
-            worst = EXIT_NO_SOLUTION
+            boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
         boards.out.result(path, {"file": path, **result.to_json()},
                      partial(render_explanation, result))
-    return max(worst, boards.worst)
+    return boards.worst

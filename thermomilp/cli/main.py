@@ -250,9 +250,8 @@ class Output:
 
 class Boards:
     """The boards of a command's FILE arguments, read one by one: ``for n, path, puzzle in
-    boards``. A file that cannot be read gets the record ``solve`` gives it (with
-    ``--format json``) and a message on stderr, the loop goes on with the next file, and
-    `worst` becomes ``EXIT_USAGE``. `out` prints the results."""
+    boards``. A file that cannot be read is `unreadable`, and the loop goes on with the next
+    file. `out` prints the results; `worst` is the command's exit code so far."""
 
     def __init__(self, files: list[str], fmt: str = "text"):
         self.files = files
@@ -267,11 +266,16 @@ class Boards:
             try:
                 puzzle = read_input(path)
             except PuzzleError as exc:
-                self.worst = max(self.worst, EXIT_USAGE)
-                self.out.record(unreadable_record(path, str(exc)))
-                print(f"thermomilp: error: {shown(exc)}", file=sys.stderr)
+                self.unreadable(unreadable_record(path, str(exc)), exc)
                 continue
             yield n, path, puzzle
+
+    def unreadable(self, record: dict, error: object) -> None:
+        """A file that could not be read: its ``record`` (with ``--format json``), the
+        ``error`` on stderr, and `worst` at least ``EXIT_USAGE``."""
+        self.worst = max(self.worst, EXIT_USAGE)
+        self.out.record(record)
+        print(f"thermomilp: error: {shown(error)}", file=sys.stderr)
 
 
 def write_output(text: str, path: str | None) -> None:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from functools import partial
 
-from thermomilp.cli.main import EXIT_NO_SOLUTION, EXIT_OK, EXIT_USAGE, add_solver_flags
+from thermomilp.cli.main import EXIT_NO_SOLUTION, add_solver_flags
 
 
 def register(sub) -> None:
@@ -26,8 +25,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import Output, settings_of
-    from thermomilp.core.untrusted import shown
+    from thermomilp.cli.main import Boards, settings_of
     from thermomilp.solving.pipeline import solve_input
 
     settings = settings_of(args)  # solve() checks the pair before the logic runs
@@ -36,20 +34,17 @@ def run(args: argparse.Namespace) -> int:
         from thermomilp.pictures.svg import svg_paths_for, write_svg
 
         pictures = svg_paths_for(args.svg, args.files)
-    out = Output(args.format)
-    worst = EXIT_OK
+    boards = Boards(args.files, args.format)  # read by solve_input, not by iterating boards
     for n, path in enumerate(args.files):
         outcome = solve_input(path, settings, unique=not args.no_unique,
                               explain=not args.no_explain)
         result = outcome.result
-        if result is None:  # the file could not be read
-            worst = max(worst, EXIT_USAGE)
-            out.record(outcome.record())
-            print(f"thermomilp: error: {shown(outcome.error)}", file=sys.stderr)
+        if result is None:
+            boards.unreadable(outcome.record(), outcome.error)
             continue
         if not result.ok:
-            worst = max(worst, EXIT_NO_SOLUTION)
+            boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
         if pictures and result.puzzle is not None:
             write_svg(pictures[n], result.puzzle, result.grid)
-        out.result(path, outcome.record(), partial(str, result))
-    return worst
+        boards.out.result(path, outcome.record(), partial(str, result))
+    return boards.worst
