@@ -41,9 +41,9 @@ def run(args: argparse.Namespace) -> int:
             result = analyze(puzzle, args.max_solutions, settings)
         except SolveError as exc:  # out of time, or the engine failed: not bad input
             boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
-            boards.out.record({"file": path, "status": exc.status, "error": str(exc)})
+            boards.record({"file": path, "status": exc.status, "error": str(exc)})
             print(f"thermomilp: {exc.status}: {shown(path)}: {shown(exc)}", file=sys.stderr)
             continue
-        boards.out.result(path, {"file": path, **result.to_json()},
+        boards.result(path, {"file": path, **result.to_json()},
                      partial(report, result))
     return boards.worst

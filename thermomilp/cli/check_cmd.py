@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         if record["status"] != "unique":
             boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
         if args.format == "json":
-            boards.out.record(record)
+            boards.record(record)
         else:
             print(_text(record))
     return boards.worst

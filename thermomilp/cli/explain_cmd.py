@@ -37,6 +37,6 @@ def run(args: argparse.Namespace) -> int:
         result = explain(puzzle, parse_marks(args.marks, puzzle))
         if result.status != "solved":
             boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
-        boards.out.result(path, {"file": path, **result.to_json()},
+        boards.result(path, {"file": path, **result.to_json()},
                      partial(render_explanation, result))
     return boards.worst

@@ -220,14 +220,18 @@ def settings_of(args: argparse.Namespace):
     return resolve(flags)
 
 
-class Output:
-    """A command's results on stdout: one JSON Lines record per board with ``--format
-    json``; else each board's text, a blank line between two boards (a file that could
-    not be read prints none)."""
+class Boards:
+    """The boards of a command's FILE arguments, read one by one (``for n, path, puzzle in
+    boards``), and its results on stdout. A file that cannot be read is `unreadable`, and
+    the loop goes on with the next file. The results: one JSON Lines record per board with
+    ``--format json``; else each board's text, a blank line between two boards (a file
+    that could not be read prints none). `worst` is the command's exit code so far."""
 
-    def __init__(self, fmt: str = "text"):
+    def __init__(self, files: list[str], fmt: str = "text"):
+        self.files = files
         self.fmt = fmt
-        self.boards = 0  # text blocks printed so far
+        self.printed = 0  # text blocks printed so far
+        self.worst = EXIT_OK
 
     def record(self, record: dict) -> None:
         """``record`` with ``--format json``; nothing in text (the message is on stderr)."""
@@ -235,9 +239,9 @@ class Output:
             print(json.dumps(record), flush=True)
 
     def text(self, text: str) -> None:
-        if self.boards:
+        if self.printed:
             print()
-        self.boards += 1
+        self.printed += 1
         print(shown_lines(text))
 
     def result(self, path: str, record: dict, text: Callable[[], str]) -> None:
@@ -246,17 +250,6 @@ class Output:
             self.record(record)
         else:
             self.text(f"== {shown(path)}\n{text()}")
-
-
-class Boards:
-    """The boards of a command's FILE arguments, read one by one: ``for n, path, puzzle in
-    boards``. A file that cannot be read is `unreadable`, and the loop goes on with the next
-    file. `out` prints the results; `worst` is the command's exit code so far."""
-
-    def __init__(self, files: list[str], fmt: str = "text"):
-        self.files = files
-        self.out = Output(fmt)
-        self.worst = EXIT_OK
 
     def __iter__(self) -> Iterator[tuple[int, str, Puzzle]]:
         from thermomilp.core.errors import PuzzleError
@@ -274,7 +267,7 @@ class Boards:
         """A file that could not be read: its ``record`` (with ``--format json``), the
         ``error`` on stderr, and `worst` at least ``EXIT_USAGE``."""
         self.worst = max(self.worst, EXIT_USAGE)
-        self.out.record(record)
+        self.record(record)
         print(f"thermomilp: error: {shown(error)}", file=sys.stderr)
 
 

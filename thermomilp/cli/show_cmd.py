@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     for n, path, puzzle in boards:
         title = f"== {path}: {puzzle.kind} {puzzle.height}x{puzzle.width}"
         grid = puzzle.solution if args.solution else None
-        boards.out.text(shown(title + (f" ({puzzle.name})" if puzzle.name else "")) + "\n"
+        boards.text(shown(title + (f" ({puzzle.name})" if puzzle.name else "")) + "\n"
                         + render_board(puzzle, grid))
         if pictures:
             write_svg(pictures[n], puzzle, grid)

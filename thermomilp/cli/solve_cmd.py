@@ -46,5 +46,5 @@ def run(args: argparse.Namespace) -> int:
             boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
         if pictures and result.puzzle is not None:
             write_svg(pictures[n], result.puzzle, result.grid)
-        boards.out.result(path, outcome.record(), partial(str, result))
+        boards.result(path, outcome.record(), partial(str, result))
     return boards.worst
