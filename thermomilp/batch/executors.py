@@ -64,12 +64,20 @@ def _end_group(signum: int = signal.SIGTERM, frame: Any = None) -> None:
     after removing the run's scratch folder (the parent that would have is gone)."""
     if _scratch is not None:
         shutil.rmtree(_scratch, ignore_errors=True)
+    _kill_group_of(os.getpid())
+    os._exit(128 + signum)
+
+
+def _kill_group_of(pid: int) -> bool:
+    """SIGKILL the process group ``pid`` leads, and with it the engine programs its
+    process started; False when ``pid`` leads no group (or on Windows)."""
     try:
-        if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
-            os.killpg(os.getpid(), signal.SIGKILL)
+        if hasattr(os, "killpg") and os.getpgid(pid) == pid:
+            os.killpg(pid, signal.SIGKILL)
+            return True
     except OSError:
         pass
-    os._exit(128 + signum)
+    return False
 
 
 def _die_with(parent: int) -> None:
@@ -173,22 +181,9 @@ def _stop(executor: Any) -> None:
     worker's whole process group is killed, so no engine program it started
     (``glpsol``, ``cbc``) keeps running."""
     for process in list((getattr(executor, "_processes", None) or {}).values()):
-        _kill_group(process)
+        if process.pid is not None and not _kill_group_of(process.pid) and process.is_alive():
+            process.kill()
     executor.shutdown(wait=True, cancel_futures=True)
-
-
-def _kill_group(process: Any) -> None:
-    pid = process.pid
-    if pid is None:
-        return
-    try:
-        if hasattr(os, "killpg") and os.getpgid(pid) == pid:  # it leads its group:
-            os.killpg(pid, signal.SIGKILL)  # the engines it started go too
-            return
-    except OSError:
-        pass
-    if process.is_alive():
-        process.kill()
 
 
 def run_dask(files: list[str], job: BatchJob, address: Any) -> Iterator[dict[str, Any]]:
