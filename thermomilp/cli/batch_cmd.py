@@ -12,14 +12,13 @@ import sys
 
 from thermomilp.cli.main import (
     EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
     EXIT_NO_SOLUTION,
     EXIT_OK,
     EXIT_USAGE,
     add_solver_flags,
 )
 from thermomilp.core.untrusted import shown
-
-EXIT_INTERRUPTED = 130
 
 
 def register(sub) -> None:

@@ -43,7 +43,7 @@ COMMANDS = [
     "serve",
 ]
 
-EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("thermomilp: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
     except OSError as exc:  # a file we were told to write or read: the user's to fix
