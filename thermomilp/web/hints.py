@@ -23,6 +23,7 @@ from thermomilp.logic import aquarium_hints, hints
 from thermomilp.logic.deduction import Deduction
 from thermomilp.logic.mistakes import Completion, find_mistake, line_mistake, solution_mistake
 from thermomilp.logic.search import search_solutions
+from thermomilp.logic.steps import mistake_of
 from thermomilp.logic.tree import tree_mistake
 
 LOGIC_UNIQUE_CELLS = 225  # boards up to 15x15: the logic's search words "the solution"
@@ -105,10 +106,7 @@ def mistake_hint(puzzle: Puzzle, written: Mapping[Cell, int],
             solution_mistake(puzzle, written, complete) if complete and written else None)
     else:
         found = find_mistake(puzzle, written, complete, unique)
-    if found is None:
-        return None
-    return Deduction("mistake", (), found.text, line=found.line, vessel=found.vessel,
-                     wrong=tuple(found.cells))
+    return mistake_of(found)
 
 
 def _reveal(puzzle: Puzzle, marks: Sequence[str],
