@@ -489,9 +489,9 @@ class Application:
 
     async def _answer(self, request: Request) -> Response:
         path = self._path(request)
+        name = path[len("/api/"):] if path.startswith("/api/") else None
         if request.method in ("GET", "HEAD"):
-            if path.startswith("/api/"):
-                name = path[len("/api/"):]
+            if name is not None:
                 if name in Api.POST:
                     raise ApiError(405, f"/api/{name} takes POST with a JSON body")
                 if name in INLINE or name not in Api.GET:  # unknown: Api.call says 404
@@ -505,9 +505,8 @@ class Application:
             return Response(file.read_bytes(), 200, COMMON_HEADERS, kind)
         if request.method != "POST":
             raise _Refused(405, f"unsupported method {request.method!r}: GET or POST")
-        if not path.startswith("/api/"):
+        if name is None:
             raise _Refused(405, "POST goes to /api/<endpoint>")
-        name = path[len("/api/"):]
         if name in Api.GET:
             raise _Refused(405, f"/api/{name} takes GET")
         payload = await self._read_json(request)  # a JSON null too: Api.call says 400
