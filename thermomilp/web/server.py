@@ -211,13 +211,11 @@ class Clients:
 
 
 class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, plus: a request head must be whole within
-    ``limits.head_seconds`` with no silence longer than ``limits.idle_seconds``
-    (else 408 and close); a client holds at most ``limits.per_client`` connections
-    (else 429 and close); a new connection beyond ``limits.connections`` closes the
-    one that has waited longest for a head (503); and a refused body is drained
-    briefly (see `_DrainingTransport`). ``limits`` and ``clients`` (the
-    connection counts, `Clients`) are set per server (`Server`)."""
+    """uvicorn's h11 protocol, plus what `Limits` promises of a connection: the request
+    head's clocks (``head_seconds``, ``idle_seconds``: 408), ``per_client`` (429),
+    ``connections`` (503), and a refused body drained briefly (see `_DrainingTransport`).
+    ``limits`` and ``clients`` (the connection counts, `Clients`) are set per server
+    (`Server`)."""
 
     limits: Limits = Limits()
     clients: Clients = Clients()
