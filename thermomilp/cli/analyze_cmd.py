@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from functools import partial
 
 from thermomilp.cli.main import EXIT_NO_SOLUTION, add_solver_flags
@@ -29,7 +28,6 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from thermomilp.cli.main import Boards, settings_of
     from thermomilp.core.errors import ConfigError, SolveError
-    from thermomilp.core.untrusted import shown
     from thermomilp.teach.analyze import analyze, report
 
     if args.max_solutions < 1:
@@ -40,9 +38,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             result = analyze(puzzle, args.max_solutions, settings)
         except SolveError as exc:  # out of time, or the engine failed: not bad input
-            boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
-            boards.record({"file": path, "status": exc.status, "error": str(exc)})
-            print(f"thermomilp: {exc.status}: {shown(path)}: {shown(exc)}", file=sys.stderr)
+            boards.failed({"file": path, "status": exc.status, "error": str(exc)},
+                          f"{exc.status}: {path}: {exc}", EXIT_NO_SOLUTION)
             continue
         boards.result(path, {"file": path, **result.to_json()},
                      partial(report, result))

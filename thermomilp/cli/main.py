@@ -222,8 +222,8 @@ def settings_of(args: argparse.Namespace):
 
 class Boards:
     """The boards of a command's FILE arguments, read one by one (``for n, path, puzzle in
-    boards``), and its results on stdout. A file that cannot be read is `unreadable`, and
-    the loop goes on with the next file. The results: one JSON Lines record per board with
+    boards``), and its results on stdout. A file that cannot be read has `failed`, and the
+    loop goes on with the next file. The results: one JSON Lines record per board with
     ``--format json``; else each board's text, a blank line between two boards (a file
     that could not be read prints none). `worst` is the command's exit code so far."""
 
@@ -259,16 +259,16 @@ class Boards:
             try:
                 puzzle = read_input(path)
             except PuzzleError as exc:
-                self.unreadable(unreadable_record(path, str(exc)), exc)
+                self.failed(unreadable_record(path, str(exc)), f"error: {exc}")
                 continue
             yield n, path, puzzle
 
-    def unreadable(self, record: dict, error: object) -> None:
-        """A file that could not be read: its ``record`` (with ``--format json``), the
-        ``error`` on stderr, and `worst` at least ``EXIT_USAGE``."""
-        self.worst = max(self.worst, EXIT_USAGE)
+    def failed(self, record: dict, message: str, code: int = EXIT_USAGE) -> None:
+        """A board without a result: its ``record`` (with ``--format json``), ``message``
+        on stderr, and `worst` at least ``code`` (``EXIT_USAGE``: the file could not be read)."""
+        self.worst = max(self.worst, code)
         self.record(record)
-        print(f"thermomilp: error: {shown(error)}", file=sys.stderr)
+        print(f"thermomilp: {shown(message)}", file=sys.stderr)
 
 
 def write_output(text: str, path: str | None) -> None:

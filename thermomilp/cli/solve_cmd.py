@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
                               explain=not args.no_explain)
         result = outcome.result
         if result is None:
-            boards.unreadable(outcome.record(), outcome.error)
+            boards.failed(outcome.record(), f"error: {outcome.error}")
             continue
         if not result.ok:
             boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
