@@ -69,8 +69,7 @@ def _end_group(signum: int = signal.SIGTERM, frame: Any = None) -> None:
 
 
 def _kill_group_of(pid: int) -> bool:
-    """SIGKILL the process group ``pid`` leads, and with it the engine programs its
-    process started; False when ``pid`` leads no group (or on Windows)."""
+    """SIGKILL the process group ``pid`` leads; False when it leads none (or on Windows)."""
     try:
         if hasattr(os, "killpg") and os.getpgid(pid) == pid:
             os.killpg(pid, signal.SIGKILL)
