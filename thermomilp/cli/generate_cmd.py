@@ -39,12 +39,11 @@ def register(sub) -> None:
     shape.add_argument("--straight", action="store_true", help="straight thermometers only")
     shape.add_argument("--curved", action="store_true",
                        help="thermometers may bend (the default)")
-    p.add_argument("--max-length", type=int, default=6, metavar="L", dest="max_length",
-                   help="longest thermometer (6)")
+    p.add_argument("--max-length", type=int, default=6, metavar="L", help="longest thermometer (6)")
     clues = p.add_mutually_exclusive_group()
-    clues.add_argument("--missing-clues", type=int, default=0, metavar="K", dest="missing_clues",
+    clues.add_argument("--missing-clues", type=int, default=0, metavar="K",
                        help="delete K line clues, keeping the board unique")
-    clues.add_argument("--minimal-clues", action="store_true", dest="minimal_clues",
+    clues.add_argument("--minimal-clues", action="store_true",
                        help="delete clues until every remaining clue is needed")
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"),
                    help="grade wanted: easy = intervals, medium = probing, hard = pairs or "
