@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import nullcontext
 
 from thermomilp.cli.main import (
     EXIT_INTERNAL,
@@ -62,14 +63,10 @@ def run(args: argparse.Namespace) -> int:
         out = os.path.realpath(args.out)
         files = [f for f in files if os.path.realpath(f) != out]
     progress = Progress(len(files), enabled=False if args.no_progress else None)
-    if args.out:
-        with BatchOutput(args.out) as output:
-            summary = run_batch(files, job, output.stream, jobs=args.jobs, dask=args.dask,
-                                previous=output.records, keep_errors=args.keep_errors,
-                                progress=progress)
-    else:
-        summary = run_batch(files, job, sys.stdout, jobs=args.jobs, dask=args.dask,
-                            progress=progress)
+    with BatchOutput(args.out) if args.out else nullcontext() as output:  # None: stdout
+        summary = run_batch(files, job, output.stream if output else sys.stdout,
+                            jobs=args.jobs, dask=args.dask, keep_errors=args.keep_errors,
+                            previous=output.records if output else (), progress=progress)
     print(summary.table(), file=sys.stderr)
     if summary.interrupted:
         print("thermomilp: interrupted; rerun the same command to finish the rest"
