@@ -15,6 +15,7 @@ deduced from it.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, Mapping, Sequence
 
 from thermomilp.core.notation import EMPTY, FILLED, cell_name
@@ -74,13 +75,11 @@ def next_hint(puzzle: Puzzle, marks: Sequence[str],
     # a pool-rule board has no tank levels for the Aquarium DP; logic.hints routes it to
     # the tree engine (thermomilp.logic.tree)
     chains_aquarium = puzzle.kind == "aquarium" and puzzle.all_chains
-    for engine in (aquarium_hints, hints) if chains_aquarium else (hints,):
-        if engine is hints:
-            # the marks were checked above (mistake_hint, with the MILP)
-            step = hints.next_hint(puzzle, written, checked=True,
-                                   pairs=puzzle.height * puzzle.width <= PAIR_PROBE_CELLS)
-        else:
-            step = engine.next_hint(puzzle, written)
+    # the marks were checked above (mistake_hint, with the MILP)
+    logic = partial(hints.next_hint, checked=True,
+                    pairs=puzzle.height * puzzle.width <= PAIR_PROBE_CELLS)
+    for engine in (aquarium_hints.next_hint, logic) if chains_aquarium else (logic,):
+        step = engine(puzzle, written)
         if step is None or step.rule == "stalled":
             why = f"{step.text}." if step is not None and step.text else why
             continue
