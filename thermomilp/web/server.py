@@ -618,18 +618,15 @@ def bind(host: str, port: int, backlog: int = Limits.backlog) -> socket.socket:
     except OSError as exc:
         sock.close()
         where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        if exc.errno == errno.EADDRINUSE:
-            raise BindError(f"cannot listen on {where}: port {port} is already in use (another "
-                            f"server?); stop it, or choose another port with --port N "
-                            f"(--port 0 picks a free one)") from None
-        if exc.errno == errno.EACCES:
-            raise BindError(f"cannot listen on {where}: permission denied (ports below 1024 "
-                            "need administrator rights); use a port such as --port 8000, "
-                            "or --port 0 for any free one") from None
-        if exc.errno == errno.EADDRNOTAVAIL:
-            raise BindError(f"cannot listen on {where}: {host} is not an address of this "
-                            "machine; try --host 127.0.0.1") from None
-        raise BindError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+        reasons: dict[int | None, str] = {
+            errno.EADDRINUSE: f"port {port} is already in use (another server?); stop it, or "
+                              "choose another port with --port N (--port 0 picks a free one)",
+            errno.EACCES: "permission denied (ports below 1024 need administrator rights); use "
+                          "a port such as --port 8000, or --port 0 for any free one",
+            errno.EADDRNOTAVAIL: f"{host} is not an address of this machine; try --host "
+                                 "127.0.0.1"}
+        raise BindError(f"cannot listen on {where}: "
+                        f"{reasons.get(exc.errno, exc.strerror or str(exc))}") from None
     return sock
 
 
