@@ -30,7 +30,8 @@ from thermomilp.core.errors import ApiError, BoardTooLarge, PuzzleError, Thermom
 from thermomilp.core.notation import EMPTY, FILLED, UNDECIDED
 from thermomilp.core.puzzle import Cell, Puzzle
 from thermomilp.core.settings import Backend, Settings
-from thermomilp.formats import FORMATS, SizeLimits, json_format
+from thermomilp.formats import SizeLimits, json_format
+from thermomilp.formats.inputs import PUZZLE_SUFFIXES
 from thermomilp.web.instances import catalogue, load_instance
 
 MAX_BODY = 256 * 1024
@@ -111,12 +112,6 @@ def marks_from(payload: dict[str, Any], puzzle: Puzzle) -> tuple[str, ...]:
     return tuple(marks)
 
 
-def upload_suffixes() -> list[str]:
-    """The file name endings the page's file picker offers: every suffix of every
-    format ``solve`` reads (``thermomilp.formats.FORMATS``)."""
-    return sorted({suffix for fmt in FORMATS.values() for suffix in fmt.suffixes})
-
-
 def read_upload(text: str, filename: str | None) -> Puzzle:
     """An uploaded file's text -> the board, through the per-file pipeline's reader
     (`thermomilp.solving.pipeline.read_input`, as ``solve`` and ``batch`` read):
@@ -188,7 +183,7 @@ class Api:
                 "time_limit": self.engine.time_limit,
                 "limits": {"max_body_bytes": MAX_BODY, "max_side": MAX_SIDE,
                            "max_new_side": dict(NEW_SIDE)},
-                "upload_suffixes": upload_suffixes()}
+                "upload_suffixes": list(PUZZLE_SUFFIXES)}  # what the file picker offers
 
     def api_instances(self) -> dict[str, Any]:
         return {"instances": [entry.to_json() for entry in catalogue().values()]}
