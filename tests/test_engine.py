@@ -480,3 +480,26 @@ def test_the_engine_opens_no_session_for_a_board_the_logic_decides(monkeypatch):
         engine.presolve()
     assert engine.next_solution().status == Status.INFEASIBLE
     engine.close()
+
+
+def test_an_engine_left_by_an_exception_closes_its_session(monkeypatch):
+    """`with Engine(...)` releases the engine however the block ends (the solve layer,
+    the enumeration and the page's one-solution query all hold it so)."""
+    from thermomilp.solving import engine as engine_module
+
+    closed = []
+    real = engine_module.open_session
+
+    def opened(*args, **kwargs):
+        session = real(*args, **kwargs)
+        monkeypatch.setattr(session, "close", lambda: closed.append(session))
+        return session
+
+    monkeypatch.setattr(engine_module, "open_session", opened)
+    with pytest.raises(KeyError), Engine(load(T01), Settings(logic="none")) as engine:
+        assert engine.next_solution().status == Status.FEASIBLE
+        raise KeyError("the caller's own error")
+    assert len(closed) == 1
+    with Engine(load(T01), Settings()) as engine:  # a board the logic decides: no session
+        engine.presolve()
+    assert len(closed) == 1

@@ -224,6 +224,12 @@ class Session(ABC):
     def close(self) -> None:  # noqa: B027 - a default no-op: only some sessions hold an engine
         """Release the engine (optional)."""
 
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 def values_or_none(values: Sequence[Any]) -> list[float | None]:
     """Plain floats, None where a layer gave none."""

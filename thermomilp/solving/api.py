@@ -166,11 +166,8 @@ def _decide(puzzle: Puzzle, unique: bool, chosen: Settings, clock: Deadline) -> 
     """[`solve`][thermomilp.solving.solve] without the conflict explanation: the logic,
     then the engine, both through one `Engine`."""
     require_available(chosen)  # first: the logic may decide the board without an engine
-    engine = open_engine(puzzle, chosen, deadline=clock)
-    try:
+    with open_engine(puzzle, chosen, deadline=clock) as engine:
         return _verdict(engine, unique)
-    finally:
-        engine.close()
 
 
 def _verdict(engine: Engine, unique: bool) -> SolveResult:
@@ -250,11 +247,8 @@ def enumerate_solutions(puzzle: Puzzle, limit: int | None = None, *,
     """
     require_puzzle(puzzle)
     chosen = settings_from(settings, **given)
-    engine = open_engine(puzzle, chosen, deadline=deadline)
-    try:
+    with open_engine(puzzle, chosen, deadline=deadline) as engine:
         yield from engine.solutions(limit)
-    finally:
-        engine.close()
 
 
 def count_solutions(puzzle: Puzzle, limit: int | None = None, *,

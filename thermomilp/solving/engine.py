@@ -180,16 +180,13 @@ class Engine:
         clean = self.settings.replace(engine_options=())
         if clean == self.settings:
             return self._ask(self.session.second_opinion)
-        session = open_session(self.puzzle, clean, self.fixed, self.deadline)
-        try:
+        with open_session(self.puzzle, clean, self.fixed, self.deadline) as session:
             for ones, over in self.cuts:
                 session.exclude(ones, over)
             outcome = self._ask(session.solve)
             if outcome.status == Status.INFEASIBLE:
                 outcome = self._ask(session.second_opinion)
             return outcome
-        finally:
-            session.close()
 
     # -- cuts, counting, enumerating -----------------------------------------
 
@@ -221,8 +218,15 @@ class Engine:
             self.exclude(answer.grid)
 
     def close(self) -> None:
+        """Release the session's engine, if a session was opened."""
         if self._session is not None:
             self._session.close()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
@@ -236,14 +240,11 @@ def is_feasible(puzzle: Puzzle, settings: Settings | None = None,
     Raises:
         SolveError: the engine timed out or failed (``status`` says which).
     """
-    engine = Engine(puzzle, settings, deadline=deadline)
-    found = engine.by_second_method()
-    if found is not None and found.status in (Status.FEASIBLE, Status.INFEASIBLE):
-        return found.status == Status.FEASIBLE, False
-    try:
+    with Engine(puzzle, settings, deadline=deadline) as engine:
+        found = engine.by_second_method()
+        if found is not None and found.status in (Status.FEASIBLE, Status.INFEASIBLE):
+            return found.status == Status.FEASIBLE, False
         answer = engine.next_solution()
-    finally:
-        engine.close()
     if answer.status in (Status.TIMEOUT, Status.ERROR):
         raise SolveError(f"cannot decide: {answer.status} ({answer.message})",
                          status=answer.status)

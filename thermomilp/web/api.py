@@ -339,12 +339,8 @@ class Api:
         (an "infeasible" the facade has confirmed by a second method)."""
         from thermomilp.solving.engine import Engine
 
-        with self._solving():
-            engine = Engine(puzzle, self.engine, fixed=fixed)
-            try:
-                answer = engine.next_solution()
-            finally:
-                engine.close()
+        with self._solving(), Engine(puzzle, self.engine, fixed=fixed) as engine:
+            answer = engine.next_solution()
         if answer.status == "infeasible":
             return None
         if answer.status == "error" and "not a solution" in answer.message:
