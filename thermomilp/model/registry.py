@@ -12,6 +12,7 @@ the sessions all build through it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, runtime_checkable
 
 from thermomilp.core.errors import ConfigError
@@ -61,8 +62,10 @@ class LevelFormulation:
     def width(self) -> int:
         return self.puzzle.width
 
-    @property
+    @cached_property
     def pairs(self) -> tuple[tuple[int, int], ...]:
+        """(vessel, level) of each variable, in variable order (made once: the builders
+        name variable ``k`` by ``pairs[k]``)."""
         return tuple((v, k) for v, vessel in enumerate(self.puzzle.vessels)
                      for k in range(vessel.depth + 1))
 
