@@ -98,7 +98,7 @@ def redraw_aquarium(n: int, seed: str, budget: float | None, minimal: bool):
             if not unique(puzzle.with_clues(rows, cols)):
                 line[k] = saved
         puzzle = puzzle.with_clues(rows, cols)
-    return puzzle.with_grade("-")
+    return puzzle  # ungraded: the table shows "-"
 
 
 def timed(fn):
