@@ -234,7 +234,9 @@ class BuildOptions:
 
 
 def _built(model: Any, form: Any, variables: Iterable[Any]) -> BuiltModel:
-    """``model`` with its ``variables`` in the formulation's order, keyed by the kind's keys."""
+    """``model`` with its ``variables`` in the formulation's order (each builder reads them
+    out by the formulation's own keys, never by the order it made them in), keyed by the
+    kind's keys."""
     in_order = tuple(variables)
     return BuiltModel(model, dict(zip(kind_info(form).keys(form), in_order, strict=True)),
                       in_order, form)
@@ -244,14 +246,14 @@ def _cell_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
     from thermomilp.model.pulp_model import build_pulp
 
     prob, x = build_pulp(form, **({"name": opt.name} if opt.name else {}))
-    return _built(prob, form, x.values())
+    return _built(prob, form, (x[cell] for cell in form.cells))
 
 
 def _compact_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
     from thermomilp.model.pulp_model import build_pulp_compact
 
     prob, y = build_pulp_compact(form, **({"name": opt.name} if opt.name else {}))
-    return _built(prob, form, y.values())
+    return _built(prob, form, (y[k] for k in range(form.n_vars)))
 
 
 def _level_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
@@ -260,7 +262,7 @@ def _level_pulp(form: Any, opt: BuildOptions) -> BuiltModel:
     prob, z, x = build_level_pulp(form.puzzle, **({"name": opt.name} if opt.name else {}))
     for cell, value in sorted(form.fixed.items()):  # (L2): a fixed cell bounds its expression
         prob += x[cell] == value, f"fixed_{cell[0]}_{cell[1]}"
-    return _built(prob, form, z.values())
+    return _built(prob, form, (z[pair] for pair in form.pairs))
 
 
 def _cell_pyomo(form: Any, opt: BuildOptions) -> BuiltModel:
