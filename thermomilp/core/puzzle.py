@@ -395,8 +395,7 @@ def aquarium(rows: Sequence[int | None], cols: Sequence[int | None],
         if rule == "pool":
             vessels.append(Vessel(label, *pool_layers(cells), region_id=key))
             continue
-        lowest_first = sorted(cells, key=lambda cell: (-cell[0], cell[1]))
-        layers = tuple(tuple(row) for _, row in groupby(lowest_first, itemgetter(0)))
+        layers = tuple(_rows_lowest_first(cells))
         vessels.append(Vessel(label, layers, region_id=key))
     return Puzzle("aquarium", rows_t, cols_t, tuple(vessels), name, source,
                   _check_solution(solution, height, width), rule=rule)
@@ -459,8 +458,8 @@ def pool_layers(cells: Sequence[Cell]) -> tuple[tuple[tuple[Cell, ...], ...],
     layers: list[tuple[Cell, ...]] = []
     parent: list[int | None] = []
     waiting: dict[Cell, list[int]] = {}  # component root -> layers still without a parent
-    for r, in_row in groupby(sorted(cells, key=lambda cell: (-cell[0], cell[1])), itemgetter(0)):
-        row = list(in_row)
+    for row in _rows_lowest_first(cells):
+        r = row[0][0]
         for cell in row:
             up[cell] = cell
         for cell in row:
@@ -481,6 +480,13 @@ def pool_layers(cells: Sequence[Cell]) -> tuple[tuple[tuple[Cell, ...], ...],
                 parent[child] = index
             waiting[root] = [index]
     return tuple(layers), tuple(parent)
+
+
+def _rows_lowest_first(cells: Iterable[Cell]) -> Iterator[tuple[Cell, ...]]:
+    """A tank's cells row by row, the lowest row first, each row left to right."""
+    lowest_first = sorted(cells, key=lambda cell: (-cell[0], cell[1]))
+    for _, row in groupby(lowest_first, itemgetter(0)):
+        yield tuple(row)
 
 
 def _check_connected(label: str, cells: list[Cell]) -> None:
