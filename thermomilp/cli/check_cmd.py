@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     for _, path, puzzle in boards:
         record = {"file": path, **check_board(puzzle, args.limit, settings=settings)}
         if record["status"] != "unique":
-            boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
+            boards.exit_at_least(EXIT_NO_SOLUTION)
         if args.format == "json":
             boards.record(record)
         else:

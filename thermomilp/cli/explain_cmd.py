@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     for _, path, puzzle in boards:
         result = explain(puzzle, parse_marks(args.marks, puzzle))
         if result.status != "solved":
-            boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
+            boards.exit_at_least(EXIT_NO_SOLUTION)
         boards.result(path, {"file": path, **result.to_json()},
                      partial(render_explanation, result))
     return boards.worst

@@ -220,18 +220,19 @@ def settings_of(args: argparse.Namespace):
     return resolve(flags)
 
 
-class Boards:
-    """The boards of a command's FILE arguments, read one by one (``for n, path, puzzle in
-    boards``), and its results on stdout. A file that cannot be read has `failed`, and the
-    loop goes on with the next file. The results: one JSON Lines record per board with
-    ``--format json``; else each board's text, a blank line between two boards (a file
-    that could not be read prints none). `worst` is the command's exit code so far."""
+class Output:
+    """A command's results on stdout, board by board, and its exit code so far (`worst`):
+    one JSON Lines record per board with ``--format json``; else each board's text, a
+    blank line between two boards (a board that `failed` prints none)."""
 
-    def __init__(self, files: list[str], fmt: str = "text"):
-        self.files = files
+    def __init__(self, fmt: str = "text"):
         self.fmt = fmt
         self.printed = 0  # text blocks printed so far
         self.worst = EXIT_OK
+
+    def exit_at_least(self, code: int) -> None:
+        """The command's exit code is ``code`` or worse."""
+        self.worst = max(self.worst, code)
 
     def record(self, record: dict) -> None:
         """``record`` with ``--format json``; nothing in text (the message is on stderr)."""
@@ -251,6 +252,24 @@ class Boards:
         else:
             self.text(f"== {shown(path)}\n{text()}")
 
+    def failed(self, record: dict, message: str, code: int = EXIT_USAGE) -> None:
+        """A board without a result: its ``record`` (with ``--format json``), ``message``
+        on stderr, and the exit code at least ``code`` (``EXIT_USAGE``: the file could not
+        be read)."""
+        self.exit_at_least(code)
+        self.record(record)
+        print(f"thermomilp: {shown(message)}", file=sys.stderr)
+
+
+class Boards(Output):
+    """The boards of a command's FILE arguments, read one by one (``for n, path, puzzle in
+    boards``), with the command's `Output`. A file that cannot be read has `failed`, and
+    the loop goes on with the next file."""
+
+    def __init__(self, files: list[str], fmt: str = "text"):
+        super().__init__(fmt)
+        self.files = files
+
     def __iter__(self) -> Iterator[tuple[int, str, Puzzle]]:
         from thermomilp.core.errors import PuzzleError
         from thermomilp.solving.pipeline import read_input, unreadable_record
@@ -262,13 +281,6 @@ class Boards:
                 self.failed(unreadable_record(path, str(exc)), f"error: {exc}")
                 continue
             yield n, path, puzzle
-
-    def failed(self, record: dict, message: str, code: int = EXIT_USAGE) -> None:
-        """A board without a result: its ``record`` (with ``--format json``), ``message``
-        on stderr, and `worst` at least ``code`` (``EXIT_USAGE``: the file could not be read)."""
-        self.worst = max(self.worst, code)
-        self.record(record)
-        print(f"thermomilp: {shown(message)}", file=sys.stderr)
 
 
 def write_output(text: str, path: str | None) -> None:

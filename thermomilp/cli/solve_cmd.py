@@ -25,7 +25,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from thermomilp.cli.main import Boards, settings_of
+    from thermomilp.cli.main import Output, settings_of
     from thermomilp.solving.pipeline import solve_input
 
     settings = settings_of(args)  # solve() checks the pair before the logic runs
@@ -34,17 +34,17 @@ def run(args: argparse.Namespace) -> int:
         from thermomilp.pictures.svg import svg_paths_for, write_svg
 
         pictures = svg_paths_for(args.svg, args.files)
-    boards = Boards(args.files, args.format)  # read by solve_input, not by iterating boards
+    out = Output(args.format)  # each FILE is read by solve_input
     for n, path in enumerate(args.files):
         outcome = solve_input(path, settings, unique=not args.no_unique,
                               explain=not args.no_explain)
         result = outcome.result
         if result is None:
-            boards.failed(outcome.record(), f"error: {outcome.error}")
+            out.failed(outcome.record(), f"error: {outcome.error}")
             continue
         if not result.ok:
-            boards.worst = max(boards.worst, EXIT_NO_SOLUTION)
+            out.exit_at_least(EXIT_NO_SOLUTION)
         if pictures and result.puzzle is not None:
             write_svg(pictures[n], result.puzzle, result.grid)
-        boards.result(path, outcome.record(), partial(str, result))
-    return boards.worst
+        out.result(path, outcome.record(), partial(str, result))
+    return out.worst
