@@ -20,12 +20,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from thermomilp.backends.base import (
-    Options,
-    Raw,
-    Session,
-    values_or_none,
-)
+from thermomilp.backends.base import Options, Raw, Session, values_or_none
 from thermomilp.backends.highs_backend import set_highs_threads
 from thermomilp.backends.matrix import require_program
 from thermomilp.core.engines import ENGINES

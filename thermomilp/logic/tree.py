@@ -208,8 +208,8 @@ def probe_trees(t: Trees, state: State, stop: Callable[[], bool] | None = None) 
 
 
 def search_trees(puzzle: Puzzle, limit: int | None = None,
-                     marks: Mapping[Cell, int] | None = None,
-                     stop: Callable[[], bool] | None = None) -> Iterator[Grid]:
+                 marks: Mapping[Cell, int] | None = None,
+                 stop: Callable[[], bool] | None = None) -> Iterator[Grid]:
     """Every solution agreeing with ``marks`` (at most ``limit``): propagation and branching
     on a layer. Each yielded grid satisfies every clue and the tree order. ``stop`` is
     asked at every node (a `Work` raises when its budget

@@ -147,7 +147,7 @@ def _candidates(puzzle: Puzzle, fixed: Mapping[Cell, int] | None, cuts: list[Cut
         from thermomilp.logic.tree import search_trees
 
         yield from search_trees(puzzle, marks=fixed,
-                                  stop=Work(max_nodes if work is None else work, expired))
+                                stop=Work(max_nodes if work is None else work, expired))
         return
     board = board_logic(puzzle, board)
     known = _known_levels(puzzle, cuts)
