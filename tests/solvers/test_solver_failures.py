@@ -170,6 +170,45 @@ def test_verbose_engine_log_stays_off_stdout(capfd, solver_pair):
     assert err.strip()  # the engine did talk
 
 
+def test_overlapping_verbose_runs_on_two_threads_give_stdout_back():
+    """The server solves on two threads: two engine runs that log may overlap, A entering
+    before B and leaving first. Each saving and restoring stdout on its own left fd 1 and
+    sys.stdout pointing at stderr for good; the runs share one redirect instead."""
+    import os
+    import sys
+    import threading
+
+    from thermomilp.backends.base import engine_log_to_stderr
+
+    before, before_object = os.fstat(1), sys.stdout
+    a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
+    inside = []
+
+    def first():
+        with engine_log_to_stderr(True):
+            a_in.set()
+            b_in.wait(10)
+            inside.append(os.path.sameopenfile(1, 2))
+        a_out.set()
+
+    def second():
+        a_in.wait(10)
+        with engine_log_to_stderr(True):
+            b_in.set()
+            a_out.wait(10)
+            inside.append(os.path.sameopenfile(1, 2) and sys.stdout is sys.stderr)
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    after = os.fstat(1)
+    assert inside == [True, True]  # stderr while either run logs
+    assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
+    assert sys.stdout is before_object
+
+
 def test_real_time_limit_gives_timeout_or_checked_answer_never_error(solver_pair):
     """A 25x25 board with 0.05 s: each engine runs out of time its own way; all say timeout."""
     import random

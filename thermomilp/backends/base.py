@@ -22,6 +22,7 @@ import contextlib
 import math
 import os
 import sys
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -236,29 +237,60 @@ def values_or_none(values: Sequence[Any]) -> list[float | None]:
     return [None if v is None else float(v) for v in values]
 
 
+class _LogToStderr:
+    """The process's one redirect of stdout to stderr, held while any engine run that
+    logs is under way: the first run to enter points file descriptor 1 and
+    ``sys.stdout`` at stderr, the last to leave puts both back. Counted under a lock,
+    because runs on two threads overlap (the server's workers): two redirects each
+    saving and restoring on its own would leave stdout pointing at stderr for good."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.holders = 0
+        self.saved_fd = -1
+        self.saved_stdout: Any = None
+
+    def enter(self) -> None:
+        with self.lock:
+            if self.holders == 0:
+                sys.stdout.flush()
+                self.saved_fd = os.dup(1)
+                os.dup2(2, 1)
+                self.saved_stdout, sys.stdout = sys.stdout, sys.stderr
+            self.holders += 1
+
+    def leave(self) -> None:
+        with self.lock:
+            self.holders -= 1
+            if self.holders == 0:
+                sys.stdout.flush()
+                sys.stdout = self.saved_stdout
+                os.dup2(self.saved_fd, 1)
+                os.close(self.saved_fd)
+
+
+_LOG_TO_STDERR = _LogToStderr()
+
+
 @contextlib.contextmanager
 def engine_log_to_stderr(active: bool) -> Iterator[None]:
-    """While ``active``, file descriptor 1 points at stderr.
+    """While ``active``, file descriptor 1 and ``sys.stdout`` point at stderr.
 
     Engines that log (``--verbose``) write to stdout -- command-line solvers
     through inherited descriptors, Python ones through ``sys.stdout`` -- which
     would mix their log into ``--format json`` output. Redirecting the
     descriptor catches both. The skeleton (`Session`) holds it around every
-    engine run, so no layer has to remember it.
+    engine run, so no layer has to remember it; runs on several threads share one
+    redirect (`_LogToStderr`).
     """
     if not active:
         yield
         return
-    sys.stdout.flush()
-    saved = os.dup(1)
+    _LOG_TO_STDERR.enter()
     try:
-        os.dup2(2, 1)
-        with contextlib.redirect_stdout(sys.stderr):
-            yield
+        yield
     finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
+        _LOG_TO_STDERR.leave()
 
 
 __all__ = ["NEAR_LIMIT", "Options", "Outcome", "Raw", "Session", "engine_log_to_stderr",
