@@ -84,7 +84,19 @@ def test_the_printout_never_names_a_method_that_did_not_run(monkeypatch, capsys)
     text = capsys.readouterr().out
     assert "status: timeout" in text
     assert "determined by the logic" not in text
-    assert "not called" in text
+    assert "only the logic ran" not in text and "not called" in text
+    assert "error: the time limit was reached in the logic presolve" in text
+
+
+def test_a_clock_that_ends_before_the_engine_names_no_logic_under_logic_none(capsys):
+    """--logic none and a clock already spent: neither the logic nor an engine ran, and
+    the printout says so (it once said "only the logic ran ... in the logic presolve")."""
+    board = INSTANCES / "thermometers" / "t03_6x6.txt"
+    assert main(["solve", str(board), "--logic", "none", "--time-limit", "1e-9"]) == 1
+    text = capsys.readouterr().out
+    assert "status: timeout   [highs/highs not called" in text
+    assert "logic" not in text.split("status:")[1]
+    assert "error: the time limit was reached before the engine was asked" in text
 
 
 SLOW_START = 2.0

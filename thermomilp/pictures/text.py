@@ -147,8 +147,9 @@ def _render_aquarium(puzzle: Puzzle, grid: Sequence[str] | None) -> str:
 
 
 def ran(result: Any) -> str:
-    """What ran, AMPL-style: ``highs/highs`` or ``solution determined by the logic;
-    pyomo/scip not called`` (the logic decided the board and no engine ran)."""
+    """What ran, AMPL-style: ``highs/highs``, ``solution determined by the logic;
+    pyomo/scip not called`` (the logic decided the board and no engine ran), or
+    ``highs/highs not called`` (the time ran out before any engine ran)."""
     pair = f"{result.backend}/{result.solver}"
     if getattr(result, "engine_called", True):
         return pair
@@ -156,8 +157,9 @@ def ran(result: Any) -> str:
         return f"solution determined by the logic; {pair} not called"
     if result.status == "infeasible":
         return f"infeasibility determined by the logic; {pair} not called"
-    # a timeout or an error before any engine ran: nothing was determined
-    return f"only the logic ran; {pair} not called"
+    # a timeout or an error before any engine ran: nothing was determined (the error
+    # line says where the time ran out)
+    return f"{pair} not called"
 
 
 def render_result(result: Any) -> str:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Unpack
 from thermomilp.core.deadline import Deadline, TimeUp
 from thermomilp.core.errors import SolveError
 from thermomilp.core.puzzle import Cell, Grid, Puzzle, levels_from_grid
-from thermomilp.core.settings import Settings, SettingsKeywords, settings_from
+from thermomilp.core.settings import Logic, Settings, SettingsKeywords, settings_from
 from thermomilp.core.status import PUBLIC, Status
 from thermomilp.solving.engine import Engine, require_available
 
@@ -196,7 +196,9 @@ def _verdict(engine: Engine, unique: bool) -> SolveResult:
                           proof="logic")
         return result("multiple", found[0], found[1], proof="logic")
     if clock.expired():  # building a large model takes a while too: do not start it late
-        return result("timeout", error="the time limit was reached in the logic presolve")
+        where = "before the engine was asked" if chosen.logic is Logic.NONE \
+            else "in the logic presolve"
+        return result("timeout", error=f"the time limit was reached {where}")
 
     first = engine.next_solution()
     if first.status != "feasible" or first.grid is None:
