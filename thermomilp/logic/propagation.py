@@ -234,10 +234,11 @@ def propagate(tables: LineTables, dom: Domains, lines: Iterable[int] | None = No
     return propagate_conflict(tables, dom, lines, stop) == OK
 
 
-def reference_propagate(tables: LineTables, dom: Domains, lines: Iterable[int] | None = None,
-                        stop: Callable[[], bool] | None = None) -> bool:
-    """`propagate` by the Python kernel, whatever kernel was chosen."""
-    return reference_propagate_conflict(tables, dom, lines, stop) == OK
+def reference_propagate(tables: LineTables, dom: Domains,
+                        lines: Iterable[int] | None = None) -> bool:
+    """`propagate` by the Python kernel, whatever kernel was chosen (inside probing, which
+    asks its ``stop`` per vessel, as the compiled kernel does)."""
+    return reference_propagate_conflict(tables, dom, lines) == OK
 
 # -- probing -----------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from typing import Any
 from thermomilp.core.errors import ModelDataError
 from thermomilp.core.notation import cell_name
 from thermomilp.core.puzzle import Cell, Grid, grid_from_ones, ones_of
+from thermomilp.teach.runner import MAX_NONZEROS
 
 Terms = dict[int, float]  # variable index -> coefficient
 INF = float("inf")
@@ -71,7 +72,6 @@ class LinearModel:
 
 MAX_VARIABLES = 1_000_000
 MAX_ROWS = 1_000_000
-MAX_NONZEROS = 2_000_000
 MAX_TEXT = 300  # characters of a constraint's text kept for the report
 
 

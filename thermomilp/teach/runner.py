@@ -38,7 +38,9 @@ from typing import Any
 
 CONTRACT = "docs/course/exercise.md"
 INF = float("inf")
-MAX_NONZEROS = 2_000_000  # the same cap as thermomilp.teach.linear
+MAX_NONZEROS = 2_000_000
+"""The most non-zeros a student's model may have, here and in `thermomilp.teach.linear`
+(which reads it from here: this file imports nothing of the package)."""
 UNAVAILABLE = ("thermomilp is not available while grading: build(board) gets the board as "
                "plain data (board.height, board.width, board.rows, board.cols, board.vessels) "
                "and builds its model with PuLP or Pyomo alone")
