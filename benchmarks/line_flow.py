@@ -349,12 +349,15 @@ def other_engines_table(boards, repeats: int) -> None:
     independent of HiGHS, through PuLP: a candidate second opinion, process included."""
     import pulp
 
+    from thermomilp.backends.matrix import program_path
     from thermomilp.backends.pulp_backend import read_status
+    from thermomilp.core.engines import Solver
     from thermomilp.model.formulation import formulate
     from thermomilp.model.pulp_model import build_pulp
 
+    # PuLP 4 has no PULP_CBC_CMD: COIN_CMD runs the probed binary, as peer_models does
     engines = {"glpsol (GLPK_CMD)": pulp.GLPK_CMD(msg=False),
-               "CBC (PULP_CBC_CMD)": pulp.PULP_CBC_CMD(msg=False)}
+               "CBC (COIN_CMD)": pulp.COIN_CMD(path=program_path(Solver.CBC), msg=False)}
     engines = {name: e for name, e in engines.items() if e.available()}
     if not engines:
         print("\nno glpsol / CBC here: the other engines' proofs are skipped")
