@@ -86,32 +86,38 @@ def wall(cmd: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def cli_table(repeats: int) -> None:
-    """The CLI over published boards against the CP-SAT counter: measured by
+def cli_table(repeats: int, count: int = 251) -> None:
+    """The CLI over ``count`` published boards against the CP-SAT counter: measured by
     ``benchmarks/startup.py`` (one place), run from here too."""
     import tempfile
 
     import startup
 
     with tempfile.TemporaryDirectory() as folder:
-        print("\n" + startup.corpus_table(startup.corpus_files(folder, 251), repeats))
+        print("\n" + startup.corpus_table(startup.corpus_files(folder, count), repeats))
 
 
-def milp_boards():
+def milp_boards(smoke: bool = False):
+    """(kind, label, puzzle) of the MILP table (highs_options.py and line_flow.py take
+    their 15x15 boards from here too). ``smoke``: the first shipped board, one generated
+    Thermometers and one generated Aquarium board and the planted 20x20 board."""
     from thermomilp.formats import load
 
-    boards = [("thermometers", "shipped " + p.name, load(p)) for p in
-              sorted((ROOT / "instances" / "thermometers" / "generated").glob("*15x15*.txt"))]
-    boards.append(("thermometers", "shipped highs_wrong_infeasible_15x15",
-                   load(HERE / "highs_wrong_infeasible_15x15.txt")))
+    shipped = sorted((ROOT / "instances" / "thermometers" / "generated").glob("*15x15*.txt"))
+    boards = [("thermometers", "shipped " + p.name, load(p))
+              for p in (shipped[:1] if smoke else shipped)]
+    if not smoke:
+        boards.append(("thermometers", "shipped highs_wrong_infeasible_15x15",
+                       load(HERE / "highs_wrong_infeasible_15x15.txt")))
     rng = random.Random(2026)
     boards += [("thermometers", f"generated u15x15-{k}", corpora.unique_board(15, rng))
-               for k in range(3)]
-    a06 = load(ROOT / "instances" / "aquarium" / "a06_15x15.txt")
-    boards.append(("aquarium", "shipped a06_15x15", a06))
+               for k in range(1 if smoke else 3)]
+    if not smoke:
+        a06 = load(ROOT / "instances" / "aquarium" / "a06_15x15.txt")
+        boards.append(("aquarium", "shipped a06_15x15", a06))
     boards += [("aquarium", f"generated {b.name}", b.puzzle)
-               for b in corpora.aquariums(per_size=3, sizes=(15,))]
-    for size in (20, 60, 100, 200):
+               for b in corpora.aquariums(per_size=1 if smoke else 3, sizes=(15,))]
+    for size in (20,) if smoke else (20, 60, 100, 200):
         boards += [("planted", f"planted {b.name}", b.puzzle) for b in corpora.planted(size, 1)]
     return boards
 
@@ -121,7 +127,7 @@ def on_highs(logic: str):
     return lambda p: solve(p, backend="highs", logic=logic).status
 
 
-def milp_table(repeats: int) -> None:
+def milp_table(repeats: int, smoke: bool = False) -> None:
     methods = {
         "MILP alone (highs, presolve none)": on_highs("none"),
         "CP-SAT enumerate (1 worker)":
@@ -130,7 +136,7 @@ def milp_table(repeats: int) -> None:
             lambda p: peer_models.decide_cpsat(p, CPSAT_LIMIT, workers=0),
         "default path (highs, presolve probing)": on_highs("probing"),
     }
-    boards = milp_boards()
+    boards = milp_boards(smoke)
     for method in methods.values():
         method(boards[0][2])  # imports out of the timing
     names = list(methods)
@@ -210,7 +216,7 @@ def _interleaved(methods, puzzle, repeats):
     return {key: statistics.median(t) for key, t in times.items()}, verdicts
 
 def hard_table(repeats: int, files: list[str] | None = None,
-               default_only: bool = False) -> None:
+               default_only: bool = False, smoke: bool = False) -> None:
     if os.environ.get("THERMOMILP_BENCH_NO_CPSAT"):
         from thermomilp.solving import confirm
         confirm.cpsat_available = lambda: False  # type: ignore[attr-defined]
@@ -225,7 +231,7 @@ def hard_table(repeats: int, files: list[str] | None = None,
     both = propagation.KERNEL == "compiled" and not default_only  # the Python kernel's path too
     if both:
         methods["default path, Python kernel"] = with_kernel("python", on_highs("probing"))
-    boards = hard_boards(files)
+    boards = hard_boards(files)[:2 if smoke else None]
     for method in methods.values():
         method(boards[0][1])  # imports out of the timing
     names = list(methods)
@@ -323,20 +329,27 @@ def main() -> None:
     parser.add_argument("--planted", action="store_true",
                         help="only the default path on planted 20x20 and 25x25 boards "
                              "(several solutions)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest run, for the test suite's smoke run: 5 boards for "
+                             "the CLI, one of each source for the MILP, the first 2 hard "
+                             "boards, one planted 20x20 board")
     args = parser.parse_args()
     print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f}")
     if args.hard:
-        hard_table(args.repeats, args.boards, args.default_only)
+        hard_table(args.repeats, args.boards, args.default_only, args.smoke)
         print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
         return
     if args.planted:
-        planted_table(args.repeats)
+        if args.smoke:
+            planted_table(args.repeats, sizes=(20,), per_size=1)
+        else:
+            planted_table(args.repeats)
         print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
         return
     if not args.skip_cli:
-        cli_table(args.repeats)
+        cli_table(args.repeats, 5 if args.smoke else 251)
     if not args.skip_milp:
-        milp_table(args.repeats)
+        milp_table(args.repeats, args.smoke)
     print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
 
 

@@ -45,7 +45,7 @@ from thermomilp.logic.propagation import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-JANKO = ROOT.parent.parent / "shared" / "corpus" / "janko-6x6"
+JANKO = ROOT.parent / "shared" / "corpus" / "janko-6x6"  # beside the repository
 
 
 def grades(puzzle) -> tuple[str, str, float]:

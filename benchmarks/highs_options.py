@@ -81,10 +81,11 @@ def two_solves(puzzle, seed: int, first: dict, proof: dict) -> tuple[float, floa
     return first_s, proof_s, "multiple" if other.ones else other.status
 
 
-def boards(wide: bool):
+def boards(wide: bool, smoke: bool = False):
     from thermomilp.formats import load
 
-    chosen = [(label, p, True) for _, label, p in cpsat_compare.milp_boards() if p.height == 15]
+    chosen = [(label, p, True) for _, label, p in cpsat_compare.milp_boards(smoke)
+              if p.height == 15]
     if wide:
         chosen += [(f"shipped {f.name}", load(f), False)
                    for f in sorted((ROOT / "instances").rglob("*.txt"))]
@@ -100,8 +101,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--wide", action="store_true")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest run, for the test suite's smoke run: one 15x15 "
+                             "board of each source (cpsat_compare.milp_boards)")
     args = parser.parse_args()
-    chosen = boards(args.wide)
+    chosen = boards(args.wide, args.smoke)
     two_solves(chosen[0][1], 0, {}, {})  # imports out of the timing
     peer_models.decide_cpsat(chosen[0][1], 30, workers=1)
     names = list(VARIANTS)

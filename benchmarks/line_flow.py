@@ -349,12 +349,15 @@ def other_engines_table(boards, repeats: int) -> None:
     independent of HiGHS, through PuLP: a candidate second opinion, process included."""
     import pulp
 
+    from thermomilp.backends.matrix import program_path
     from thermomilp.backends.pulp_backend import read_status
+    from thermomilp.core.engines import Solver
     from thermomilp.model.formulation import formulate
     from thermomilp.model.pulp_model import build_pulp
 
+    # PuLP 4 has no PULP_CBC_CMD: COIN_CMD runs the probed binary, as peer_models does
     engines = {"glpsol (GLPK_CMD)": pulp.GLPK_CMD(msg=False),
-               "CBC (PULP_CBC_CMD)": pulp.PULP_CBC_CMD(msg=False)}
+               "CBC (COIN_CMD)": pulp.COIN_CMD(path=program_path(Solver.CBC), msg=False)}
     engines = {name: e for name, e in engines.items() if e.available()}
     if not engines:
         print("\nno glpsol / CBC here: the other engines' proofs are skipped")
@@ -387,14 +390,14 @@ def _seconds(fn) -> float:
     return time.perf_counter() - start
 
 
-def boards_15x15(aquarium_per_size: int):
+def boards_15x15(aquarium_per_size: int, smoke: bool = False):
     import corpora
     from cpsat_compare import milp_boards
 
     from thermomilp.solving import solve
 
     main = []
-    for _, label, puzzle in milp_boards():
+    for _, label, puzzle in milp_boards(smoke):
         if puzzle.height == 15:
             if puzzle.solution is None or solve(puzzle).status != "unique":
                 continue
@@ -409,9 +412,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--aquarium", type=int, default=8,
                         help="extra Aquarium boards per size (12x12, 15x15), seed 11")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest run, for the test suite's smoke run: one 15x15 "
+                             "board of each source (cpsat_compare.milp_boards)")
     args = parser.parse_args()
     print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f}")
-    main_boards, extra = boards_15x15(args.aquarium)
+    main_boards, extra = boards_15x15(args.aquarium, args.smoke)
     for _, puzzle in main_boards[:1]:
         first_and_proof(puzzle, flow=True)  # imports out of the timing
     lp_table(main_boards, args.repeats)

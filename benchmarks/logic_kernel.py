@@ -54,6 +54,9 @@ def logic_once(puzzle, which: str):
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest run, for the test suite's smoke run: the first "
+                             "2 boards")
     args = parser.parse_args()
     from thermomilp.logic import propagation
 
@@ -66,7 +69,7 @@ def main() -> None:
           "| compiled CPU s | python CPU s | speed-up (CPU) |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     totals = {(k, c): 0.0 for k in kinds for c in ("wall", "cpu")}
-    for label, puzzle in boards():
+    for label, puzzle in boards()[:2 if args.smoke else None]:
         times = {(k, c): [] for k in kinds for c in ("wall", "cpu")}
         answers = {}
         for _ in range(args.repeats):

@@ -2,11 +2,12 @@
 without it, same boards, same run, interleaved (presolve none, so every
 uniqueness proof is a MILP "infeasible" verdict that gets re-asked).
 
-    python benchmarks/second_opinion.py
+    python benchmarks/second_opinion.py [--repeat 3] [--backends highs pulp pyomo]
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from functools import partial
 from pathlib import Path
@@ -16,6 +17,10 @@ from _common import instance_corpus, machine, summary, timed  # noqa: E402
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--backends", nargs="+", default=["highs", "pulp", "pyomo"])
+    args = parser.parse_args()
     from thermomilp.backends.base import Outcome, Session
     from thermomilp.core.status import Status
     from thermomilp.solving import solve
@@ -29,15 +34,16 @@ def main() -> None:
     print(f"Machine: {machine()}\n")
     print("| backend | boards | with second opinion s | without s | ratio |")
     print("|---|---|---|---|---|")
-    for backend in ("highs", "pulp", "pyomo"):
-        solve(boards[0][1], backend=backend)  # warm-up
+    for backend in args.backends:
+        solve(boards[0][1], backend=backend, logic="none")  # warm-up
         with_t, without_t = [], []
         for _, p in boards:
-            with_t.append(min(timed(partial(solve, p, backend))[0] for _ in range(3)))
+            run = partial(solve, p, backend=backend, logic="none")
+            with_t.append(min(timed(run)[0] for _ in range(args.repeat)))
             original = Session.second_opinion  # the skeleton's: one for every layer
             Session.second_opinion = lambda self: Outcome(Status.INFEASIBLE)  # type: ignore
             try:
-                without_t.append(min(timed(partial(solve, p, backend))[0] for _ in range(3)))
+                without_t.append(min(timed(run)[0] for _ in range(args.repeat)))
             finally:
                 Session.second_opinion = original  # type: ignore
         a, b = summary(with_t)[0], summary(without_t)[0]

@@ -7,13 +7,14 @@ present), and seeded planted boards 8x8-15x15
 (``thermomilp.generate.random_board.planted_board``). For each pair and
 board we time
 
-* ``solve``:  ``solve(p, backend, solver, unique=False)`` -- build + one solve;
-* ``unique``: ``solve(p, backend, solver)``               -- build + solve + no-good solve;
+* ``solve``:  ``solve(p, backend=b, solver=s, unique=False)`` -- build + one solve;
+* ``unique``: ``solve(p, backend=b, solver=s)``               -- build + solve + no-good solve;
 
-best of ``--repeat`` runs, pairs interleaved board by board so machine noise
-hits all of them alike. Ratios are to highspy direct (``highs/highs``) in the
-same run. Every pair's status must equal highspy direct's on every board, or
-the benchmark stops. Prints Markdown tables.
+both with ``logic="none"`` (the default logic decides most boards before a pair
+builds anything), best of ``--repeat`` runs, pairs interleaved board by board so
+machine noise hits all of them alike. Ratios are to highspy direct
+(``highs/highs``) in the same run. Every pair's status must equal highspy
+direct's on every board, or the benchmark stops. Prints Markdown tables.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     pairs = [pair for pair in KNOWN_PAIRS if pair_info(*pair).available]
     missing = [f"{b}/{s}" for b, s in KNOWN_PAIRS if (b, s) not in pairs]
     for backend, solver in pairs:  # warm-up: imports and first engine start are not the pair's
-        solve(instances[0][1], backend=backend, solver=solver)
+        solve(instances[0][1], backend=backend, solver=solver, logic="none")
 
     print(f"Machine: {machine()}; PuLP {pulp.__version__}, Pyomo {pyomo.version.version}")
     if missing:
@@ -67,14 +68,14 @@ def main(argv: list[str] | None = None) -> int:
         t_unique = {pair: [] for pair in pairs}
         statuses: dict[str, int] = {}
         for _, puzzle in boards:
-            reference = solve(puzzle, backend="highs", solver="highs").status
+            reference = solve(puzzle, backend="highs", solver="highs", logic="none").status
             statuses[reference] = statuses.get(reference, 0) + 1
             for backend, solver in pairs:
-                once = min(timed(partial(solve, puzzle, backend, solver, unique=False))[0]
-                           for _ in range(args.repeat))
+                run = partial(solve, puzzle, backend=backend, solver=solver, logic="none")
+                once = min(timed(partial(run, unique=False))[0] for _ in range(args.repeat))
                 best, result = float("inf"), None
                 for _ in range(args.repeat):
-                    seconds, result = timed(partial(solve, puzzle, backend, solver))
+                    seconds, result = timed(run)
                     best = min(best, seconds)
                 if result.status != reference:
                     raise SystemExit(f"{backend}/{solver} says {result.status}, "

@@ -102,6 +102,22 @@ def use_pair(backend: str, solver: str) -> tuple[str, str]:
     return backend, solver
 
 
+KERNEL_VARIABLE = "THERMOMILP_REQUIRE_KERNEL"
+
+
+def need_kernel() -> None:
+    """Skip, with the reason and how to build it, when the compiled logic kernel is not
+    loaded -- or fail, under ``THERMOMILP_REQUIRE_KERNEL=1`` (CI)."""
+    from thermomilp.logic import propagation
+
+    if propagation.available():
+        return
+    why = f"the compiled logic kernel is not loaded: {propagation.REASON}"
+    if os.environ.get(KERNEL_VARIABLE) == "1":
+        pytest.fail(f"{why} ({KERNEL_VARIABLE}=1)")
+    pytest.skip(f"{why}; build it with `python setup.py build_ext --inplace`")
+
+
 def fake_engine(monkeypatch, solver: str, probe=None, found: bool | None = None) -> None:
     """Make the solver matrix see one engine as a test wants it, every other as it is:
     ``probe`` is what probing it finds (a ``matrix.Probe``), ``found`` whether the

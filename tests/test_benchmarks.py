@@ -3,7 +3,8 @@
 Every ``import thermomilp.<module>`` and ``from thermomilp.<module> import <name>`` in
 ``benchmarks/*.py`` must resolve against the package as it is now; so must every
 attribute read from a module imported so (``presolve.search_nodes_for``), every call of
-what they import must fit its signature (``dp_count(p, 2)``), and every import of a
+what they import must fit its signature (``dp_count(p, 2)``, and through
+``functools.partial``: ``partial(solve, p, backend=b)``), and every import of a
 sibling script (``from _common import timed``) must name something that script
 defines. A benchmark runs rarely, so a renamed function or a dropped parameter breaks
 it unnoticed for weeks; this test breaks at once. The scripts are read with ``ast``,
@@ -90,12 +91,30 @@ def _imported(tree: ast.AST) -> dict[str, object]:
     return bound
 
 
+def _called(func: ast.expr, bound: dict[str, object]) -> object:
+    """What ``func`` (a name, or a module's attribute) is bound to, else None."""
+    if isinstance(func, ast.Name):
+        return bound.get(func.id)
+    if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and inspect.ismodule(bound.get(func.value.id))):
+        return getattr(bound[func.value.id], func.attr, None)
+    return None
+
+
+def _is_partial(func: ast.expr) -> bool:
+    """``partial`` or ``functools.partial``."""
+    return (isinstance(func, ast.Name) and func.id == "partial") or (
+        isinstance(func, ast.Attribute) and func.attr == "partial"
+        and isinstance(func.value, ast.Name) and func.value.id == "functools")
+
+
 def use_problems(source: str) -> list[str]:
     """``line: problem`` for every attribute read from a thermomilp module the script
     imported (``presolve.search_nodes_for``) that the module does not have, and every
     call of a thermomilp function or class whose arguments its signature does not
-    take (``dp_count(p, 2, known=...)``; a call with ``*args`` or ``**kwargs`` is not
-    judged)."""
+    take (``dp_count(p, 2, known=...)``), called or bound by ``partial`` (whose
+    arguments must fit the first ones: ``partial(solve, p, "highs")``); a call with
+    ``*args`` or ``**kwargs`` is not judged."""
     tree = ast.parse(source)
     bound = _imported(tree)
     problems = []
@@ -109,23 +128,22 @@ def use_problems(source: str) -> list[str]:
                 isinstance(a, ast.Starred) for a in node.args) or any(
                 k.arg is None for k in node.keywords):
             continue
-        if isinstance(node.func, ast.Name):
-            called = bound.get(node.func.id)
-        elif (isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
-              and inspect.ismodule(bound.get(node.func.value.id))):
-            called = getattr(bound[node.func.value.id], node.func.attr, None)
-        else:
-            continue
+        func, args, partial = node.func, node.args, _is_partial(node.func) and bool(node.args)
+        if partial:
+            func, args = node.args[0], node.args[1:]
+        called = _called(func, bound)
         if called is None or inspect.ismodule(called) or not callable(called):
             continue
         try:
             signature = inspect.signature(called)
         except (TypeError, ValueError):  # a builtin without one
             continue
+        bind = signature.bind_partial if partial else signature.bind
         try:
-            signature.bind(*node.args, **{k.arg: k.value for k in node.keywords if k.arg})
+            bind(*args, **{k.arg: k.value for k in node.keywords if k.arg})
         except TypeError as exc:
-            problems.append(f"{node.lineno}: {ast.unparse(node.func)}(...): {exc}")
+            call = f"partial({ast.unparse(func)}, ...)" if partial else f"{ast.unparse(func)}(...)"
+            problems.append(f"{node.lineno}: {call}: {exc}")
     return problems
 
 
@@ -174,6 +192,13 @@ def test_every_import_of_a_benchmark_resolves(script):
      "dp_count(...): got an unexpected keyword argument 'known'"),
     ("from thermomilp.logic import presolve\npresolve.search_nodes_for(1, 2, 3, 4)",
      "presolve.search_nodes_for(...): too many positional arguments"),
+    # what broke benchmarks/backends.py, solvers.py and second_opinion.py: solve's
+    # settings became keyword-only, and a partial binds its arguments only when called
+    ("from functools import partial\nfrom thermomilp.solving import solve\n"
+     "partial(solve, None, 'highs')", "partial(solve, ...): too many positional arguments"),
+    ("import functools\nfrom thermomilp.logic.aquarium_dp import dp_count\n"
+     "functools.partial(dp_count, known=None)",
+     "partial(dp_count, ...): got an unexpected keyword argument 'known'"),
 ])
 def test_the_check_finds_a_broken_import(source, expected):
     problems = import_problems(source)
@@ -188,6 +213,9 @@ def test_the_check_finds_a_broken_import(source, expected):
     "import numpy, no_such_library",  # not thermomilp's: left alone
     "from thermomilp.logic.aquarium_dp import dp_count\ndp_count(None, limit=2)",
     "from thermomilp.logic import presolve\npresolve.presolve(None, 'probing', **kw)",
+    "from functools import partial\nfrom thermomilp.solving import solve\n"
+    "partial(solve, None, backend='highs')",
+    "from functools import partial\nfrom thermomilp.solving import solve\npartial(solve)",
 ])
 def test_the_check_accepts_what_resolves(source):
     assert import_problems(source) == []

@@ -38,23 +38,12 @@ from thermomilp.logic.propagation import (
 )
 from thermomilp.logic.search import search_solutions
 
-from helpers import INSTANCES, varied_board
-
-REQUIRE = "THERMOMILP_REQUIRE_KERNEL"
-
-
-def _need_kernel() -> None:
-    if propagation.available():
-        return
-    why = f"the compiled logic kernel is not loaded: {propagation.REASON}"
-    if os.environ.get(REQUIRE) == "1":
-        pytest.fail(f"{why} ({REQUIRE}=1)")
-    pytest.skip(f"{why}; build it with `python setup.py build_ext --inplace`")
+from helpers import INSTANCES, need_kernel, varied_board
 
 
 @pytest.fixture(autouse=True)
 def compiled_kernel():
-    _need_kernel()
+    need_kernel()
 
 
 def shipped_level_boards():
