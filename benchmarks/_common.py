@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import random
 import statistics
@@ -36,15 +37,30 @@ def planted_corpus(sizes: list[int], per_size: int, seed: int):
     return [(f"planted {n}x{n}", planted_board(n, n, rng)) for n in sizes for _ in range(per_size)]
 
 
+def janko_folder() -> Path | None:
+    """The published janko 6x6 boards, read for measuring only (never copied), where the
+    tests find them: ``$THERMOMILP_CORPUS`` (the folder or its parent), else
+    ``../shared/corpus/janko-6x6`` beside the repository; None when neither exists."""
+    given = os.environ.get("THERMOMILP_CORPUS")
+    candidates = [Path(given), Path(given) / "janko-6x6"] if given else []
+    candidates.append(ROOT.parent / "shared" / "corpus" / "janko-6x6")
+    return next((c for c in candidates if c.is_dir() and any(c.glob("*.txt"))), None)
+
+
+def janko_corpus() -> list:
+    """``(label, puzzle)`` for each board of `janko_folder` ([] without one)."""
+    from thermomilp.formats import load
+
+    folder = janko_folder()
+    files = sorted(folder.glob("*.txt")) if folder else []
+    return [(f"janko {p.name}", load(p)) for p in files]
+
+
 def instance_corpus():
     from thermomilp.formats import load
 
     files = sorted((ROOT / "instances" / "thermometers").glob("*.txt"))
-    boards = [(p.name, load(p)) for p in files]
-    for corpus in (ROOT.parent / "shared" / "corpus" / "janko-6x6",):
-        if corpus.is_dir():
-            boards += [(f"janko {p.name}", load(p)) for p in sorted(corpus.glob("*.txt"))]
-    return boards
+    return [(p.name, load(p)) for p in files] + janko_corpus()
 
 
 def summary(times: list[float]) -> tuple[float, float]:

@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT  # noqa: E402
+from _common import ROOT, janko_folder  # noqa: E402
 
 BIG = 10**9
 
@@ -52,15 +52,14 @@ def boards(folders):
 
     found = []
     for folder in folders:
-        if folder.is_dir():
+        if folder is not None and folder.is_dir():
             found += [(p, load(p)) for p in sorted(folder.rglob("*"))
                       if p.suffix == ".txt"]
     return found
 
 
 def solve_boards(only: str | None = None):
-    found = boards([ROOT / "instances", ROOT / "benchmarks" / "hard",
-                    ROOT.parent / "shared" / "corpus" / "janko-6x6"])
+    found = boards([ROOT / "instances", ROOT / "benchmarks" / "hard", janko_folder()])
     return [(p, board) for p, board in found if only is None or only in p.name]
 
 

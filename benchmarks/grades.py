@@ -34,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _common import janko_corpus  # noqa: E402
 from stats import roll_until_unique  # noqa: E402
 
 from thermomilp.formats import load  # noqa: E402
@@ -45,7 +46,6 @@ from thermomilp.logic.propagation import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-JANKO = ROOT.parent / "shared" / "corpus" / "janko-6x6"  # beside the repository
 
 
 def grades(puzzle) -> tuple[str, str, float]:
@@ -93,8 +93,9 @@ def main() -> None:
     shipped = [load(p) for p in sorted((ROOT / "instances").rglob("*.txt"))
                if "two_solutions" not in p.name and "no_solution" not in p.name]
     table("shipped instances", shipped)
-    if JANKO.is_dir():
-        table("janko 6×6", [load(p) for p in sorted(JANKO.glob("*.txt"))])
+    janko = janko_corpus()
+    if janko:
+        table("janko 6×6", [puzzle for _, puzzle in janko])
     for size in args.sizes:
         rng = random.Random(args.seed * 1000 + size)
         boards = [roll_until_unique(size, rng, max_length=args.max_length)

@@ -10,7 +10,7 @@ For each board: solve the LP relaxation of the cell formulation (0)-(4)
 
 and the same vertex-integrality for the level formulation (L0)-(L4) (PuLP +
 HiGHS). Corpora: the janko 6x6 corpus when present (../shared/corpus or
-/work/shared/corpus; used for measuring only, never copied), the unique
+$THERMOMILP_CORPUS; used for measuring only, never copied), the unique
 boards of instances/, unique 6x6 boards of our planted generator, and
 planted 8x8 / 10x10 boards (the planted generator alone rarely makes those
 unique, so they are measured as they come: a board with several solutions
@@ -29,7 +29,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT)]
+
+from _common import janko_corpus  # noqa: E402
 
 from thermomilp.formats import load  # noqa: E402
 from thermomilp.generate.random_board import planted_board  # noqa: E402
@@ -49,14 +51,6 @@ def level_vertex_integral(puzzle) -> bool:
         var.cat = pulp.LpContinuous
     prob.solve(pulp.HiGHS(msg=False))
     return all(min(abs(v.value()), abs(1 - v.value())) < 1e-6 for v in z.values())
-
-
-def janko_boards() -> list:
-    for base in (ROOT.parent / "shared" / "corpus", Path("/work/shared/corpus")):
-        folder = base / "janko-6x6"
-        if folder.is_dir():
-            return [load(p) for p in sorted(folder.glob("*.txt"))]
-    return []
 
 
 def generated_boards(size: int, count: int, rng: random.Random, unique: bool) -> list:
@@ -102,7 +96,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     rows = []
-    janko = janko_boards()
+    janko = [puzzle for _, puzzle in janko_corpus()]
     if janko:
         rows.append(("janko 6x6 (published, unique)", measure(janko)))
     rows.append(("instances/ (ours, unique)", measure(instance_boards())))

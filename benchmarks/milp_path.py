@@ -35,12 +35,9 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import peer_models  # noqa: E402
-from _common import machine  # noqa: E402
+from _common import janko_corpus, machine  # noqa: E402
 
 from thermomilp import solve  # noqa: E402
-
-JANKO = [HERE.parent.parent / "shared" / "corpus" / "janko-6x6",
-         Path("/work/shared/corpus/janko-6x6")]
 
 
 def boards():
@@ -48,10 +45,7 @@ def boards():
 
     out = [(p.name, load(p)) for kind in ("thermometers", "aquarium")
            for p in sorted((HERE.parent / "instances" / kind).glob("*.txt"))]
-    folder = next((f for f in JANKO if f.is_dir()), None)
-    if folder is not None:
-        out += [(f"janko {p.name}", load(p)) for p in sorted(folder.glob("*.txt"))]
-    return out
+    return out + janko_corpus()
 
 
 def ours(backend: str):

@@ -29,14 +29,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _common import instance_corpus, machine, planted_corpus, summary, timed  # noqa: E402
 
 
-def janko_fallback():
-    """The janko corpus from /work/shared when it is not beside the repository."""
-    from thermomilp.formats import load
-
-    folder = Path("/work/shared/corpus/janko-6x6")
-    return [(f"janko {p.name}", load(p)) for p in sorted(folder.glob("*.txt"))]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -49,8 +41,6 @@ def main(argv: list[str] | None = None) -> int:
     from thermomilp.solving import solve
 
     instances = instance_corpus()
-    if not any(name.startswith("janko") for name, _ in instances):
-        instances += janko_fallback()
     corpora = {
         f"instances{' + janko 6x6' if len(instances) > 8 else ''}": instances,
         "planted 8x8-15x15": planted_corpus([8, 10, 12, 15], args.per_size, seed=3),

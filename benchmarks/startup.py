@@ -47,7 +47,6 @@ ROOT = HERE.parent
 sys.path[:0] = [str(HERE), str(ROOT)]
 
 BOARD = "instances/thermometers/t06_10x10.txt"
-JANKO = [ROOT.parent / "shared" / "corpus" / "janko-6x6", Path("/work/shared/corpus/janko-6x6")]
 COMMANDS = {
     "python -c pass (floor)": ["-c", "pass"],
     "thermomilp --version": ["-m", "thermomilp", "--version"],
@@ -108,9 +107,9 @@ def startup_table(repeat: int) -> str:
 
 def corpus_files(folder: str, count: int) -> list[str]:
     import corpora
+    from _common import janko_folder
 
-    janko = next((f for f in JANKO if f.is_dir()), None)
-    return corpora.held_out_stand_in(folder, count, janko)
+    return corpora.held_out_stand_in(folder, count, janko_folder())
 
 
 def verdicts_ours(out: str) -> dict[str, str]:
