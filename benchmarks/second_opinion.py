@@ -1,6 +1,8 @@
-"""What the second opinion on "infeasible" costs: solve + uniqueness with and
-without it, same boards, same run, interleaved (presolve none, so every
-uniqueness proof is a MILP "infeasible" verdict that gets re-asked).
+"""What confirming "infeasible" costs: solve + uniqueness with the solve layer's
+confirmation (`Engine._confirm`: the logic search, then CP-SAT where installed and not
+the engine, then the engine's second opinion) and with the engine's "infeasible" taken
+as it comes, same boards, same run, interleaved (logic none, so every uniqueness proof
+is a MILP "infeasible" verdict that gets confirmed).
 
     python benchmarks/second_opinion.py [--repeat 3] [--backends highs pulp pyomo]
 """
@@ -21,9 +23,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--backends", nargs="+", default=["highs", "pulp", "pyomo"])
     args = parser.parse_args()
-    from thermomilp.backends.base import Outcome, Session
     from thermomilp.core.status import Status
     from thermomilp.solving import solve
+    from thermomilp.solving.engine import Engine, Found
 
     boards = [(n, p) for n, p in instance_corpus()]
     generated = sorted((Path(__file__).resolve().parent.parent / "instances" / "thermometers"
@@ -32,7 +34,7 @@ def main() -> None:
 
     boards += [(p.name, load(p)) for p in generated]
     print(f"Machine: {machine()}\n")
-    print("| backend | boards | with second opinion s | without s | ratio |")
+    print("| backend | boards | confirmed s | taken as it comes s | ratio |")
     print("|---|---|---|---|---|")
     for backend in args.backends:
         solve(boards[0][1], backend=backend, logic="none")  # warm-up
@@ -40,12 +42,12 @@ def main() -> None:
         for _, p in boards:
             run = partial(solve, p, backend=backend, logic="none")
             with_t.append(min(timed(run)[0] for _ in range(args.repeat)))
-            original = Session.second_opinion  # the skeleton's: one for every layer
-            Session.second_opinion = lambda self: Outcome(Status.INFEASIBLE)  # type: ignore
+            original = Engine._confirm  # the facade's: one for every layer and engine
+            Engine._confirm = lambda self: Found(Status.INFEASIBLE)  # type: ignore
             try:
                 without_t.append(min(timed(run)[0] for _ in range(args.repeat)))
             finally:
-                Session.second_opinion = original  # type: ignore
+                Engine._confirm = original  # type: ignore
         a, b = summary(with_t)[0], summary(without_t)[0]
         print(f"| {backend} | {len(boards)} | {a:.3f} | {b:.3f} | {a / b:.2f} |")
 
