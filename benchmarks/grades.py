@@ -116,8 +116,9 @@ def main() -> None:
                 boards.append(generate_thermometers(size, size, args.seed, index=i,
                                                     difficulty="hard").puzzle)
             except GenerationError as exc:  # no hard board within the attempts
-                print(f"board {i}: {exc}", file=sys.stderr)
-            print(f"{size}x{size} hard board {i}: {grades(boards[-1]) if boards else '-'}",
+                print(f"{size}x{size} hard board {i}: {exc}", file=sys.stderr, flush=True)
+                continue
+            print(f"{size}x{size} hard board {i}: {grades(boards[-1])}",
                   file=sys.stderr, flush=True)
         table(f"generate --difficulty hard {size}×{size}", boards)
 
