@@ -41,12 +41,13 @@ import pytest
 
 from thermomilp.core.errors import SolverUnavailable
 
-from helpers import ROOT, require_all_solvers
+from helpers import ROOT, require_all_solvers, use_pair
 
 DOCS = ROOT / "docs"
 ALL_PAGES = sorted(p for p in DOCS.rglob("*.md"))
 MARKER = "<!-- examples: tested -->"
-PAGES = [p for p in ALL_PAGES if MARKER in p.read_text(encoding="utf-8")]
+README = ROOT / "README.md"
+PAGES = [p for p in ALL_PAGES + [README] if MARKER in p.read_text(encoding="utf-8")]
 FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w+-]*)[^\n]*\n"
                    r"(?P<body>.*?)^(?P=indent)```[ \t]*$", re.S | re.M)
 TIMING = re.compile(r"\d+\.\d+ ?s\b")
@@ -106,7 +107,7 @@ def normalise(printed: str, scratch: Path | None = None) -> str:
 
 
 def page_id(page: Path) -> str:
-    return page.relative_to(DOCS).as_posix()
+    return page.relative_to(DOCS if page.is_relative_to(DOCS) else ROOT).as_posix()
 
 
 @pytest.fixture
@@ -324,6 +325,7 @@ def test_teaching_pages_have_their_examples_tested():
            "formats.md", "course/exercise.md", "course/instructor.md", "course/grader.md"]
     assert [k for k in kit if (DOCS / k).is_file() and DOCS / k not in PAGES] == []
     assert all((DOCS / k).is_file() for k in kit)
+    assert README in PAGES  # the first page a user reads: its Quickstart's output too
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if blocks(p, "python")], ids=page_id)
@@ -359,6 +361,24 @@ def test_the_output_of_a_python_block_is_the_block_after_it(tmp_path):
     assert normalise("solved in 0.004 s  \n", None) == normalise("solved in 1.5 s", None)
 
 
+def need_engine_of(args: list[str]) -> None:
+    """An example that names an engine (``--solver cbc``) runs where that pair is installed;
+    elsewhere it skips with the reason (`helpers.use_pair`; CI fails instead). A pair the
+    package refuses is the example's point: it runs."""
+    from thermomilp.backends.matrix import KNOWN_PAIRS
+    from thermomilp.core.errors import ConfigError
+    from thermomilp.core.settings import settings_from
+
+    given = {flag[2:]: value for flag, value in zip(args, args[1:], strict=False)
+             if flag in ("--solver", "--backend")}
+    try:
+        chosen = settings_from(None, **given) if given else None
+    except ConfigError:
+        return
+    if chosen is not None and (chosen.backend, chosen.solver) in KNOWN_PAIRS:
+        use_pair(str(chosen.backend), str(chosen.solver))
+
+
 def run_command(command: str) -> tuple[int, str]:
     from thermomilp.cli.main import main
 
@@ -369,6 +389,7 @@ def run_command(command: str) -> tuple[int, str]:
         command = command[:m.start()]
     args = shlex.split(command)
     if args[:1] == ["thermomilp"] or args[:3] == ["python", "-m", "thermomilp"]:
+        need_engine_of(args)
         rest = args[1:] if args[0] == "thermomilp" else args[3:]
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
