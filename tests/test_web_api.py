@@ -247,6 +247,11 @@ def test_bad_requests_to_each_endpoint(client):
         ("generate", {"kind": "thermometers", "size": "big"}, 400, "whole number"),
         ("generate", {"kind": "thermometers", "size": 5, "seed": "x"}, 400, "seed"),
         ("generate", {"kind": "thermometers", "size": 2}, 400, "size"),
+        # a member the endpoint does not take is refused, not ignored
+        ("generate", {"puzzle": "aquarium", "size": 6}, 400, "takes no 'puzzle'"),
+        ("solve", {"puzzle": puzzle, "marks": ["????"] * 4}, 400, "its members: puzzle"),
+        ("load", {"instance": "thermometers/t01_4x4.txt", "path": "/etc/passwd"}, 400,
+         "takes no 'path'"),
     ]
     for endpoint, payload, expected, word in cases:
         status, data = client.post(f"/api/{endpoint}", payload)

@@ -154,7 +154,19 @@ class Api:
     """The endpoints; ``call(name, payload)`` dispatches and checks the payload type."""
 
     GET = ("instances", "info")
-    POST = ("load", "generate", "hint", "check", "solve", "model", "relax")
+    FIELDS: dict[str, tuple[str, ...]] = {
+        "load": ("instance", "text", "filename"),
+        "generate": ("kind", "size", "height", "width", "difficulty", "seed"),
+        "hint": ("puzzle", "marks"),
+        "check": ("puzzle", "marks"),
+        "solve": ("puzzle",),
+        "model": ("puzzle", "format"),
+        "relax": ("puzzle",),
+    }
+    """Each POST endpoint and the members its request may have (docs/serve.md): any
+    other member is refused, never ignored -- ``{"puzzle": "aquarium"}`` sent to
+    ``generate`` for ``{"kind": "aquarium"}`` would otherwise make a Thermometers board."""
+    POST = tuple(FIELDS)
 
     def __init__(self, engine: Settings | None = None):
         self.engine = server_settings(engine)
@@ -166,6 +178,10 @@ class Api:
                                 f"{', '.join(self.GET + self.POST)}")
         if name in self.POST and not isinstance(payload, dict):
             raise ApiError(400, "the request body must be a JSON object")
+        unknown = sorted(set(payload) - set(self.FIELDS[name])) if name in self.POST else []
+        if unknown:
+            raise ApiError(400, f"/api/{name} takes no {', '.join(map(repr, unknown))[:200]}; "
+                                f"its members: {', '.join(self.FIELDS[name])}")
         handler: Callable[..., dict[str, Any]] = getattr(self, f"api_{name}")
         try:
             return handler(payload) if name in self.POST else handler()
