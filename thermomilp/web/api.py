@@ -176,12 +176,14 @@ class Api:
         if name not in self.GET + self.POST:
             raise ApiError(404, f"no API endpoint {name!r}; endpoints: "
                                 f"{', '.join(self.GET + self.POST)}")
-        if name in self.POST and not isinstance(payload, dict):
-            raise ApiError(400, "the request body must be a JSON object")
-        unknown = sorted(set(payload) - set(self.FIELDS[name])) if name in self.POST else []
-        if unknown:
-            raise ApiError(400, f"/api/{name} takes no {', '.join(map(repr, unknown))[:200]}; "
-                                f"its members: {', '.join(self.FIELDS[name])}")
+        if name in self.POST:
+            if not isinstance(payload, dict):
+                raise ApiError(400, "the request body must be a JSON object")
+            unknown = sorted(set(payload) - set(self.FIELDS[name]))
+            if unknown:
+                raise ApiError(400, f"/api/{name} takes no "
+                                    f"{', '.join(map(repr, unknown))[:200]}; "
+                                    f"its members: {', '.join(self.FIELDS[name])}")
         handler: Callable[..., dict[str, Any]] = getattr(self, f"api_{name}")
         try:
             return handler(payload) if name in self.POST else handler()
